@@ -1,0 +1,125 @@
+// Command talk2tables answers natural-language questions about SQL data.
+//
+// One binary, several subcommands:
+//
+//	talk2tables serve         the HTTP API, orchestrator and web UI
+//	talk2tables database-mcp  MCP server over a SQLite file
+//	talk2tables metadata-mcp  MCP server over the product catalog
+//	talk2tables gen-data      builds the sample SQLite database
+//
+// main only parses flags and wires packages together.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+// command is one subcommand.
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string, stdio stdio) error
+}
+
+// stdio bundles the process streams so subcommands can be tested in-process.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+var commands = map[string]command{
+	"serve":        {"run the HTTP API, orchestrator and web UI", runServe},
+	"database-mcp": {"run the MCP server over a SQLite database", runDatabaseMCP},
+	"metadata-mcp": {"run the MCP server over the product catalog", runMetadataMCP},
+	"gen-data":     {"generate the sample SQLite database", runGenData},
+}
+
+// errUsage marks a command-line mistake: usage was printed, exit code 2.
+var errUsage = errors.New("usage")
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], stdio{os.Stdin, os.Stdout, os.Stderr})
+	stop()
+	switch {
+	case err == nil, errors.Is(err, errHelp):
+	case errors.Is(err, errUsage):
+		os.Exit(2)
+	default:
+		fmt.Fprintf(os.Stderr, "talk2tables: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, io stdio) error {
+	if len(args) == 0 {
+		usage(io.err)
+		return errUsage
+	}
+	name := args[0]
+	switch name {
+	case "-h", "--help", "help":
+		usage(io.out)
+		return nil
+	}
+	cmd, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(io.err, "talk2tables: unknown command %q\n\n", name)
+		usage(io.err)
+		return errUsage
+	}
+	return cmd.run(ctx, args[1:], io)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: talk2tables <command> [flags]")
+	fmt.Fprintln(w, "\nCommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-13s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'talk2tables <command> --help' for the flags of a command.")
+}
+
+// newFlagSet returns a flag set that reports errors instead of exiting and
+// prints usage to stderr.
+func newFlagSet(name, synopsis string, io stdio) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.err)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: talk2tables %s %s\n\nFlags:\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args; -h prints usage and returns errHelp (exit 0), a bad
+// flag or a stray argument returns errUsage (exit 2).
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "talk2tables %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		fs.Usage()
+		return errUsage
+	}
+	return nil
+}
+
+// errHelp means --help was asked for and printed: exit 0.
+var errHelp = errors.New("help")

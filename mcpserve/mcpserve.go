@@ -1,0 +1,107 @@
+// Package mcpserve runs an mcp-go server over one of the transports the
+// talk2tables MCP servers offer: stdio, SSE or streamable HTTP.
+package mcpserve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// Transport names accepted by Serve (and by the --transport flag).
+const (
+	Stdio          = "stdio"
+	SSE            = "sse"
+	StreamableHTTP = "http"
+)
+
+// Options configures Serve.
+type Options struct {
+	Transport string    // stdio (default), sse or http
+	Addr      string    // listen address for sse and http, e.g. ":8000"
+	Stdin     io.Reader // stdio only
+	Stdout    io.Writer // stdio only
+	Logger    *slog.Logger
+	// Ready, when set, is called with the bound address once an HTTP
+	// transport listens (useful with Addr ":0").
+	Ready func(addr net.Addr)
+}
+
+// Handler returns the http.Handler for an HTTP transport: SSE serves /sse and
+// /message, streamable HTTP serves /mcp.
+func Handler(s *server.MCPServer, transport string) (http.Handler, error) {
+	switch transport {
+	case SSE:
+		return server.NewSSEServer(s, server.WithKeepAliveInterval(15*time.Second)), nil
+	case StreamableHTTP, "streamable_http":
+		return server.NewStreamableHTTPServer(s), nil
+	default:
+		return nil, fmt.Errorf("transport %q is not an HTTP transport (want sse or http)", transport)
+	}
+}
+
+// Serve serves s until ctx is done or the transport fails.
+func Serve(ctx context.Context, s *server.MCPServer, opts Options) error {
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	switch opts.Transport {
+	case "", Stdio:
+		stdio := server.NewStdioServer(s)
+		// Protocol goes to stdout; the library's own complaints go to our logger.
+		stdio.SetErrorLogger(log.New(logWriter{logger}, "", 0))
+		err := stdio.Listen(ctx, opts.Stdin, opts.Stdout)
+		if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, io.EOF)) {
+			return nil
+		}
+		return err
+	case SSE, StreamableHTTP, "streamable_http":
+	default:
+		return fmt.Errorf("unknown transport %q (want stdio, sse or http)", opts.Transport)
+	}
+	h, err := Handler(s, opts.Transport)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", opts.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", opts.Addr, err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
+	logger.Info("mcp server listening", "transport", opts.Transport, "addr", ln.Addr().String())
+	if opts.Ready != nil {
+		opts.Ready(ln.Addr())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if c, ok := h.(interface{ CloseSessions() }); ok {
+		c.CloseSessions()
+	}
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		srv.Close()
+	}
+	return nil
+}
+
+type logWriter struct{ l *slog.Logger }
+
+func (w logWriter) Write(p []byte) (int, error) {
+	w.l.Warn("mcp transport", "detail", string(p))
+	return len(p), nil
+}

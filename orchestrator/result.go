@@ -1,0 +1,59 @@
+package orchestrator
+
+import (
+	"talk2tables/sqlerr"
+)
+
+// QueryResult is the answer to one question (DESIGN.md "Contracts"): the
+// seed's Query_Result plus the attempts.
+type QueryResult struct {
+	Success          bool                         `json:"success"`
+	Query            string                       `json:"query"`
+	SQL              string                       `json:"sql"`
+	Result           *QueryData                   `json:"result,omitempty"`
+	Error            string                       `json:"error,omitempty"`
+	Explanation      string                       `json:"explanation"`
+	ResolvedEntities map[string]map[string]string `json:"resolved_entities"`
+	Attempts         []Attempt                    `json:"attempts"`
+	Metadata         Metadata                     `json:"metadata"`
+}
+
+// QueryData is a result set, as execute_query returns it.
+type QueryData struct {
+	Columns   []string `json:"columns"`
+	Rows      [][]any  `json:"rows"`
+	RowCount  int      `json:"row_count"`
+	Truncated bool     `json:"truncated"`
+	ElapsedMS float64  `json:"elapsed_ms,omitempty"`
+}
+
+// Attempt is one try at running generated SQL.
+type Attempt struct {
+	SQL        string          `json:"sql"`
+	Error      string          `json:"error,omitempty"`
+	Category   sqlerr.Category `json:"category,omitempty"`
+	DurationMS int64           `json:"duration_ms"`
+}
+
+// Metadata describes how a result was produced.
+type Metadata struct {
+	ExecutionTime  float64  `json:"execution_time"` // seconds, whole Process call
+	MCPServersUsed []string `json:"mcp_servers_used"`
+	// MissingServers lists configured servers that were down and skipped
+	// (fail_fast: false only).
+	MissingServers []string `json:"missing_servers,omitempty"`
+	Timestamp      string   `json:"timestamp"` // RFC 3339, UTC
+	Generator      string   `json:"generator"`
+	// Fallback is set when the configured LLM failed and llm.fallback answered.
+	Fallback   bool        `json:"fallback,omitempty"`
+	Cache      string      `json:"cache"` // hit | miss | partial
+	Confidence float64     `json:"confidence,omitempty"`
+	Usage      *TokenUsage `json:"usage,omitempty"`
+}
+
+// TokenUsage is the LLM token usage of all attempts of one question.
+type TokenUsage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}

@@ -1,0 +1,71 @@
+// Package sqlgen turns a question plus the resources gathered from the MCP
+// servers into one read-only SQL statement. It defines the Generator contract
+// shared by the LLM generator (langchaingo) and the built-in offline one.
+package sqlgen
+
+import (
+	"context"
+
+	"talk2tables/sqlerr"
+)
+
+// Generator writes SQL for a request. Implementations must be safe for
+// concurrent use.
+type Generator interface {
+	Generate(ctx context.Context, req Request) (Plan, error)
+	// Name identifies the generator in results and logs, e.g.
+	// "openai:gpt-4o-mini" or "builtin".
+	Name() string
+}
+
+// Request is everything a generator may use.
+type Request struct {
+	Question string
+	Dialect  string // "sqlite"
+	Today    string // YYYY-MM-DD, as the database sees it
+	// Servers are sorted by priority, lowest number (most preferred) first.
+	Servers []ServerContext
+	// Repair is set on a retry after a failed attempt; nil on the first.
+	Repair *Repair
+}
+
+// ServerContext is one MCP server as the generator sees it.
+type ServerContext struct {
+	ID           string   `json:"id"`   // config key, e.g. "database_mcp"
+	Name         string   `json:"name"` // human name
+	Priority     int      `json:"priority"`
+	Domains      []string `json:"domains"`
+	Capabilities []string `json:"capabilities"`
+	// Resources maps a resource URI to its parsed JSON value (map[string]any,
+	// []any, ...), or to the raw text when the resource is not JSON.
+	Resources map[string]any `json:"resources"`
+}
+
+// Repair describes the failed attempt a retry must fix.
+type Repair struct {
+	Attempt   int             // 1-based number of the attempt that failed
+	FailedSQL string          // the SQL that failed
+	Error     string          // the exact error message
+	Category  sqlerr.Category // its category
+	Tried     []string        // every SQL tried so far, oldest first
+}
+
+// Plan is a generator's answer: the response contract
+// {sql, resolved_entities, explanation, confidence}.
+type Plan struct {
+	SQL              string                       `json:"sql"`
+	ResolvedEntities map[string]map[string]string `json:"resolved_entities"`
+	Explanation      string                       `json:"explanation"`
+	Confidence       float64                      `json:"confidence"`
+	// Generator is the Name of the generator that produced the plan (a
+	// fallback chain reports the member that answered).
+	Generator string `json:"-"`
+	Usage     Usage  `json:"-"`
+}
+
+// Usage is token usage normalised across providers.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}

@@ -1,0 +1,126 @@
+// Package sqlerr names the categories of SQL errors shared by the database MCP
+// server (which reports them) and the orchestrator (which repairs them), and
+// classifies raw database messages into those categories.
+//
+// It is a leaf package on purpose: both sides of the MCP wire import it, and
+// neither imports the other.
+package sqlerr
+
+import (
+	"errors"
+	"strings"
+)
+
+// Category is the kind of a SQL failure. The string values are part of the
+// wire contract (tool results, QueryResult.attempts) and must not change.
+type Category string
+
+// The categories, after DESIGN.md.
+const (
+	SyntaxError      Category = "SYNTAX_ERROR"
+	MissingTable     Category = "MISSING_TABLE"
+	MissingColumn    Category = "MISSING_COLUMN"
+	AmbiguousColumn  Category = "AMBIGUOUS_COLUMN"
+	AggregationError Category = "AGGREGATION_ERROR"
+	DataTypeMismatch Category = "DATA_TYPE_MISMATCH"
+	PermissionError  Category = "PERMISSION_ERROR"
+	Timeout          Category = "TIMEOUT"
+	UnknownError     Category = "UNKNOWN_ERROR"
+)
+
+// All lists every category in a stable order.
+var All = []Category{SyntaxError, MissingTable, MissingColumn, AmbiguousColumn,
+	AggregationError, DataTypeMismatch, PermissionError, Timeout, UnknownError}
+
+// Valid reports whether c is one of the known categories.
+func (c Category) Valid() bool {
+	for _, k := range All {
+		if c == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Error is a categorized SQL error. It is also the JSON body of an MCP tool
+// result with IsError set: {"category": "...", "message": "..."}.
+type Error struct {
+	Category Category `json:"category"`
+	Message  string   `json:"message"`
+}
+
+// Error implements error.
+func (e *Error) Error() string { return string(e.Category) + ": " + e.Message }
+
+// New returns an *Error with the given category and message.
+func New(c Category, msg string) *Error { return &Error{Category: c, Message: msg} }
+
+// CategoryOf returns the category of err when it is (or wraps) an *Error, and
+// otherwise classifies its message.
+func CategoryOf(err error) Category {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Category
+	}
+	return Classify(err.Error())
+}
+
+// rules map message fragments (lower case) to categories, most specific first.
+// They cover SQLite's own messages and the usual wording of PostgreSQL and
+// MySQL, so a third-party executor's errors are classified too.
+var rules = []struct {
+	fragment string
+	category Category
+}{
+	{"interrupted", Timeout},
+	{"timeout", Timeout},
+	{"timed out", Timeout},
+	{"deadline exceeded", Timeout},
+	{"canceling statement due to statement timeout", Timeout},
+	{"readonly database", PermissionError},
+	{"read-only", PermissionError},
+	{"read only", PermissionError},
+	{"not authorized", PermissionError},
+	{"permission denied", PermissionError},
+	{"access denied", PermissionError},
+	{"only select", PermissionError},
+	{"not allowed", PermissionError},
+	{"no such table", MissingTable},
+	{"relation \"", MissingTable},
+	{"doesn't exist", MissingTable},
+	{"unknown table", MissingTable},
+	{"ambiguous column", AmbiguousColumn},
+	{"is ambiguous", AmbiguousColumn},
+	{"no such column", MissingColumn},
+	{"unknown column", MissingColumn},
+	{"column \"", MissingColumn},
+	{"misuse of aggregate", AggregationError},
+	{"misuse of window function", AggregationError},
+	{"aggregate functions are not allowed", AggregationError},
+	{"must appear in the group by", AggregationError},
+	{"group by", AggregationError},
+	{"datatype mismatch", DataTypeMismatch},
+	{"type mismatch", DataTypeMismatch},
+	{"invalid input syntax for type", DataTypeMismatch},
+	{"operator does not exist", DataTypeMismatch},
+	{"syntax error", SyntaxError},
+	{"incomplete input", SyntaxError},
+	{"unrecognized token", SyntaxError},
+	{"no such function", SyntaxError},
+	{"wrong number of arguments", SyntaxError},
+}
+
+// Classify maps a raw database error message to a category. Unknown messages
+// are UNKNOWN_ERROR.
+func Classify(msg string) Category {
+	m := strings.ToLower(msg)
+	for _, r := range rules {
+		if strings.Contains(m, r.fragment) {
+			return r.category
+		}
+	}
+	return UnknownError
+}
