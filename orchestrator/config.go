@@ -1,0 +1,415 @@
+// Package orchestrator is the MCP client side of talk2tables: it loads the
+// server configuration, connects to every ranked MCP server, gathers and
+// caches their resources, asks a Generator for SQL, validates and runs it on
+// the executor server, and repairs failures by category.
+package orchestrator
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Transport names accepted in ServerConfig.Transport.
+const (
+	TransportStdio          = "stdio"
+	TransportSSE            = "sse"
+	TransportStreamableHTTP = "streamable_http"
+	// TransportInProcess attaches a server registered with WithInProcessServer.
+	TransportInProcess = "inprocess"
+)
+
+// Capability names accepted in ServerConfig.Capabilities.
+const (
+	CapExecuteQuery  = "execute_query"
+	CapValidateQuery = "validate_query"
+	CapListResources = "list_resources"
+	CapListTools     = "list_tools"
+)
+
+// knownCapabilities is the vocabulary of ServerConfig.Capabilities.
+var knownCapabilities = []string{CapExecuteQuery, CapValidateQuery, CapListResources, CapListTools}
+
+// Config is the whole orchestrator configuration (mcp_config.yaml).
+type Config struct {
+	MCPServers    map[string]ServerConfig `yaml:"mcp_servers"`
+	Orchestration OrchestrationConfig     `yaml:"orchestration"`
+	LLM           LLMConfig               `yaml:"llm"`
+	HTTP          HTTPConfig              `yaml:"http"`
+}
+
+// ServerConfig is one MCP server. Relative stdio command and cwd paths are
+// resolved against the process working directory (not the config file's
+// directory), which is what running from the repository root expects.
+type ServerConfig struct {
+	Name      string `yaml:"name"`
+	Transport string `yaml:"transport"` // stdio | sse | streamable_http | inprocess
+	// stdio
+	Command string            `yaml:"command"`
+	Args    []string          `yaml:"args"`
+	Env     map[string]string `yaml:"env"` // added to the parent environment; values expand ${VAR}
+	Cwd     string            `yaml:"cwd"`
+	// sse and streamable_http
+	URL string `yaml:"url"`
+	// Headers are sent on every request; values expand ${VAR} from the
+	// environment at connect time and are never logged.
+	Headers map[string]string `yaml:"headers"`
+	// Timeout bounds connecting and each call to this server; 0 means
+	// orchestration.mcp_call_timeout.
+	Timeout time.Duration `yaml:"timeout"`
+
+	Priority     int      `yaml:"priority"` // 1..999, lower is preferred
+	Domains      []string `yaml:"domains"`
+	Capabilities []string `yaml:"capabilities"`
+	// SQLTool names a third-party executor's SQL tool and its argument;
+	// default {name: execute_query, argument: query}.
+	SQLTool *SQLTool `yaml:"sql_tool"`
+}
+
+// SQLTool maps the executor's SQL tool.
+type SQLTool struct {
+	Name     string `yaml:"name"`
+	Argument string `yaml:"argument"`
+}
+
+// HasCapability reports whether the server is configured with capability c.
+func (s ServerConfig) HasCapability(c string) bool { return slices.Contains(s.Capabilities, c) }
+
+// sqlTool returns the executor tool name and argument.
+func (s ServerConfig) sqlTool() (name, arg string) {
+	name, arg = "execute_query", "query"
+	if s.SQLTool != nil {
+		if s.SQLTool.Name != "" {
+			name = s.SQLTool.Name
+		}
+		if s.SQLTool.Argument != "" {
+			arg = s.SQLTool.Argument
+		}
+	}
+	return name, arg
+}
+
+// OrchestrationConfig tunes the query loop and connections.
+type OrchestrationConfig struct {
+	ResourceCacheTTL int  `yaml:"resource_cache_ttl"` // seconds; default 300; 0 disables caching
+	FailFast         bool `yaml:"fail_fast"`          // default true
+	MaxRetryAttempts int  `yaml:"max_retry_attempts"` // attempts in total, 1..10, default 3
+	// QueryTimeout bounds one whole question (default 30s).
+	QueryTimeout time.Duration `yaml:"query_timeout"`
+	// MCPCallTimeout bounds one MCP call and a connection attempt (default 15s).
+	MCPCallTimeout time.Duration `yaml:"mcp_call_timeout"`
+	// PingInterval is how often connected servers are pinged to notice silent
+	// deaths (default 15s; 0 disables pinging).
+	PingInterval time.Duration `yaml:"ping_interval"`
+	LogLevel     string        `yaml:"log_level"`  // debug | info | warn | error
+	LogFormat    string        `yaml:"log_format"` // json | text
+}
+
+// CacheTTL returns the resource cache TTL as a duration.
+func (o OrchestrationConfig) CacheTTL() time.Duration {
+	return time.Duration(o.ResourceCacheTTL) * time.Second
+}
+
+// LLMConfig selects and tunes the SQL generator.
+type LLMConfig struct {
+	// Provider is openai (any OpenAI-compatible base_url), anthropic, ollama
+	// or builtin; empty means builtin.
+	Provider    string        `yaml:"provider"`
+	Model       string        `yaml:"model"`
+	BaseURL     string        `yaml:"base_url"`
+	APIKeyEnv   string        `yaml:"api_key_env"` // name of the env var holding the key
+	Temperature float64       `yaml:"temperature"`
+	Timeout     time.Duration `yaml:"timeout"`    // per LLM request; default 30s
+	MaxTokens   int           `yaml:"max_tokens"` // default 1024
+	// Fallback "builtin" answers with the offline generator when the LLM
+	// cannot be reached.
+	Fallback string `yaml:"fallback"`
+}
+
+// LLM provider names.
+const (
+	ProviderOpenAI    = "openai"
+	ProviderAnthropic = "anthropic"
+	ProviderOllama    = "ollama"
+	ProviderBuiltin   = "builtin"
+)
+
+// HTTPConfig configures the HTTP API (consumed by package server only).
+type HTTPConfig struct {
+	Addr              string        `yaml:"addr"`                // ":8001"
+	APIKeysEnv        string        `yaml:"api_keys_env"`        // env var with comma-separated API keys; unset/empty → no auth
+	RateLimit         float64       `yaml:"rate_limit"`          // requests/s per client; 0 = off. default 20
+	RateBurst         int           `yaml:"rate_burst"`          // default 40
+	CORSOrigins       []string      `yaml:"cors_origins"`        // allowed browser origins
+	MaxBodyBytes      int64         `yaml:"max_body_bytes"`      // default 65536
+	MaxQuestionLength int           `yaml:"max_question_length"` // default 2000
+	DefaultMaxRows    int           `yaml:"default_max_rows"`    // 500
+	MaxRowsLimit      int           `yaml:"max_rows_limit"`      // 10000
+	ShutdownTimeout   time.Duration `yaml:"shutdown_timeout"`    // 30s
+}
+
+// DefaultConfig returns the defaults every loaded file starts from. It has
+// no servers: a usable configuration must name at least one.
+func DefaultConfig() *Config {
+	return &Config{
+		MCPServers: map[string]ServerConfig{},
+		Orchestration: OrchestrationConfig{
+			ResourceCacheTTL: 300,
+			FailFast:         true,
+			MaxRetryAttempts: 3,
+			QueryTimeout:     30 * time.Second,
+			MCPCallTimeout:   15 * time.Second,
+			PingInterval:     15 * time.Second,
+			LogLevel:         "info",
+			LogFormat:        "json",
+		},
+		LLM: LLMConfig{
+			Timeout:   30 * time.Second,
+			MaxTokens: 1024,
+		},
+		HTTP: HTTPConfig{
+			Addr:              ":8001",
+			RateLimit:         20,
+			RateBurst:         40,
+			MaxBodyBytes:      65536,
+			MaxQuestionLength: 2000,
+			DefaultMaxRows:    500,
+			MaxRowsLimit:      10000,
+			ShutdownTimeout:   30 * time.Second,
+		},
+	}
+}
+
+// LoadConfig reads the YAML file at path over DefaultConfig, strictly (an
+// unknown key is an error naming its line), then validates it, reporting
+// every problem with its path.
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	cfg, err := ParseConfig(data)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+// ParseConfig is LoadConfig for YAML already in memory.
+func ParseConfig(data []byte) (*Config, error) {
+	cfg := DefaultConfig()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s (check the key names and value types against the documented configuration)",
+			strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	// A second document is almost always a paste mistake.
+	var extra any
+	if err := dec.Decode(&extra); err == nil {
+		return nil, errors.New("more than one YAML document; keep the whole configuration in one document")
+	}
+	if cfg.MCPServers == nil {
+		cfg.MCPServers = map[string]ServerConfig{}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// ConfigError lists every problem found by Validate.
+type ConfigError struct {
+	Problems []string
+}
+
+func (e *ConfigError) Error() string {
+	if len(e.Problems) == 1 {
+		return "invalid configuration: " + e.Problems[0]
+	}
+	return fmt.Sprintf("invalid configuration (%d problems):\n  %s", len(e.Problems), strings.Join(e.Problems, "\n  "))
+}
+
+// Validate checks the whole configuration and returns a *ConfigError naming
+// every problem with its path, or nil.
+func (c *Config) Validate() error {
+	var p []string
+	add := func(format string, args ...any) { p = append(p, fmt.Sprintf(format, args...)) }
+
+	if len(c.MCPServers) == 0 {
+		add("mcp_servers: no server configured; add at least one (e.g. a database server with capability execute_query)")
+	}
+	ids := make([]string, 0, len(c.MCPServers))
+	for id := range c.MCPServers {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	executors := 0
+	for _, id := range ids {
+		s := c.MCPServers[id]
+		at := "mcp_servers." + id
+		if strings.Contains(id, "__") {
+			add("%s: server id must not contain \"__\" (it separates server and tool in qualified tool names)", at)
+		}
+		switch s.Transport {
+		case TransportStdio:
+			if strings.TrimSpace(s.Command) == "" {
+				add("%s.command: required for transport stdio", at)
+			}
+			if s.URL != "" {
+				add("%s.url: not used by transport stdio; remove it or use sse/streamable_http", at)
+			}
+		case TransportSSE, TransportStreamableHTTP:
+			if s.URL == "" {
+				add("%s.url: required for transport %s", at, s.Transport)
+			} else if u, err := url.Parse(s.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				add("%s.url: %q is not an http(s) URL", at, s.URL)
+			}
+			if s.Command != "" {
+				add("%s.command: not used by transport %s; remove it or use stdio", at, s.Transport)
+			}
+		case TransportInProcess:
+		case "":
+			add("%s.transport: required (stdio, sse or streamable_http)", at)
+		default:
+			add("%s.transport: unknown transport %q (want stdio, sse or streamable_http)", at, s.Transport)
+		}
+		if s.Priority < 1 || s.Priority > 999 {
+			add("%s.priority: %d is out of range 1..999", at, s.Priority)
+		}
+		if s.Timeout < 0 || (s.Timeout > 0 && s.Timeout < time.Millisecond) {
+			add("%s.timeout: %v is too small; write a duration with a unit, e.g. 10s", at, s.Timeout)
+		}
+		for i, cp := range s.Capabilities {
+			if !slices.Contains(knownCapabilities, cp) {
+				add("%s.capabilities[%d]: unknown capability %q (want one of %s)", at, i, cp, strings.Join(knownCapabilities, ", "))
+			}
+		}
+		if s.HasCapability(CapExecuteQuery) {
+			executors++
+		}
+		if s.SQLTool != nil {
+			if s.SQLTool.Name == "" {
+				add("%s.sql_tool.name: required when sql_tool is set", at)
+			}
+			if !s.HasCapability(CapExecuteQuery) {
+				add("%s.sql_tool: only an executor uses it; add capability execute_query", at)
+			}
+		}
+		for k := range s.Headers {
+			if k == "" || strings.ContainsAny(k, " :\r\n") {
+				add("%s.headers: %q is not a valid header name", at, k)
+			}
+		}
+	}
+	if len(c.MCPServers) > 0 && executors == 0 {
+		add("mcp_servers: no server has capability execute_query; questions cannot be answered without an executor")
+	}
+
+	o := c.Orchestration
+	if o.ResourceCacheTTL < 0 {
+		add("orchestration.resource_cache_ttl: %d must be >= 0 seconds", o.ResourceCacheTTL)
+	}
+	if o.MaxRetryAttempts < 1 || o.MaxRetryAttempts > 10 {
+		add("orchestration.max_retry_attempts: %d is out of range 1..10", o.MaxRetryAttempts)
+	}
+	checkDur := func(path string, d time.Duration, zeroOK bool) {
+		switch {
+		case d == 0 && zeroOK:
+		case d <= 0:
+			add("%s: must be a positive duration such as 30s", path)
+		case d < time.Millisecond:
+			add("%s: %v is too small; write a duration with a unit, e.g. 30s", path, d)
+		}
+	}
+	checkDur("orchestration.query_timeout", o.QueryTimeout, false)
+	checkDur("orchestration.mcp_call_timeout", o.MCPCallTimeout, false)
+	checkDur("orchestration.ping_interval", o.PingInterval, true)
+	switch strings.ToLower(o.LogLevel) {
+	case "debug", "info", "warn", "warning", "error":
+	default:
+		add("orchestration.log_level: unknown level %q (want debug, info, warn or error)", o.LogLevel)
+	}
+	switch o.LogFormat {
+	case "json", "text":
+	default:
+		add("orchestration.log_format: unknown format %q (want json or text)", o.LogFormat)
+	}
+
+	l := c.LLM
+	switch l.Provider {
+	case "", ProviderBuiltin:
+	case ProviderOpenAI, ProviderAnthropic, ProviderOllama:
+		if l.Model == "" {
+			add("llm.model: required for provider %s", l.Provider)
+		}
+	default:
+		add("llm.provider: unknown provider %q (want openai, anthropic, ollama or builtin)", l.Provider)
+	}
+	if l.BaseURL != "" {
+		if u, err := url.Parse(l.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			add("llm.base_url: %q is not an http(s) URL", l.BaseURL)
+		}
+	}
+	if l.APIKeyEnv != "" && strings.ContainsAny(l.APIKeyEnv, " =$") {
+		add("llm.api_key_env: %q must be the NAME of an environment variable (the key itself never goes in the file)", l.APIKeyEnv)
+	}
+	if l.Temperature < 0 || l.Temperature > 2 {
+		add("llm.temperature: %v is out of range 0..2", l.Temperature)
+	}
+	checkDur("llm.timeout", l.Timeout, false)
+	if l.MaxTokens < 1 {
+		add("llm.max_tokens: %d must be >= 1", l.MaxTokens)
+	}
+	switch l.Fallback {
+	case "", ProviderBuiltin:
+	default:
+		add("llm.fallback: unknown fallback %q (want builtin or empty)", l.Fallback)
+	}
+
+	h := c.HTTP
+	if h.Addr == "" {
+		add("http.addr: required, e.g. \":8001\"")
+	}
+	if h.RateLimit < 0 {
+		add("http.rate_limit: %v must be >= 0 (0 turns rate limiting off)", h.RateLimit)
+	}
+	if h.RateLimit > 0 && h.RateBurst < 1 {
+		add("http.rate_burst: %d must be >= 1 when rate_limit is on", h.RateBurst)
+	}
+	if h.MaxBodyBytes < 1 {
+		add("http.max_body_bytes: %d must be >= 1", h.MaxBodyBytes)
+	}
+	if h.MaxQuestionLength < 1 {
+		add("http.max_question_length: %d must be >= 1", h.MaxQuestionLength)
+	}
+	if h.MaxRowsLimit < 1 {
+		add("http.max_rows_limit: %d must be >= 1", h.MaxRowsLimit)
+	}
+	if h.DefaultMaxRows < 1 || (h.MaxRowsLimit >= 1 && h.DefaultMaxRows > h.MaxRowsLimit) {
+		add("http.default_max_rows: %d must be in 1..max_rows_limit (%d)", h.DefaultMaxRows, h.MaxRowsLimit)
+	}
+	checkDur("http.shutdown_timeout", h.ShutdownTimeout, false)
+
+	if len(p) > 0 {
+		return &ConfigError{Problems: p}
+	}
+	return nil
+}
+
+// callTimeout is the timeout for one call to server s.
+func (c *Config) callTimeout(s ServerConfig) time.Duration {
+	if s.Timeout > 0 {
+		return s.Timeout
+	}
+	return c.Orchestration.MCPCallTimeout
+}

@@ -1,0 +1,220 @@
+package orchestrator
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const validYAML = `
+mcp_servers:
+  database_mcp:
+    name: "Database MCP Server"
+    transport: stdio
+    command: ./bin/talk2tables
+    args: [database-mcp, --db, testdata/sales.db]
+    priority: 10
+    domains: [sales]
+    capabilities: [execute_query, list_resources]
+  product_metadata_mcp:
+    name: "Product Metadata MCP"
+    transport: sse
+    url: http://localhost:8002/sse
+    headers: {Authorization: "Bearer ${META_TOKEN}"}
+    timeout: 5s
+    priority: 1
+    capabilities: [list_resources]
+orchestration:
+  resource_cache_ttl: 60
+  fail_fast: false
+  max_retry_attempts: 5
+  query_timeout: 10s
+llm:
+  provider: openai
+  model: gpt-4o-mini
+  api_key_env: OPENAI_API_KEY
+  fallback: builtin
+http:
+  addr: ":9000"
+`
+
+func TestParseConfigValid(t *testing.T) {
+	cfg, err := ParseConfig([]byte(validYAML))
+	if err != nil {
+		t.Fatalf("ParseConfig: %v", err)
+	}
+	db := cfg.MCPServers["database_mcp"]
+	if db.Priority != 10 || db.Command != "./bin/talk2tables" || len(db.Args) != 3 {
+		t.Errorf("database_mcp = %+v", db)
+	}
+	meta := cfg.MCPServers["product_metadata_mcp"]
+	if meta.Timeout != 5*time.Second || meta.Headers["Authorization"] != "Bearer ${META_TOKEN}" {
+		t.Errorf("product_metadata_mcp = %+v", meta)
+	}
+	if cfg.Orchestration.FailFast {
+		t.Errorf("fail_fast = true, want false")
+	}
+	if got, want := cfg.Orchestration.MaxRetryAttempts, 5; got != want {
+		t.Errorf("max_retry_attempts = %d, want %d", got, want)
+	}
+	// Defaults survive for keys the file leaves out.
+	if got, want := cfg.Orchestration.MCPCallTimeout, 15*time.Second; got != want {
+		t.Errorf("mcp_call_timeout = %v, want %v", got, want)
+	}
+	if got, want := cfg.HTTP.Addr, ":9000"; got != want {
+		t.Errorf("http.addr = %q, want %q", got, want)
+	}
+	if got, want := cfg.HTTP.MaxRowsLimit, 10000; got != want {
+		t.Errorf("http.max_rows_limit = %d, want %d", got, want)
+	}
+	if got, want := cfg.LLM.MaxTokens, 1024; got != want {
+		t.Errorf("llm.max_tokens = %d, want %d", got, want)
+	}
+}
+
+func TestParseConfigProblems(t *testing.T) {
+	tests := []struct {
+		name string
+		yaml string
+		want []string // substrings, all of which must appear
+	}{
+		{
+			name: "typo names the line",
+			yaml: "mcp_servers:\n  db:\n    transport: stdio\n    command: x\n    prioriti: 1\n",
+			want: []string{"line 5", "prioriti"},
+		},
+		{
+			name: "priority out of range",
+			yaml: "mcp_servers:\n  database_mcp:\n    transport: stdio\n    command: x\n    priority: 0\n    capabilities: [execute_query]\n",
+			want: []string{"mcp_servers.database_mcp.priority: 0 is out of range 1..999"},
+		},
+		{
+			name: "every problem reported",
+			yaml: `
+mcp_servers:
+  a:
+    transport: stdio
+    priority: 1000
+    capabilities: [execute_query, teleport]
+  b:
+    transport: sse
+    priority: 1
+  c:
+    transport: carrier_pigeon
+    priority: 2
+  d:
+    transport: streamable_http
+    url: ftp://x
+    priority: 3
+orchestration:
+  max_retry_attempts: 11
+  log_format: xml
+llm:
+  provider: gpt
+  fallback: magic
+`,
+			want: []string{
+				"mcp_servers.a.command: required for transport stdio",
+				"mcp_servers.a.priority: 1000 is out of range 1..999",
+				`mcp_servers.a.capabilities[1]: unknown capability "teleport"`,
+				"mcp_servers.b.url: required for transport sse",
+				`mcp_servers.c.transport: unknown transport "carrier_pigeon"`,
+				`mcp_servers.d.url: "ftp://x" is not an http(s) URL`,
+				"orchestration.max_retry_attempts: 11 is out of range 1..10",
+				`orchestration.log_format: unknown format "xml"`,
+				`llm.provider: unknown provider "gpt"`,
+				`llm.fallback: unknown fallback "magic"`,
+			},
+		},
+		{
+			name: "no server",
+			yaml: "orchestration:\n  fail_fast: true\n",
+			want: []string{"mcp_servers: no server configured"},
+		},
+		{
+			name: "empty file",
+			yaml: "",
+			want: []string{"mcp_servers: no server configured"},
+		},
+		{
+			name: "no executor",
+			yaml: "mcp_servers:\n  m:\n    transport: stdio\n    command: x\n    priority: 1\n",
+			want: []string{"no server has capability execute_query"},
+		},
+		{
+			name: "bare number duration",
+			yaml: "mcp_servers:\n  m:\n    transport: stdio\n    command: x\n    priority: 1\n    capabilities: [execute_query]\norchestration:\n  query_timeout: 30\n",
+			want: []string{"line 8", "time.Duration"},
+		},
+		{
+			name: "model required for llm provider",
+			yaml: "mcp_servers:\n  m:\n    transport: stdio\n    command: x\n    priority: 1\n    capabilities: [execute_query]\nllm:\n  provider: anthropic\n",
+			want: []string{"llm.model: required for provider anthropic"},
+		},
+		{
+			name: "wrong type",
+			yaml: "mcp_servers:\n  m:\n    transport: stdio\n    command: x\n    priority: high\n",
+			want: []string{"line 5", "high"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseConfig([]byte(tt.yaml))
+			if err == nil {
+				t.Fatalf("ParseConfig = nil error, want problems %q", tt.want)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error = %q\nwant it to contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestParseConfigDuplicatePrioritiesAllowed(t *testing.T) {
+	y := `
+mcp_servers:
+  a: {transport: stdio, command: x, priority: 5, capabilities: [execute_query]}
+  b: {transport: stdio, command: y, priority: 5}
+`
+	if _, err := ParseConfig([]byte(y)); err != nil {
+		t.Fatalf("ParseConfig: %v", err)
+	}
+}
+
+func TestValidateCollectsAll(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MCPServers["x"] = ServerConfig{Transport: TransportStdio, Priority: 0}
+	err := cfg.Validate()
+	var ce *ConfigError
+	if !errors.As(err, &ce) {
+		t.Fatalf("Validate = %v, want *ConfigError", err)
+	}
+	if got := len(ce.Problems); got < 3 {
+		t.Errorf("problems = %d (%q), want >= 3", got, ce.Problems)
+	}
+}
+
+func TestLoadConfigFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(path, []byte(validYAML), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadConfig(path); err != nil {
+		t.Fatalf("LoadConfig: %v", err)
+	}
+	_, err := LoadConfig(filepath.Join(t.TempDir(), "missing.yaml"))
+	if err == nil || !strings.Contains(err.Error(), "missing.yaml") {
+		t.Errorf("LoadConfig(missing) = %v, want an error naming the file", err)
+	}
+}
+
+func TestRepoConfigLoads(t *testing.T) {
+	if _, err := LoadConfig(filepath.Join("..", "mcp_config.yaml")); err != nil {
+		t.Fatalf("default mcp_config.yaml: %v", err)
+	}
+}
