@@ -1,0 +1,55 @@
+# talk2tables — build, run and test. `make run` and `make test` are the two
+# commands a newcomer needs (see README.md).
+
+GO        ?= go
+BIN       := bin/talk2tables
+DB        := testdata/sales.db
+CONFIG    ?= mcp_config.yaml
+GOFILES   := $(shell find . -name '*.go' -not -path './node_modules/*')
+TEST_OUT  ?= $(CURDIR)/test-output
+
+.PHONY: all build run data test test-go test-node deps-node lint bench clean
+
+all: build
+
+## build: compile the single talk2tables binary into bin/
+build: $(BIN)
+
+$(BIN): $(GOFILES) go.mod go.sum $(shell find web -type f 2>/dev/null)
+	@mkdir -p bin
+	$(GO) build -o $(BIN) .
+
+## data: generate the sample SQLite database if it is missing
+data: $(DB)
+
+$(DB): | $(BIN)
+	./$(BIN) gen-data --db $(DB)
+
+## run: build, generate the sample database if missing, start API + UI + both MCP servers on :8001
+run: build data
+	./$(BIN) serve --config $(CONFIG)
+
+## test: everything CI runs — formatting, vet, Go tests with -race, MCP Inspector interop, browser test
+test: lint test-go test-node
+
+test-go:
+	$(GO) test -race -count=1 -timeout 20m ./...
+
+deps-node:
+	./scripts/ensure-test-deps.sh
+
+test-node: build deps-node
+	@mkdir -p $(TEST_OUT)
+	T2T_BIN=$(CURDIR)/$(BIN) T2T_TEST_OUTPUT=$(TEST_OUT) node --test --test-concurrency=1 scripts/interop/ web/e2e/
+
+## lint: gofmt and go vet must be clean
+lint:
+	@unformatted=$$(gofmt -l $(GOFILES)); if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+
+## bench: the benchmarks quoted in the issues' notes
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime=200x ./...
+
+clean:
+	rm -rf bin test-output
