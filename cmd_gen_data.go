@@ -3,9 +3,48 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
+
+	"talk2tables/catalog"
+	"talk2tables/datagen"
 )
 
-// runGenData is replaced by the real wiring of 'gen-data'.
+// runGenData builds the sample SQLite database from the catalog.
 func runGenData(ctx context.Context, args []string, io stdio) error {
-	return fmt.Errorf("gen-data: not built yet")
+	fs := newFlagSet("gen-data", "--db FILE [flags]", io)
+	dbPath := fs.String("db", "", "database file to create or replace (required), e.g. testdata/sales.db")
+	catalogPath := fs.String("catalog", "testdata/product_metadata.json", "product catalog JSON the products come from")
+	seed := fs.Int64("seed", 1, "random seed; the same seed and --as-of give the same data")
+	asOf := fs.String("as-of", "", "last day of sales data, YYYY-MM-DD (default today, UTC); data covers the 24 months ending then")
+	rows := fs.Int("rows", 50000, fmt.Sprintf("number of sales rows, 1..%d", datagen.MaxRows))
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *dbPath == "" {
+		fmt.Fprintln(io.err, "talk2tables gen-data: --db is required")
+		fs.Usage()
+		return errUsage
+	}
+	if *rows < 1 || *rows > datagen.MaxRows {
+		return fmt.Errorf("gen-data: --rows must be between 1 and %d, got %d", datagen.MaxRows, *rows)
+	}
+	day := time.Now().UTC()
+	if *asOf != "" {
+		t, err := time.Parse("2006-01-02", *asOf)
+		if err != nil {
+			return fmt.Errorf("gen-data: --as-of %q is not a date like 2026-11-21 (YYYY-MM-DD)", *asOf)
+		}
+		day = t
+	}
+	cat, err := catalog.Load(*catalogPath)
+	if err != nil {
+		return fmt.Errorf("gen-data: %w", err)
+	}
+	st, err := datagen.Generate(ctx, datagen.Options{Path: *dbPath, Catalog: cat, Seed: *seed, AsOf: day, Rows: *rows})
+	if err != nil {
+		return fmt.Errorf("gen-data: %w", err)
+	}
+	fmt.Fprintf(io.out, "generated %s: %d products, %d customers, %d orders, %d sales (%s..%s) in %s\n",
+		st.Path, st.Products, st.Customers, st.Orders, st.Sales, st.From, st.To, st.Duration.Round(time.Millisecond))
+	return nil
 }
