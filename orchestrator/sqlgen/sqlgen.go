@@ -61,6 +61,9 @@ type Plan struct {
 	// fallback chain reports the member that answered).
 	Generator string `json:"-"`
 	Usage     Usage  `json:"-"`
+	// Fallback is set when the plan came from a fallback generator because
+	// the primary one could not be reached or was not configured.
+	Fallback bool `json:"-"`
 }
 
 // Usage is token usage normalised across providers.

@@ -1,0 +1,521 @@
+package sqlgen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/llms/anthropic"
+	"github.com/tmc/langchaingo/llms/ollama"
+	"github.com/tmc/langchaingo/llms/openai"
+)
+
+// LLM provider names accepted by NewLLM.
+const (
+	ProviderOpenAI    = "openai"
+	ProviderAnthropic = "anthropic"
+	ProviderOllama    = "ollama"
+)
+
+// Defaults for LLMOptions' zero values.
+const (
+	DefaultTimeout       = 30 * time.Second
+	DefaultMaxTokens     = 1024
+	DefaultMaxRetries    = 3
+	DefaultRetryBase     = 500 * time.Millisecond
+	DefaultMaxRetryDelay = 30 * time.Second
+)
+
+// LLMOptions configure an LLM generator.
+type LLMOptions struct {
+	// Provider is openai (any OpenAI-compatible base URL), anthropic or ollama.
+	Provider string
+	Model    string
+	// BaseURL overrides the provider's endpoint: for openai the URL ending in
+	// /v1 (a bare host gets /v1 appended), for anthropic likewise, for ollama
+	// the server root (http://localhost:11434).
+	BaseURL string
+	// APIKey is the resolved secret (never logged). Required for openai and
+	// anthropic; any non-empty value works for local OpenAI-compatible servers.
+	APIKey string
+	// APIKeyEnv is the name of the environment variable the key comes from,
+	// used only in error messages; default OPENAI_API_KEY / ANTHROPIC_API_KEY.
+	APIKeyEnv   string
+	Temperature float64
+	// Timeout bounds each LLM request (default 30s). A request that runs out
+	// of it is retried like a 5xx.
+	Timeout time.Duration
+	// MaxTokens bounds the answer (default 1024).
+	MaxTokens int
+	// MaxRetries is how many times a timeout, 429, 5xx or connection failure
+	// is retried (default 3; negative means never).
+	MaxRetries int
+	// RetryBaseDelay is the first backoff delay, doubled per retry, with
+	// jitter (default 500ms).
+	RetryBaseDelay time.Duration
+	// MaxRetryDelay caps any single wait, including a server's Retry-After
+	// (default 30s).
+	MaxRetryDelay time.Duration
+	// HTTPClient is used for the provider calls (it is copied, not changed);
+	// nil means http.DefaultClient's settings.
+	HTTPClient *http.Client
+}
+
+// LLM generates SQL with a large language model through langchaingo. It is
+// safe for concurrent use.
+type LLM struct {
+	opts     LLMOptions
+	name     string
+	model    llms.Model
+	logger   *slog.Logger
+	jsonMode atomic.Bool // asked of openai/ollama until a server refuses it
+
+	// sleep waits d or until ctx is done; replaced in tests to observe waits.
+	sleep func(ctx context.Context, d time.Duration) error
+}
+
+var _ Generator = (*LLM)(nil)
+
+// NewLLM builds the generator for cfg. A missing model or API key, or an
+// unknown provider, is a SQLGenerationError with Reason not_configured whose
+// message says how to configure it.
+func NewLLM(cfg LLMOptions, logger *slog.Logger) (*LLM, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	cfg.Provider = strings.ToLower(strings.TrimSpace(cfg.Provider))
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxTokens <= 0 {
+		cfg.MaxTokens = DefaultMaxTokens
+	}
+	switch {
+	case cfg.MaxRetries == 0:
+		cfg.MaxRetries = DefaultMaxRetries
+	case cfg.MaxRetries < 0:
+		cfg.MaxRetries = 0
+	}
+	if cfg.RetryBaseDelay <= 0 {
+		cfg.RetryBaseDelay = DefaultRetryBase
+	}
+	if cfg.MaxRetryDelay <= 0 {
+		cfg.MaxRetryDelay = DefaultMaxRetryDelay
+	}
+	if cfg.APIKeyEnv == "" {
+		switch cfg.Provider {
+		case ProviderOpenAI:
+			cfg.APIKeyEnv = "OPENAI_API_KEY"
+		case ProviderAnthropic:
+			cfg.APIKeyEnv = "ANTHROPIC_API_KEY"
+		}
+	}
+
+	notConfigured := func(format string, args ...any) error {
+		return &SQLGenerationError{Reason: ReasonNotConfigured, Message: fmt.Sprintf(format, args...)}
+	}
+	switch cfg.Provider {
+	case ProviderOpenAI, ProviderAnthropic, ProviderOllama:
+	case "":
+		return nil, notConfigured("no LLM provider is configured: set llm.provider to openai, anthropic or ollama " +
+			"(with llm.model and the API key in the environment), or to builtin for the offline generator")
+	default:
+		return nil, notConfigured("unknown llm.provider %q: use openai (any OpenAI-compatible base_url), anthropic, "+
+			"ollama, or builtin for the offline generator", cfg.Provider)
+	}
+	if strings.TrimSpace(cfg.Model) == "" {
+		return nil, notConfigured("llm.model is required for provider %s (e.g. %s)", cfg.Provider, exampleModel(cfg.Provider))
+	}
+	if cfg.Provider != ProviderOllama && cfg.APIKey == "" {
+		hint := ""
+		if cfg.BaseURL != "" {
+			hint = " (a local OpenAI-compatible server accepts any non-empty value)"
+		}
+		return nil, notConfigured("no API key for the %s LLM: set the environment variable %s%s, or name another "+
+			"variable in llm.api_key_env, or set llm.provider: builtin to use the offline generator",
+			cfg.Provider, cfg.APIKeyEnv, hint)
+	}
+	baseURL, err := normaliseBaseURL(cfg.Provider, cfg.BaseURL)
+	if err != nil {
+		return nil, notConfigured("llm.base_url: %v", err)
+	}
+	cfg.BaseURL = baseURL
+
+	client := &http.Client{}
+	if cfg.HTTPClient != nil {
+		c := *cfg.HTTPClient
+		client = &c
+	}
+	base := client.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	client.Transport = &recordingTransport{base: base}
+
+	l := &LLM{opts: cfg, name: cfg.Provider + ":" + cfg.Model, logger: logger, sleep: sleepCtx}
+	switch cfg.Provider {
+	case ProviderOpenAI:
+		o := []openai.Option{openai.WithToken(cfg.APIKey), openai.WithModel(cfg.Model), openai.WithHTTPClient(client)}
+		if cfg.BaseURL != "" {
+			o = append(o, openai.WithBaseURL(cfg.BaseURL))
+		}
+		l.model, err = openai.New(o...)
+		l.jsonMode.Store(true)
+	case ProviderAnthropic:
+		o := []anthropic.Option{anthropic.WithToken(cfg.APIKey), anthropic.WithModel(cfg.Model), anthropic.WithHTTPClient(client)}
+		if cfg.BaseURL != "" {
+			o = append(o, anthropic.WithBaseURL(cfg.BaseURL))
+		}
+		l.model, err = anthropic.New(o...)
+	case ProviderOllama:
+		o := []ollama.Option{ollama.WithModel(cfg.Model), ollama.WithHTTPClient(client)}
+		if cfg.BaseURL != "" {
+			o = append(o, ollama.WithServerURL(cfg.BaseURL))
+		}
+		l.model, err = ollama.New(o...)
+		l.jsonMode.Store(true)
+	}
+	if err != nil {
+		return nil, notConfigured("cannot set up the %s client: %v", cfg.Provider, err)
+	}
+	return l, nil
+}
+
+func exampleModel(provider string) string {
+	switch provider {
+	case ProviderAnthropic:
+		return "claude-sonnet-4-5"
+	case ProviderOllama:
+		return "qwen2.5-coder:7b"
+	default:
+		return "gpt-4o-mini"
+	}
+}
+
+// normaliseBaseURL checks raw and, for openai and anthropic, appends /v1 to a
+// bare host. Empty stays empty (the provider's default).
+func normaliseBaseURL(provider, raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return "", nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("%q is not an http(s) URL such as http://localhost:8000/v1", raw)
+	}
+	s := strings.TrimRight(raw, "/")
+	if provider != ProviderOllama && strings.Trim(u.Path, "/") == "" {
+		s += "/v1"
+	}
+	return s, nil
+}
+
+// Name returns "<provider>:<model>".
+func (l *LLM) Name() string { return l.name }
+
+// Generate asks the model for SQL answering req (a repair prompt when
+// req.Repair is set). On an invalid answer the returned Plan still carries
+// Generator and Usage, so tokens spent are not lost.
+func (l *LLM) Generate(ctx context.Context, req Request) (Plan, error) {
+	system, user := BuildPrompt(req)
+	if l.opts.Provider == ProviderAnthropic {
+		// No JSON mode: the contract is in the prompt; repeat the demand last.
+		user += " Do not wrap it in markdown."
+	}
+	text, usage, err := l.complete(ctx, system, user)
+	if err != nil {
+		return Plan{Generator: l.name, Usage: usage}, err
+	}
+	plan, err := ParseResponse(text)
+	plan.Generator, plan.Usage = l.name, usage
+	return plan, err
+}
+
+// complete runs one chat completion with retries.
+func (l *LLM) complete(ctx context.Context, system, user string) (string, Usage, error) {
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeSystem, system),
+		llms.TextParts(llms.ChatMessageTypeHuman, user),
+	}
+	var lastErr error
+	attempts := 0
+	jsonFallbackUsed := false
+	for retry := 0; ; retry++ {
+		attempts++
+		rec := &callRecord{}
+		callCtx, cancel := context.WithTimeout(context.WithValue(ctx, recordKey{}, rec), l.opts.Timeout)
+		resp, err := l.model.GenerateContent(callCtx, msgs, l.callOptions()...)
+		callErr := callCtx.Err()
+		cancel()
+		if err == nil {
+			text, usage := responseText(resp)
+			return text, usage, nil
+		}
+		if ctx.Err() != nil {
+			return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
+				Message: fmt.Sprintf("stopped waiting for the LLM (%s): the query was cancelled or ran out of time", l.name),
+				Err:     fmt.Errorf("%w (last error: %v)", ctx.Err(), err)}
+		}
+		status, retryAfter := rec.get()
+		retryable := false
+		switch {
+		case errors.Is(callErr, context.DeadlineExceeded):
+			lastErr = fmt.Errorf("no answer within %s: %w", l.opts.Timeout, context.DeadlineExceeded)
+			retryable = true
+		case status == http.StatusUnauthorized || status == http.StatusForbidden:
+			return "", Usage{}, &SQLGenerationError{Reason: ReasonNotConfigured,
+				Message: fmt.Sprintf("the %s LLM rejected the API key (HTTP %d): check the key in the environment "+
+					"variable %s (llm.api_key_env) and that it may use model %q", l.opts.Provider, status, l.keyEnv(), l.opts.Model),
+				Err: err}
+		case status == http.StatusBadRequest && l.jsonMode.Load() && !jsonFallbackUsed &&
+			strings.Contains(strings.ToLower(err.Error()), "response_format"):
+			// Some OpenAI-compatible servers refuse json_object: stop asking.
+			l.jsonMode.Store(false)
+			jsonFallbackUsed = true
+			l.logger.Warn("llm server refused JSON mode; continuing without it",
+				"event", "error_occurred", "component", "llm", "generator", l.name)
+			retry--
+			continue
+		case status == http.StatusTooManyRequests || status >= 500:
+			lastErr = fmt.Errorf("HTTP %d: %w", status, err)
+			retryable = true
+		case status >= 400:
+			return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
+				Message: fmt.Sprintf("the LLM (%s) refused the request with HTTP %d: %s%s",
+					l.name, status, providerMessage(err), statusHint(status)),
+				Err: err}
+		case status == 0:
+			lastErr = fmt.Errorf("cannot reach %s: %w", l.endpoint(), err)
+			retryable = true
+		default: // 2xx with an unreadable body
+			return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
+				Message: fmt.Sprintf("the LLM (%s) sent an answer that could not be read", l.name), Err: err}
+		}
+		if !retryable || retry >= l.opts.MaxRetries {
+			break
+		}
+		wait := l.backoff(retry)
+		if retryAfter > 0 {
+			wait = min(retryAfter, l.opts.MaxRetryDelay)
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+			return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
+				Message: fmt.Sprintf("the LLM (%s) failed and waiting %s to retry would pass the query deadline", l.name, wait.Round(time.Millisecond)),
+				Err:     lastErr}
+		}
+		l.logger.Warn("llm request failed; retrying", "event", "error_occurred", "component", "llm",
+			"generator", l.name, "attempt", attempts, "status", status, "wait_ms", wait.Milliseconds(), "error", lastErr.Error())
+		if err := l.sleep(ctx, wait); err != nil {
+			return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
+				Message: fmt.Sprintf("stopped waiting for the LLM (%s): the query was cancelled or ran out of time", l.name),
+				Err:     fmt.Errorf("%w (last error: %v)", err, lastErr)}
+		}
+	}
+	return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
+		Message: fmt.Sprintf("the LLM (%s) kept failing after %d attempt(s); check that it is running and reachable at %s",
+			l.name, attempts, l.endpoint()),
+		Err: lastErr}
+}
+
+func (l *LLM) callOptions() []llms.CallOption {
+	o := []llms.CallOption{llms.WithTemperature(l.opts.Temperature), llms.WithMaxTokens(l.opts.MaxTokens)}
+	if l.jsonMode.Load() {
+		o = append(o, llms.WithJSONMode())
+	}
+	if l.opts.Provider == ProviderOpenAI && l.opts.BaseURL != "" && !strings.Contains(l.opts.BaseURL, "api.openai.com") {
+		// OpenAI-compatible servers (vLLM, llama.cpp, Ollama, LM Studio,
+		// OpenRouter) all understand max_tokens; not all know
+		// max_completion_tokens.
+		o = append(o, openai.WithLegacyMaxTokensField())
+	}
+	return o
+}
+
+func (l *LLM) keyEnv() string {
+	if l.opts.APIKeyEnv != "" {
+		return l.opts.APIKeyEnv
+	}
+	return "(none)"
+}
+
+// endpoint names where the provider is reached, for messages.
+func (l *LLM) endpoint() string {
+	if l.opts.BaseURL != "" {
+		return l.opts.BaseURL
+	}
+	switch l.opts.Provider {
+	case ProviderAnthropic:
+		return "https://api.anthropic.com/v1"
+	case ProviderOllama:
+		return "the Ollama server (OLLAMA_HOST or http://127.0.0.1:11434)"
+	default:
+		return "https://api.openai.com/v1"
+	}
+}
+
+// backoff is the exponential delay before retry number retry (0-based),
+// with full jitter in [d/2, d].
+func (l *LLM) backoff(retry int) time.Duration {
+	d := l.opts.RetryBaseDelay << min(retry, 10)
+	d = min(d, l.opts.MaxRetryDelay)
+	half := d / 2
+	return half + time.Duration(rand.Int64N(int64(half)+1))
+}
+
+// providerMessage strips langchaingo's "API returned unexpected status code:
+// N: " prefix from err, leaving the provider's own message.
+func providerMessage(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, "status code: "); i >= 0 {
+		rest := msg[i+len("status code: "):]
+		if j := strings.Index(rest, ": "); j >= 0 {
+			return rest[j+2:]
+		}
+	}
+	return excerpt(msg)
+}
+
+func statusHint(status int) string {
+	switch status {
+	case http.StatusNotFound:
+		return " (check llm.model and llm.base_url)"
+	case http.StatusBadRequest:
+		return " (check llm.model, llm.max_tokens and llm.temperature)"
+	}
+	return ""
+}
+
+// responseText joins the text of all choices (anthropic splits answers into
+// blocks; thinking blocks have no text) and normalises token usage.
+func responseText(resp *llms.ContentResponse) (string, Usage) {
+	var parts []string
+	var u Usage
+	for _, c := range resp.Choices {
+		if c == nil {
+			continue
+		}
+		if c.Content != "" {
+			parts = append(parts, c.Content)
+		}
+		if u == (Usage{}) {
+			u = usageFrom(c.GenerationInfo)
+		}
+	}
+	return strings.Join(parts, ""), u
+}
+
+// usageFrom normalises token counts: openai/ollama report PromptTokens,
+// CompletionTokens and TotalTokens; anthropic InputTokens and OutputTokens.
+func usageFrom(gi map[string]any) Usage {
+	if gi == nil {
+		return Usage{}
+	}
+	u := Usage{
+		PromptTokens:     intOf(gi["PromptTokens"]),
+		CompletionTokens: intOf(gi["CompletionTokens"]),
+		TotalTokens:      intOf(gi["TotalTokens"]),
+	}
+	if u.PromptTokens == 0 {
+		u.PromptTokens = intOf(gi["InputTokens"])
+	}
+	if u.CompletionTokens == 0 {
+		u.CompletionTokens = intOf(gi["OutputTokens"])
+	}
+	if u.TotalTokens == 0 {
+		u.TotalTokens = u.PromptTokens + u.CompletionTokens
+	}
+	return u
+}
+
+func intOf(v any) int {
+	switch n := v.(type) {
+	case int:
+		return n
+	case int32:
+		return int(n)
+	case int64:
+		return int(n)
+	case float64:
+		return int(n)
+	case float32:
+		return int(n)
+	}
+	return 0
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// recordKey is the context key of a call's *callRecord.
+type recordKey struct{}
+
+// callRecord remembers the HTTP status and Retry-After of the last response
+// seen for one LLM call (langchaingo reports errors only as text).
+type callRecord struct {
+	mu         sync.Mutex
+	status     int
+	retryAfter time.Duration
+}
+
+func (r *callRecord) set(status int, retryAfter time.Duration) {
+	r.mu.Lock()
+	r.status, r.retryAfter = status, retryAfter
+	r.mu.Unlock()
+}
+
+func (r *callRecord) get() (int, time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.status, r.retryAfter
+}
+
+// recordingTransport records each response's status and Retry-After in the
+// request context's callRecord.
+type recordingTransport struct{ base http.RoundTripper }
+
+func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if rec, ok := req.Context().Value(recordKey{}).(*callRecord); ok && resp != nil {
+		rec.set(resp.StatusCode, parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()))
+	}
+	return resp, err
+}
+
+// parseRetryAfter reads a Retry-After value: delay seconds or an HTTP date.
+// Invalid or past values give 0.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil {
+		if secs <= 0 || secs > 1e6 {
+			return 0
+		}
+		return time.Duration(secs * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d
+		}
+	}
+	return 0
+}

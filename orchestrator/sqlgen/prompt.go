@@ -1,0 +1,162 @@
+package sqlgen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"talk2tables/sqlerr"
+)
+
+// repairInstructions tell the model how to fix each category of error.
+var repairInstructions = map[sqlerr.Category]string{
+	sqlerr.MissingTable: "A table does not exist. Use only the tables listed in the database schema " +
+		"resource (tables[].name), spelled exactly; map the user's words to real tables with " +
+		"column_mappings.table_aliases (e.g. \"transactions\" -> sales).",
+	sqlerr.MissingColumn: "A column does not exist. Check the exact column names of each table in the " +
+		"schema (tables[].columns[].name), use the column on the table that really has it (join if needed), " +
+		"and qualify every column with its table alias.",
+	sqlerr.AmbiguousColumn: "A column name exists in more than one joined table. Give every table an " +
+		"alias and qualify every column with its table alias (s.region, c.region).",
+	sqlerr.AggregationError: "Aggregation is wrong. Every selected column that is not inside an aggregate " +
+		"(SUM, COUNT, AVG, MIN, MAX) must appear in GROUP BY; aggregates cannot be used in WHERE (use HAVING); " +
+		"do not nest aggregates.",
+	sqlerr.SyntaxError: "The SQL is not valid SQLite. Use SQLite syntax only: date('now', '-30 days'), " +
+		"strftime('%Y-%m', col) for months, LIKE (no ILIKE), LIMIT (no TOP), no DATE_TRUNC, EXTRACT or " +
+		"INTERVAL; balance parentheses and quotes; write exactly one statement.",
+	sqlerr.DataTypeMismatch: "Types do not match. Dates are ISO 'YYYY-MM-DD' text: compare them with text " +
+		"literals or date(); compare ids with numbers and names with quoted strings; CAST explicitly when " +
+		"types differ.",
+	sqlerr.PermissionError: "The statement was refused as not read-only. Write a single SELECT (or WITH ... " +
+		"SELECT); never INSERT, UPDATE, DELETE, CREATE, DROP, ALTER, ATTACH or PRAGMA.",
+	sqlerr.Timeout: "The query took too long. Add selective WHERE filters (dates, ids), join only on " +
+		"foreign keys (never a cartesian product), aggregate before joining large tables, and add a LIMIT.",
+	sqlerr.UnknownError: "Read the error message carefully, re-check every table and column against the " +
+		"schema, and write a simpler query that answers the question.",
+}
+
+// RepairInstruction returns the category-specific fix instruction used in
+// repair prompts; unknown categories get the UNKNOWN_ERROR one.
+func RepairInstruction(c sqlerr.Category) string {
+	if s, ok := repairInstructions[c]; ok {
+		return s
+	}
+	return repairInstructions[sqlerr.UnknownError]
+}
+
+// ResponseContract is the JSON answer shape the prompt asks for.
+const ResponseContract = `{"sql": "<one read-only SELECT statement>", ` +
+	`"resolved_entities": {"<phrase from the question>": {"<table.column>": "<value>"}}, ` +
+	`"explanation": "<one or two sentences on what the query does>", "confidence": <0.0-1.0>}`
+
+// BuildPrompt renders the system and user messages for req. The output is
+// deterministic: servers are ordered by priority (then id) and JSON object
+// keys are sorted.
+func BuildPrompt(req Request) (system, user string) {
+	dialect := req.Dialect
+	if dialect == "" {
+		dialect = "sqlite"
+	}
+	today := req.Today
+	if today == "" {
+		today = "unknown (use the database's date('now'))"
+	}
+
+	var s strings.Builder
+	fmt.Fprintf(&s, "You are an expert data analyst. You translate a business question into exactly one "+
+		"read-only %s query over the database described by the MCP servers' resources below.\n\n", dialect)
+	s.WriteString("Rules:\n")
+	rules := []string{
+		"Use only the tables and columns listed in the database schema resource (database://schema). " +
+			"Never invent a table or a column; map the user's words to tables with column_mappings.table_aliases.",
+		"Resolve product names and aliases through the metadata resources: find the phrase (case-insensitive) " +
+			"as a key of product_aliases or in its \"aliases\" list, and filter with the values in its " +
+			"database_references (prefer products.product_id = <id> over matching the name).",
+		"Map business words to columns with column_mappings.user_friendly_terms (e.g. revenue -> " +
+			"sales.total_amount) and to aggregates with aggregation_terms.",
+		"Express relative dates with column_mappings.date_terms, replacing {date_column} with the table's " +
+			"date column from date_columns (e.g. sales.sale_date). Never leave {date_column} in the SQL.",
+		"When two servers define the same thing, follow the server with the lower priority number " +
+			"(servers are listed most preferred first).",
+		"Write exactly one read-only SELECT statement (WITH ... SELECT is fine) in " + dialect + " syntax: " +
+			"no INSERT, UPDATE, DELETE, DDL or PRAGMA, no second statement, no parameter placeholders " +
+			"(?, :name) - put literal values in the SQL.",
+		"Qualify columns with table aliases when you join; every selected column that is not inside an " +
+			"aggregate must appear in GROUP BY; use HAVING, not WHERE, to filter on aggregates.",
+	}
+	if strings.EqualFold(dialect, "sqlite") {
+		rules = append(rules, "SQLite specifics: dates are ISO 'YYYY-MM-DD' text; use date(), strftime('%Y-%m', col) "+
+			"and date('now', '-30 days'); there is no DATE_TRUNC, EXTRACT, INTERVAL, ILIKE or TOP; use LIMIT.")
+	}
+	for i, r := range rules {
+		fmt.Fprintf(&s, "%d. %s\n", i+1, r)
+	}
+	fmt.Fprintf(&s, "\nToday is %s.\n\n", today)
+	s.WriteString("Answer with one JSON object and nothing else, exactly in this shape:\n")
+	s.WriteString(ResponseContract)
+	s.WriteString("\n")
+
+	var u strings.Builder
+	fmt.Fprintf(&u, "Question: %s\n", req.Question)
+	fmt.Fprintf(&u, "Dialect: %s\nToday: %s\n\n", dialect, today)
+	servers := sortedServers(req.Servers)
+	if len(servers) == 0 {
+		u.WriteString("No MCP server resources are available.\n")
+	} else {
+		u.WriteString("MCP servers, most preferred (lowest priority number) first, with their resources as JSON:\n")
+		for i, sc := range servers {
+			fmt.Fprintf(&u, "Server %d: %s\n", i+1, compactJSON(sc))
+		}
+	}
+	if r := req.Repair; r != nil {
+		u.WriteString("\n")
+		writeRepair(&u, req.Question, r)
+	}
+	u.WriteString("\nRespond with the JSON object only.")
+	return s.String(), u.String()
+}
+
+func writeRepair(u *strings.Builder, question string, r *Repair) {
+	category := r.Category
+	if category == "" {
+		category = sqlerr.Classify(r.Error)
+	}
+	fmt.Fprintf(u, "REPAIR: attempt %d failed. Write a corrected query.\n", r.Attempt)
+	fmt.Fprintf(u, "Original question: %s\n", question)
+	fmt.Fprintf(u, "Failed SQL:\n```sql\n%s\n```\n", strings.TrimSpace(r.FailedSQL))
+	fmt.Fprintf(u, "Error (%s): %s\n", category, r.Error)
+	fmt.Fprintf(u, "How to fix %s: %s\n", category, RepairInstruction(category))
+	if len(r.Tried) > 0 {
+		u.WriteString("SQL already tried (each failed; do not return any of these again):\n")
+		for i, t := range r.Tried {
+			fmt.Fprintf(u, "%d. %s\n", i+1, strings.Join(strings.Fields(t), " "))
+		}
+	}
+	u.WriteString("The schema and the metadata are in the server resources above.\n")
+}
+
+// sortedServers returns the servers ordered by priority, then id.
+func sortedServers(in []ServerContext) []ServerContext {
+	out := append([]ServerContext(nil), in...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Priority != out[j].Priority {
+			return out[i].Priority < out[j].Priority
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// compactJSON renders v as compact JSON with sorted map keys and without
+// HTML escaping (so '<' and '&' stay readable to the model).
+func compactJSON(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprintf("%q", fmt.Sprint(v))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
