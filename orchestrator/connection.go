@@ -1,0 +1,595 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Connection states of a server.
+const (
+	StateDisconnected = "disconnected"
+	StateInitializing = "initializing"
+	StateConnected    = "connected"
+	StateFailed       = "failed"
+)
+
+// maxListPages bounds a paginated tools/resources listing.
+const maxListPages = 100
+
+// Reconnect backoff bounds.
+const (
+	backoffMin = 200 * time.Millisecond
+	backoffMax = 30 * time.Second
+)
+
+// conn is one configured MCP server and its connection state machine:
+// disconnected → initializing → connected → failed (→ initializing ...).
+type conn struct {
+	id  string
+	cfg ServerConfig
+	o   *Orchestrator
+	log *slog.Logger
+
+	mu           sync.Mutex
+	state        string
+	client       *client.Client
+	gen          uint64 // bumped on every successful connect
+	lastErr      error
+	lastContact  time.Time
+	caps         mcp.ServerCapabilities
+	tools        []string // tool names as the server spells them
+	resources    []string // resource URIs from the last listing
+	cmd          *exec.Cmd
+	reconnecting bool
+	connectedAt  int // how many times it connected
+}
+
+// status returns the server's ServerStatus.
+func (c *conn) status() ServerStatus {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := ServerStatus{
+		ID: c.id, Name: c.cfg.Name, Transport: c.cfg.Transport, State: c.state,
+		Priority: c.cfg.Priority, Domains: c.cfg.Domains, Capabilities: c.cfg.Capabilities,
+		Tools: append([]string(nil), c.tools...), Resources: append([]string(nil), c.resources...),
+		LastContact: c.lastContact, Required: c.o.required(c),
+	}
+	if c.lastErr != nil {
+		st.LastError = c.lastErr.Error()
+	}
+	return st
+}
+
+// snapshot returns the client and its generation if connected.
+func (c *conn) current() (*client.Client, uint64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.client, c.gen, c.state == StateConnected && c.client != nil
+}
+
+func (c *conn) getState() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.state
+}
+
+func (c *conn) hasTool(name string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, t := range c.tools {
+		if t == name {
+			return true
+		}
+	}
+	return false
+}
+
+// pid returns the stdio child's process id, or 0.
+func (c *conn) pid() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cmd == nil || c.cmd.Process == nil {
+		return 0
+	}
+	return c.cmd.Process.Pid
+}
+
+// newClient builds (but does not start) the mcp-go client for the config.
+// The returned function yields the stdio child's command once Start ran
+// (nil for other transports).
+func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
+	opts := []client.ClientOption{
+		// Our servers and most third-party ones speak the initialize
+		// handshake; pinning it skips the 5 s server/discover probe and keeps
+		// ping and resources/subscribe available.
+		client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION),
+	}
+	timeout := c.o.cfg.callTimeout(c.cfg)
+	switch c.cfg.Transport {
+	case TransportStdio:
+		env := make([]string, 0, len(c.cfg.Env))
+		for k, v := range c.cfg.Env {
+			env = append(env, k+"="+os.ExpandEnv(v))
+		}
+		var cmd *exec.Cmd
+		var cmdMu sync.Mutex
+		stderr := c.o.childStderr
+		t := transport.NewStdioWithOptions(c.cfg.Command, env, c.cfg.Args,
+			transport.WithCommandLogger(c.log),
+			transport.WithCommandFunc(func(ctx context.Context, command string, env, args []string) (*exec.Cmd, error) {
+				x := exec.CommandContext(ctx, command, args...)
+				x.Env = append(os.Environ(), env...)
+				x.Dir = c.cfg.Cwd
+				x.Stderr = stderr
+				cmdMu.Lock()
+				cmd = x
+				cmdMu.Unlock()
+				return x, nil
+			}))
+		getCmd := func() *exec.Cmd {
+			cmdMu.Lock()
+			defer cmdMu.Unlock()
+			return cmd
+		}
+		return client.NewClient(t, opts...), getCmd, nil
+	case TransportSSE:
+		t, err := transport.NewSSE(c.cfg.URL,
+			transport.WithHeaders(expandHeaders(c.cfg.Headers)),
+			transport.WithSSELogger(c.log))
+		if err != nil {
+			return nil, nil, err
+		}
+		cl := client.NewClient(t, opts...)
+		return cl, nil, nil
+	case TransportStreamableHTTP:
+		t, err := transport.NewStreamableHTTP(c.cfg.URL,
+			transport.WithHTTPHeaders(expandHeaders(c.cfg.Headers)),
+			transport.WithHTTPTimeout(timeout),
+			transport.WithContinuousListening(),
+			transport.WithHTTPLogger(c.log))
+		if err != nil {
+			return nil, nil, err
+		}
+		return client.NewClient(t, opts...), nil, nil
+	case TransportInProcess:
+		srv := c.o.inProcess[c.id]
+		if srv == nil {
+			return nil, nil, fmt.Errorf("transport inprocess: no in-process server registered for %q (use WithInProcessServer)", c.id)
+		}
+		cl, err := client.NewInProcessClientWithOptions(srv, opts...)
+		return cl, nil, err
+	}
+	return nil, nil, fmt.Errorf("unknown transport %q", c.cfg.Transport)
+}
+
+// expandHeaders expands ${VAR} in header values from the environment.
+func expandHeaders(h map[string]string) map[string]string {
+	out := make(map[string]string, len(h))
+	for k, v := range h {
+		out[k] = os.ExpandEnv(v)
+	}
+	return out
+}
+
+// connect runs one connection attempt: start, initialize, discover.
+// ctx bounds the handshake only; the client itself lives until Close.
+func (c *conn) connect(ctx context.Context) error {
+	c.mu.Lock()
+	if c.o.closed() {
+		c.mu.Unlock()
+		return errClosed
+	}
+	c.state = StateInitializing
+	c.mu.Unlock()
+	start := time.Now()
+	c.log.Info("mcp connection initiated", "event", "mcp_connection_initiated", "component", "mcp_client",
+		"transport", c.cfg.Transport)
+
+	err := c.dial(ctx)
+	d := time.Since(start)
+	if err != nil {
+		c.mu.Lock()
+		c.state = StateFailed
+		c.lastErr = err
+		c.mu.Unlock()
+		c.log.Warn("mcp connection failed", "event", "mcp_connection_failed", "component", "mcp_client",
+			"duration_ms", ms(d), "error", err.Error())
+		return err
+	}
+	st := c.status()
+	c.log.Info("mcp connection established", "event", "mcp_connection_established", "component", "mcp_client",
+		"duration_ms", ms(d), "tools", st.Tools, "resources", st.Resources)
+	return nil
+}
+
+var errClosed = errors.New("orchestrator closed")
+
+func (c *conn) dial(ctx context.Context) error {
+	timeout := c.o.cfg.callTimeout(c.cfg)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	cl, getCmd, err := c.newClient()
+	if err != nil {
+		return err
+	}
+	cl.OnNotification(c.onNotification)
+	cl.OnConnectionLost(func(err error) {
+		// Called by HTTP transports when their stream breaks.
+		c.fail(cl, fmt.Errorf("connection lost: %w", err))
+	})
+	// The transport (and a stdio child) lives on the orchestrator's
+	// background context, never on a request's.
+	if err := cl.Start(c.o.bg); err != nil {
+		_ = cl.Close()
+		return fmt.Errorf("start %s transport: %w", c.cfg.Transport, err)
+	}
+	var cmd *exec.Cmd
+	if getCmd != nil {
+		cmd = getCmd()
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "talk2tables-orchestrator", Version: "1.0.0"}
+	res, err := cl.Initialize(ctx, init)
+	if err != nil {
+		_ = cl.Close()
+		return fmt.Errorf("initialize: %w", err)
+	}
+	var tools, resources []string
+	if res.Capabilities.Tools != nil {
+		if tools, err = listTools(ctx, cl); err != nil {
+			_ = cl.Close()
+			return fmt.Errorf("list tools: %w", err)
+		}
+	}
+	if res.Capabilities.Resources != nil {
+		list, err := listResources(ctx, cl)
+		if err != nil {
+			_ = cl.Close()
+			return fmt.Errorf("list resources: %w", err)
+		}
+		for _, r := range list {
+			resources = append(resources, r.URI)
+		}
+		if res.Capabilities.Resources.Subscribe {
+			for _, uri := range resources {
+				req := mcp.SubscribeRequest{}
+				req.Params.URI = uri
+				if err := cl.Subscribe(ctx, req); err != nil {
+					c.log.Debug("resource subscribe refused", "component", "mcp_client", "uri", uri, "error", err.Error())
+				}
+			}
+		}
+	}
+	c.mu.Lock()
+	if c.o.closed() {
+		c.mu.Unlock()
+		_ = cl.Close()
+		return errClosed
+	}
+	c.client = cl
+	c.cmd = cmd
+	c.gen++
+	c.connectedAt++
+	c.caps = res.Capabilities
+	c.tools = tools
+	c.resources = resources
+	c.state = StateConnected
+	c.lastErr = nil
+	c.lastContact = time.Now()
+	c.mu.Unlock()
+	c.o.cache.invalidate(c.id)
+	return nil
+}
+
+// listTools lists every tool name, following at most maxListPages pages and
+// refusing a cursor seen before.
+func listTools(ctx context.Context, cl *client.Client) ([]string, error) {
+	var names []string
+	seen := map[mcp.Cursor]bool{}
+	req := mcp.ListToolsRequest{}
+	for page := 0; ; page++ {
+		if page >= maxListPages {
+			return nil, fmt.Errorf("more than %d pages of tools; the server's cursor does not end", maxListPages)
+		}
+		res, err := cl.ListToolsByPage(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range res.Tools {
+			names = append(names, t.Name)
+		}
+		if res.NextCursor == "" {
+			return names, nil
+		}
+		if seen[res.NextCursor] {
+			return nil, fmt.Errorf("tools/list repeated cursor %q", res.NextCursor)
+		}
+		seen[res.NextCursor] = true
+		req.Params.Cursor = res.NextCursor
+	}
+}
+
+// listResources lists every resource with the same guards as listTools.
+func listResources(ctx context.Context, cl *client.Client) ([]mcp.Resource, error) {
+	var out []mcp.Resource
+	seen := map[mcp.Cursor]bool{}
+	req := mcp.ListResourcesRequest{}
+	for page := 0; ; page++ {
+		if page >= maxListPages {
+			return nil, fmt.Errorf("more than %d pages of resources; the server's cursor does not end", maxListPages)
+		}
+		res, err := cl.ListResourcesByPage(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, res.Resources...)
+		if res.NextCursor == "" {
+			return out, nil
+		}
+		if seen[res.NextCursor] {
+			return nil, fmt.Errorf("resources/list repeated cursor %q", res.NextCursor)
+		}
+		seen[res.NextCursor] = true
+		req.Params.Cursor = res.NextCursor
+	}
+}
+
+// onNotification invalidates the cache when the server says its resources
+// changed.
+func (c *conn) onNotification(n mcp.JSONRPCNotification) {
+	switch n.Method {
+	case string(mcp.MethodNotificationResourceUpdated), string(mcp.MethodNotificationResourcesListChanged):
+		c.log.Info("resources changed on server", "event", "resource_cache_invalidated", "component", "cache",
+			"notification", n.Method)
+		c.o.cache.invalidate(c.id)
+	}
+}
+
+// call runs fn with the connected client under the per-call timeout. A
+// transport failure (not a tool or protocol error, and not the caller's own
+// cancellation) marks the server failed and starts reconnecting.
+func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Context, cl *client.Client) error) error {
+	cl, _, ok := c.current()
+	if !ok {
+		c.mu.Lock()
+		err := c.lastErr
+		c.mu.Unlock()
+		if err == nil {
+			err = errors.New("not connected")
+		}
+		return &MCPConnectionError{Server: c.id, Phase: PhaseLost, Err: err}
+	}
+	cctx, cancel := context.WithTimeout(ctx, c.o.cfg.callTimeout(c.cfg))
+	defer cancel()
+	start := time.Now()
+	err := fn(cctx, cl)
+	c.o.metrics.observeMCP(c.id, method, time.Since(start))
+	if err == nil {
+		c.mu.Lock()
+		c.lastContact = time.Now()
+		c.mu.Unlock()
+		return nil
+	}
+	if ctx.Err() != nil {
+		return err // the caller gave up; not the server's fault
+	}
+	var te *transport.Error
+	if errors.As(err, &te) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, transport.ErrTransportClosed) {
+		c.fail(cl, err)
+		return &MCPConnectionError{Server: c.id, Phase: PhaseLost, Err: err}
+	}
+	c.o.cache.invalidate(c.id)
+	return err
+}
+
+// fail marks the server failed if cl is still its current client, closes
+// that client and starts a background reconnect.
+func (c *conn) fail(cl *client.Client, err error) {
+	c.mu.Lock()
+	if c.client != cl || c.state != StateConnected || c.o.closed() {
+		c.mu.Unlock()
+		return
+	}
+	c.state = StateFailed
+	c.lastErr = err
+	c.client = nil
+	c.mu.Unlock()
+	c.o.cache.invalidate(c.id)
+	c.log.Error("mcp connection lost", "event", "mcp_connection_failed", "component", "mcp_client",
+		"phase", PhaseLost, "error", err.Error())
+	c.o.wg.Go(func() { _ = cl.Close() })
+	c.startReconnect()
+}
+
+// startReconnect starts the background reconnect loop unless one runs.
+func (c *conn) startReconnect() {
+	c.mu.Lock()
+	if c.reconnecting || c.o.closed() {
+		c.mu.Unlock()
+		return
+	}
+	c.reconnecting = true
+	c.mu.Unlock()
+	c.o.wg.Go(c.reconnectLoop)
+}
+
+// reconnectLoop retries connect with exponential backoff and jitter until it
+// succeeds or the orchestrator closes.
+func (c *conn) reconnectLoop() {
+	defer func() {
+		c.mu.Lock()
+		c.reconnecting = false
+		c.mu.Unlock()
+	}()
+	delay := c.o.backoffMin
+	for attempt := 1; ; attempt++ {
+		t := time.NewTimer(jitter(delay))
+		select {
+		case <-c.o.bg.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		err := c.connect(c.o.bg)
+		if err == nil {
+			c.log.Info("mcp server reconnected", "component", "mcp_client", "attempt", attempt)
+			return
+		}
+		if errors.Is(err, errClosed) {
+			return
+		}
+		delay = min(delay*2, c.o.backoffMax)
+	}
+}
+
+// pingLoop pings every connected server each interval so a silent death
+// (hung child, vanished HTTP server) is noticed between questions.
+func (o *Orchestrator) pingLoop(interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-o.bg.Done():
+			return
+		case <-t.C:
+		}
+		o.pingAll()
+	}
+}
+
+// pingAll pings every connected server once, in parallel.
+func (o *Orchestrator) pingAll() {
+	var wg sync.WaitGroup
+	for _, c := range o.conns {
+		if c.getState() != StateConnected {
+			continue
+		}
+		wg.Go(func() {
+			_ = c.call(o.bg, "ping", func(ctx context.Context, cl *client.Client) error { return cl.Ping(ctx) })
+		})
+	}
+	wg.Wait()
+}
+
+// close ends the server's session (a stdio child is reaped by the
+// transport's Close).
+func (c *conn) close() {
+	c.mu.Lock()
+	cl := c.client
+	c.client = nil
+	was := c.state
+	c.state = StateDisconnected
+	c.mu.Unlock()
+	if cl != nil {
+		_ = cl.Close()
+	}
+	if was == StateConnected {
+		c.log.Info("mcp connection closed", "event", "mcp_connection_closed", "component", "mcp_client")
+	}
+}
+
+// sortedConns returns the connections sorted by priority, then id.
+func sortedConns(m map[string]*conn) []*conn {
+	out := make([]*conn, 0, len(m))
+	for _, c := range m {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].cfg.Priority != out[j].cfg.Priority {
+			return out[i].cfg.Priority < out[j].cfg.Priority
+		}
+		return out[i].id < out[j].id
+	})
+	return out
+}
+
+// route finds the server for a tool name: a bare name goes to the connected
+// server with the lowest priority number that has it; "server__tool" names
+// the server explicitly.
+func (o *Orchestrator) route(name string) (*conn, string, bool) {
+	if i := indexQualified(name); i > 0 {
+		if c, ok := o.conns[name[:i]]; ok && c.hasTool(name[i+2:]) {
+			return c, name[i+2:], true
+		}
+	}
+	for _, c := range o.ordered {
+		if c.getState() == StateConnected && c.hasTool(name) {
+			return c, name, true
+		}
+	}
+	return nil, "", false
+}
+
+func indexQualified(name string) int {
+	for i := 0; i+1 < len(name); i++ {
+		if name[i] == '_' && name[i+1] == '_' {
+			return i
+		}
+	}
+	return -1
+}
+
+// RoutingTable maps every reachable tool name to the server id answering
+// it: bare names resolved by priority, and every tool as "server__tool".
+func (o *Orchestrator) RoutingTable() map[string]string {
+	out := map[string]string{}
+	for i := len(o.ordered) - 1; i >= 0; i-- { // lower priority number overwrites
+		c := o.ordered[i]
+		if c.getState() != StateConnected {
+			continue
+		}
+		c.mu.Lock()
+		for _, t := range c.tools {
+			out[t] = c.id
+			out[c.id+"__"+t] = c.id
+		}
+		c.mu.Unlock()
+	}
+	return out
+}
+
+// executor returns the connected server with capability execute_query and
+// the lowest priority number.
+func (o *Orchestrator) executor() (*conn, error) {
+	var down *conn
+	for _, c := range o.ordered {
+		if !c.cfg.HasCapability(CapExecuteQuery) {
+			continue
+		}
+		if c.getState() == StateConnected {
+			return c, nil
+		}
+		if down == nil {
+			down = c
+		}
+	}
+	if down != nil && o.cfg.Orchestration.FailFast {
+		down.mu.Lock()
+		err := down.lastErr
+		down.mu.Unlock()
+		if err == nil {
+			err = errors.New("not connected")
+		}
+		return nil, &MCPConnectionError{Server: down.id, Phase: PhaseLost, Err: err}
+	}
+	return nil, &NoMCPAvailableError{Capability: CapExecuteQuery}
+}
+
+// jitter returns a random wait in [delay/2, delay].
+func jitter(delay time.Duration) time.Duration {
+	return delay/2 + time.Duration(rand.Int64N(int64(delay/2)+1))
+}

@@ -1,0 +1,221 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"talk2tables/orchestrator/sqlgen"
+	"talk2tables/sqlerr"
+)
+
+// ExecuteSQL runs analyst SQL on the executor: read-only check, then
+// execute. A failure is a categorized *QueryExecutionError (or a connection
+// error when the executor is down).
+func (o *Orchestrator) ExecuteSQL(ctx context.Context, sql string, maxRows int, operationID string) (*QueryData, error) {
+	if operationID == "" {
+		operationID = newOperationID()
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.cfg.Orchestration.QueryTimeout)
+	defer cancel()
+	log := o.log.With("operation_id", operationID)
+	if maxRows <= 0 {
+		maxRows = o.cfg.HTTP.DefaultMaxRows
+	}
+	exec, err := o.executor()
+	if err != nil {
+		var na *NoMCPAvailableError
+		if errors.As(err, &na) {
+			return nil, &QueryExecutionError{Reason: ReasonNoExecutor, SQL: sql, Message: err.Error(), Err: err}
+		}
+		return nil, err
+	}
+	data, err := o.runSQL(ctx, log, exec, sql, maxRows, false, nil)
+	if err != nil {
+		var qe *QueryExecutionError
+		if errors.As(err, &qe) {
+			o.metrics.sqlError(qe.Category)
+		}
+		return nil, err
+	}
+	return data, nil
+}
+
+// staticCheck runs the checks SQLite does not do itself: one read-only
+// statement, and (for generated SQL) GROUP BY consistency.
+func staticCheck(sql string, aggregation bool) *QueryExecutionError {
+	if err := sqlgen.CheckReadOnly(sql); err != nil {
+		cat := sqlerr.Classify(err.Error())
+		if cat == sqlerr.UnknownError {
+			// Not parseable as one statement: the model can fix that.
+			cat = sqlerr.SyntaxError
+		}
+		return &QueryExecutionError{Reason: ReasonSQLExecution, Category: cat, SQL: sql, Message: err.Error(), Err: err}
+	}
+	if aggregation {
+		if err := checkAggregation(sql); err != nil {
+			return &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.CategoryOf(err), SQL: sql,
+				Message: messageOf(err), Err: err}
+		}
+	}
+	return nil
+}
+
+// messageOf returns a *sqlerr.Error's bare message, else err's text.
+func messageOf(err error) string {
+	var se *sqlerr.Error
+	if errors.As(err, &se) {
+		return se.Message
+	}
+	return err.Error()
+}
+
+// runSQL checks sql, validates it on the executor when generated (validate
+// true) and the executor has validate_query, then executes it. stage, when
+// set, is told "validating" and "executing".
+func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn, sql string, maxRows int,
+	validate bool, stage func(string)) (*QueryData, error) {
+	if stage == nil {
+		stage = func(string) {}
+	}
+	stage(StageValidating)
+	if qe := staticCheck(sql, validate); qe != nil {
+		return nil, qe
+	}
+	toolName, arg := exec.cfg.sqlTool()
+	if validate && exec.hasTool("validate_query") {
+		if _, err := o.callSQLTool(ctx, exec, "validate_query", map[string]any{"query": sql}, sql); err != nil {
+			return nil, err
+		}
+	}
+	stage(StageExecuting)
+	args := map[string]any{arg: sql}
+	if exec.cfg.SQLTool == nil { // our database MCP's own contract
+		args["max_rows"] = maxRows
+	}
+	t0 := time.Now()
+	log.Info("sql execution started", "event", "sql_execution_started", "component", "orchestrator",
+		"server", exec.id, "tool", toolName)
+	text, err := o.callSQLTool(ctx, exec, toolName, args, sql)
+	if err != nil {
+		log.Info("sql execution completed", "event", "sql_execution_completed", "component", "orchestrator",
+			"server", exec.id, "duration_ms", ms(time.Since(t0)), "success", false)
+		return nil, err
+	}
+	data := parseQueryData(text)
+	if len(data.Rows) > maxRows {
+		data.Rows = data.Rows[:maxRows]
+		data.RowCount = maxRows
+		data.Truncated = true
+	}
+	log.Info("sql execution completed", "event", "sql_execution_completed", "component", "orchestrator",
+		"server", exec.id, "duration_ms", ms(time.Since(t0)), "success", true, "row_count", data.RowCount,
+		"truncated", data.Truncated)
+	return data, nil
+}
+
+// callSQLTool calls a SQL tool and returns its text. A tool error becomes a
+// categorized *QueryExecutionError: the {category, message} body of our
+// database MCP, or a foreign executor's text classified here.
+func (o *Orchestrator) callSQLTool(ctx context.Context, exec *conn, tool string, args map[string]any, sql string) (string, error) {
+	var res *mcp.CallToolResult
+	err := exec.call(ctx, "tools/call:"+tool, func(ctx context.Context, cl *client.Client) error {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = tool
+		req.Params.Arguments = args
+		var err error
+		res, err = cl.CallTool(ctx, req)
+		return err
+	})
+	if err != nil {
+		var ce *MCPConnectionError
+		if errors.As(err, &ce) || ctx.Err() != nil {
+			return "", err
+		}
+		// A protocol error (unknown tool, bad arguments): not the SQL's fault,
+		// but reported per attempt like one.
+		return "", &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.Classify(err.Error()),
+			SQL: sql, Message: err.Error(), Err: err}
+	}
+	text := toolText(res)
+	if res.IsError {
+		se := parseToolError(text)
+		return "", &QueryExecutionError{Reason: ReasonSQLExecution, Category: se.Category, SQL: sql,
+			Message: se.Message, Err: se}
+	}
+	return text, nil
+}
+
+// toolText joins a tool result's text contents (or its structured content).
+func toolText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		switch v := c.(type) {
+		case mcp.TextContent:
+			parts = append(parts, v.Text)
+		case *mcp.TextContent:
+			parts = append(parts, v.Text)
+		}
+	}
+	if len(parts) == 0 && res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil {
+			return string(b)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// parseToolError reads {category, message}; other text is classified.
+func parseToolError(text string) *sqlerr.Error {
+	var se sqlerr.Error
+	if err := json.Unmarshal([]byte(text), &se); err == nil && se.Category.Valid() && se.Message != "" {
+		return &se
+	}
+	msg := strings.TrimSpace(text)
+	if msg == "" {
+		msg = "the executor reported an error without a message"
+	}
+	return sqlerr.New(sqlerr.Classify(msg), msg)
+}
+
+// parseQueryData reads execute_query's JSON. A foreign executor's JSON array
+// of objects becomes columns and rows; any other text becomes one cell.
+func parseQueryData(text string) *QueryData {
+	var d QueryData
+	if err := json.Unmarshal([]byte(text), &d); err == nil && d.Columns != nil {
+		if d.Rows == nil {
+			d.Rows = [][]any{}
+		}
+		if d.RowCount == 0 {
+			d.RowCount = len(d.Rows)
+		}
+		return &d
+	}
+	var objs []map[string]any
+	if err := json.Unmarshal([]byte(text), &objs); err == nil {
+		cols := []string{}
+		if len(objs) > 0 {
+			for k := range objs[0] {
+				cols = append(cols, k)
+			}
+			sort.Strings(cols)
+		}
+		rows := make([][]any, len(objs))
+		for i, ob := range objs {
+			row := make([]any, len(cols))
+			for j, c := range cols {
+				row[j] = ob[c]
+			}
+			rows[i] = row
+		}
+		return &QueryData{Columns: cols, Rows: rows, RowCount: len(rows)}
+	}
+	return &QueryData{Columns: []string{"result"}, Rows: [][]any{{text}}, RowCount: 1}
+}

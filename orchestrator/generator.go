@@ -1,0 +1,57 @@
+package orchestrator
+
+import (
+	"log/slog"
+	"os"
+	"strings"
+
+	"talk2tables/orchestrator/sqlgen"
+)
+
+// NewGenerator selects the SQL generator for cfg: the built-in offline
+// generator when provider is builtin or empty, or when an openai/anthropic
+// key is named but its environment variable is empty; otherwise the LLM
+// (langchaingo), wrapped with the built-in fallback when llm.fallback is
+// "builtin".
+func NewGenerator(cfg LLMConfig, logger *slog.Logger) (sqlgen.Generator, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	provider := strings.ToLower(strings.TrimSpace(cfg.Provider))
+	key := ""
+	if cfg.APIKeyEnv != "" {
+		key = os.Getenv(cfg.APIKeyEnv)
+	}
+	needsKey := provider == ProviderOpenAI || provider == ProviderAnthropic
+	switch {
+	case provider == "" || provider == ProviderBuiltin:
+		logger.Info("no LLM configured; using the built-in generator", "event", "llm_not_configured",
+			"component", "sqlgen", "provider", provider)
+		return newBuiltin(logger)
+	case needsKey && cfg.APIKeyEnv != "" && key == "":
+		logger.Warn("LLM API key not set; using the built-in generator", "event", "llm_not_configured",
+			"component", "sqlgen", "provider", provider, "api_key_env", cfg.APIKeyEnv)
+		return newBuiltin(logger)
+	}
+	llm, err := sqlgen.NewLLM(sqlgen.LLMOptions{
+		Provider:    provider,
+		Model:       cfg.Model,
+		BaseURL:     cfg.BaseURL,
+		APIKey:      key,
+		APIKeyEnv:   cfg.APIKeyEnv,
+		Temperature: cfg.Temperature,
+		Timeout:     cfg.Timeout,
+		MaxTokens:   cfg.MaxTokens,
+	}, logger)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Fallback == ProviderBuiltin {
+		b, err := newBuiltin(logger)
+		if err != nil {
+			return nil, err
+		}
+		return sqlgen.Fallback(llm, b), nil
+	}
+	return llm, nil
+}

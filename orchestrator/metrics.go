@@ -1,0 +1,144 @@
+package orchestrator
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"talk2tables/sqlerr"
+)
+
+// Recovery outcomes counted by Metrics.
+const (
+	OutcomeRecovered         = "recovered"
+	OutcomeFailed            = "failed"
+	OutcomeStoppedPermission = "stopped_permission"
+	OutcomeStoppedRepeat     = "stopped_repeat"
+)
+
+// Metrics are the orchestrator's Prometheus collectors. All methods are safe
+// on a nil *Metrics, which records nothing.
+type Metrics struct {
+	llmDuration      prometheus.Histogram
+	llmTokens        *prometheus.CounterVec
+	mcpDuration      *prometheus.HistogramVec
+	cacheHits        *prometheus.CounterVec
+	cacheMisses      *prometheus.CounterVec
+	sqlErrors        *prometheus.CounterVec
+	recoveryAttempts *prometheus.CounterVec
+	recoveryOutcomes *prometheus.CounterVec
+	inFlight         prometheus.Gauge
+	queries          *prometheus.CounterVec
+}
+
+// NewMetrics creates the collectors and registers them with reg (nil reg:
+// created but not registered).
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		llmDuration: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "talk2tables_llm_request_duration_seconds", Help: "SQL generation latency per generator call.",
+			Buckets: []float64{.01, .05, .1, .25, .5, 1, 2, 5, 10, 30},
+		}),
+		llmTokens: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "talk2tables_llm_tokens_total", Help: "LLM tokens used, by kind (prompt, completion).",
+		}, []string{"kind"}),
+		mcpDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "talk2tables_mcp_call_duration_seconds", Help: "MCP call latency by server and method.",
+			Buckets: []float64{.0005, .001, .005, .01, .05, .1, .25, .5, 1, 5, 15},
+		}, []string{"server", "method"}),
+		cacheHits: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "talk2tables_resource_cache_hits_total", Help: "Resource cache hits by server.",
+		}, []string{"server"}),
+		cacheMisses: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "talk2tables_resource_cache_misses_total", Help: "Resource cache misses (cold or expired) by server.",
+		}, []string{"server"}),
+		sqlErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "talk2tables_sql_errors_total", Help: "Failed SQL attempts by error category.",
+		}, []string{"category"}),
+		recoveryAttempts: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "talk2tables_recovery_attempts_total", Help: "Repair attempts by the category being repaired.",
+		}, []string{"category"}),
+		recoveryOutcomes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "talk2tables_recovery_outcomes_total", Help: "How error recovery ended.",
+		}, []string{"outcome"}),
+		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "talk2tables_queries_in_flight", Help: "Questions being processed.",
+		}),
+		queries: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "talk2tables_queries_total", Help: "Questions processed by outcome (success, error).",
+		}, []string{"outcome"}),
+	}
+	if reg != nil {
+		reg.MustRegister(m.llmDuration, m.llmTokens, m.mcpDuration, m.cacheHits, m.cacheMisses,
+			m.sqlErrors, m.recoveryAttempts, m.recoveryOutcomes, m.inFlight, m.queries)
+	}
+	return m
+}
+
+func (m *Metrics) observeLLM(d time.Duration, prompt, completion int) {
+	if m == nil {
+		return
+	}
+	m.llmDuration.Observe(d.Seconds())
+	if prompt > 0 {
+		m.llmTokens.WithLabelValues("prompt").Add(float64(prompt))
+	}
+	if completion > 0 {
+		m.llmTokens.WithLabelValues("completion").Add(float64(completion))
+	}
+}
+
+func (m *Metrics) observeMCP(server, method string, d time.Duration) {
+	if m == nil {
+		return
+	}
+	m.mcpDuration.WithLabelValues(server, method).Observe(d.Seconds())
+}
+
+func (m *Metrics) cacheHit(server string) {
+	if m != nil {
+		m.cacheHits.WithLabelValues(server).Inc()
+	}
+}
+
+func (m *Metrics) cacheMiss(server string) {
+	if m != nil {
+		m.cacheMisses.WithLabelValues(server).Inc()
+	}
+}
+
+func (m *Metrics) sqlError(c sqlerr.Category) {
+	if m != nil {
+		m.sqlErrors.WithLabelValues(string(c)).Inc()
+	}
+}
+
+func (m *Metrics) recoveryAttempt(c sqlerr.Category) {
+	if m != nil {
+		m.recoveryAttempts.WithLabelValues(string(c)).Inc()
+	}
+}
+
+func (m *Metrics) recoveryOutcome(outcome string) {
+	if m != nil {
+		m.recoveryOutcomes.WithLabelValues(outcome).Inc()
+	}
+}
+
+func (m *Metrics) queryStarted() {
+	if m != nil {
+		m.inFlight.Inc()
+	}
+}
+
+func (m *Metrics) queryFinished(ok bool) {
+	if m == nil {
+		return
+	}
+	m.inFlight.Dec()
+	outcome := "success"
+	if !ok {
+		outcome = "error"
+	}
+	m.queries.WithLabelValues(outcome).Inc()
+}

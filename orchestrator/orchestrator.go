@@ -1,0 +1,558 @@
+package orchestrator
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+	"golang.org/x/sync/errgroup"
+
+	"talk2tables/orchestrator/sqlgen"
+	"talk2tables/sqlerr"
+)
+
+// Orchestrator answers questions with the configured MCP servers and a SQL
+// generator. It is safe for concurrent use.
+type Orchestrator struct {
+	cfg     *Config
+	log     *slog.Logger
+	gen     sqlgen.Generator
+	metrics *Metrics
+
+	conns   map[string]*conn
+	ordered []*conn // by priority, then id
+	cache   *resourceCache
+
+	inProcess   map[string]*server.MCPServer
+	childStderr io.Writer
+	backoffMin  time.Duration
+	backoffMax  time.Duration
+
+	bg        context.Context // lives until Close: transports, reconnects, pings
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
+	isClosed  atomic.Bool
+	closeOnce sync.Once
+}
+
+// Option configures New.
+type Option func(*Orchestrator)
+
+// WithGenerator uses g instead of the generator the llm config selects.
+func WithGenerator(g sqlgen.Generator) Option { return func(o *Orchestrator) { o.gen = g } }
+
+// WithMetrics records Prometheus metrics in m.
+func WithMetrics(m *Metrics) Option { return func(o *Orchestrator) { o.metrics = m } }
+
+// WithInProcessServer attaches s as the server with config id; its config
+// entry must use transport "inprocess". For tests and embedders.
+func WithInProcessServer(id string, s *server.MCPServer) Option {
+	return func(o *Orchestrator) { o.inProcess[id] = s }
+}
+
+// WithChildStderr sends the stderr of stdio children to w (default
+// os.Stderr, so their logs join the process's).
+func WithChildStderr(w io.Writer) Option { return func(o *Orchestrator) { o.childStderr = w } }
+
+// withBackoff sets the reconnect backoff bounds (tests).
+func withBackoff(lo, hi time.Duration) Option {
+	return func(o *Orchestrator) { o.backoffMin, o.backoffMax = lo, hi }
+}
+
+// New connects to every configured server in parallel. With fail_fast a
+// server that cannot be reached fails New with an *MCPConnectionError
+// (Phase "initial"); without, it is marked failed and retried in the
+// background.
+func New(ctx context.Context, cfg *Config, logger *slog.Logger, opts ...Option) (*Orchestrator, error) {
+	if cfg == nil {
+		return nil, errors.New("orchestrator: nil config")
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	o := &Orchestrator{
+		cfg:         cfg,
+		log:         logger,
+		conns:       map[string]*conn{},
+		inProcess:   map[string]*server.MCPServer{},
+		childStderr: os.Stderr,
+		backoffMin:  backoffMin,
+		backoffMax:  backoffMax,
+	}
+	for _, opt := range opts {
+		opt(o)
+	}
+	if o.gen == nil {
+		g, err := NewGenerator(cfg.LLM, logger)
+		if err != nil {
+			return nil, err
+		}
+		o.gen = g
+	}
+	o.bg, o.cancel = context.WithCancel(context.Background())
+	o.cache = newResourceCache(o, cfg.Orchestration.CacheTTL())
+	for id, sc := range cfg.MCPServers {
+		o.conns[id] = &conn{id: id, cfg: sc, o: o, state: StateDisconnected,
+			log: logger.With("mcp_server", id)}
+	}
+	o.ordered = sortedConns(o.conns)
+
+	var g errgroup.Group
+	errs := make([]error, len(o.ordered))
+	for i, c := range o.ordered {
+		g.Go(func() error { errs[i] = c.connect(ctx); return nil })
+	}
+	_ = g.Wait()
+	for i, c := range o.ordered {
+		if errs[i] == nil {
+			continue
+		}
+		if cfg.Orchestration.FailFast {
+			o.Close()
+			return nil, &MCPConnectionError{Server: c.id, Phase: PhaseInitial, Err: errs[i]}
+		}
+		c.startReconnect()
+	}
+	if iv := cfg.Orchestration.PingInterval; iv > 0 {
+		o.wg.Go(func() { o.pingLoop(iv) })
+	}
+	return o, nil
+}
+
+// closed reports whether Close was called.
+func (o *Orchestrator) closed() bool { return o.isClosed.Load() }
+
+// Close ends every session (stdio children are reaped), stops reconnects
+// and pings. It is idempotent.
+func (o *Orchestrator) Close() error {
+	o.closeOnce.Do(func() {
+		o.isClosed.Store(true)
+		o.cancel()
+		var wg sync.WaitGroup
+		for _, c := range o.ordered {
+			wg.Go(c.close)
+		}
+		wg.Wait()
+		o.wg.Wait()
+	})
+	return nil
+}
+
+// ServerStatus is one server as /health and the API show it.
+type ServerStatus struct {
+	ID, Name, Transport string
+	State               string // disconnected | initializing | connected | failed
+	Priority            int
+	Domains             []string
+	Capabilities        []string
+	Tools               []string
+	Resources           []string
+	LastError           string
+	LastContact         time.Time
+	Required            bool
+}
+
+// Servers returns every configured server by priority.
+func (o *Orchestrator) Servers() []ServerStatus {
+	out := make([]ServerStatus, len(o.ordered))
+	for i, c := range o.ordered {
+		out[i] = c.status()
+	}
+	return out
+}
+
+// required reports whether the service is degraded without c: with
+// fail_fast every server is required, otherwise only executors.
+func (o *Orchestrator) required(c *conn) bool {
+	return o.cfg.Orchestration.FailFast || c.cfg.HasCapability(CapExecuteQuery)
+}
+
+// Health summarizes the servers' states.
+type Health struct {
+	Status  string            `json:"status"` // healthy | degraded
+	Servers map[string]string `json:"servers"`
+}
+
+// Health is "degraded" when a required server is down (with fail_fast any
+// server; without, when no executor is connected).
+func (o *Orchestrator) Health() Health {
+	h := Health{Status: "healthy", Servers: map[string]string{}}
+	executorUp, executors := false, 0
+	for _, c := range o.ordered {
+		st := c.getState()
+		h.Servers[c.id] = st
+		up := st == StateConnected
+		if c.cfg.HasCapability(CapExecuteQuery) {
+			executors++
+			executorUp = executorUp || up
+		}
+		if o.cfg.Orchestration.FailFast && !up {
+			h.Status = "degraded"
+		}
+	}
+	if executors > 0 && !executorUp {
+		h.Status = "degraded"
+	}
+	return h
+}
+
+// GeneratorName names the generator answering questions.
+func (o *Orchestrator) GeneratorName() string { return o.gen.Name() }
+
+// ResourceSnapshot is one server's resources as last gathered.
+type ResourceSnapshot struct {
+	ServerID   string         `json:"server_id"`
+	Name       string         `json:"name"`
+	Priority   int            `json:"priority"`
+	Resources  map[string]any `json:"resources"`
+	FetchedAt  time.Time      `json:"fetched_at"`
+	AgeSeconds float64        `json:"age_seconds"`
+	Error      string         `json:"error,omitempty"`
+}
+
+// Resources returns every server's resources (through the cache), by
+// priority; a server that is down or failing carries Error instead.
+func (o *Orchestrator) Resources(ctx context.Context) ([]ResourceSnapshot, error) {
+	out := make([]ResourceSnapshot, len(o.ordered))
+	var wg sync.WaitGroup
+	for i, c := range o.ordered {
+		out[i] = ResourceSnapshot{ServerID: c.id, Name: c.cfg.Name, Priority: c.cfg.Priority}
+		wg.Go(func() {
+			if st := c.getState(); st != StateConnected {
+				out[i].Error = "server is " + st
+				return
+			}
+			if !c.hasResources() {
+				out[i].Resources = map[string]any{}
+				return
+			}
+			snap, _, err := o.cache.get(ctx, c, "")
+			if err != nil {
+				out[i].Error = err.Error()
+				return
+			}
+			out[i].Resources = snap.Resources
+			out[i].FetchedAt = snap.FetchedAt
+			out[i].AgeSeconds = time.Since(snap.FetchedAt).Seconds()
+		})
+	}
+	wg.Wait()
+	return out, ctx.Err()
+}
+
+// Query is one question.
+type Query struct {
+	Question    string
+	MaxRows     int    // 0: http.default_max_rows
+	OperationID string // generated when empty
+	// Progress, when set, is called at each stage (from the Process
+	// goroutine).
+	Progress func(Progress)
+}
+
+// Progress stages.
+const (
+	StageGathering  = "gathering"
+	StageGenerating = "generating"
+	StageValidating = "validating"
+	StageExecuting  = "executing"
+	StageRetry      = "retry"
+)
+
+// Progress reports a stage of Process.
+type Progress struct {
+	Stage    string // gathering | generating | validating | executing | retry
+	Attempt  int
+	Category sqlerr.Category
+	Message  string
+}
+
+// newOperationID returns a random 16-hex-digit id.
+func newOperationID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// ms converts a duration to fractional milliseconds for logs.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// Process answers one question: gather resources, generate SQL, validate,
+// execute, and repair failures by category up to max_retry_attempts. On
+// failure it returns both a *QueryResult (Success false) and the typed error.
+func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, error) {
+	start := time.Now()
+	opID := q.OperationID
+	if opID == "" {
+		opID = newOperationID()
+	}
+	log := o.log.With("operation_id", opID)
+	o.metrics.queryStarted()
+	res := &QueryResult{
+		Query:            q.Question,
+		ResolvedEntities: map[string]map[string]string{},
+		Attempts:         []Attempt{},
+		Metadata: Metadata{
+			Timestamp:      start.UTC().Format(time.RFC3339),
+			Generator:      o.gen.Name(),
+			MCPServersUsed: []string{},
+		},
+	}
+	progress := func(p Progress) {
+		if q.Progress != nil {
+			q.Progress(p)
+		}
+	}
+	timeout := o.cfg.Orchestration.QueryTimeout
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	log.Info("query processing started", "event", "query_processing_started", "component", "orchestrator",
+		"question_length", len(q.Question))
+
+	finish := func(err error) (*QueryResult, error) {
+		res.Metadata.ExecutionTime = time.Since(start).Seconds()
+		if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+			err = fmt.Errorf("question not answered within %s: %w (last error: %v)", timeout, ctx.Err(), err)
+		} else if err != nil && errors.Is(err, context.DeadlineExceeded) && !strings.Contains(err.Error(), "within") {
+			err = fmt.Errorf("question not answered within %s: %w", timeout, err)
+		}
+		o.metrics.queryFinished(err == nil)
+		if err != nil {
+			res.Success = false
+			res.Error = err.Error()
+			log.Error("query failed", "event", "fatal_error", "component", "orchestrator",
+				"duration_ms", ms(time.Since(start)), "attempts", len(res.Attempts), "error", err.Error())
+		} else {
+			res.Success = true
+		}
+		log.Info("query processing completed", "event", "query_processing_completed", "component", "orchestrator",
+			"duration_ms", ms(time.Since(start)), "success", res.Success, "attempts", len(res.Attempts),
+			"cache", res.Metadata.Cache, "generator", res.Metadata.Generator)
+		return res, err
+	}
+
+	// 1. Resources.
+	progress(Progress{Stage: StageGathering})
+	t0 := time.Now()
+	log.Info("resource gathering started", "event", "resource_gathering_started", "component", "orchestrator")
+	g, err := o.gather(ctx, opID)
+	if err != nil {
+		return finish(err)
+	}
+	res.Metadata.Cache = g.cacheStatus()
+	res.Metadata.MissingServers = g.missing
+	log.Info("resource gathering completed", "event", "resource_gathering_completed", "component", "orchestrator",
+		"duration_ms", ms(time.Since(t0)), "servers", len(g.snaps), "cache", res.Metadata.Cache,
+		"missing_servers", g.missing)
+
+	exec, err := o.executor()
+	if err != nil {
+		return finish(err)
+	}
+	maxRows := q.MaxRows
+	if maxRows <= 0 {
+		maxRows = o.cfg.HTTP.DefaultMaxRows
+	}
+	req := o.buildRequest(q.Question, g, exec)
+	res.Metadata.MCPServersUsed = serversUsed(g, exec)
+
+	// 2..6. Generate, validate, execute, repair.
+	var tried []string
+	var usage sqlgen.Usage
+	var lastErr error
+	maxAttempts := o.cfg.Orchestration.MaxRetryAttempts
+	for attempt := 1; attempt <= maxAttempts; attempt++ {
+		progress(Progress{Stage: StageGenerating, Attempt: attempt})
+		plan, err := o.generate(ctx, log, req, attempt)
+		usage.PromptTokens += plan.Usage.PromptTokens
+		usage.CompletionTokens += plan.Usage.CompletionTokens
+		usage.TotalTokens += plan.Usage.TotalTokens
+		if usage.TotalTokens > 0 {
+			res.Metadata.Usage = &TokenUsage{PromptTokens: usage.PromptTokens,
+				CompletionTokens: usage.CompletionTokens, TotalTokens: usage.TotalTokens}
+		}
+		if err != nil {
+			if attempt > 1 {
+				o.metrics.recoveryOutcome(OutcomeFailed)
+			}
+			return finish(err)
+		}
+		res.Metadata.Fallback = res.Metadata.Fallback || plan.Fallback
+		if plan.Generator != "" {
+			res.Metadata.Generator = plan.Generator
+		}
+		if attempt > 1 && wasTried(tried, plan.SQL) {
+			log.Warn("repair returned SQL already tried; stopping", "event", "error_occurred", "component", "orchestrator",
+				"attempt", attempt)
+			o.metrics.recoveryOutcome(OutcomeStoppedRepeat)
+			return finish(fmt.Errorf("the generator repeated SQL it had already tried, giving up: %w", lastErr))
+		}
+		tried = append(tried, plan.SQL)
+		res.SQL = plan.SQL
+		res.Explanation = plan.Explanation
+		res.Metadata.Confidence = plan.Confidence
+		res.ResolvedEntities = plan.ResolvedEntities
+		if res.ResolvedEntities == nil {
+			res.ResolvedEntities = map[string]map[string]string{}
+		}
+
+		a0 := time.Now()
+		data, err := o.runSQL(ctx, log, exec, plan.SQL, maxRows, true, func(stage string) {
+			progress(Progress{Stage: stage, Attempt: attempt})
+		})
+		at := Attempt{SQL: plan.SQL, DurationMS: time.Since(a0).Milliseconds()}
+		if err == nil {
+			res.Attempts = append(res.Attempts, at)
+			res.Result = data
+			if attempt > 1 {
+				o.metrics.recoveryOutcome(OutcomeRecovered)
+			}
+			return finish(nil)
+		}
+		lastErr = err
+		var qe *QueryExecutionError
+		if !errors.As(err, &qe) {
+			// Not a SQL error (lost executor, timeout): nothing to repair.
+			at.Error = err.Error()
+			res.Attempts = append(res.Attempts, at)
+			return finish(err)
+		}
+		at.Error, at.Category = qe.Message, qe.Category
+		res.Attempts = append(res.Attempts, at)
+		o.metrics.sqlError(qe.Category)
+		log.Warn("sql attempt failed", "event", "error_occurred", "component", "orchestrator",
+			"attempt", attempt, "category", qe.Category, "error", qe.Message, "duration_ms", at.DurationMS)
+		if ctx.Err() != nil {
+			return finish(err)
+		}
+		if qe.Category == sqlerr.PermissionError {
+			o.metrics.recoveryOutcome(OutcomeStoppedPermission)
+			return finish(err)
+		}
+		if attempt == maxAttempts {
+			o.metrics.recoveryOutcome(OutcomeFailed)
+			return finish(err)
+		}
+		o.metrics.recoveryAttempt(qe.Category)
+		log.Info("recovery attempted", "event", "recovery_attempted", "component", "orchestrator",
+			"attempt", attempt+1, "category", qe.Category)
+		progress(Progress{Stage: StageRetry, Attempt: attempt + 1, Category: qe.Category, Message: qe.Message})
+		req.Repair = &sqlgen.Repair{Attempt: attempt, FailedSQL: plan.SQL, Error: qe.Message,
+			Category: qe.Category, Tried: append([]string(nil), tried...)}
+	}
+	return finish(lastErr) // unreachable: the loop returns on its last attempt
+}
+
+// generate calls the generator with logs and metrics.
+func (o *Orchestrator) generate(ctx context.Context, log *slog.Logger, req sqlgen.Request, attempt int) (sqlgen.Plan, error) {
+	log.Info("llm prompt created", "event", "llm_prompt_created", "component", "sqlgen",
+		"attempt", attempt, "servers", len(req.Servers), "repair", req.Repair != nil, "generator", o.gen.Name())
+	t0 := time.Now()
+	plan, err := o.gen.Generate(ctx, req)
+	d := time.Since(t0)
+	o.metrics.observeLLM(d, plan.Usage.PromptTokens, plan.Usage.CompletionTokens)
+	if err != nil {
+		log.Error("sql generation failed", "event", "error_occurred", "component", "sqlgen",
+			"attempt", attempt, "duration_ms", ms(d), "error", err.Error())
+		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+			return plan, fmt.Errorf("%w: %w", ctx.Err(), err)
+		}
+		return plan, err
+	}
+	log.Info("llm response received", "event", "llm_response_received", "component", "sqlgen",
+		"attempt", attempt, "duration_ms", ms(d), "prompt_tokens", plan.Usage.PromptTokens,
+		"completion_tokens", plan.Usage.CompletionTokens, "generator", plan.Generator)
+	log.Info("sql generated", "event", "sql_generated", "component", "sqlgen", "attempt", attempt,
+		"sql", plan.SQL, "confidence", plan.Confidence, "entities", len(plan.ResolvedEntities))
+	return plan, nil
+}
+
+// wasTried reports whether sql matches a tried statement, ignoring case,
+// whitespace and a trailing semicolon.
+func wasTried(tried []string, sql string) bool {
+	n := normalizeSQL(sql)
+	for _, t := range tried {
+		if normalizeSQL(t) == n {
+			return true
+		}
+	}
+	return false
+}
+
+func normalizeSQL(s string) string {
+	s = strings.TrimSpace(strings.ToLower(s))
+	s = strings.TrimRight(s, "; \t\n")
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// buildRequest turns gathered resources into the generator's request.
+func (o *Orchestrator) buildRequest(question string, g *gathered, exec *conn) sqlgen.Request {
+	req := sqlgen.Request{Question: question, Dialect: "sqlite", Today: time.Now().UTC().Format("2006-01-02"),
+		Servers: make([]sqlgen.ServerContext, len(g.snaps))}
+	for i, s := range g.snaps {
+		c := g.conns[i]
+		req.Servers[i] = sqlgen.ServerContext{ID: c.id, Name: c.cfg.Name, Priority: c.cfg.Priority,
+			Domains: c.cfg.Domains, Capabilities: c.cfg.Capabilities, Resources: s.Resources}
+		if s.Resources == nil {
+			req.Servers[i].Resources = map[string]any{}
+		}
+	}
+	// Dialect and today come from the executor's schema resource when it
+	// has one ({"dialect": ..., "today": ...}).
+	for i, s := range g.snaps {
+		if g.conns[i] != exec {
+			continue
+		}
+		for _, v := range s.Resources {
+			m, ok := v.(map[string]any)
+			if !ok {
+				continue
+			}
+			if d, ok := m["dialect"].(string); ok && d != "" {
+				req.Dialect = d
+				if t, ok := m["today"].(string); ok && t != "" {
+					req.Today = t
+				}
+				break
+			}
+		}
+	}
+	return req
+}
+
+// serversUsed lists, by priority, the servers whose resources went into the
+// prompt plus the executor.
+func serversUsed(g *gathered, exec *conn) []string {
+	var out []string
+	seen := false
+	for i, s := range g.snaps {
+		c := g.conns[i]
+		if c == exec {
+			seen = true
+			out = append(out, c.id)
+			continue
+		}
+		if len(s.Resources) > 0 {
+			out = append(out, c.id)
+		}
+	}
+	if !seen {
+		out = append(out, exec.id)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return false })
+	return out
+}
