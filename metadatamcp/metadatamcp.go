@@ -1,0 +1,222 @@
+// Package metadatamcp is the MCP server over the product catalog
+// ("talk2tables-metadata"). It serves three JSON resources — the product
+// aliases, the column mappings and a summary — and watches the catalog file:
+// a valid change is swapped in atomically and announced to subscribed
+// clients; an invalid change is logged and the last good catalog stays.
+package metadatamcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"talk2tables/catalog"
+)
+
+// Name and Version identify the server to MCP clients.
+const (
+	Name    = "talk2tables-metadata"
+	Version = "0.1.0"
+)
+
+// Resource URIs.
+const (
+	URIProductAliases  = "metadata://product_aliases"
+	URIColumnMappings  = "metadata://column_mappings"
+	URIMetadataSummary = "metadata://metadata_summary"
+)
+
+// URIs lists every resource the server offers.
+var URIs = []string{URIProductAliases, URIColumnMappings, URIMetadataSummary}
+
+// debounce collapses the burst of events one save produces.
+const debounce = 100 * time.Millisecond
+
+// Summary is the metadata://metadata_summary resource.
+type Summary struct {
+	ProductCount int      `json:"product_count"`
+	AliasCount   int      `json:"alias_count"`
+	Categories   []string `json:"categories"`
+	LastUpdated  string   `json:"last_updated"`
+}
+
+// snapshot is one loaded catalog with its resources rendered once.
+type snapshot struct {
+	catalog *catalog.Catalog
+	raw     []byte            // file bytes, to ignore saves that change nothing
+	content map[string]string // URI -> JSON text
+}
+
+// Server serves one catalog file over MCP.
+type Server struct {
+	path   string
+	logger *slog.Logger
+	mcp    *server.MCPServer
+	cur    atomic.Pointer[snapshot]
+	subs   subscriptions
+
+	watching chan struct{} // closed once Watch is watching (tests wait on it)
+	once     sync.Once
+}
+
+// New loads and validates the catalog at path and builds the MCP server. A
+// bad catalog is an error naming the file, the JSON path and the problem.
+func New(path string, logger *slog.Logger) (*Server, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{path: path, logger: logger, watching: make(chan struct{})}
+	snap, err := load(path)
+	if err != nil {
+		return nil, err
+	}
+	s.cur.Store(snap)
+	s.subs.sessions = map[server.ClientSession]map[string]bool{}
+
+	hooks := &server.Hooks{}
+	s.subs.register(hooks)
+	s.mcp = server.NewMCPServer(Name, Version,
+		server.WithResourceCapabilities(true, true),
+		server.WithHooks(hooks),
+		server.WithRecovery(),
+		server.WithInstructions("Product catalog for talk2tables: product aliases with canonical ids and database references, "+
+			"column mappings from business terms to SQL (SQLite date expressions over {date_column}), and a summary."),
+	)
+	resources := []struct{ uri, name, desc string }{
+		{URIProductAliases, "product_aliases", "Products by primary alias: canonical_id, canonical_name, aliases, database_references, categories."},
+		{URIColumnMappings, "column_mappings", "Business terms to table.column, aggregation words to SQL aggregates, date phrases to SQLite conditions over {date_column}, each table's date column, table aliases."},
+		{URIMetadataSummary, "metadata_summary", "Counts of products and aliases, the product categories, and when the catalog was last updated."},
+	}
+	for _, r := range resources {
+		uri := r.uri
+		s.mcp.AddResource(mcp.NewResource(uri, r.name, mcp.WithResourceDescription(r.desc), mcp.WithMIMEType("application/json")),
+			func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+				return []mcp.ResourceContents{mcp.TextResourceContents{
+					URI: uri, MIMEType: "application/json", Text: s.cur.Load().content[uri],
+				}}, nil
+			})
+	}
+	return s, nil
+}
+
+// MCPServer returns the mcp-go server to serve over any transport.
+func (s *Server) MCPServer() *server.MCPServer { return s.mcp }
+
+// Catalog returns the catalog currently served.
+func (s *Server) Catalog() *catalog.Catalog { return s.cur.Load().catalog }
+
+func load(path string) (*snapshot, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read catalog: %w", err)
+	}
+	return parse(path, data)
+}
+
+func parse(path string, data []byte) (*snapshot, error) {
+	c, err := catalog.Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	summary := Summary{
+		ProductCount: len(c.ProductAliases),
+		AliasCount:   c.AliasCount(),
+		Categories:   c.Categories(),
+		LastUpdated:  c.LastUpdated,
+	}
+	snap := &snapshot{catalog: c, raw: data, content: map[string]string{}}
+	for uri, v := range map[string]any{
+		URIProductAliases:  c.ProductAliases,
+		URIColumnMappings:  c.ColumnMappings,
+		URIMetadataSummary: summary,
+	} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("render %s: %w", uri, err)
+		}
+		snap.content[uri] = string(b)
+	}
+	return snap, nil
+}
+
+// Watch reloads the catalog whenever its file changes, until ctx is done. It
+// watches the directory, so editors that save by writing a new file and
+// renaming it over the old one are seen too.
+func (s *Server) Watch(ctx context.Context) error {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("watch catalog: %w", err)
+	}
+	defer w.Close()
+	abs, err := filepath.Abs(s.path)
+	if err != nil {
+		return fmt.Errorf("watch catalog: %w", err)
+	}
+	if err := w.Add(filepath.Dir(abs)); err != nil {
+		return fmt.Errorf("watch catalog directory %s: %w", filepath.Dir(abs), err)
+	}
+	s.once.Do(func() { close(s.watching) })
+	s.logger.Info("watching catalog", "event", "catalog_watch_started", "path", s.path)
+
+	timer := time.NewTimer(debounce)
+	timer.Stop()
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-w.Events:
+			if !ok {
+				return nil
+			}
+			if filepath.Clean(ev.Name) != abs || ev.Op == fsnotify.Chmod {
+				continue
+			}
+			timer.Reset(debounce)
+		case err, ok := <-w.Errors:
+			if !ok {
+				return nil
+			}
+			s.logger.Warn("catalog watch error", "event", "catalog_watch_error", "error", err.Error())
+		case <-timer.C:
+			s.reload(ctx)
+		}
+	}
+}
+
+// reload swaps in the file's catalog if it is valid and different, and tells
+// clients; otherwise it keeps the last good one and logs why.
+func (s *Server) reload(ctx context.Context) {
+	data, err := os.ReadFile(s.path)
+	if err != nil {
+		s.logger.Warn("catalog reload failed", "event", "catalog_reload_failed", "path", s.path, "error", err.Error())
+		return
+	}
+	if bytes.Equal(data, s.cur.Load().raw) {
+		return
+	}
+	snap, err := parse(s.path, data)
+	if err != nil {
+		s.logger.Warn("catalog reload failed; serving the last good catalog", "event", "catalog_reload_failed",
+			"path", s.path, "error", err.Error())
+		return
+	}
+	s.cur.Store(snap)
+	s.logger.Info("catalog reloaded", "event", "catalog_reloaded", "path", s.path,
+		"product_count", len(snap.catalog.ProductAliases), "alias_count", snap.catalog.AliasCount())
+	for _, uri := range URIs {
+		s.subs.notifyUpdated(s.logger, uri)
+	}
+	s.mcp.SendNotificationToAllClients(mcp.MethodNotificationResourcesListChanged, nil)
+}

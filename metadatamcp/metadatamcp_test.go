@@ -1,0 +1,428 @@
+package metadatamcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"talk2tables/internal/testfixture"
+	"talk2tables/mcpserve"
+)
+
+// serveEnv makes the test binary act as the stdio server (TestMain re-exec trick).
+const serveEnv = "METADATAMCP_TEST_SERVE_CATALOG"
+
+func TestMain(m *testing.M) {
+	if path := os.Getenv(serveEnv); path != "" {
+		os.Exit(serveStdio(path))
+	}
+	os.Exit(m.Run())
+}
+
+func serveStdio(path string) int {
+	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	s, err := New(path, logger)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.Watch(ctx)
+	if err := mcpserve.Serve(ctx, s.MCPServer(), mcpserve.Options{Transport: mcpserve.Stdio, Stdin: os.Stdin, Stdout: os.Stdout, Logger: logger}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// logWatch is an io.Writer that remembers log output and lets a test wait for a line.
+type logWatch struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	changed chan struct{}
+}
+
+func newLogWatch() *logWatch { return &logWatch{changed: make(chan struct{}, 1)} }
+
+func (w *logWatch) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.buf.Write(p)
+	w.mu.Unlock()
+	select {
+	case w.changed <- struct{}{}:
+	default:
+	}
+	return len(p), nil
+}
+
+// waitCount waits until substr occurs at least n times.
+func (w *logWatch) waitCount(tb testing.TB, substr string, n int) {
+	tb.Helper()
+	deadline := time.After(15 * time.Second)
+	for {
+		w.mu.Lock()
+		got := strings.Count(w.buf.String(), substr)
+		all := w.buf.String()
+		w.mu.Unlock()
+		if got >= n {
+			return
+		}
+		select {
+		case <-w.changed:
+		case <-deadline:
+			tb.Fatalf("log never showed %q %d times; log:\n%s", substr, n, all)
+		}
+	}
+}
+
+// copyCatalog puts a private copy of the repository catalog in a temp dir.
+func copyCatalog(tb testing.TB) string {
+	tb.Helper()
+	data, err := os.ReadFile(testfixture.CatalogPath(tb))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	path := filepath.Join(tb.TempDir(), "product_metadata.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// replaceFile saves like many editors do: write a new file, rename it over the old.
+func replaceFile(tb testing.TB, path string, data []byte) {
+	tb.Helper()
+	tmp := path + ".swp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+type harness struct {
+	client *client.Client
+	logs   *logWatch
+	notes  chan mcp.JSONRPCNotification
+	modern bool
+}
+
+// start runs a metadata server for the catalog at path over the named
+// transport and connects a real mcp-go client to it.
+func start(t *testing.T, kind string, legacy bool, path string) *harness {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	h := &harness{logs: newLogWatch(), notes: make(chan mcp.JSONRPCNotification, 64)}
+	var opts []client.ClientOption
+	if legacy {
+		opts = append(opts, client.WithLegacyProtocolOnly())
+	}
+	if kind != "stdio" {
+		s, err := New(path, slog.New(slog.NewJSONHandler(h.logs, nil)))
+		if err != nil {
+			t.Fatalf("New: %v", err)
+		}
+		done := make(chan struct{})
+		go func() { defer close(done); s.Watch(ctx) }()
+		t.Cleanup(func() { cancel(); <-done })
+		switch kind {
+		case "inprocess":
+			c, err := client.NewInProcessClientWithOptions(s.MCPServer(), opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.client = c
+		case "sse", "http":
+			handler, err := mcpserve.Handler(s.MCPServer(), kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hs := httptest.NewServer(handler)
+			t.Cleanup(hs.Close)
+			var tr transport.Interface
+			if kind == "sse" {
+				tr, err = transport.NewSSE(hs.URL + "/sse")
+			} else {
+				tr, err = transport.NewStreamableHTTP(hs.URL+"/mcp", transport.WithContinuousListening())
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.client = client.NewClient(tr, opts...)
+		}
+	} else {
+		exe, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := transport.NewStdioWithOptions(exe, append(os.Environ(), serveEnv+"="+path), nil,
+			transport.WithCommandStderrWriter(h.logs))
+		h.client = client.NewClient(tr, opts...)
+	}
+	c := h.client
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		select {
+		case h.notes <- n:
+		default:
+		}
+	})
+	if err := c.Start(ctx); err != nil {
+		t.Fatalf("start client: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	initCtx, initCancel := context.WithTimeout(ctx, 20*time.Second)
+	defer initCancel()
+	res, err := c.Initialize(initCtx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+		ClientInfo: mcp.Implementation{Name: "metadatamcp-test", Version: "1"},
+	}})
+	if err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	if res.ServerInfo.Name != Name {
+		t.Errorf("server name = %q, want %q", res.ServerInfo.Name, Name)
+	}
+	if res.Capabilities.Resources == nil || !res.Capabilities.Resources.Subscribe || !res.Capabilities.Resources.ListChanged {
+		t.Errorf("resource capabilities = %+v, want subscribe and listChanged", res.Capabilities.Resources)
+	}
+	h.modern = mcp.IsModernProtocol(res.ProtocolVersion)
+	if legacy && h.modern {
+		t.Fatalf("legacy client negotiated %s", res.ProtocolVersion)
+	}
+	h.logs.waitCount(t, "catalog_watch_started", 1)
+	return h
+}
+
+func (h *harness) read(t *testing.T, uri string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := h.client.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: uri}})
+	if err != nil {
+		t.Fatalf("read %s: %v", uri, err)
+	}
+	if len(res.Contents) != 1 {
+		t.Fatalf("read %s: %d contents, want 1", uri, len(res.Contents))
+	}
+	text, ok := res.Contents[0].(mcp.TextResourceContents)
+	if !ok {
+		t.Fatalf("read %s: contents %T, want text", uri, res.Contents[0])
+	}
+	if text.MIMEType != "application/json" || text.URI != uri {
+		t.Errorf("read %s: uri %q mime %q, want %q application/json", uri, text.URI, text.MIMEType, uri)
+	}
+	if !json.Valid([]byte(text.Text)) {
+		t.Errorf("read %s: not JSON: %.200s", uri, text.Text)
+	}
+	return text.Text
+}
+
+// subscribe asks for updates of every resource and for list changes, in the
+// way the negotiated protocol version offers.
+func (h *harness) subscribe(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, uri := range URIs {
+		if err := h.client.Subscribe(ctx, mcp.SubscribeRequest{Params: mcp.SubscribeParams{URI: uri}}); err != nil {
+			t.Fatalf("subscribe %s: %v", uri, err)
+		}
+	}
+	if !h.modern {
+		return
+	}
+	filter := h.client.PendingSubscriptionFilter()
+	filter.ResourcesListChanged = true
+	stop, err := h.client.ListenAsync(context.Background(), filter, func(err error) { t.Errorf("listen: %v", err) })
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	t.Cleanup(stop)
+	h.waitNote(t, func(n mcp.JSONRPCNotification) bool {
+		return n.Method == mcp.MethodNotificationSubscriptionsAcknowledged
+	}, "subscriptions acknowledged")
+}
+
+func (h *harness) waitNote(t *testing.T, match func(mcp.JSONRPCNotification) bool, what string) {
+	t.Helper()
+	deadline := time.After(15 * time.Second)
+	for {
+		select {
+		case n := <-h.notes:
+			if match(n) {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("no %s notification", what)
+		}
+	}
+}
+
+var transports = []struct {
+	name   string
+	kind   string
+	legacy bool
+}{
+	{"inprocess", "inprocess", false},
+	{"inprocess legacy", "inprocess", true},
+	{"stdio", "stdio", false},
+	{"stdio legacy", "stdio", true},
+	{"sse", "sse", true}, // SSE exists only on legacy protocol versions
+	{"streamable http legacy", "http", true},
+}
+
+func TestResources(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr.name, func(t *testing.T) {
+			h := start(t, tr.kind, tr.legacy, copyCatalog(t))
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			list, err := h.client.ListResources(ctx, mcp.ListResourcesRequest{})
+			if err != nil {
+				t.Fatalf("list resources: %v", err)
+			}
+			var got []string
+			for _, r := range list.Resources {
+				got = append(got, r.URI)
+				if r.MIMEType != "application/json" || r.Description == "" {
+					t.Errorf("%s: mime %q description %q, want application/json and a description", r.URI, r.MIMEType, r.Description)
+				}
+			}
+			want := slices.Sorted(slices.Values(URIs))
+			slices.Sort(got)
+			if !slices.Equal(got, want) {
+				t.Errorf("resources = %v, want %v", got, want)
+			}
+
+			var aliases map[string]struct {
+				CanonicalID        string         `json:"canonical_id"`
+				CanonicalName      string         `json:"canonical_name"`
+				Aliases            []string       `json:"aliases"`
+				DatabaseReferences map[string]any `json:"database_references"`
+			}
+			mustUnmarshal(t, h.read(t, URIProductAliases), &aliases)
+			magic := aliases["abracadabra"]
+			if magic.CanonicalID != "123" || magic.CanonicalName != "Magic Wand Pro" ||
+				magic.DatabaseReferences["products.product_id"] != float64(123) || len(magic.Aliases) != 4 {
+				t.Errorf("abracadabra = %+v, want id 123 Magic Wand Pro with 4 aliases", magic)
+			}
+
+			var mappings struct {
+				UserFriendlyTerms map[string]string `json:"user_friendly_terms"`
+				DateTerms         map[string]string `json:"date_terms"`
+				DateColumns       map[string]string `json:"date_columns"`
+			}
+			mustUnmarshal(t, h.read(t, URIColumnMappings), &mappings)
+			if mappings.UserFriendlyTerms["revenue"] != "sales.total_amount" || mappings.DateColumns["sales"] != "sale_date" ||
+				!strings.Contains(mappings.DateTerms["this month"], "{date_column}") {
+				t.Errorf("column_mappings = %+v, want revenue, sales date column and this month", mappings)
+			}
+
+			var sum Summary
+			mustUnmarshal(t, h.read(t, URIMetadataSummary), &sum)
+			if sum.ProductCount != 42 || sum.AliasCount < 100 || len(sum.Categories) != 7 || sum.LastUpdated != "2026-11-01T00:00:00Z" {
+				t.Errorf("summary = %+v, want 42 products, >=100 aliases, 7 categories, last_updated 2026-11-01T00:00:00Z", sum)
+			}
+		})
+	}
+}
+
+func mustUnmarshal(t *testing.T, s string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		t.Fatalf("unmarshal %.100s: %v", s, err)
+	}
+}
+
+func TestReload(t *testing.T) {
+	all := append(transports[:len(transports):len(transports)],
+		struct {
+			name   string
+			kind   string
+			legacy bool
+		}{"streamable http", "http", false})
+	for _, tr := range all {
+		t.Run(tr.name, func(t *testing.T) {
+			path := copyCatalog(t)
+			h := start(t, tr.kind, tr.legacy, path)
+			before := h.read(t, URIProductAliases)
+			h.subscribe(t)
+
+			// An invalid save: the server logs why and keeps the last good catalog.
+			good, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bad := bytes.Replace(good, []byte(`"abra",`), []byte(`"abra", "quantum",`), 1)
+			replaceFile(t, path, bad)
+			h.logs.waitCount(t, "catalog_reload_failed", 1)
+			h.logs.waitCount(t, `alias \"quantum\" is shared by`, 1)
+			if got := h.read(t, URIProductAliases); got != before {
+				t.Errorf("after an invalid save product_aliases changed")
+			}
+
+			// A valid save: subscribers hear about every resource, then read the new content.
+			changed := bytes.Replace(good, []byte(`"abra",`), []byte(`"abra", "hocus pocus",`), 1)
+			changed = bytes.Replace(changed, []byte(`"last_updated": "2026-11-01T00:00:00Z"`), []byte(`"last_updated": "2026-11-20T08:00:00Z"`), 1)
+			replaceFile(t, path, changed)
+			seen := map[string]bool{}
+			h.waitNote(t, func(n mcp.JSONRPCNotification) bool {
+				if n.Method == mcp.MethodNotificationResourceUpdated {
+					if uri, _ := n.Params.AdditionalFields["uri"].(string); uri != "" {
+						seen[uri] = true
+					}
+				}
+				return len(seen) == len(URIs)
+			}, "resources/updated for every URI")
+			if got := h.read(t, URIProductAliases); !strings.Contains(got, `"hocus pocus"`) {
+				t.Errorf("after a valid save product_aliases lacks the new alias: %.200s", got)
+			}
+			var sum Summary
+			mustUnmarshal(t, h.read(t, URIMetadataSummary), &sum)
+			if sum.LastUpdated != "2026-11-20T08:00:00Z" {
+				t.Errorf("summary last_updated = %q, want the new 2026-11-20T08:00:00Z", sum.LastUpdated)
+			}
+			h.logs.waitCount(t, "catalog_reloaded", 1)
+		})
+	}
+}
+
+func TestNewBadCatalog(t *testing.T) {
+	tests := []struct {
+		name string
+		data string
+		want string
+	}{
+		{"not json", "{", "product_metadata.json: $: invalid JSON"},
+		{"missing sections", "{}", "product_metadata.json: product_aliases: missing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "product_metadata.json")
+			os.WriteFile(path, []byte(tt.data), 0o644)
+			_, err := New(path, nil)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("New error = %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+	if _, err := New(filepath.Join(t.TempDir(), "missing.json"), nil); err == nil || !strings.Contains(err.Error(), "missing.json") {
+		t.Errorf("New(missing) error = %v, want one naming the file", err)
+	}
+}
