@@ -1,0 +1,180 @@
+package sqlgen
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"talk2tables/sqlerr"
+)
+
+// sampleRequest is a small but realistic request: the database server is
+// listed before the (more preferred) metadata server to prove sorting.
+func sampleRequest() Request {
+	return Request{
+		Question: "sales for abracadabra this month",
+		Dialect:  "sqlite",
+		Today:    "2026-11-22",
+		Servers: []ServerContext{
+			{
+				ID: "database_mcp", Name: "Database MCP Server", Priority: 10,
+				Domains:      []string{"sales", "orders"},
+				Capabilities: []string{"execute_query", "list_resources"},
+				Resources: map[string]any{"database://schema": map[string]any{
+					"dialect": "sqlite", "today": "2026-11-22", "database": "sales.db",
+					"tables": []any{
+						map[string]any{"name": "sales", "row_count": 5000, "columns": []any{
+							map[string]any{"name": "product_id", "type": "INTEGER"},
+							map[string]any{"name": "total_amount", "type": "REAL"},
+							map[string]any{"name": "sale_date", "type": "TEXT"},
+						}},
+						map[string]any{"name": "products", "row_count": 40, "columns": []any{
+							map[string]any{"name": "product_id", "type": "INTEGER", "primary_key": true},
+							map[string]any{"name": "product_name", "type": "TEXT"},
+						}},
+					},
+				}},
+			},
+			{
+				ID: "product_metadata_mcp", Name: "Product Metadata MCP", Priority: 1,
+				Domains:      []string{"products", "product_aliases", "column_mappings"},
+				Capabilities: []string{"list_resources"},
+				Resources: map[string]any{
+					"metadata://product_aliases": map[string]any{"abracadabra": map[string]any{
+						"canonical_id": "123", "canonical_name": "Magic Wand Pro",
+						"aliases":             []any{"abracadabra", "abra"},
+						"database_references": map[string]any{"products.product_id": 123},
+					}},
+					"metadata://column_mappings": map[string]any{
+						"user_friendly_terms": map[string]any{"sales amount": "sales.total_amount"},
+						"date_terms":          map[string]any{"this month": "strftime('%Y-%m', {date_column}) = strftime('%Y-%m', 'now')"},
+						"date_columns":        map[string]any{"sales": "sale_date"},
+					},
+					"metadata://notes": "plain text <resource> & more",
+				},
+			},
+		},
+	}
+}
+
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if os.Getenv("UPDATE_GOLDEN") == "1" {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden file (create it with UPDATE_GOLDEN=1 go test ./orchestrator/sqlgen/): %v", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file; got:\n%s\n(refresh with UPDATE_GOLDEN=1 if intended)", name, got)
+	}
+}
+
+func TestBuildPromptGolden(t *testing.T) {
+	system, user := BuildPrompt(sampleRequest())
+	checkGolden(t, "prompt.golden", "=== system ===\n"+system+"\n=== user ===\n"+user+"\n")
+
+	req := sampleRequest()
+	req.Repair = &Repair{
+		Attempt:   2,
+		FailedSQL: "SELECT SUM(total_amount) FROM sale WHERE product_id = 123",
+		Error:     "no such table: sale",
+		Category:  sqlerr.MissingTable,
+		Tried: []string{
+			"SELECT SUM(amount)\n  FROM sales WHERE product_id = 123",
+			"SELECT SUM(total_amount) FROM sale WHERE product_id = 123",
+		},
+	}
+	system, user = BuildPrompt(req)
+	checkGolden(t, "prompt_repair.golden", "=== system ===\n"+system+"\n=== user ===\n"+user+"\n")
+}
+
+func TestBuildPromptContent(t *testing.T) {
+	req := sampleRequest()
+	system, user := BuildPrompt(req)
+	for _, want := range []string{"sqlite", "2026-11-22", "product_aliases", "database_references",
+		"user_friendly_terms", "{date_column}", "lower priority number", "read-only SELECT", `"resolved_entities"`, `"confidence"`} {
+		if !strings.Contains(system, want) {
+			t.Errorf("system prompt lacks %q", want)
+		}
+	}
+	meta := strings.Index(user, `"id":"product_metadata_mcp"`)
+	db := strings.Index(user, `"id":"database_mcp"`)
+	if meta < 0 || db < 0 || meta > db {
+		t.Errorf("servers not in priority order: metadata at %d, database at %d", meta, db)
+	}
+	if !strings.Contains(user, "plain text <resource> & more") {
+		t.Error("user prompt HTML-escapes resource text")
+	}
+	if strings.Contains(user, "REPAIR") {
+		t.Error("first-attempt prompt contains a repair section")
+	}
+	// Deterministic: same request, same prompt; input order untouched.
+	s2, u2 := BuildPrompt(sampleRequest())
+	if s2 != system || u2 != user {
+		t.Error("BuildPrompt is not deterministic")
+	}
+	if req.Servers[0].ID != "database_mcp" {
+		t.Error("BuildPrompt reordered the caller's slice")
+	}
+}
+
+func TestRepairPromptPerCategory(t *testing.T) {
+	seen := map[string]sqlerr.Category{}
+	for _, c := range sqlerr.All {
+		t.Run(string(c), func(t *testing.T) {
+			req := sampleRequest()
+			req.Repair = &Repair{Attempt: 1, FailedSQL: "SELECT x FROM y", Error: "boom " + string(c), Category: c,
+				Tried: []string{"SELECT x FROM y"}}
+			_, user := BuildPrompt(req)
+			instr := RepairInstruction(c)
+			for _, want := range []string{"Original question: sales for abracadabra this month", "SELECT x FROM y",
+				"Error (" + string(c) + "): boom " + string(c), instr, "do not return any of these again", "1. SELECT x FROM y"} {
+				if !strings.Contains(user, want) {
+					t.Errorf("repair prompt lacks %q", want)
+				}
+			}
+			if prev, dup := seen[instr]; dup {
+				t.Errorf("instruction for %s is the same as for %s", c, prev)
+			}
+			seen[instr] = c
+		})
+	}
+	if got := RepairInstruction("NOT_A_CATEGORY"); got != RepairInstruction(sqlerr.UnknownError) {
+		t.Errorf("unknown category instruction = %q, want the UNKNOWN_ERROR one", got)
+	}
+	checks := map[sqlerr.Category][]string{
+		sqlerr.MissingTable:     {"table_aliases", "tables listed"},
+		sqlerr.MissingColumn:    {"exact column names", "qualify"},
+		sqlerr.AmbiguousColumn:  {"qualify every column"},
+		sqlerr.AggregationError: {"GROUP BY", "HAVING"},
+		sqlerr.SyntaxError:      {"strftime", "DATE_TRUNC", "ILIKE", "TOP", "one statement"},
+		sqlerr.DataTypeMismatch: {"ISO", "CAST"},
+		sqlerr.Timeout:          {"filters", "cartesian", "LIMIT"},
+	}
+	for c, wants := range checks {
+		for _, w := range wants {
+			if !strings.Contains(RepairInstruction(c), w) {
+				t.Errorf("RepairInstruction(%s) lacks %q", c, w)
+			}
+		}
+	}
+}
+
+func TestRepairClassifiesMissingCategory(t *testing.T) {
+	req := sampleRequest()
+	req.Repair = &Repair{Attempt: 1, FailedSQL: "SELECT nope FROM sales", Error: "no such column: nope"}
+	_, user := BuildPrompt(req)
+	if !strings.Contains(user, "Error (MISSING_COLUMN): no such column: nope") {
+		t.Errorf("repair prompt did not classify the error:\n%s", user)
+	}
+}
