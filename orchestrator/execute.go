@@ -60,7 +60,7 @@ func staticCheck(sql string, aggregation bool) *QueryExecutionError {
 		return &QueryExecutionError{Reason: ReasonSQLExecution, Category: cat, SQL: sql, Message: err.Error(), Err: err}
 	}
 	if aggregation {
-		if err := checkAggregation(sql); err != nil {
+		if err := sqlgen.CheckAggregation(sql); err != nil {
 			return &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.CategoryOf(err), SQL: sql,
 				Message: messageOf(err), Err: err}
 		}

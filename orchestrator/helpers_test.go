@@ -3,7 +3,6 @@ package orchestrator
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +21,7 @@ import (
 	"talk2tables/internal/llmtest"
 	"talk2tables/internal/testfixture"
 	"talk2tables/mcpserve"
+	"talk2tables/metadatamcp"
 	"talk2tables/orchestrator/sqlgen"
 )
 
@@ -45,7 +45,12 @@ func TestMain(m *testing.M) {
 		}
 		serveStdio(databasemcp.NewServer(db, nil))
 	case "metadata":
-		serveStdio(newMetadataServer(os.Getenv(envCat)))
+		ms, err := metadatamcp.New(os.Getenv(envCat), nil)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		serveStdio(ms.MCPServer())
 	}
 	os.Exit(0)
 }
@@ -65,24 +70,6 @@ func testLogger(tb testing.TB) *slog.Logger {
 		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	return slog.New(slog.DiscardHandler)
-}
-
-// newMetadataServer serves the catalog's product_aliases and
-// column_mappings as JSON resources, like metadata-mcp does.
-func newMetadataServer(catalogPath string) *server.MCPServer {
-	data, err := os.ReadFile(catalogPath)
-	if err != nil {
-		panic(err)
-	}
-	var cat map[string]json.RawMessage
-	if err := json.Unmarshal(data, &cat); err != nil {
-		panic(err)
-	}
-	res := map[string]string{}
-	for _, k := range []string{"product_aliases", "column_mappings"} {
-		res["metadata://"+k] = string(cat[k])
-	}
-	return newResourceServer("talk2tables-metadata", res, nil).s
 }
 
 // resourceServer is an in-process MCP server with JSON resources whose
@@ -150,7 +137,11 @@ func (f *fixture) dbServer(tb testing.TB) *server.MCPServer {
 
 func (f *fixture) metaServer(tb testing.TB) *server.MCPServer {
 	tb.Helper()
-	return newMetadataServer(f.catalog)
+	ms, err := metadatamcp.New(f.catalog, testLogger(tb))
+	if err != nil {
+		tb.Fatalf("metadatamcp.New: %v", err)
+	}
+	return ms.MCPServer()
 }
 
 // direct runs sql on the fixture database without the orchestrator.

@@ -1,0 +1,132 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"talk2tables/internal/llmtest"
+)
+
+// cacheRig is an orchestrator whose metadata server counts its reads.
+func cacheRig(t *testing.T, failFast bool) (*Orchestrator, *resourceServer) {
+	t.Helper()
+	f := newFixture(t)
+	cfg := inprocConfig()
+	cfg.Orchestration.FailFast = failFast
+	meta := newResourceServer("meta", map[string]string{
+		"metadata://a": `{"x":1}`,
+		"metadata://b": `not json`,
+	}, nil)
+	o := newOrch(t, cfg, WithGenerator(llmGen(t, llmtest.New(t))),
+		WithInProcessServer("database_mcp", f.dbServer(t)), WithInProcessServer("product_metadata_mcp", meta.s))
+	return o, meta
+}
+
+func TestCacheHitExpiryInvalidation(t *testing.T) {
+	o, meta := cacheRig(t, false)
+	ctx := context.Background()
+
+	g, err := o.gather(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.cacheStatus(); got != "miss" {
+		t.Errorf("first gather cache = %s, want miss", got)
+	}
+	if got := meta.reads.Load(); got != 2 {
+		t.Errorf("reads = %d, want 2", got)
+	}
+	if v := g.snaps[0].Resources["metadata://b"]; v != "not json" {
+		t.Errorf("text resource = %#v, want the raw string", v)
+	}
+
+	g, _ = o.gather(ctx, "t")
+	if got := g.cacheStatus(); got != "hit" || meta.reads.Load() != 2 {
+		t.Errorf("second gather cache = %s, reads = %d; want hit, 2", got, meta.reads.Load())
+	}
+
+	// Expiry: a short TTL, then a refetch.
+	o.cache.ttl = 20 * time.Millisecond
+	o.cache.invalidate("product_metadata_mcp")
+	o.cache.invalidate("database_mcp")
+	if _, err := o.gather(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	before := meta.reads.Load()
+	eventually(t, "expiry", func() bool {
+		_, expired := o.cache.lookup("product_metadata_mcp", time.Now())
+		return expired
+	})
+	g, _ = o.gather(ctx, "t")
+	if got := meta.reads.Load(); got != before+2 || g.cacheStatus() != "miss" {
+		t.Errorf("after expiry reads = %d (want %d), cache = %s", got, before+2, g.cacheStatus())
+	}
+
+	// An error from the server invalidates its entry: no stale data later.
+	o.cache.ttl = time.Hour
+	meta.fail.Store(true)
+	o.cache.invalidate("product_metadata_mcp")
+	g, err = o.gather(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.missing) != 1 || g.missing[0] != "product_metadata_mcp" {
+		t.Errorf("missing = %v, want product_metadata_mcp", g.missing)
+	}
+	if s, _ := o.cache.lookup("product_metadata_mcp", time.Now()); s != nil {
+		t.Errorf("failed fetch was cached")
+	}
+	meta.fail.Store(false)
+	if g, _ = o.gather(ctx, "t"); len(g.missing) != 0 {
+		t.Errorf("missing after recovery = %v", g.missing)
+	}
+}
+
+func TestCacheFailFastResourceError(t *testing.T) {
+	o, meta := cacheRig(t, true)
+	meta.fail.Store(true)
+	_, err := o.Process(context.Background(), Query{Question: "q"})
+	var re *ResourceFetchError
+	if !errors.As(err, &re) || re.Server != "product_metadata_mcp" || re.Phase != PhaseData {
+		t.Fatalf("Process = %v, want ResourceFetchError(data) naming product_metadata_mcp", err)
+	}
+}
+
+func TestCacheSingleflight(t *testing.T) {
+	o, meta := cacheRig(t, false)
+	meta.delay.Store(int64(50 * time.Millisecond))
+	o.cache.invalidate("product_metadata_mcp")
+	before := meta.reads.Load()
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Go(func() {
+			if _, err := o.gather(context.Background(), "t"); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if got := meta.reads.Load() - before; got != 2 {
+		t.Errorf("reads for 10 concurrent cold gathers = %d, want 2 (one fetch)", got)
+	}
+}
+
+func TestCacheInvalidatedByNotification(t *testing.T) {
+	o, meta := cacheRig(t, false)
+	if _, err := o.gather(context.Background(), "t"); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := o.cache.lookup("product_metadata_mcp", time.Now()); s == nil {
+		t.Fatal("not cached")
+	}
+	meta.s.SendNotificationToAllClients(string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": "metadata://a"})
+	eventually(t, "invalidation", func() bool {
+		s, _ := o.cache.lookup("product_metadata_mcp", time.Now())
+		return s == nil
+	})
+}
