@@ -3,9 +3,63 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
+
+	"talk2tables/databasemcp"
+	"talk2tables/mcpserve"
 )
 
-// runDatabaseMCP is replaced by the real wiring of 'database-mcp'.
+// runDatabaseMCP serves the read-only MCP server over a SQLite database.
 func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
-	return fmt.Errorf("database-mcp: not built yet")
+	fs := newFlagSet("database-mcp", "--db FILE [flags]", io)
+	dbPath := fs.String("db", "", "SQLite database to serve read-only (required), e.g. testdata/sales.db")
+	transport := fs.String("transport", mcpserve.Stdio, "MCP transport: stdio, sse (/sse + /message) or http (streamable HTTP, /mcp)")
+	addr := fs.String("addr", ":8000", "listen address for the sse and http transports")
+	timeout := fs.Duration("query-timeout", databasemcp.DefaultQueryTimeout, "statement timeout; a longer query is interrupted and reported as TIMEOUT")
+	maxRows := fs.Int("max-rows", databasemcp.DefaultMaxRows,
+		fmt.Sprintf("rows execute_query returns when the caller gives no max_rows (1..%d)", databasemcp.HardMaxRows))
+	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error (logs go to stderr)")
+	logFormat := fs.String("log-format", "json", "log format: json or text")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *dbPath == "" {
+		fmt.Fprintln(io.err, "talk2tables database-mcp: --db is required")
+		fs.Usage()
+		return errUsage
+	}
+	switch *transport {
+	case mcpserve.Stdio, mcpserve.SSE, mcpserve.StreamableHTTP:
+	default:
+		return fmt.Errorf("database-mcp: --transport %q is not one of stdio, sse, http", *transport)
+	}
+	if *timeout <= 0 {
+		return fmt.Errorf("database-mcp: --query-timeout must be positive, got %s", *timeout)
+	}
+	if *maxRows < 1 || *maxRows > databasemcp.HardMaxRows {
+		return fmt.Errorf("database-mcp: --max-rows must be between 1 and %d, got %d", databasemcp.HardMaxRows, *maxRows)
+	}
+	logger, err := newLogger(io.err, *logLevel, *logFormat)
+	if err != nil {
+		return fmt.Errorf("database-mcp: %w", err)
+	}
+
+	start := time.Now()
+	db, err := databasemcp.Open(*dbPath, databasemcp.Options{QueryTimeout: *timeout, MaxRows: *maxRows})
+	if err != nil {
+		return fmt.Errorf("database-mcp: %w", err)
+	}
+	defer db.Close()
+	logger = logger.With("mcp_server", databasemcp.ServerName)
+	logger.Info("database opened read-only", "db", *dbPath, "transport", *transport,
+		"query_timeout", timeout.String(), "max_rows", *maxRows, "duration_ms", time.Since(start).Milliseconds())
+
+	err = mcpserve.Serve(ctx, databasemcp.NewServer(db, logger), mcpserve.Options{
+		Transport: *transport, Addr: *addr, Stdin: io.in, Stdout: io.out, Logger: logger,
+	})
+	if err != nil {
+		return fmt.Errorf("database-mcp: %w", err)
+	}
+	logger.Info("database mcp server stopped")
+	return nil
 }

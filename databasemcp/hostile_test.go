@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"talk2tables/internal/testfixture"
 	"talk2tables/sqlerr"
 )
 
@@ -18,7 +19,7 @@ import (
 // the database through a real MCP client, then proves the file did not
 // change and no file appeared next to it or in the targets they name.
 func TestHostileInputs(t *testing.T) {
-	path := salesDB(t, 2000)
+	path := testfixture.SalesDB(t, 2000)
 	dir := filepath.Dir(path)
 	out := t.TempDir() // where escapes try to write
 	evil := filepath.Join(out, "evil.db")

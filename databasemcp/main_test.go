@@ -29,9 +29,7 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv(envServeDB); path != "" {
 		os.Exit(serveStdio(path))
 	}
-	code := m.Run()
-	removeFixtures()
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
 func serveStdio(path string) int {

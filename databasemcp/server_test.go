@@ -12,11 +12,12 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"talk2tables/internal/testfixture"
 	"talk2tables/sqlerr"
 )
 
 func TestTransports(t *testing.T) {
-	path := salesDB(t, 2000)
+	path := testfixture.SalesDB(t, 2000)
 	for name, c := range clientsFor(t, path) {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -107,11 +108,11 @@ func readSchema(tb testing.TB, c *client.Client) *Schema {
 }
 
 func TestSchemaResource(t *testing.T) {
-	c := inProcessClient(t, openDB(t, salesDB(t, 2000), Options{}))
+	c := inProcessClient(t, openDB(t, testfixture.SalesDB(t, 2000), Options{}))
 	s := readSchema(t, c)
 
 	var today string
-	if err := openDB(t, salesDB(t, 10), Options{}).sql.QueryRow("SELECT date('now')").Scan(&today); err != nil {
+	if err := openDB(t, testfixture.SalesDB(t, 10), Options{}).sql.QueryRow("SELECT date('now')").Scan(&today); err != nil {
 		t.Fatal(err)
 	}
 	if s.Today != today {
@@ -156,6 +157,8 @@ func TestSchemaResource(t *testing.T) {
 	wantIdx := []Index{
 		{Name: "idx_sales_order_id", Columns: []string{"order_id"}},
 		{Name: "idx_sales_product_id", Columns: []string{"product_id"}},
+		{Name: "idx_sales_region", Columns: []string{"region"}},
+		{Name: "idx_sales_region_sale_date", Columns: []string{"region", "sale_date"}},
 		{Name: "idx_sales_sale_date", Columns: []string{"sale_date"}},
 	}
 	if !reflect.DeepEqual(sales.Indexes, wantIdx) {
@@ -173,8 +176,12 @@ func TestSchemaResource(t *testing.T) {
 			t.Errorf("customers.email = %+v, want nullable without distinct values", c)
 		}
 	}
-	if got := tables["products"].Indexes; len(got) != 0 {
-		t.Errorf("products indexes = %+v, want none (autoindexes are left out)", got)
+	for _, tb := range s.Tables {
+		for _, ix := range tb.Indexes {
+			if strings.HasPrefix(ix.Name, "sqlite_autoindex") {
+				t.Errorf("table %s lists automatic index %s, want it left out", tb.Name, ix.Name)
+			}
+		}
 	}
 	if got := tables["orders"].ForeignKeys; len(got) != 1 || got[0].ReferencesColumn != "customer_id" {
 		t.Errorf("orders foreign keys = %+v, want customer_id -> customers.customer_id", got)
@@ -218,7 +225,7 @@ func TestErrorCategories(t *testing.T) {
 		{name: "unknown integer overflow", query: "SELECT abs(-9223372036854775808)", want: sqlerr.UnknownError, contains: "integer overflow", runtime: true},
 		{name: "unknown malformed json", query: "SELECT json('{')", want: sqlerr.UnknownError, contains: "malformed JSON", runtime: true},
 	}
-	for name, c := range clientsFor(t, salesDB(t, 500)) {
+	for name, c := range clientsFor(t, testfixture.SalesDB(t, 500)) {
 		t.Run(name, func(t *testing.T) {
 			for _, tt := range tests {
 				e := toolError(t, c, "execute_query", map[string]any{"query": tt.query})
@@ -241,7 +248,7 @@ func TestErrorCategories(t *testing.T) {
 }
 
 func TestQueries(t *testing.T) {
-	c := inProcessClient(t, openDB(t, salesDB(t, 2000), Options{QueryTimeout: testTimeout}))
+	c := inProcessClient(t, openDB(t, testfixture.SalesDB(t, 2000), Options{QueryTimeout: testTimeout}))
 	tests := []struct {
 		name    string
 		query   string
@@ -306,7 +313,7 @@ func TestQueries(t *testing.T) {
 }
 
 func TestBadArguments(t *testing.T) {
-	c := inProcessClient(t, openDB(t, salesDB(t, 10), Options{}))
+	c := inProcessClient(t, openDB(t, testfixture.SalesDB(t, 10), Options{}))
 	tests := []struct {
 		name     string
 		tool     string
@@ -339,7 +346,7 @@ func TestBadArguments(t *testing.T) {
 // TestTimeoutLeavesConnectionsUsable runs more timeouts than the pool has
 // connections, concurrently, then uses every connection again.
 func TestTimeoutLeavesConnectionsUsable(t *testing.T) {
-	db := openDB(t, salesDB(t, 2000), Options{QueryTimeout: testTimeout})
+	db := openDB(t, testfixture.SalesDB(t, 2000), Options{QueryTimeout: testTimeout})
 	ctx := context.Background()
 	queries := []string{
 		"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c",

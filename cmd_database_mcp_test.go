@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDatabaseMCPCommand(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.db")
+	notDB := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notDB, []byte("plain text, not SQLite"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name       string
+		args       []string
+		wantErr    error  // errors.Is target; nil with wantMsg set means a plain error
+		wantMsg    string // in the error (or, for help, in the output)
+		wantStderr string
+	}{
+		{name: "help", args: []string{"--help"}, wantErr: errHelp, wantStderr: "-query-timeout duration"},
+		{name: "help lists every flag", args: []string{"-h"}, wantErr: errHelp, wantStderr: "-log-format string"},
+		{name: "unknown flag", args: []string{"--nope"}, wantErr: errUsage, wantStderr: "flag provided but not defined"},
+		{name: "missing --db", args: []string{}, wantErr: errUsage, wantStderr: "--db is required"},
+		{name: "stray argument", args: []string{"--db", missing, "extra"}, wantErr: errUsage, wantStderr: "unexpected argument"},
+		{name: "missing file", args: []string{"--db", missing}, wantMsg: missing + " does not exist"},
+		{name: "directory", args: []string{"--db", dir}, wantMsg: dir + " is a directory"},
+		{name: "not sqlite", args: []string{"--db", notDB}, wantMsg: notDB + " is not a SQLite database"},
+		{name: "bad transport", args: []string{"--db", notDB, "--transport", "carrier-pigeon"}, wantMsg: `--transport "carrier-pigeon"`},
+		{name: "bad max rows", args: []string{"--db", notDB, "--max-rows", "0"}, wantMsg: "--max-rows must be between 1 and 100000"},
+		{name: "bad timeout", args: []string{"--db", notDB, "--query-timeout", "-1s"}, wantMsg: "--query-timeout must be positive"},
+		{name: "bad log level", args: []string{"--db", notDB, "--log-level", "loud"}, wantMsg: `log level "loud"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), append([]string{"database-mcp"}, tt.args...), stdio{strings.NewReader(""), &stdout, &stderr})
+			if err == nil {
+				t.Fatalf("run(%v) = nil, want an error", tt.args)
+			}
+			if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
+				t.Errorf("run(%v) = %v, want %v", tt.args, err, tt.wantErr)
+			}
+			if tt.wantErr == nil {
+				if errors.Is(err, errUsage) || errors.Is(err, errHelp) {
+					t.Errorf("run(%v) = %v, want a plain error (exit 1)", tt.args, err)
+				}
+				if !strings.Contains(err.Error(), tt.wantMsg) || strings.Contains(err.Error(), "\n") {
+					t.Errorf("error = %q, want one line containing %q", err, tt.wantMsg)
+				}
+			}
+			if !strings.Contains(stderr.String(), tt.wantStderr) {
+				t.Errorf("stderr = %q, want it to contain %q", stderr.String(), tt.wantStderr)
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout = %q, want nothing (stdout is the MCP protocol)", stdout.String())
+			}
+		})
+	}
+	var stderr bytes.Buffer
+	run(context.Background(), []string{"database-mcp", "--help"}, stdio{strings.NewReader(""), &bytes.Buffer{}, &stderr})
+	for _, flag := range []string{"db", "transport", "addr", "query-timeout", "max-rows", "log-level", "log-format"} {
+		if !strings.Contains(stderr.String(), "  -"+flag+" ") {
+			t.Errorf("--help does not explain -%s:\n%s", flag, stderr.String())
+		}
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Errorf("database-mcp created %s", missing)
+	}
+}
