@@ -4,10 +4,19 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"talk2tables/internal/testfixture"
 )
 
 func TestDatabaseMCPCommand(t *testing.T) {
@@ -72,5 +81,77 @@ func TestDatabaseMCPCommand(t *testing.T) {
 	}
 	if _, err := os.Stat(missing); !os.IsNotExist(err) {
 		t.Errorf("database-mcp created %s", missing)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the server goroutine and the test.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *lockedBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *lockedBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestDatabaseMCPServesStdio runs the subcommand on pipes and talks to it
+// with a real MCP client.
+func TestDatabaseMCPServesStdio(t *testing.T) {
+	path := testfixture.SalesDB(t, 100)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var stderr lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"database-mcp", "--db", path, "--max-rows", "7", "--log-level", "debug"}, stdio{inR, outW, &stderr})
+		outW.Close()
+	}()
+	c := client.NewClient(transport.NewIO(outR, inW, io.NopCloser(strings.NewReader(""))))
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	initCtx, initCancel := context.WithTimeout(ctx, 30*time.Second)
+	defer initCancel()
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	req.Params.ClientInfo = mcp.Implementation{Name: "cmd-test", Version: "1"}
+	if _, err := c.Initialize(initCtx, req); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	call := mcp.CallToolRequest{}
+	call.Params.Name = "execute_query"
+	call.Params.Arguments = map[string]any{"query": "SELECT sale_id FROM sales"}
+	res, err := c.CallTool(initCtx, call)
+	if err != nil {
+		t.Fatalf("call execute_query: %v", err)
+	}
+	text := mcp.GetTextFromContent(res.Content[0])
+	if res.IsError || !strings.Contains(text, `"row_count":7,"truncated":true`) {
+		t.Errorf("execute_query = %s (isError %v), want 7 rows (--max-rows) and truncated", text, res.IsError)
+	}
+	cancel()
+	c.Close()
+	inW.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("run returned %v after cancel, want nil", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("database-mcp did not stop after its context was cancelled")
+	}
+	for _, want := range []string{`"event":"sql_execution_completed"`, `"msg":"database opened read-only"`} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr logs lack %s:\n%s", want, stderr.String())
+		}
 	}
 }
