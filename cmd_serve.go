@@ -2,10 +2,115 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"talk2tables/orchestrator"
+	"talk2tables/server"
+	"talk2tables/web"
 )
 
-// runServe is replaced by the real wiring of 'serve'.
+// runServe runs the HTTP API, the orchestrator and the web UI until ctx is
+// done, then shuts down gracefully: in-flight requests finish (bounded by
+// http.shutdown_timeout), then the MCP sessions close and stdio children are
+// reaped.
 func runServe(ctx context.Context, args []string, io stdio) error {
-	return fmt.Errorf("serve: not built yet")
+	fs := newFlagSet("serve", "[--config mcp_config.yaml] [--addr :8001]", io)
+	configPath := fs.String("config", "mcp_config.yaml", "orchestrator configuration `file`")
+	addr := fs.String("addr", "", "listen `address`, overrides http.addr (e.g. :8001 or 127.0.0.1:8001)")
+	logLevel := fs.String("log-level", "", "debug, info, warn or error; overrides orchestration.log_level")
+	logFormat := fs.String("log-format", "", "json or text; overrides orchestration.log_format")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+
+	cfg, err := orchestrator.LoadConfig(*configPath)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	if *addr != "" {
+		cfg.HTTP.Addr = *addr
+	}
+	level, format := cfg.Orchestration.LogLevel, cfg.Orchestration.LogFormat
+	if *logLevel != "" {
+		level = *logLevel
+	}
+	if *logFormat != "" {
+		format = *logFormat
+	}
+	logger, err := newLogger(io.err, level, format)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	orch, err := orchestrator.New(ctx, cfg, logger, orchestrator.WithMetrics(orchestrator.NewMetrics(reg)))
+	if err != nil {
+		return fmt.Errorf("serve: start orchestrator: %w", err)
+	}
+	defer func() {
+		if err := orch.Close(); err != nil {
+			logger.Warn("close orchestrator", "event", "mcp_connection_closed", "error", err.Error())
+		}
+	}()
+
+	ln, err := net.Listen("tcp", cfg.HTTP.Addr)
+	if err != nil {
+		return fmt.Errorf("serve: listen on %s: %w (is another process using the port? pick one with --addr)", cfg.HTTP.Addr, err)
+	}
+	srv := &http.Server{
+		Handler:           server.New(orch, cfg.HTTP, web.Files, logger, reg),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		// SSE and slow questions write for up to the query timeout.
+		WriteTimeout: cfg.Orchestration.QueryTimeout + 30*time.Second,
+		IdleTimeout:  120 * time.Second,
+	}
+	fmt.Fprintf(io.err, "talk2tables: serving on %s (API, UI, /health, /metrics)\n", displayURL(ln.Addr()))
+	logger.Info("http server started", "event", "http_server_started", "addr", ln.Addr().String())
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+
+	logger.Info("http server stopping", "event", "http_server_stopping", "timeout", cfg.HTTP.ShutdownTimeout.String())
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.HTTP.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		// Stragglers past the deadline are cut off.
+		_ = srv.Close()
+		logger.Warn("http shutdown deadline passed; open connections closed", "event", "http_server_stopping", "error", err.Error())
+	}
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	logger.Info("http server stopped", "event", "http_server_stopped")
+	return nil
+}
+
+// displayURL turns a listen address into a URL a person can open.
+func displayURL(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return "http://" + a.String()
+	}
+	if host == "" || host == "::" || host == "0.0.0.0" {
+		host = "localhost"
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	return "http://" + host + ":" + port + "/"
 }

@@ -1,0 +1,200 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"talk2tables/orchestrator"
+	"talk2tables/sqlerr"
+)
+
+// apiError is an error whose status, code and message are already safe to
+// show: bad input, auth, limits.
+type apiError struct {
+	Status  int
+	Code    string
+	Message string
+	// Field names the request field at fault, if any.
+	Field string
+	// RetryAfter, when positive, is sent as the Retry-After header (seconds).
+	RetryAfter int
+}
+
+func (e *apiError) Error() string { return e.Message }
+
+// badRequest builds an apiError.
+func badRequest(status int, code, msg, field string) *apiError {
+	return &apiError{Status: status, Code: code, Message: msg, Field: field}
+}
+
+// errorBody is the JSON body of every error response:
+// {"error": {...}, "result": {...}}.
+type errorBody struct {
+	Error  errorDetail               `json:"error"`
+	Result *orchestrator.QueryResult `json:"result,omitempty"`
+}
+
+// errorDetail is the "error" object.
+type errorDetail struct {
+	Code      string          `json:"code"`
+	Message   string          `json:"message"`
+	RequestID string          `json:"request_id"`
+	Field     string          `json:"field,omitempty"`
+	Category  sqlerr.Category `json:"category,omitempty"`
+}
+
+// classified is the outcome of mapping an error for a client.
+type classified struct {
+	status     int
+	detail     errorDetail
+	retryAfter int
+}
+
+// classify maps any error to a status and a message that says what to do,
+// never internals.
+func classify(err error) classified {
+	var (
+		ae    *apiError
+		conn  *orchestrator.MCPConnectionError
+		none  *orchestrator.NoMCPAvailableError
+		fetch *orchestrator.ResourceFetchError
+		gen   *orchestrator.SQLGenerationError
+		exec  *orchestrator.QueryExecutionError
+		mbe   *http.MaxBytesError
+	)
+	c := func(status int, code, msg string) classified {
+		return classified{status: status, detail: errorDetail{Code: code, Message: msg}}
+	}
+	switch {
+	case errors.As(err, &ae):
+		out := c(ae.Status, ae.Code, ae.Message)
+		out.detail.Field = ae.Field
+		out.retryAfter = ae.RetryAfter
+		return out
+	case errors.As(err, &mbe):
+		return c(http.StatusRequestEntityTooLarge, "body_too_large",
+			fmt.Sprintf("the request body is larger than %d bytes; send a shorter request", mbe.Limit))
+	case errors.Is(err, context.DeadlineExceeded):
+		return c(http.StatusGatewayTimeout, "timeout",
+			"the question took longer than the configured query timeout; try a narrower question (a shorter period, fewer groups) or try again")
+	case errors.Is(err, context.Canceled):
+		return c(499, "client_closed_request", "the request was cancelled by the client")
+	case errors.As(err, &exec):
+		if exec.Reason == "no_executor" {
+			return c(http.StatusServiceUnavailable, "no_executor",
+				"no connected MCP server can execute SQL; check /api/servers and the execute_query capability in the configuration")
+		}
+		out := c(http.StatusUnprocessableEntity, "sql_execution_failed", sqlMessage(exec))
+		out.detail.Category = exec.Category
+		return out
+	case errors.As(err, &gen):
+		switch gen.Reason {
+		case "not_configured":
+			return c(http.StatusServiceUnavailable, "llm_not_configured", safeGenMessage(gen,
+				"no LLM is configured; set llm.provider in the configuration (or use the builtin generator)"))
+		case "llm_communication":
+			return c(http.StatusBadGateway, "llm_unavailable",
+				"the language model could not be reached or kept failing; check the llm settings and API key, then try again")
+		case "declined":
+			return c(http.StatusUnprocessableEntity, "question_declined", safeGenMessage(gen,
+				"the question could not be understood well enough to answer; rephrase it with table or product names"))
+		default:
+			return c(http.StatusUnprocessableEntity, "invalid_sql", safeGenMessage(gen,
+				"no valid read-only SQL could be generated for this question; rephrase it and try again"))
+		}
+	case errors.As(err, &none):
+		capability := none.Capability
+		if capability == "" {
+			capability = "the required capability"
+		}
+		return c(http.StatusServiceUnavailable, "no_mcp_available",
+			fmt.Sprintf("no connected MCP server provides %s; check /api/servers and the configuration", capability))
+	case errors.As(err, &conn):
+		return c(http.StatusBadGateway, "mcp_unavailable",
+			fmt.Sprintf("the MCP server %q is not reachable; check /api/servers and try again shortly", conn.Server))
+	case errors.As(err, &fetch):
+		return c(http.StatusBadGateway, "resource_fetch_failed",
+			fmt.Sprintf("resources from the MCP server %q could not be fetched; check /api/servers and try again shortly", fetch.Server))
+	default:
+		return c(http.StatusInternalServerError, "internal_error",
+			"an unexpected error occurred; try again, and report it with the request id if it persists")
+	}
+}
+
+// sqlMessage tells the user why their SQL failed.
+func sqlMessage(e *orchestrator.QueryExecutionError) string {
+	msg := e.Message
+	if msg == "" {
+		msg = "the SQL could not be executed"
+	}
+	if e.Category != "" {
+		return fmt.Sprintf("the SQL failed (%s): %s", e.Category, msg)
+	}
+	return "the SQL failed: " + msg
+}
+
+// safeGenMessage returns the generator's own message, which sqlgen
+// documents as safe to show, or def when it is empty.
+func safeGenMessage(e *orchestrator.SQLGenerationError, def string) string {
+	if e.Message != "" {
+		return e.Message
+	}
+	return def
+}
+
+// report classifies err for this request and logs it when the failure is
+// the server's (5xx). It is the only place that logs such failures.
+func (a *api) report(c *gin.Context, err error) classified {
+	out := classify(err)
+	out.detail.RequestID = requestIDOf(c)
+	if out.status >= 500 {
+		a.logger.Error("request failed", "event", "error_occurred", "component", "http",
+			"operation_id", out.detail.RequestID, "route", routeOf(c),
+			"status", out.status, "code", out.detail.Code, "error", err.Error())
+	}
+	return out
+}
+
+// fail is the one error funnel: it maps err to a status and writes the
+// JSON error body (the OpenAI shape on the OpenAI-compatible routes), with
+// res attached so clients see the attempts.
+func (a *api) fail(c *gin.Context, err error, res *orchestrator.QueryResult) {
+	out := a.report(c, err)
+	if out.retryAfter > 0 {
+		c.Header("Retry-After", strconv.Itoa(out.retryAfter))
+	}
+	if c.Writer.Written() {
+		// Headers are gone (a stream was started): nothing more to send.
+		c.Abort()
+		return
+	}
+	if wantsOpenAIShape(c) {
+		c.AbortWithStatusJSON(out.status, openAIErrorBody(out))
+		return
+	}
+	c.AbortWithStatusJSON(out.status, errorBody{Error: out.detail, Result: safeResult(res, out)})
+}
+
+// safeResult returns a copy of res whose error is the funnel's safe
+// message: the orchestrator's own error text may hold causes (addresses,
+// raw model output) meant for the logs.
+func safeResult(res *orchestrator.QueryResult, out classified) *orchestrator.QueryResult {
+	if res == nil {
+		return nil
+	}
+	r := *res
+	r.Error = out.detail.Message
+	return &r
+}
+
+// errorEvent is the data of an SSE "error" event: the same body an error
+// response would have.
+func (a *api) errorEvent(c *gin.Context, err error, res *orchestrator.QueryResult) errorBody {
+	out := a.report(c, err)
+	return errorBody{Error: out.detail, Result: safeResult(res, out)}
+}

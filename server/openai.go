@@ -1,0 +1,380 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"talk2tables/orchestrator"
+)
+
+// chatRowLimit is how many result rows a chat answer shows as a table.
+const chatRowLimit = 20
+
+// chatRequest is the part of an OpenAI chat-completions request we read;
+// other fields (temperature, max_tokens, ...) are accepted and ignored.
+type chatRequest struct {
+	Model         string        `json:"model"`
+	Messages      []chatMessage `json:"messages"`
+	Stream        bool          `json:"stream"`
+	StreamOptions *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+}
+
+// chatMessage is one message; content is a string or an array of parts.
+type chatMessage struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+// text returns the message text: the string, or the text parts joined.
+func (m chatMessage) text() (string, error) {
+	raw := strings.TrimSpace(string(m.Content))
+	if raw == "" || raw == "null" {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(m.Content, &s); err == nil {
+		return s, nil
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(m.Content, &parts); err != nil {
+		return "", err
+	}
+	var texts []string
+	for _, p := range parts {
+		if p.Type == "text" {
+			texts = append(texts, p.Text)
+		}
+	}
+	return strings.Join(texts, "\n"), nil
+}
+
+// lastUserMessage returns the question: the text of the last user message.
+func lastUserMessage(msgs []chatMessage) (string, error) {
+	if len(msgs) == 0 {
+		return "", badRequest(http.StatusBadRequest, "invalid_field",
+			`field "messages" is required and must hold at least one user message`, "messages")
+	}
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role != "user" {
+			continue
+		}
+		t, err := msgs[i].text()
+		if err != nil {
+			return "", badRequest(http.StatusBadRequest, "invalid_field",
+				fmt.Sprintf(`field "messages[%d].content" must be a string or an array of text parts`, i), "messages")
+		}
+		return t, nil
+	}
+	return "", badRequest(http.StatusBadRequest, "invalid_field",
+		`field "messages" holds no message with role "user"; the last user message is the question`, "messages")
+}
+
+// chatCompletion is a non-streaming response.
+type chatCompletion struct {
+	ID      string       `json:"id"`
+	Object  string       `json:"object"`
+	Created int64        `json:"created"`
+	Model   string       `json:"model"`
+	Choices []chatChoice `json:"choices"`
+	Usage   chatUsage    `json:"usage"`
+}
+
+type chatChoice struct {
+	Index        int      `json:"index"`
+	Message      *chatOut `json:"message,omitempty"`
+	Delta        *chatOut `json:"delta,omitempty"`
+	FinishReason *string  `json:"finish_reason"`
+	Logprobs     any      `json:"logprobs"`
+}
+
+type chatOut struct {
+	Role    string `json:"role,omitempty"`
+	Content string `json:"content"`
+}
+
+type chatUsage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// chatChunk is one streaming event.
+type chatChunk struct {
+	ID      string       `json:"id"`
+	Object  string       `json:"object"`
+	Created int64        `json:"created"`
+	Model   string       `json:"model"`
+	Choices []chatChoice `json:"choices"`
+	Usage   *chatUsage   `json:"usage,omitempty"`
+}
+
+// handleChatCompletions answers POST /v1/chat/completions (and
+// /chat/completions): the last user message is the question, the answer is
+// markdown. Errors use the OpenAI error shape.
+func (a *api) handleChatCompletions(c *gin.Context) {
+	var req chatRequest
+	if err := decodeJSON(c, &req, false); err != nil {
+		a.fail(c, err, nil)
+		return
+	}
+	text, err := lastUserMessage(req.Messages)
+	if err != nil {
+		a.fail(c, err, nil)
+		return
+	}
+	question, err := checkQuestion(text, "messages", a.cfg.MaxQuestionLength)
+	if err != nil {
+		a.fail(c, err, nil)
+		return
+	}
+	q := orchestrator.Query{Question: question, MaxRows: a.cfg.DefaultMaxRows, OperationID: requestIDOf(c)}
+	a.logQueryReceived(c, q, "openai")
+	res, err := a.orch.Process(c.Request.Context(), q)
+	if err != nil {
+		a.fail(c, err, res)
+		return
+	}
+	answer := answerMarkdown(res)
+	usage := usageOf(res)
+	id := "chatcmpl-" + q.OperationID
+	created := time.Now().Unix()
+	stop := "stop"
+	if !req.Stream {
+		c.JSON(http.StatusOK, chatCompletion{
+			ID: id, Object: "chat.completion", Created: created, Model: ModelName,
+			Choices: []chatChoice{{Message: &chatOut{Role: "assistant", Content: answer}, FinishReason: &stop}},
+			Usage:   usage,
+		})
+		return
+	}
+
+	h := c.Writer.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Connection", "keep-alive")
+	h.Set("X-Accel-Buffering", "no")
+	c.Status(http.StatusOK)
+	send := func(ch chatChunk) {
+		ch.ID, ch.Object, ch.Created, ch.Model = id, "chat.completion.chunk", created, ModelName
+		b, _ := json.Marshal(ch) // our own types: cannot fail
+		_, _ = c.Writer.WriteString("data: ")
+		_, _ = c.Writer.Write(b)
+		_, _ = c.Writer.WriteString("\n\n")
+		c.Writer.Flush()
+	}
+	send(chatChunk{Choices: []chatChoice{{Delta: &chatOut{Role: "assistant"}}}})
+	for _, piece := range splitLines(answer) {
+		send(chatChunk{Choices: []chatChoice{{Delta: &chatOut{Content: piece}}}})
+	}
+	send(chatChunk{Choices: []chatChoice{{Delta: &chatOut{}, FinishReason: &stop}}})
+	if req.StreamOptions != nil && req.StreamOptions.IncludeUsage {
+		send(chatChunk{Choices: []chatChoice{}, Usage: &usage})
+	}
+	_, _ = c.Writer.WriteString("data: [DONE]\n\n")
+	c.Writer.Flush()
+}
+
+// handleModels answers GET /v1/models.
+func (a *api) handleModels(c *gin.Context) {
+	c.JSON(http.StatusOK, gin.H{
+		"object": "list",
+		"data": []gin.H{{
+			"id": ModelName, "object": "model", "created": a.started.Unix(), "owned_by": "talk2tables",
+		}},
+	})
+}
+
+// openAIError is the OpenAI error body.
+type openAIError struct {
+	Error openAIErrorDetail `json:"error"`
+}
+
+type openAIErrorDetail struct {
+	Message   string  `json:"message"`
+	Type      string  `json:"type"`
+	Param     *string `json:"param"`
+	Code      string  `json:"code"`
+	RequestID string  `json:"request_id,omitempty"`
+}
+
+// openAIErrorBody renders a classified error in the OpenAI shape.
+func openAIErrorBody(out classified) openAIError {
+	typ := "server_error"
+	switch {
+	case out.status == http.StatusUnauthorized:
+		typ = "authentication_error"
+	case out.status == http.StatusTooManyRequests:
+		typ = "rate_limit_error"
+	case out.status < 500:
+		typ = "invalid_request_error"
+	}
+	var param *string
+	if out.detail.Field != "" {
+		param = &out.detail.Field
+	}
+	return openAIError{Error: openAIErrorDetail{
+		Message: out.detail.Message, Type: typ, Param: param, Code: out.detail.Code, RequestID: out.detail.RequestID,
+	}}
+}
+
+// usageOf returns the LLM token usage of a result.
+func usageOf(res *orchestrator.QueryResult) chatUsage {
+	if res == nil || res.Metadata.Usage == nil {
+		return chatUsage{}
+	}
+	u := res.Metadata.Usage
+	return chatUsage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+}
+
+// splitLines splits s into lines, each keeping its newline.
+func splitLines(s string) []string {
+	var out []string
+	for s != "" {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			out = append(out, s)
+			break
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
+	}
+	return out
+}
+
+// answerMarkdown renders a result for a chat client: the explanation, the
+// SQL in a fenced block, the first rows as a table and, when recovery
+// happened, the failed attempts.
+func answerMarkdown(res *orchestrator.QueryResult) string {
+	var b strings.Builder
+	if e := strings.TrimSpace(res.Explanation); e != "" {
+		b.WriteString(e)
+		b.WriteString("\n\n")
+	}
+	if res.SQL != "" {
+		b.WriteString("```sql\n")
+		b.WriteString(strings.TrimSpace(res.SQL))
+		b.WriteString("\n```\n\n")
+	}
+	writeTable(&b, res.Result)
+	var failed []orchestrator.Attempt
+	for _, at := range res.Attempts {
+		if at.Error != "" {
+			failed = append(failed, at)
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(&b, "\n_Answered after %d attempts; the failed ones were repaired:_\n", len(res.Attempts))
+		for i, at := range failed {
+			fmt.Fprintf(&b, "%d. %s: %s\n", i+1, orDefault(string(at.Category), "ERROR"), oneLine(at.Error))
+		}
+	}
+	return strings.TrimRight(b.String(), "\n") + "\n"
+}
+
+// writeTable renders up to chatRowLimit rows as a markdown table.
+func writeTable(b *strings.Builder, d *orchestrator.QueryData) {
+	if d == nil || len(d.Columns) == 0 {
+		b.WriteString("_The query returned no result set._\n")
+		return
+	}
+	if len(d.Rows) == 0 {
+		b.WriteString("_No rows matched._\n")
+		return
+	}
+	b.WriteString("|")
+	for _, col := range d.Columns {
+		b.WriteString(" " + cell(col) + " |")
+	}
+	b.WriteString("\n|")
+	for range d.Columns {
+		b.WriteString(" --- |")
+	}
+	b.WriteString("\n")
+	shown := min(len(d.Rows), chatRowLimit)
+	for _, row := range d.Rows[:shown] {
+		b.WriteString("|")
+		for i := range d.Columns {
+			var v any
+			if i < len(row) {
+				v = row[i]
+			}
+			b.WriteString(" " + cell(formatValue(v)) + " |")
+		}
+		b.WriteString("\n")
+	}
+	total := max(d.RowCount, len(d.Rows))
+	switch {
+	case shown < total && d.Truncated:
+		fmt.Fprintf(b, "\n_Showing %d of %d rows (the result was capped at %d rows)._\n", shown, total, total)
+	case shown < total:
+		fmt.Fprintf(b, "\n_Showing %d of %d rows._\n", shown, total)
+	case d.Truncated:
+		fmt.Fprintf(b, "\n_The result was capped at %d rows._\n", total)
+	}
+}
+
+// formatValue renders one cell value.
+func formatValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "NULL"
+	case string:
+		return x
+	case float64:
+		return formatNumber(x)
+	case json.Number:
+		if f, err := x.Float64(); err == nil {
+			return formatNumber(f)
+		}
+		return x.String()
+	case bool:
+		return strconv.FormatBool(x)
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+// formatNumber shows integers as such and other numbers rounded for
+// reading: two decimals from 1 up, four significant digits below.
+func formatNumber(f float64) string {
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	case f == math.Trunc(f) && math.Abs(f) < 1e15:
+		return strconv.FormatFloat(f, 'f', 0, 64)
+	case math.Abs(f) >= 1:
+		return strconv.FormatFloat(f, 'f', 2, 64)
+	default:
+		return strconv.FormatFloat(f, 'g', 4, 64)
+	}
+}
+
+// cell escapes a value for a markdown table cell.
+func cell(s string) string {
+	s = oneLine(s)
+	return strings.ReplaceAll(s, "|", `\|`)
+}
+
+// oneLine folds line breaks into spaces.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\r", "")), " ")
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

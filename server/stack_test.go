@@ -1,0 +1,222 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"talk2tables/databasemcp"
+	"talk2tables/internal/llmtest"
+	"talk2tables/internal/testfixture"
+	"talk2tables/mcpserve"
+	"talk2tables/metadatamcp"
+	"talk2tables/orchestrator"
+)
+
+// goodSQL is a valid answer for the sample database.
+const goodSQL = "SELECT region, ROUND(SUM(total_amount), 2) AS revenue FROM sales GROUP BY region ORDER BY region"
+
+// goodPlan is the scripted LLM's answer with goodSQL.
+var goodPlan = llmtest.Plan(goodSQL, map[string]map[string]string{"revenue": {"column": "sales.total_amount"}},
+	"Total revenue per region.")
+
+// stackOptions tunes newStack.
+type stackOptions struct {
+	steps     []llmtest.Step                     // scripted LLM answers (default: goodPlan, repeated)
+	respond   func(llmtest.Request) llmtest.Step // instead of steps
+	http      func(*orchestrator.HTTPConfig)     // adjusts the HTTP config
+	orch      func(*orchestrator.Config)         // adjusts the orchestrator config
+	apiKeys   string                             // comma-separated; sets the API keys env var
+	dbOverNet bool                               // serve the database MCP over streamable HTTP (so it can be killed)
+}
+
+// stack is the real service under test: in-process MCP servers, the real
+// orchestrator with the real langchaingo client against a scripted LLM, and
+// server.New behind httptest.
+type stack struct {
+	URL  string
+	llm  *llmtest.Server
+	orch *orchestrator.Orchestrator
+	logs *syncBuffer
+	// dbServer is the database MCP's HTTP server when dbOverNet is set.
+	dbServer *httptest.Server
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writers (the logger).
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// events returns the decoded log records whose "event" is name.
+func (s *syncBuffer) events(tb testing.TB, name string) []map[string]any {
+	tb.Helper()
+	var out []map[string]any
+	for _, line := range strings.Split(s.String(), "\n") {
+		if line == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			tb.Fatalf("log line is not JSON: %q", line)
+		}
+		if m["event"] == name {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// testUI stands in for web.Files (package web is built separately).
+var testUI = fstest.MapFS{
+	"index.html": {Data: []byte("<!doctype html><title>talk2tables</title>")},
+	"app.js":     {Data: []byte("console.log('ui')")},
+}
+
+const apiKeysEnv = "TALK2TABLES_TEST_API_KEYS"
+
+func newStack(tb testing.TB, opt stackOptions) *stack {
+	tb.Helper()
+	logs := &syncBuffer{}
+	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+
+	var llm *llmtest.Server
+	switch {
+	case opt.respond != nil:
+		llm = llmtest.NewResponder(tb, opt.respond)
+	case opt.steps != nil:
+		llm = llmtest.New(tb, opt.steps...)
+	default:
+		llm = llmtest.NewResponder(tb, func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: goodPlan} })
+	}
+	tb.Setenv("TALK2TABLES_TEST_LLM_KEY", "test-llm-key")
+	tb.Setenv(apiKeysEnv, opt.apiKeys)
+
+	db, err := databasemcp.Open(testfixture.SalesDB(tb, 5000), databasemcp.Options{})
+	if err != nil {
+		tb.Fatalf("open database: %v", err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	meta, err := metadatamcp.New(testfixture.CatalogPath(tb), logger)
+	if err != nil {
+		tb.Fatalf("metadata server: %v", err)
+	}
+
+	cfg := orchestrator.DefaultConfig()
+	dbCfg := orchestrator.ServerConfig{Name: "Database MCP Server", Transport: orchestrator.TransportInProcess,
+		Priority: 10, Domains: []string{"sales", "orders", "products", "customers"},
+		Capabilities: []string{orchestrator.CapExecuteQuery, orchestrator.CapValidateQuery, orchestrator.CapListResources}}
+	st := &stack{llm: llm, logs: logs}
+	opts := []orchestrator.Option{
+		orchestrator.WithInProcessServer("product_metadata_mcp", meta.MCPServer()),
+	}
+	dbMCP := databasemcp.NewServer(db, logger)
+	if opt.dbOverNet {
+		h, err := mcpserve.Handler(dbMCP, "http")
+		if err != nil {
+			tb.Fatalf("database MCP handler: %v", err)
+		}
+		st.dbServer = httptest.NewServer(h)
+		tb.Cleanup(st.dbServer.Close)
+		dbCfg.Transport = orchestrator.TransportStreamableHTTP
+		dbCfg.URL = st.dbServer.URL + "/mcp"
+		dbCfg.Timeout = 2 * time.Second
+	} else {
+		opts = append(opts, orchestrator.WithInProcessServer("database_mcp", dbMCP))
+	}
+	cfg.MCPServers = map[string]orchestrator.ServerConfig{
+		"database_mcp": dbCfg,
+		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: orchestrator.TransportInProcess,
+			Priority: 1, Domains: []string{"products", "product_aliases", "column_mappings"},
+			Capabilities: []string{orchestrator.CapListResources}},
+	}
+	cfg.LLM = orchestrator.LLMConfig{Provider: orchestrator.ProviderOpenAI, Model: "scripted", BaseURL: llm.URL,
+		APIKeyEnv: "TALK2TABLES_TEST_LLM_KEY", Timeout: 5 * time.Second, MaxTokens: 512}
+	cfg.Orchestration.PingInterval = 0
+	cfg.HTTP.APIKeysEnv = apiKeysEnv
+	cfg.HTTP.RateLimit = 0
+	if opt.http != nil {
+		opt.http(&cfg.HTTP)
+	}
+	if opt.orch != nil {
+		opt.orch(cfg)
+	}
+	reg := prometheus.NewRegistry()
+	opts = append(opts, orchestrator.WithMetrics(orchestrator.NewMetrics(reg)))
+	orch, err := orchestrator.New(context.Background(), cfg, logger, opts...)
+	if err != nil {
+		tb.Fatalf("orchestrator.New: %v", err)
+	}
+	tb.Cleanup(func() { orch.Close() })
+	st.orch = orch
+
+	ts := httptest.NewServer(New(orch, cfg.HTTP, testUI, logger, reg))
+	tb.Cleanup(ts.Close)
+	st.URL = ts.URL
+	return st
+}
+
+// call sends one request and returns the response with its body read.
+func (s *stack) call(tb testing.TB, method, path, body string, header map[string]string) (*http.Response, []byte) {
+	tb.Helper()
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, s.URL+path, r)
+	if err != nil {
+		tb.Fatalf("new request: %v", err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatalf("read body: %v", err)
+	}
+	return resp, b
+}
+
+// errorOf decodes an error body.
+func errorOf(tb testing.TB, b []byte) errorBody {
+	tb.Helper()
+	var e errorBody
+	if err := json.Unmarshal(b, &e); err != nil {
+		tb.Fatalf("error body is not JSON: %v: %s", err, b)
+	}
+	if e.Error.Code == "" || e.Error.Message == "" {
+		tb.Fatalf("error body lacks code or message: %s", b)
+	}
+	return e
+}
