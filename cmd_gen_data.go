@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -41,6 +42,9 @@ func runGenData(ctx context.Context, args []string, io stdio) error {
 		return fmt.Errorf("gen-data: %w", err)
 	}
 	st, err := datagen.Generate(ctx, datagen.Options{Path: *dbPath, Catalog: cat, Seed: *seed, AsOf: day, Rows: *rows})
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("gen-data: interrupted; %s was left as it was", *dbPath)
+	}
 	if err != nil {
 		return fmt.Errorf("gen-data: %w", err)
 	}

@@ -101,3 +101,19 @@ func TestGenDataCommandGenerates(t *testing.T) {
 		t.Errorf("sales = %d up to %s, want 300 up to 2026-02-28", n, last)
 	}
 }
+
+func TestGenDataCommandInterrupted(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "sales.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errOut bytes.Buffer
+	err := run(ctx, []string{"gen-data", "--db", db, "--rows", "1000", "--catalog", filepath.Join("testdata", "product_metadata.json")},
+		stdio{strings.NewReader(""), &out, &errOut})
+	if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("err = %v, want an interrupted error", err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(db))
+	if len(entries) != 0 {
+		t.Errorf("an interrupted run left %d files behind", len(entries))
+	}
+}
