@@ -245,13 +245,14 @@ func TestStdioChildKilledIsReconnected(t *testing.T) {
 
 func TestCloseLeaksNothing(t *testing.T) {
 	f := newFixture(t)
+	gen := llmGen(t, llmtest.New(t))
 	base := runtime.NumGoroutine()
 	cfg := stdioConfig(f)
 	cfg.Orchestration.PingInterval = 20 * time.Millisecond
 	cfg.MCPServers["flaky"] = ServerConfig{Transport: TransportStdio, Command: "/nonexistent", Priority: 50}
 	cfg.Orchestration.FailFast = false
 	o, err := New(context.Background(), cfg, testLogger(t), WithChildStderr(nil),
-		WithGenerator(llmGen(t, llmtest.New(t))), withBackoff(5*time.Millisecond, 20*time.Millisecond))
+		WithGenerator(gen), withBackoff(5*time.Millisecond, 20*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
