@@ -185,7 +185,7 @@ var stopwords = map[string]bool{
 	"so": true, "far": true, "up": true, "down": true, "broken": true, "split": true,
 	"grouped": true, "breakdown": true, "figures": true, "numbers": true, "data": true,
 	"who": true, "where": true, "recorded": true, "currently": true, "ever": true,
-	"into": true, "out": true, "total": false, "some": true, "give me": true, "which": false,
+	"over": true, "into": true, "out": true, "total": false, "some": true, "give me": true, "which": false,
 	"s": true, "than": false, "respectively": true, "both": true, "between": false,
 	"did we": true, "how": false, "come": true, "came": true, "brought": true, "in total": true,
 	"altogether": true, "combined": true, "report": true, "summary": true, "value": false,

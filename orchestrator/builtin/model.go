@@ -466,6 +466,22 @@ func (m *model) addSchemaWords(seen map[string]bool) {
 			m.addEntry(&entry{kind: entTable, phrase: strings.ReplaceAll(t.name, "_", " "), tbl: t}, seen)
 		}
 	}
+	// Column names are words too ("category", "signup date") when only one
+	// table has them; metadata terms of the same phrase came first and win.
+	owners := map[string]int{}
+	for _, t := range m.tableList {
+		for _, c := range t.cols {
+			owners[strings.ToLower(c.name)]++
+		}
+	}
+	for _, t := range m.tableList {
+		for _, c := range t.cols {
+			if owners[strings.ToLower(c.name)] != 1 || c.pk || c.isKeyLike() {
+				continue
+			}
+			m.addEntry(&entry{kind: entTerm, phrase: strings.ReplaceAll(c.name, "_", " "), col: c}, seen)
+		}
+	}
 	// One value entry per phrase holding every column where it appears.
 	byPhrase := map[string]*entry{}
 	var order []string

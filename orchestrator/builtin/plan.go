@@ -176,7 +176,10 @@ func (m *model) interpret(spans []*span, today time.Time) (*query, error) {
 				sell, nx.used = true, true
 				k2++
 			}
-			if nx := at(k2); nx != nil && nx.isNoun() && nx.labelOf == nil && isDimNoun(nx) {
+			for at(k2) != nil && at(k2).kind == spValue {
+				k2++ // "top 3 audio products"
+			}
+			if nx := at(k2); nx != nil && nx.isNoun() && (nx.labelOf == nil || len(nx.tables) > 0) && isDimNoun(nx) {
 				rankTarget = nx
 			}
 		case kwSell:
@@ -344,14 +347,15 @@ func (m *model) interpret(spans []*span, today time.Time) (*query, error) {
 	if countTarget == nil && len(measureSpans) == 0 && fn == "" && !howMuch && (len(groupSpans) > 0 || grain != "") && len(entitySpans) == 1 {
 		countTarget, entitySpans = entitySpans[0], nil
 	}
-	aggregate := len(measureSpans) > 0 || countTarget != nil || fn != "" || howMuch || rankTarget != nil || (sell && rankDir != 0)
+	aggregate := len(measureSpans) > 0 || countTarget != nil || fn != "" || howMuch || rankTarget != nil || (sell && rankDir != 0) ||
+		(compare && len(entitySpans) == 0 && (len(prods) > 1 || len(valueSpans) > 1))
 	if !aggregate && rankDir != 0 && rankFn != "" && len(measureSpans) == 0 {
 		aggregate = false
 	}
 	if aggregate {
 		if err := m.buildAggregate(q, aggSpec{
 			fn: fn, rankFn: rankFn, measureSpans: measureSpans, countTarget: countTarget,
-			howMuch: howMuch, sell: sell, rankDir: rankDir, rankN: rankN, rankTarget: rankTarget,
+			howMuch: howMuch, sell: sell, compare: compare, rankDir: rankDir, rankN: rankN, rankTarget: rankTarget,
 			entitySpans: entitySpans, groupSpans: groupSpans, grain: grain,
 		}); err != nil {
 			return nil, err
@@ -496,7 +500,7 @@ type aggSpec struct {
 	fn, rankFn              string
 	measureSpans            []*span
 	countTarget             *span
-	howMuch, sell           bool
+	howMuch, sell, compare  bool
 	rankDir, rankN          int
 	rankTarget              *span
 	entitySpans, groupSpans []*span
@@ -552,7 +556,7 @@ func (m *model) buildAggregate(q *query, a aggSpec) error {
 		}
 		q.measures = append(q.measures, &measure{col: m.soldTerm.col, phrase: m.soldTerm.phrase})
 		q.entities[m.soldTerm.phrase] = map[string]string{"column": m.soldTerm.col.ref()}
-	case ranking && m.primary != nil:
+	case (ranking || a.compare) && m.primary != nil:
 		q.measures = append(q.measures, &measure{col: m.primary, phrase: m.primaryTerm})
 		q.notes = append(q.notes, fmt.Sprintf("no measure was named, so it ranks by %s", m.primaryTerm))
 		q.confidence = 0.7
