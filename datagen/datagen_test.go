@@ -112,10 +112,10 @@ func TestGenerateDeterministic(t *testing.T) {
 }
 
 func TestGenerateShape(t *testing.T) {
-	path, st := generate(t, datagen.Options{Seed: 1, AsOf: asOf, Rows: 20000})
+	path, st := generate(t, datagen.Options{Seed: 1, AsOf: asOf, Rows: 10000})
 	db := openDB(t, path)
-	if st.Sales != 20000 || st.Products != 42 || st.Customers != 800 || st.Orders == 0 {
-		t.Errorf("stats = %+v, want 20000 sales, 42 products, 800 customers, some orders", st)
+	if st.Sales != 10000 || st.Products != 42 || st.Customers != 400 || st.Orders == 0 {
+		t.Errorf("stats = %+v, want 10000 sales, 42 products, 400 customers, some orders", st)
 	}
 	if st.From != "2024-12-01" || st.To != "2026-11-21" {
 		t.Errorf("window = %s..%s, want 2024-12-01..2026-11-21", st.From, st.To)
@@ -147,7 +147,7 @@ func TestGenerateShape(t *testing.T) {
 		{"no empty orders", `SELECT count(*) FROM orders WHERE order_id NOT IN (SELECT order_id FROM sales)`, zero, "0"},
 		{"no orphan sales", `SELECT count(*) FROM sales WHERE order_id NOT IN (SELECT order_id FROM orders)
 			OR product_id NOT IN (SELECT product_id FROM products)`, zero, "0"},
-		{"emails unique and present", "SELECT count(DISTINCT email) FROM customers", eq(800), "800"},
+		{"emails unique and present", "SELECT count(DISTINCT email) FROM customers", eq(400), "400"},
 		{"four statuses", "SELECT count(DISTINCT status) FROM orders", eq(4), "4"},
 		{"most orders completed", `SELECT 100 * sum(status = 'completed') / count(*) FROM orders`, between(70, 95), "70..95 %"},
 		{"four regions", "SELECT count(DISTINCT region) FROM sales", eq(4), "4"},
