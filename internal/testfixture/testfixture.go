@@ -78,7 +78,10 @@ func SalesDB(tb testing.TB, rows int) string {
 func generated(tb testing.TB, rows int) (string, error) {
 	tb.Helper()
 	catPath := CatalogPath(tb)
-	dirOne.Do(func() { dir, dirErr = os.MkdirTemp("", "talk2tables-testfixture-") })
+	dirOne.Do(func() {
+		sweepStale()
+		dir, dirErr = os.MkdirTemp("", dirPrefix)
+	})
 	if dirErr != nil {
 		return "", dirErr
 	}
@@ -101,6 +104,22 @@ func generated(tb testing.TB, rows int) (string, error) {
 		})
 	})
 	return b.path, b.err
+}
+
+const dirPrefix = "talk2tables-testfixture-"
+
+// staleAfter is far beyond any test process's life: cache directories older
+// than this were left by finished processes (nothing removes them at exit).
+const staleAfter = 3 * time.Hour
+
+// sweepStale removes cache directories that earlier test processes left behind.
+func sweepStale() {
+	matches, _ := filepath.Glob(filepath.Join(os.TempDir(), dirPrefix+"*"))
+	for _, m := range matches {
+		if info, err := os.Stat(m); err == nil && info.IsDir() && time.Since(info.ModTime()) > staleAfter {
+			os.RemoveAll(m)
+		}
+	}
 }
 
 func copyFile(src, dst string) error {
