@@ -42,8 +42,17 @@ function run(cmd, args, opts = {}) {
   });
 }
 
+// inspect runs one inspector CLI call and returns its JSON output. The CLI
+// exits non-zero when a tool answers isError, so that is not a failure here:
+// the caller checks isError itself.
 async function inspect(target, ...args) {
-  const { stdout } = await run(inspector, ['--cli', ...target, ...args]);
+  // The server command goes after "--": the inspector has flags of its own
+  // (e.g. --catalog) that would otherwise swallow the server's.
+  const argv = ['--cli', ...args, ...target.opts, '--', ...target.positional];
+  const { code, stdout } = await run(inspector, argv, { allowFail: true });
+  if (code !== 0 && !stdout.includes('"isError": true')) {
+    throw new Error(`inspector exited ${code}: ${stdout.slice(0, 500)}`);
+  }
   try {
     return JSON.parse(stdout);
   } catch {
@@ -75,18 +84,18 @@ async function waitForPort(port, child) {
   throw new Error(`port ${port} never opened`);
 }
 
-// target returns the inspector's target arguments for a server over a transport,
+// target returns the inspector's target options and positional arguments for a server over a transport,
 // starting an HTTP server first when needed.
 async function target(kind, transport) {
   const args = kind === 'database' ? ['database-mcp', '--db', db] : ['metadata-mcp', '--catalog', catalog];
-  if (transport === 'stdio') return [bin, ...args];
+  if (transport === 'stdio') return { opts: [], positional: [bin, ...args] };
   const port = await freePort();
   const child = spawn(bin, [...args, '--transport', transport, '--addr', `127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr.resume();
   children.push(child);
   await waitForPort(port, child);
   const path = transport === 'sse' ? 'sse' : 'mcp';
-  return [`http://127.0.0.1:${port}/${path}`, '--transport', transport];
+  return { opts: ['--transport', transport], positional: [`http://127.0.0.1:${port}/${path}`] };
 }
 
 function textOf(result) {
