@@ -55,6 +55,8 @@ type options struct {
 	catalogPath string
 	cpuProfile  string
 	logLevel    string
+	sql         string
+	idleConns   int
 }
 
 func run() error {
@@ -65,11 +67,18 @@ func run() error {
 	flag.StringVar(&o.catalogPath, "catalog", "testdata/product_metadata.json", "product catalog (run from the repository root)")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the load phase to this file")
 	flag.StringVar(&o.logLevel, "log-level", "error", "stack log level (debug, info, warn, error); logs go to stderr")
+	flag.StringVar(&o.sql, "sql", cheapSQL, "SQL the scripted model answers with (e.g. the -sql of a heavier question)")
+	flag.IntVar(&o.idleConns, "llm-idle-conns", 0, "raise http.DefaultTransport's idle connections per host (used by the LLM client) to this; 0 keeps Go's default of 2")
 	flag.Parse()
 	if o.concurrency < 1 || o.duration <= 0 || o.rows < 1 {
 		return errors.New("-concurrency, -duration and -rows must be positive")
 	}
 	ctx := context.Background()
+	if o.idleConns > 0 {
+		if t, ok := http.DefaultTransport.(*http.Transport); ok {
+			t.MaxIdleConnsPerHost = o.idleConns
+		}
+	}
 
 	base, stop, err := startStack(ctx, o)
 	if err != nil {
@@ -197,6 +206,11 @@ func ask(client *http.Client, base string, body []byte) (time.Duration, error) {
 // settle collects garbage and waits (up to 5 s) for goroutines to drop to
 // target, then reports the live heap and the goroutine count.
 func settle(target int) (uint64, int) {
+	// Idle keep-alive connections (the LLM client uses the default
+	// transport) are a bounded pool, not a leak: close them before counting.
+	if t, ok := http.DefaultTransport.(*http.Transport); ok {
+		t.CloseIdleConnections()
+	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		runtime.GC()
@@ -249,7 +263,7 @@ func startStack(ctx context.Context, o options) (string, func(), error) {
 		return fail(err)
 	}
 
-	llmURL, stopLLM, err := startResponder()
+	llmURL, stopLLM, err := startResponder(o.sql)
 	if err != nil {
 		return fail(err)
 	}
@@ -306,23 +320,25 @@ func stackLogger(level string) (*slog.Logger, error) {
 	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: l})), nil
 }
 
-// loadSQL is what the scripted model answers: revenue by region for one
-// product over the last 30 days (uses the product and date indexes).
-const loadSQL = `SELECT region, ROUND(SUM(total_amount), 2) AS revenue
-FROM sales
-WHERE product_id = 123 AND sale_date >= date('now', '-30 days')
-GROUP BY region
-ORDER BY revenue DESC`
+// cheapSQL is what the scripted model answers by default: a small
+// aggregate, so the run measures the service rather than SQLite. A heavier
+// question for -sql: revenue by region for one product over 30 days,
+//
+//	SELECT region, ROUND(SUM(total_amount), 2) AS revenue FROM sales
+//	WHERE product_id = 123 AND sale_date >= date('now', '-30 days')
+//	GROUP BY region ORDER BY revenue DESC
+const cheapSQL = `SELECT category, COUNT(*) AS products, ROUND(AVG(unit_price), 2) AS avg_price
+FROM products GROUP BY category ORDER BY category`
 
 // startResponder serves a zero-latency OpenAI-compatible chat-completions
 // endpoint that always answers with the same plan. (internal/llmtest needs a
 // testing.TB and records every request, which a long load run cannot
 // afford.)
-func startResponder() (string, func(), error) {
+func startResponder(sql string) (string, func(), error) {
 	plan, err := json.Marshal(map[string]any{
-		"sql":               loadSQL,
+		"sql":               sql,
 		"resolved_entities": map[string]map[string]string{"abracadabra": {"products.product_id": "123"}},
-		"explanation":       "Revenue per region for Magic Wand Pro (product 123) over the last 30 days.",
+		"explanation":       "The answer, as the scripted model wrote it.",
 		"confidence":        0.9,
 	})
 	if err != nil {

@@ -1,0 +1,236 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"talk2tables/databasemcp"
+	"talk2tables/internal/llmtest"
+	"talk2tables/internal/testfixture"
+	"talk2tables/mcpserve"
+	"talk2tables/metadatamcp"
+)
+
+func TestServeCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.yaml")
+	typo := filepath.Join(dir, "typo.yaml")
+	if err := os.WriteFile(typo, []byte("mcp_servers: {}\nhttp:\n  adress: \":8001\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name       string
+		args       []string
+		wantErr    error
+		wantMsg    []string
+		wantStderr string
+	}{
+		{name: "help", args: []string{"--help"}, wantErr: errHelp, wantStderr: "-config file"},
+		{name: "unknown flag", args: []string{"--nope"}, wantErr: errUsage, wantStderr: "flag provided but not defined"},
+		{name: "stray argument", args: []string{"extra"}, wantErr: errUsage, wantStderr: "unexpected argument"},
+		{name: "missing config", args: []string{"--config", missing}, wantMsg: []string{missing, "no such file"}},
+		{name: "invalid config", args: []string{"--config", typo}, wantMsg: []string{typo, "adress"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), append([]string{"serve"}, tt.args...), stdio{strings.NewReader(""), &stdout, &stderr})
+			if err == nil {
+				t.Fatalf("run(serve %v) = nil, want an error", tt.args)
+			}
+			if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
+				t.Errorf("run(serve %v) = %v, want %v", tt.args, err, tt.wantErr)
+			}
+			if tt.wantErr == nil && (errors.Is(err, errUsage) || errors.Is(err, errHelp)) {
+				t.Errorf("run(serve %v) = %v, want a plain error (exit 1)", tt.args, err)
+			}
+			for _, m := range tt.wantMsg {
+				if !strings.Contains(err.Error(), m) {
+					t.Errorf("error = %q, want it to contain %q", err, m)
+				}
+			}
+			if !strings.Contains(stderr.String(), tt.wantStderr) {
+				t.Errorf("stderr = %q, want it to contain %q", stderr.String(), tt.wantStderr)
+			}
+		})
+	}
+	var stderr bytes.Buffer
+	run(context.Background(), []string{"serve", "--help"}, stdio{strings.NewReader(""), io.Discard, &stderr})
+	for _, flag := range []string{"config", "addr", "log-level", "log-format"} {
+		if !strings.Contains(stderr.String(), "  -"+flag+" ") {
+			t.Errorf("--help does not explain -%s:\n%s", flag, stderr.String())
+		}
+	}
+}
+
+// serveStderr is a goroutine-safe stderr for a running serve command.
+type serveStderr struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *serveStderr) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *serveStderr) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestServeCommand runs 'serve' against MCP servers over streamable HTTP
+// and a scripted LLM, then stops it while a question is in flight: the
+// question still gets its answer (graceful shutdown).
+func TestServeCommand(t *testing.T) {
+	logger := slog.New(slog.DiscardHandler)
+	db, err := databasemcp.Open(testfixture.SalesDB(t, 5000), databasemcp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	meta, err := metadatamcp.New(testfixture.CatalogPath(t), logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbHandler, err := mcpserve.Handler(databasemcp.NewServer(db, logger), "http")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metaHandler, err := mcpserve.Handler(meta.MCPServer(), "http")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbSrv, metaSrv := httptest.NewServer(dbHandler), httptest.NewServer(metaHandler)
+	t.Cleanup(dbSrv.Close)
+	t.Cleanup(metaSrv.Close)
+
+	inFlight := make(chan struct{})
+	var once sync.Once
+	llm := llmtest.NewResponder(t, func(llmtest.Request) llmtest.Step {
+		once.Do(func() { close(inFlight) })
+		return llmtest.Step{Content: llmtest.Plan("SELECT COUNT(*) AS n FROM products", nil, "Product count."),
+			Delay: 300 * time.Millisecond}
+	})
+	t.Setenv("TALK2TABLES_SERVE_TEST_KEY", "k")
+	cfgPath := filepath.Join(t.TempDir(), "mcp_config.yaml")
+	cfg := `mcp_servers:
+  database_mcp:
+    name: Database MCP Server
+    transport: streamable_http
+    url: ` + dbSrv.URL + `/mcp
+    priority: 10
+    domains: [sales]
+    capabilities: [execute_query, validate_query, list_resources]
+  product_metadata_mcp:
+    name: Product Metadata MCP
+    transport: streamable_http
+    url: ` + metaSrv.URL + `/mcp
+    priority: 1
+    domains: [products]
+    capabilities: [list_resources]
+orchestration:
+  ping_interval: 0s
+llm:
+  provider: openai
+  model: scripted
+  base_url: ` + llm.URL + `
+  api_key_env: TALK2TABLES_SERVE_TEST_KEY
+http:
+  addr: ":1"
+  shutdown_timeout: 20s
+`
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stderr := &serveStderr{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--config", cfgPath, "--addr", "127.0.0.1:0", "--log-level", "warn"},
+			stdio{strings.NewReader(""), io.Discard, stderr})
+	}()
+	base := waitForURL(t, stderr, done)
+
+	resp, err := http.Get(base + "health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("/health = %d, want 200", resp.StatusCode)
+	}
+	resp, err = http.Get(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(strings.ToLower(string(page)), "<html") {
+		t.Errorf("GET / = %d %.100q, want the embedded UI", resp.StatusCode, page)
+	}
+
+	type answer struct {
+		code int
+		body string
+		err  error
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		resp, err := http.Post(base+"api/query", "application/json", strings.NewReader(`{"question":"how many products"}`))
+		if err != nil {
+			answered <- answer{err: err}
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		answered <- answer{code: resp.StatusCode, body: string(b)}
+	}()
+	<-inFlight
+	cancel() // SIGINT while the question waits for the LLM
+	a := <-answered
+	if a.err != nil || a.code != 200 || !strings.Contains(a.body, `"success":true`) {
+		t.Errorf("in-flight question = %d %v %.300s, want 200 success despite the shutdown", a.code, a.err, a.body)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("serve returned %v, want nil after a graceful shutdown", err)
+	}
+	if _, err := http.Get(base + "health"); err == nil {
+		t.Error("server still answers after shutdown")
+	}
+}
+
+// waitForURL waits for serve to print its URL on stderr.
+func waitForURL(tb testing.TB, stderr *serveStderr, done <-chan error) string {
+	tb.Helper()
+	re := regexp.MustCompile(`serving on (http://\S+/)`)
+	deadline := time.After(60 * time.Second) // a hang guard, not a speed check
+	for {
+		if m := re.FindStringSubmatch(stderr.String()); m != nil {
+			return m[1]
+		}
+		select {
+		case err := <-done:
+			tb.Fatalf("serve exited early: %v\nstderr: %s", err, stderr.String())
+		case <-deadline:
+			tb.Fatalf("serve printed no URL; stderr: %s", stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
