@@ -185,12 +185,10 @@ var stopwords = map[string]bool{
 	"so": true, "far": true, "up": true, "down": true, "broken": true, "split": true,
 	"grouped": true, "breakdown": true, "figures": true, "numbers": true, "data": true,
 	"who": true, "where": true, "recorded": true, "currently": true, "ever": true,
-	"over": true, "into": true, "out": true, "total": false, "some": true, "give me": true, "which": false,
-	"s": true, "than": false, "respectively": true, "both": true, "between": false,
-	"did we": true, "how": false, "come": true, "came": true, "brought": true, "in total": true,
-	"altogether": true, "combined": true, "report": true, "summary": true, "value": false,
+	"over": true, "into": true, "out": true, "some": true,
+	"s": true, "respectively": true, "both": true, "come": true, "came": true, "brought": true,
+	"altogether": true, "combined": true, "report": true, "summary": true,
 	"belong": true, "belonging": true, "under": true, "listed": true, "available": true,
-	"by the": true, "same": false, "vs.": true, "much": false, "many": false,
 }
 
 // dlDistance is the optimal-string-alignment Damerau-Levenshtein distance,

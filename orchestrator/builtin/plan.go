@@ -2,8 +2,6 @@ package builtin
 
 import (
 	"fmt"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -937,15 +935,11 @@ func (m *model) dateColumnFor(q *query) *column {
 	needed := m.neededTables(q)
 	var fanDate *column
 	for _, t := range needed {
-		p := m.path(q.base, t)
-		cur := q.base
-		for _, e := range p {
+		for _, e := range m.path(q.base, t) {
 			if !e.manyToOne && e.other.dateCol != nil && fanDate == nil {
 				fanDate = e.other.dateCol
 			}
-			cur = e.other
 		}
-		_ = cur
 	}
 	if fanDate != nil {
 		return fanDate
@@ -1078,9 +1072,6 @@ func measureAlias(fn, phrase string) string {
 	}
 	return "count_" + w
 }
-
-var _ = sort.Strings
-var _ = strconv.Itoa
 
 // distinctListing lists the distinct values of one column.
 func (m *model) distinctListing(q *query, sp *span, values []*span, neg map[*span]bool, windows []*timeWindow) (*query, error) {

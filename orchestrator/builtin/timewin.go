@@ -77,7 +77,7 @@ func (m *model) matchTime(toks []token, i int, today time.Time) (int, *timeWindo
 			return rel(2, "this "+u)
 		}
 	case "last", "previous", "past", "prior":
-		if u := unitWord(next(1)); u != "" && u == strings.TrimSuffix(next(1), "ly") {
+		if u := unitWord(next(1)); u != "" {
 			return rel(2, "last "+u)
 		}
 		if i+2 < len(toks) && toks[i+1].isNum && toks[i+1].num > 0 {
