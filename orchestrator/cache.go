@@ -137,7 +137,7 @@ func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serv
 	for i, r := range list {
 		g.Go(func() error {
 			t0 := time.Now()
-			log.Debug("resource fetch requested", "event", "resource_fetch_requested", "uri", r.URI)
+			log.Info("resource fetch requested", "event", "resource_fetch_requested", "uri", r.URI)
 			var res *mcp.ReadResourceResult
 			err := c.call(gctx, "resources/read", func(ctx context.Context, cl *client.Client) error {
 				req := mcp.ReadResourceRequest{}

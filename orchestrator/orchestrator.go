@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -327,8 +326,6 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		res.Metadata.ExecutionTime = time.Since(start).Seconds()
 		if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
 			err = fmt.Errorf("question not answered within %s: %w (last error: %v)", timeout, ctx.Err(), err)
-		} else if err != nil && errors.Is(err, context.DeadlineExceeded) && !strings.Contains(err.Error(), "within") {
-			err = fmt.Errorf("question not answered within %s: %w", timeout, err)
 		}
 		o.metrics.queryFinished(err == nil)
 		if err != nil {
@@ -534,8 +531,8 @@ func (o *Orchestrator) buildRequest(question string, g *gathered, exec *conn) sq
 	return req
 }
 
-// serversUsed lists, by priority, the servers whose resources went into the
-// prompt plus the executor.
+// serversUsed lists the servers whose resources went into the prompt, by
+// priority, plus the executor (last when it contributed no resources).
 func serversUsed(g *gathered, exec *conn) []string {
 	var out []string
 	seen := false
@@ -553,6 +550,5 @@ func serversUsed(g *gathered, exec *conn) []string {
 	if !seen {
 		out = append(out, exec.id)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return false })
 	return out
 }
