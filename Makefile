@@ -27,7 +27,7 @@ $(DB): | $(BIN)
 
 ## run: build, generate the sample database if missing, start API + UI + both MCP servers on :8001
 run: build data
-	./$(BIN) serve --config $(CONFIG)
+	./$(BIN) serve --config $(CONFIG) $(if $(ADDR),--addr $(ADDR))
 
 ## test: everything CI runs — formatting, vet, Go tests with -race, MCP Inspector interop, browser test
 test: lint test-go test-node
