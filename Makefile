@@ -40,7 +40,7 @@ deps-node:
 
 test-node: build deps-node
 	@mkdir -p $(TEST_OUT)
-	T2T_BIN=$(CURDIR)/$(BIN) T2T_TEST_OUTPUT=$(TEST_OUT) node --test --test-concurrency=1 scripts/interop/ web/e2e/
+	T2T_BIN=$(CURDIR)/$(BIN) T2T_TEST_OUTPUT=$(TEST_OUT) node --test --test-concurrency=1 scripts/interop/ scripts/e2e/ web/e2e/
 
 ## lint: gofmt and go vet must be clean
 lint:
