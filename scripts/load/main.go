@@ -54,6 +54,7 @@ type options struct {
 	rows        int
 	catalogPath string
 	cpuProfile  string
+	memProfile  string
 	logLevel    string
 	sql         string
 	idleConns   int
@@ -66,6 +67,7 @@ func run() error {
 	flag.IntVar(&o.rows, "rows", 50000, "sales rows in the generated database")
 	flag.StringVar(&o.catalogPath, "catalog", "testdata/product_metadata.json", "product catalog (run from the repository root)")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the load phase to this file")
+	flag.StringVar(&o.memProfile, "memprofile", "", "write a heap profile taken after the run to this file")
 	flag.StringVar(&o.logLevel, "log-level", "error", "stack log level (debug, info, warn, error); logs go to stderr")
 	flag.StringVar(&o.sql, "sql", cheapSQL, "SQL the scripted model answers with (e.g. the -sql of a heavier question)")
 	flag.IntVar(&o.idleConns, "llm-idle-conns", 0, "raise http.DefaultTransport's idle connections per host (used by the LLM client) to this; 0 keeps Go's default of 2")
@@ -118,6 +120,16 @@ func run() error {
 	}
 	client.CloseIdleConnections()
 	heapAfter, goAfter := settle(goBefore)
+	if o.memProfile != "" {
+		f, err := os.Create(o.memProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.WriteHeapProfile(f); err != nil {
+			return err
+		}
+	}
 
 	slices.Sort(lat)
 	n := len(lat)
@@ -214,6 +226,7 @@ func settle(target int) (uint64, int) {
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		runtime.GC()
+		runtime.GC() // the second also empties sync.Pool victim caches
 		if target == 0 || runtime.NumGoroutine() <= target || time.Now().After(deadline) {
 			break
 		}
