@@ -1,12 +1,18 @@
 package server
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 )
 
@@ -134,5 +140,57 @@ func TestAnswerMarkdown(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestClassify(t *testing.T) {
+	wrap := func(err error) error { return fmt.Errorf("process: %w", err) }
+	tests := []struct {
+		name       string
+		err        error
+		wantStatus int
+		wantCode   string
+	}{
+		{"MCP connection lost", wrap(&orchestrator.MCPConnectionError{Server: "database_mcp", Phase: orchestrator.PhaseLost, Err: errors.New("EOF")}), 502, "mcp_unavailable"},
+		{"resource fetch", wrap(&orchestrator.ResourceFetchError{Server: "m", Phase: orchestrator.PhaseList, Err: errors.New("x")}), 502, "resource_fetch_failed"},
+		{"no MCP available", wrap(&orchestrator.NoMCPAvailableError{Capability: "execute_query"}), 503, "no_mcp_available"},
+		{"no executor", wrap(&orchestrator.QueryExecutionError{Reason: orchestrator.ReasonNoExecutor}), 503, "no_executor"},
+		{"sql execution", wrap(&orchestrator.QueryExecutionError{Reason: orchestrator.ReasonSQLExecution, Category: sqlerr.SyntaxError, Message: "near x"}), 422, "sql_execution_failed"},
+		{"LLM unreachable", wrap(&orchestrator.SQLGenerationError{Reason: sqlgen.ReasonLLMCommunication, Message: "at http://10.0.0.5"}), 502, "llm_unavailable"},
+		{"LLM not configured", wrap(&orchestrator.SQLGenerationError{Reason: sqlgen.ReasonNotConfigured}), 503, "llm_not_configured"},
+		{"invalid SQL", wrap(&orchestrator.SQLGenerationError{Reason: sqlgen.ReasonInvalidSQL}), 422, "invalid_sql"},
+		{"declined", wrap(&orchestrator.SQLGenerationError{Reason: sqlgen.ReasonDeclined, Message: "which product?"}), 422, "question_declined"},
+		{"deadline wins over the wrapper", wrap(&orchestrator.SQLGenerationError{Reason: sqlgen.ReasonLLMCommunication, Err: context.DeadlineExceeded}), 504, "timeout"},
+		{"client went away", wrap(context.Canceled), 499, "client_closed_request"},
+		{"body too large", &http.MaxBytesError{Limit: 10}, 413, "body_too_large"},
+		{"anything else", errors.New("open /var/lib/x: permission denied"), 500, "internal_error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := classify(tt.err)
+			if got.status != tt.wantStatus || got.detail.Code != tt.wantCode {
+				t.Errorf("classify = %d %q, want %d %q", got.status, got.detail.Code, tt.wantStatus, tt.wantCode)
+			}
+			if got.detail.Message == "" || strings.Contains(got.detail.Message, "10.0.0.5") || strings.Contains(got.detail.Message, "/var/lib") {
+				t.Errorf("message = %q, want a safe, non-empty message", got.detail.Message)
+			}
+		})
+	}
+}
+
+func TestNewTwiceOnOneRegistry(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	New(nil, orchestrator.HTTPConfig{}, nil, nil, reg)
+	New(nil, orchestrator.HTTPConfig{}, nil, nil, reg) // must reuse, not panic
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, mf := range mfs {
+		found = found || mf.GetName() == "talk2tables_http_requests_in_flight"
+	}
+	if !found {
+		t.Error("talk2tables_http_requests_in_flight is not registered")
 	}
 }
