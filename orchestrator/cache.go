@@ -268,7 +268,7 @@ func (o *Orchestrator) gather(ctx context.Context, opID string) (*gathered, erro
 			continue
 		}
 		if !c.hasResources() {
-			snaps[i] = &serverSnapshot{ServerID: c.id}
+			snaps[i] = c.noResources
 			g.hits++
 			continue
 		}

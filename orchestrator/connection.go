@@ -41,6 +41,9 @@ type conn struct {
 	cfg ServerConfig
 	o   *Orchestrator
 	log *slog.Logger
+	// noResources is the (shared, immutable) snapshot of a server that
+	// advertises no resources, so its identity is stable across questions.
+	noResources *serverSnapshot
 
 	mu           sync.Mutex
 	state        string

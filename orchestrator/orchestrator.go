@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -43,6 +44,9 @@ type Orchestrator struct {
 	wg        sync.WaitGroup
 	isClosed  atomic.Bool
 	closeOnce sync.Once
+
+	baseMu sync.Mutex
+	base   *requestBase // last generator request base (see requestBase)
 }
 
 // Option configures New.
@@ -106,7 +110,7 @@ func New(ctx context.Context, cfg *Config, logger *slog.Logger, opts ...Option) 
 	o.cache = newResourceCache(o, cfg.Orchestration.CacheTTL())
 	for id, sc := range cfg.MCPServers {
 		o.conns[id] = &conn{id: id, cfg: sc, o: o, state: StateDisconnected,
-			log: logger.With("mcp_server", id)}
+			log: logger.With("mcp_server", id), noResources: &serverSnapshot{ServerID: id}}
 	}
 	o.ordered = sortedConns(o.conns)
 
@@ -496,16 +500,57 @@ func normalizeSQL(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// buildRequest turns gathered resources into the generator's request.
+// buildRequest turns gathered resources into the generator's request. The
+// question-independent part (servers, their rendered prompt text, dialect)
+// is computed once per set of resource snapshots and shared.
 func (o *Orchestrator) buildRequest(question string, g *gathered, exec *conn) sqlgen.Request {
-	req := sqlgen.Request{Question: question, Dialect: "sqlite", Today: time.Now().UTC().Format("2006-01-02"),
-		Servers: make([]sqlgen.ServerContext, len(g.snaps))}
+	b := o.requestBase(g, exec)
+	today := b.today
+	if today == "" {
+		today = time.Now().UTC().Format("2006-01-02")
+	}
+	return sqlgen.Request{Question: question, Dialect: b.dialect, Today: today, Servers: b.servers,
+		Rendered: b.rendered}
+}
+
+// requestBase is the part of a generator request that depends only on the
+// resource snapshots and the executor. It is immutable once built.
+type requestBase struct {
+	snaps    []*serverSnapshot // the identity it was built for, by priority
+	exec     *conn
+	servers  []sqlgen.ServerContext
+	rendered *sqlgen.RenderedServers
+	dialect  string
+	today    string // from the executor's schema; empty means the clock's
+}
+
+// requestBase returns the base for g and exec, reusing the last one while
+// the snapshots are the same objects. Snapshots are immutable and every
+// refetch (TTL expiry, change notification, reconnect) stores a new one, so
+// pointer identity is exactly "the resources did not change".
+func (o *Orchestrator) requestBase(g *gathered, exec *conn) *requestBase {
+	o.baseMu.Lock()
+	b := o.base
+	o.baseMu.Unlock()
+	if b != nil && b.exec == exec && slices.Equal(b.snaps, g.snaps) {
+		return b
+	}
+	b = newRequestBase(g, exec)
+	o.baseMu.Lock()
+	o.base = b
+	o.baseMu.Unlock()
+	return b
+}
+
+func newRequestBase(g *gathered, exec *conn) *requestBase {
+	b := &requestBase{snaps: slices.Clone(g.snaps), exec: exec, dialect: "sqlite",
+		servers: make([]sqlgen.ServerContext, len(g.snaps))}
 	for i, s := range g.snaps {
 		c := g.conns[i]
-		req.Servers[i] = sqlgen.ServerContext{ID: c.id, Name: c.cfg.Name, Priority: c.cfg.Priority,
+		b.servers[i] = sqlgen.ServerContext{ID: c.id, Name: c.cfg.Name, Priority: c.cfg.Priority,
 			Domains: c.cfg.Domains, Capabilities: c.cfg.Capabilities, Resources: s.Resources}
 		if s.Resources == nil {
-			req.Servers[i].Resources = map[string]any{}
+			b.servers[i].Resources = map[string]any{}
 		}
 	}
 	// Dialect and today come from the executor's schema resource when it
@@ -520,15 +565,16 @@ func (o *Orchestrator) buildRequest(question string, g *gathered, exec *conn) sq
 				continue
 			}
 			if d, ok := m["dialect"].(string); ok && d != "" {
-				req.Dialect = d
+				b.dialect = d
 				if t, ok := m["today"].(string); ok && t != "" {
-					req.Today = t
+					b.today = t
 				}
 				break
 			}
 		}
 	}
-	return req
+	b.rendered = sqlgen.RenderServers(b.servers)
+	return b
 }
 
 // serversUsed lists the servers whose resources went into the prompt, by

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"talk2tables/sqlerr"
 )
@@ -63,7 +65,54 @@ func BuildPrompt(req Request) (system, user string) {
 	if today == "" {
 		today = "unknown (use the database's date('now'))"
 	}
+	system = systemPrompt(dialect, today)
 
+	rendered := req.Rendered
+	if !rendered.matches(req.Servers) {
+		rendered = RenderServers(req.Servers)
+	}
+	var u strings.Builder
+	u.Grow(len(rendered.text) + len(req.Question) + len(dialect) + len(today) + 64)
+	u.WriteString("Question: ")
+	u.WriteString(req.Question)
+	u.WriteString("\nDialect: ")
+	u.WriteString(dialect)
+	u.WriteString("\nToday: ")
+	u.WriteString(today)
+	u.WriteString("\n\n")
+	u.WriteString(rendered.text)
+	if r := req.Repair; r != nil {
+		u.WriteString("\n")
+		writeRepair(&u, req.Question, r)
+	}
+	u.WriteString("\nRespond with the JSON object only.")
+	return system, u.String()
+}
+
+// systemKey identifies a system prompt: it depends on nothing else.
+type systemKey struct{ dialect, today string }
+
+type systemEntry struct {
+	key  systemKey
+	text string
+}
+
+// lastSystem holds the most recent system prompt; it changes only when the
+// dialect or the date does.
+var lastSystem atomic.Pointer[systemEntry]
+
+// systemPrompt returns the system message for dialect and today.
+func systemPrompt(dialect, today string) string {
+	key := systemKey{dialect, today}
+	if e := lastSystem.Load(); e != nil && e.key == key {
+		return e.text
+	}
+	text := renderSystem(dialect, today)
+	lastSystem.Store(&systemEntry{key: key, text: text})
+	return text
+}
+
+func renderSystem(dialect, today string) string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "You are an expert data analyst. You translate a business question into exactly one "+
 		"read-only %s query over the database described by the MCP servers' resources below.\n\n", dialect)
@@ -97,25 +146,7 @@ func BuildPrompt(req Request) (system, user string) {
 	s.WriteString("Answer with one JSON object and nothing else, exactly in this shape:\n")
 	s.WriteString(ResponseContract)
 	s.WriteString("\n")
-
-	var u strings.Builder
-	fmt.Fprintf(&u, "Question: %s\n", req.Question)
-	fmt.Fprintf(&u, "Dialect: %s\nToday: %s\n\n", dialect, today)
-	servers := sortedServers(req.Servers)
-	if len(servers) == 0 {
-		u.WriteString("No MCP server resources are available.\n")
-	} else {
-		u.WriteString("MCP servers, most preferred (lowest priority number) first, with their resources as JSON:\n")
-		for i, sc := range servers {
-			fmt.Fprintf(&u, "Server %d: %s\n", i+1, compactJSON(sc))
-		}
-	}
-	if r := req.Repair; r != nil {
-		u.WriteString("\n")
-		writeRepair(&u, req.Question, r)
-	}
-	u.WriteString("\nRespond with the JSON object only.")
-	return s.String(), u.String()
+	return s.String()
 }
 
 func writeRepair(u *strings.Builder, question string, r *Repair) {
@@ -135,6 +166,46 @@ func writeRepair(u *strings.Builder, question string, r *Repair) {
 		}
 	}
 	u.WriteString("The schema and the metadata are in the server resources above.\n")
+}
+
+// RenderedServers is the question-independent part of the user prompt:
+// every server with its resources as JSON, most preferred first. It is
+// immutable and safe to share between goroutines.
+type RenderedServers struct {
+	src  []ServerContext // the slice it was rendered from (identity only)
+	text string
+}
+
+// RenderServers renders servers as BuildPrompt lists them. Pass the result in
+// Request.Rendered together with the same servers slice to build many prompts
+// over one resource snapshot without re-encoding it; servers must not be
+// modified afterwards.
+func RenderServers(servers []ServerContext) *RenderedServers {
+	r := &RenderedServers{src: servers}
+	sorted := sortedServers(servers)
+	if len(sorted) == 0 {
+		r.text = "No MCP server resources are available.\n"
+		return r
+	}
+	var b strings.Builder
+	b.WriteString("MCP servers, most preferred (lowest priority number) first, with their resources as JSON:\n")
+	for i, sc := range sorted {
+		b.WriteString("Server ")
+		b.WriteString(strconv.Itoa(i + 1))
+		b.WriteString(": ")
+		b.WriteString(compactJSON(sc))
+		b.WriteString("\n")
+	}
+	r.text = b.String()
+	return r
+}
+
+// matches reports whether r was rendered from exactly this slice.
+func (r *RenderedServers) matches(servers []ServerContext) bool {
+	if r == nil || len(r.src) != len(servers) {
+		return false
+	}
+	return len(servers) == 0 || &r.src[0] == &servers[0]
 }
 
 // sortedServers returns the servers ordered by priority, then id.

@@ -178,3 +178,89 @@ func TestRepairClassifiesMissingCategory(t *testing.T) {
 		t.Errorf("repair prompt did not classify the error:\n%s", user)
 	}
 }
+
+func TestBuildPromptRendered(t *testing.T) {
+	base := sampleRequest()
+	wantSystem, wantUser := BuildPrompt(base)
+
+	other := sampleRequest()
+	other.Servers[1].Resources = map[string]any{"metadata://notes": "changed"}
+	stale := RenderServers(other.Servers)
+
+	tests := []struct {
+		name     string
+		rendered func(req Request) *RenderedServers
+	}{
+		{name: "rendered from the same slice", rendered: func(req Request) *RenderedServers { return RenderServers(req.Servers) }},
+		{name: "rendered from another slice is ignored", rendered: func(Request) *RenderedServers { return stale }},
+		{name: "rendered from a shorter slice is ignored", rendered: func(req Request) *RenderedServers { return RenderServers(req.Servers[:1]) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := sampleRequest()
+			req.Rendered = tt.rendered(req)
+			system, user := BuildPrompt(req)
+			if system != wantSystem {
+				t.Errorf("system prompt differs:\ngot:\n%s\nwant:\n%s", system, wantSystem)
+			}
+			if user != wantUser {
+				t.Errorf("user prompt differs:\ngot:\n%s\nwant:\n%s", user, wantUser)
+			}
+		})
+	}
+
+	// Reused for many questions and a repair, the rendering still gives the
+	// golden prompts.
+	req := sampleRequest()
+	req.Rendered = RenderServers(req.Servers)
+	for range 3 {
+		system, user := BuildPrompt(req)
+		checkGolden(t, "prompt.golden", "=== system ===\n"+system+"\n=== user ===\n"+user+"\n")
+	}
+	req.Repair = &Repair{
+		Attempt:   2,
+		FailedSQL: "SELECT SUM(total_amount) FROM sale WHERE product_id = 123",
+		Error:     "no such table: sale",
+		Category:  sqlerr.MissingTable,
+		Tried: []string{
+			"SELECT SUM(amount)\n  FROM sales WHERE product_id = 123",
+			"SELECT SUM(total_amount) FROM sale WHERE product_id = 123",
+		},
+	}
+	system, user := BuildPrompt(req)
+	checkGolden(t, "prompt_repair.golden", "=== system ===\n"+system+"\n=== user ===\n"+user+"\n")
+
+	// No servers: rendered or not, the same sentence.
+	empty := Request{Question: "q"}
+	_, u1 := BuildPrompt(empty)
+	empty.Rendered = RenderServers(nil)
+	_, u2 := BuildPrompt(empty)
+	if u1 != u2 || !strings.Contains(u1, "No MCP server resources are available.") {
+		t.Errorf("empty servers: got %q and %q", u1, u2)
+	}
+}
+
+func TestSystemPromptFollowsDialectAndDate(t *testing.T) {
+	tests := []struct {
+		name, dialect, today string
+		want, notWant        string
+	}{
+		{name: "sqlite today", dialect: "sqlite", today: "2026-11-22", want: "Today is 2026-11-22.", notWant: "postgres"},
+		{name: "sqlite next day", dialect: "sqlite", today: "2026-11-23", want: "Today is 2026-11-23.", notWant: "2026-11-22"},
+		{name: "other dialect", dialect: "postgres", today: "2026-11-23", want: "read-only postgres query", notWant: "SQLite specifics"},
+		{name: "back to sqlite", dialect: "sqlite", today: "2026-11-22", want: "SQLite specifics", notWant: "2026-11-23"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := sampleRequest()
+			req.Dialect, req.Today = tt.dialect, tt.today
+			system, user := BuildPrompt(req)
+			if !strings.Contains(system, tt.want) || strings.Contains(system, tt.notWant) {
+				t.Errorf("system prompt: want %q and not %q; got:\n%s", tt.want, tt.notWant, system)
+			}
+			if !strings.Contains(user, "Today: "+tt.today) {
+				t.Errorf("user prompt lacks Today: %s", tt.today)
+			}
+		})
+	}
+}

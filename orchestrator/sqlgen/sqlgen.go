@@ -27,6 +27,12 @@ type Request struct {
 	Servers []ServerContext
 	// Repair is set on a retry after a failed attempt; nil on the first.
 	Repair *Repair
+	// Rendered, when set, is RenderServers(Servers) computed once by the
+	// caller for this very Servers slice (e.g. once per resource snapshot),
+	// so prompt building does not re-encode every resource per question.
+	// It is ignored unless it was made from the same slice (same backing
+	// array and length); the prompt is byte-identical either way.
+	Rendered *RenderedServers
 }
 
 // ServerContext is one MCP server as the generator sees it.
