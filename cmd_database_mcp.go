@@ -50,16 +50,18 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 		return fmt.Errorf("database-mcp: %w", err)
 	}
 	defer db.Close()
-	logger = logger.With("mcp_server", databasemcp.ServerName)
-	logger.Info("database opened read-only", "db", *dbPath, "transport", *transport,
+	// NewServer tags its own logger with mcp_server; cmdLog tags this
+	// command's lines the same way without the attribute appearing twice.
+	cmdLog := logger.With("mcp_server", databasemcp.ServerName)
+	cmdLog.Info("database opened read-only", "db", *dbPath, "transport", *transport,
 		"query_timeout", timeout.String(), "max_rows", *maxRows, "duration_ms", time.Since(start).Milliseconds())
 
 	err = mcpserve.Serve(ctx, databasemcp.NewServer(db, logger), mcpserve.Options{
-		Transport: *transport, Addr: *addr, Stdin: io.in, Stdout: io.out, Logger: logger,
+		Transport: *transport, Addr: *addr, Stdin: io.in, Stdout: io.out, Logger: cmdLog,
 	})
 	if err != nil {
 		return fmt.Errorf("database-mcp: %w", err)
 	}
-	logger.Info("database mcp server stopped")
+	cmdLog.Info("database mcp server stopped")
 	return nil
 }
