@@ -68,51 +68,57 @@ func CategoryOf(err error) Category {
 	return Classify(err.Error())
 }
 
-// rules map message fragments (lower case) to categories, most specific first.
-// They cover SQLite's own messages and the usual wording of PostgreSQL and
-// MySQL, so a third-party executor's errors are classified too.
+// rules map message fragments (lower case) to categories. Messages quote
+// identifiers and SQL text ("no such column: timeout_ms", `near "group":
+// syntax error`), so the definite phrases of each engine come first and the
+// loose words (timeout, group by, not allowed) last. They cover SQLite's own
+// messages and the usual wording of PostgreSQL and MySQL, so a third-party
+// executor's errors are classified too.
 var rules = []struct {
 	fragment string
 	category Category
 }{
+	// Definite phrases.
+	{"no such table", MissingTable},
+	{"no such column", MissingColumn},
+	{"ambiguous column", AmbiguousColumn},
+	{"misuse of aggregate", AggregationError},
+	{"misuse of window function", AggregationError},
+	{"datatype mismatch", DataTypeMismatch},
+	{"incomplete input", SyntaxError},
+	{"syntax error", SyntaxError},
+	{"unrecognized token", SyntaxError},
+	{"no such function", SyntaxError},
+	{"wrong number of arguments", SyntaxError},
+	{"attempt to write a readonly database", PermissionError},
+	{"authorization denied", PermissionError}, // SQLite's SQLITE_AUTH (authorizer refused)
+	{"is prohibited", PermissionError},        // SQLite: "access to t.c is prohibited" (authorizer denied a read)
 	{"interrupted", Timeout},
-	{"timeout", Timeout},
-	{"timed out", Timeout},
-	{"deadline exceeded", Timeout},
 	{"canceling statement due to statement timeout", Timeout},
+	{"must appear in the group by", AggregationError},
+	{"aggregate functions are not allowed", AggregationError},
+	{"invalid input syntax for type", DataTypeMismatch},
+	{"operator does not exist", DataTypeMismatch},
+	{"is ambiguous", AmbiguousColumn},
+	{"unknown column", MissingColumn},
+	{"column \"", MissingColumn},  // PostgreSQL: column "x" does not exist
+	{"relation \"", MissingTable}, // PostgreSQL: relation "x" does not exist
+	{"unknown table", MissingTable},
+	{"doesn't exist", MissingTable}, // MySQL: Table 'db.x' doesn't exist
+	// Loose words.
 	{"readonly database", PermissionError},
 	{"read-only", PermissionError},
 	{"read only", PermissionError},
 	{"not authorized", PermissionError},
-	{"authorization denied", PermissionError}, // SQLite's SQLITE_AUTH (authorizer refused)
-	{"is prohibited", PermissionError},        // SQLite: "access to t.c is prohibited" (authorizer denied a read)
 	{"permission denied", PermissionError},
 	{"access denied", PermissionError},
 	{"only select", PermissionError},
 	{"not allowed", PermissionError},
-	{"no such table", MissingTable},
-	{"relation \"", MissingTable},
-	{"doesn't exist", MissingTable},
-	{"unknown table", MissingTable},
-	{"ambiguous column", AmbiguousColumn},
-	{"is ambiguous", AmbiguousColumn},
-	{"no such column", MissingColumn},
-	{"unknown column", MissingColumn},
-	{"column \"", MissingColumn},
-	{"misuse of aggregate", AggregationError},
-	{"misuse of window function", AggregationError},
-	{"aggregate functions are not allowed", AggregationError},
-	{"must appear in the group by", AggregationError},
-	{"group by", AggregationError},
-	{"datatype mismatch", DataTypeMismatch},
+	{"timeout", Timeout},
+	{"timed out", Timeout},
+	{"deadline exceeded", Timeout},
 	{"type mismatch", DataTypeMismatch},
-	{"invalid input syntax for type", DataTypeMismatch},
-	{"operator does not exist", DataTypeMismatch},
-	{"syntax error", SyntaxError},
-	{"incomplete input", SyntaxError},
-	{"unrecognized token", SyntaxError},
-	{"no such function", SyntaxError},
-	{"wrong number of arguments", SyntaxError},
+	{"group by", AggregationError},
 }
 
 // Classify maps a raw database error message to a category. Unknown messages

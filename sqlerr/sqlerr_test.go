@@ -1,0 +1,84 @@
+package sqlerr
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		name string
+		msg  string
+		want Category
+	}{
+		{"sqlite missing table", "no such table: sale", MissingTable},
+		{"sqlite missing column", "no such column: s.amount", MissingColumn},
+		{"sqlite missing column named like a timeout", "no such column: timeout_ms", MissingColumn},
+		{"sqlite ambiguous", "ambiguous column name: region", AmbiguousColumn},
+		{"sqlite syntax near", `near "FORM": syntax error`, SyntaxError},
+		{"sqlite syntax near group", `near "group": syntax error`, SyntaxError},
+		{"sqlite syntax near timeout", `near "timeout": syntax error`, SyntaxError},
+		{"sqlite incomplete", "incomplete input", SyntaxError},
+		{"sqlite unrecognized token", `unrecognized token: "'abc"`, SyntaxError},
+		{"sqlite aggregate misuse", "misuse of aggregate: SUM()", AggregationError},
+		{"sqlite window misuse", "misuse of window function row_number()", AggregationError},
+		{"sqlite datatype", "datatype mismatch", DataTypeMismatch},
+		{"sqlite readonly", "attempt to write a readonly database", PermissionError},
+		{"sqlite authorizer", "not authorized", PermissionError},
+		{"sqlite auth denied", "authorization denied", PermissionError},
+		{"sqlite prohibited read", "access to sales.region is prohibited", PermissionError},
+		{"sqlite interrupted", "interrupted", Timeout},
+		{"sqlite no such function", "no such function: DATE_TRUNC", SyntaxError},
+		{"postgres missing table", `relation "sale" does not exist`, MissingTable},
+		{"postgres missing column", `column "amount" does not exist`, MissingColumn},
+		{"postgres group by", `column "s.region" must appear in the GROUP BY clause or be used in an aggregate function`, AggregationError},
+		{"postgres ambiguous", `column reference "region" is ambiguous`, AmbiguousColumn},
+		{"postgres type", `invalid input syntax for type integer: "abc"`, DataTypeMismatch},
+		{"postgres operator", `operator does not exist: text = integer`, DataTypeMismatch},
+		{"postgres timeout", "canceling statement due to statement timeout", Timeout},
+		{"postgres permission", "permission denied for table sales", PermissionError},
+		{"postgres read only tx", "cannot execute INSERT in a read-only transaction", PermissionError},
+		{"mysql missing table", "Table 'shop.sale' doesn't exist", MissingTable},
+		{"mysql missing column", "Unknown column 'amount' in 'field list'", MissingColumn},
+		{"mysql ambiguous", "Column 'region' in field list is ambiguous", AmbiguousColumn},
+		{"generic deadline", "context deadline exceeded", Timeout},
+		{"unknown", "disk I/O error", UnknownError},
+		{"empty", "", UnknownError},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Classify(tt.msg); got != tt.want {
+				t.Errorf("Classify(%q) = %s, want %s", tt.msg, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCategoryOf(t *testing.T) {
+	wrapped := fmt.Errorf("execute: %w", New(AggregationError, "region is not grouped"))
+	if got := CategoryOf(wrapped); got != AggregationError {
+		t.Errorf("CategoryOf(wrapped *Error) = %s, want %s", got, AggregationError)
+	}
+	if got := CategoryOf(errors.New("no such table: x")); got != MissingTable {
+		t.Errorf("CategoryOf(plain) = %s, want %s", got, MissingTable)
+	}
+	if got := CategoryOf(nil); got != "" {
+		t.Errorf("CategoryOf(nil) = %q, want empty", got)
+	}
+}
+
+func TestValidAndError(t *testing.T) {
+	for _, c := range All {
+		if !c.Valid() {
+			t.Errorf("%s.Valid() = false, want true", c)
+		}
+	}
+	if Category("NOPE").Valid() {
+		t.Error(`Category("NOPE").Valid() = true, want false`)
+	}
+	e := New(MissingTable, "no such table: sale")
+	if got, want := e.Error(), "MISSING_TABLE: no such table: sale"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
