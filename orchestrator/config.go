@@ -130,10 +130,23 @@ type LLMConfig struct {
 	Temperature float64       `yaml:"temperature"`
 	Timeout     time.Duration `yaml:"timeout"`    // per LLM request; default 30s
 	MaxTokens   int           `yaml:"max_tokens"` // default 1024
+	// MaxRetries is how many times a failed LLM request (timeout, HTTP 429,
+	// 5xx, connection failure) is retried: 0..10, default 3; 0 never retries.
+	MaxRetries int `yaml:"max_retries"`
+	// RetryBaseDelay is the wait before the first retry, doubled for each
+	// further one, with jitter (a server's Retry-After wins); default 500ms,
+	// 0 also means 500ms.
+	RetryBaseDelay time.Duration `yaml:"retry_base_delay"`
 	// Fallback "builtin" answers with the offline generator when the LLM
 	// cannot be reached.
 	Fallback string `yaml:"fallback"`
 }
+
+// Bounds of llm.max_retries and llm.retry_base_delay.
+const (
+	maxLLMRetries     = 10
+	maxRetryBaseDelay = 30 * time.Second
+)
 
 // LLM provider names.
 const (
@@ -173,8 +186,10 @@ func DefaultConfig() *Config {
 			LogFormat:        "json",
 		},
 		LLM: LLMConfig{
-			Timeout:   30 * time.Second,
-			MaxTokens: 1024,
+			Timeout:        30 * time.Second,
+			MaxTokens:      1024,
+			MaxRetries:     3,
+			RetryBaseDelay: 500 * time.Millisecond,
 		},
 		HTTP: HTTPConfig{
 			Addr:              ":8001",
@@ -369,6 +384,18 @@ func (c *Config) Validate() error {
 	checkDur("llm.timeout", l.Timeout, false)
 	if l.MaxTokens < 1 {
 		add("llm.max_tokens: %d must be >= 1", l.MaxTokens)
+	}
+	if l.MaxRetries < 0 || l.MaxRetries > maxLLMRetries {
+		add("llm.max_retries: %d is out of range 0..%d (0 turns LLM retries off)", l.MaxRetries, maxLLMRetries)
+	}
+	switch d := l.RetryBaseDelay; {
+	case d == 0:
+	case d < 0:
+		add("llm.retry_base_delay: %v must not be negative; write a duration such as 500ms", d)
+	case d < time.Millisecond:
+		add("llm.retry_base_delay: %v is too small; write a duration with a unit, e.g. 500ms", d)
+	case d > maxRetryBaseDelay:
+		add("llm.retry_base_delay: %v is longer than %v; retries would outlast any query (e.g. 500ms)", d, maxRetryBaseDelay)
 	}
 	switch l.Fallback {
 	case "", ProviderBuiltin:

@@ -218,3 +218,60 @@ func TestRepoConfigLoads(t *testing.T) {
 		t.Fatalf("default mcp_config.yaml: %v", err)
 	}
 }
+
+func TestParseConfigLLMRetries(t *testing.T) {
+	const servers = "mcp_servers:\n  m:\n    transport: stdio\n    command: x\n    priority: 1\n    capabilities: [execute_query]\n"
+	tests := []struct {
+		name      string
+		llm       string // the llm: section's body
+		wantN     int
+		wantDelay time.Duration
+		wantErr   []string // substrings of the error; nil means valid
+	}{
+		{name: "defaults", llm: "  provider: builtin\n", wantN: 3, wantDelay: 500 * time.Millisecond},
+		{name: "set", llm: "  max_retries: 5\n  retry_base_delay: 250ms\n", wantN: 5, wantDelay: 250 * time.Millisecond},
+		{name: "retries off", llm: "  max_retries: 0\n", wantN: 0, wantDelay: 500 * time.Millisecond},
+		{name: "zero delay means default", llm: "  retry_base_delay: 0s\n", wantN: 3, wantDelay: 0},
+		{name: "negative retries", llm: "  max_retries: -1\n",
+			wantErr: []string{"llm.max_retries: -1 is out of range 0..10"}},
+		{name: "too many retries", llm: "  max_retries: 11\n",
+			wantErr: []string{"llm.max_retries: 11 is out of range 0..10"}},
+		{name: "negative delay", llm: "  retry_base_delay: -1s\n",
+			wantErr: []string{"llm.retry_base_delay: -1s must not be negative"}},
+		{name: "delay without unit", llm: "  retry_base_delay: 500\n",
+			wantErr: []string{"line 8", "time.Duration"}},
+		{name: "delay below a millisecond", llm: "  retry_base_delay: 500us\n",
+			wantErr: []string{"llm.retry_base_delay: 500µs is too small", "500ms"}},
+		{name: "delay too long", llm: "  retry_base_delay: 2m\n",
+			wantErr: []string{"llm.retry_base_delay: 2m0s is longer than 30s"}},
+		{name: "delay not a duration", llm: "  retry_base_delay: soon\n",
+			wantErr: []string{"line 8", "soon"}},
+		{name: "misspelt key", llm: "  max_retry: 3\n",
+			wantErr: []string{"line 8", "max_retry"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := ParseConfig([]byte(servers + "llm:\n" + tt.llm))
+			if tt.wantErr != nil {
+				if err == nil {
+					t.Fatalf("ParseConfig = nil error, want %q", tt.wantErr)
+				}
+				for _, w := range tt.wantErr {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error = %q\nwant it to contain %q", err, w)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ParseConfig: %v", err)
+			}
+			if got := cfg.LLM.MaxRetries; got != tt.wantN {
+				t.Errorf("llm.max_retries = %d, want %d", got, tt.wantN)
+			}
+			if got := cfg.LLM.RetryBaseDelay; got != tt.wantDelay {
+				t.Errorf("llm.retry_base_delay = %v, want %v", got, tt.wantDelay)
+			}
+		})
+	}
+}

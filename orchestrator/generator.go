@@ -42,6 +42,9 @@ func NewGenerator(cfg LLMConfig, logger *slog.Logger) (sqlgen.Generator, error) 
 		Temperature: cfg.Temperature,
 		Timeout:     cfg.Timeout,
 		MaxTokens:   cfg.MaxTokens,
+		// sqlgen reads 0 as "default"; the config's 0 means never retry.
+		MaxRetries:     llmRetries(cfg.MaxRetries),
+		RetryBaseDelay: cfg.RetryBaseDelay,
 	}, logger)
 	if err != nil {
 		return nil, err
@@ -54,4 +57,13 @@ func NewGenerator(cfg LLMConfig, logger *slog.Logger) (sqlgen.Generator, error) 
 		return sqlgen.Fallback(llm, b), nil
 	}
 	return llm, nil
+}
+
+// llmRetries maps llm.max_retries (0 = never) to sqlgen.LLMOptions.MaxRetries
+// (0 = default, negative = never).
+func llmRetries(n int) int {
+	if n <= 0 {
+		return -1
+	}
+	return n
 }

@@ -2,8 +2,12 @@ package orchestrator
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"log/slog"
+	"strings"
 	"testing"
+	"time"
 
 	"talk2tables/internal/llmtest"
 	"talk2tables/orchestrator/sqlgen"
@@ -46,21 +50,68 @@ func TestNewGenerator(t *testing.T) {
 	}
 }
 
-// With fallback builtin, an unreachable LLM still gets an answer, marked.
+// With fallback builtin, an unreachable LLM still gets an answer, marked,
+// after exactly llm.max_retries retries spaced by llm.retry_base_delay.
 func TestProcessFallbackToBuiltin(t *testing.T) {
 	f := newFixture(t)
-	llm := llmtest.NewResponder(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Status: 503} })
-	t.Setenv("T2T_FB_KEY", "k")
-	cfg := inprocConfig()
-	cfg.LLM = LLMConfig{Provider: "openai", Model: "m", BaseURL: llm.URL, APIKeyEnv: "T2T_FB_KEY", Fallback: "builtin",
-		Timeout: DefaultConfig().LLM.Timeout, MaxTokens: 100}
-	o := newOrch(t, cfg, WithInProcessServer("database_mcp", f.dbServer(t)),
-		WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
-	res, err := o.Process(context.Background(), Query{Question: "total revenue by region"})
-	if err != nil {
-		t.Fatalf("Process: %v", err)
+	tests := []struct {
+		name         string
+		maxRetries   int
+		wantRequests int
+	}{
+		{name: "default retries", maxRetries: DefaultConfig().LLM.MaxRetries, wantRequests: 4},
+		{name: "one retry", maxRetries: 1, wantRequests: 2},
+		{name: "retries off", maxRetries: 0, wantRequests: 1},
 	}
-	if !res.Metadata.Fallback || res.Metadata.Generator != "builtin" || res.Result.RowCount == 0 {
-		t.Errorf("metadata = %+v, rows = %d; want builtin fallback with rows", res.Metadata, res.Result.RowCount)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			llm := llmtest.NewResponder(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Status: 503} })
+			t.Setenv("T2T_FB_KEY", "k")
+			cfg := inprocConfig()
+			cfg.LLM = LLMConfig{Provider: "openai", Model: "m", BaseURL: llm.URL, APIKeyEnv: "T2T_FB_KEY", Fallback: "builtin",
+				Timeout: DefaultConfig().LLM.Timeout, MaxTokens: 100,
+				MaxRetries: tt.maxRetries, RetryBaseDelay: 5 * time.Millisecond}
+			var logs syncBuffer
+			o, err := New(context.Background(), cfg, slog.New(slog.NewJSONHandler(&logs, nil)),
+				WithInProcessServer("database_mcp", f.dbServer(t)),
+				WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
+			if err != nil {
+				t.Fatalf("New: %v", err)
+			}
+			t.Cleanup(func() { o.Close() })
+			res, err := o.Process(context.Background(), Query{Question: "total revenue by region"})
+			if err != nil {
+				t.Fatalf("Process: %v", err)
+			}
+			if !res.Metadata.Fallback || res.Metadata.Generator != "builtin" || res.Result.RowCount == 0 {
+				t.Errorf("metadata = %+v, rows = %d; want builtin fallback with rows", res.Metadata, res.Result.RowCount)
+			}
+			if got := len(llm.Requests()); got != tt.wantRequests {
+				t.Errorf("LLM requests = %d, want %d (1 + llm.max_retries %d)", got, tt.wantRequests, tt.maxRetries)
+			}
+			// Each retry waits at most retry_base_delay << retry (jitter
+			// takes up to half off); the 500ms default would wait >= 250ms.
+			var waits []float64
+			for line := range strings.SplitSeq(strings.TrimSpace(logs.String()), "\n") {
+				var rec struct {
+					Msg    string  `json:"msg"`
+					WaitMS float64 `json:"wait_ms"`
+				}
+				if err := json.Unmarshal([]byte(line), &rec); err != nil {
+					t.Fatalf("log line not JSON: %s", line)
+				}
+				if rec.Msg == "llm request failed; retrying" {
+					waits = append(waits, rec.WaitMS)
+				}
+			}
+			if len(waits) != tt.maxRetries {
+				t.Fatalf("retry waits logged = %v, want %d", waits, tt.maxRetries)
+			}
+			for i, w := range waits {
+				if limit := float64(int(5) << i); w > limit {
+					t.Errorf("retry %d waited %vms, want <= %vms (retry_base_delay 5ms)", i+1, w, limit)
+				}
+			}
+		})
 	}
 }
