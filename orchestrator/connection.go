@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -57,6 +58,10 @@ type conn struct {
 	cmd          *exec.Cmd
 	reconnecting bool
 	connectedAt  int // how many times it connected
+	// toolsDirty is set by a tools/list_changed notification; a single
+	// refresher (toolsRefreshing) re-lists until it stays clear.
+	toolsDirty      bool
+	toolsRefreshing bool
 }
 
 // status returns the server's ServerStatus.
@@ -352,14 +357,92 @@ func listResources(ctx context.Context, cl *client.Client) ([]mcp.Resource, erro
 }
 
 // onNotification invalidates the cache when the server says its resources
-// changed.
+// changed, and re-lists its tools when it says they changed.
 func (c *conn) onNotification(n mcp.JSONRPCNotification) {
 	switch n.Method {
 	case string(mcp.MethodNotificationResourceUpdated), string(mcp.MethodNotificationResourcesListChanged):
 		c.log.Info("resources changed on server", "event", "resource_cache_invalidated", "component", "cache",
 			"notification", n.Method)
 		c.o.cache.invalidate(c.id)
+	case mcp.MethodNotificationToolsListChanged:
+		c.log.Info("tools changed on server", "event", "tools_list_changed", "component", "mcp_client")
+		c.refreshToolsLater()
 	}
+}
+
+// refreshToolsLater re-lists the server's tools in the background: the
+// notification arrives on the transport's reader, which must not wait for
+// the answer to its own request. Notifications that arrive during a refresh
+// cause one more refresh, never a pile of them.
+func (c *conn) refreshToolsLater() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.o.closed() {
+		return
+	}
+	c.toolsDirty = true
+	if c.toolsRefreshing {
+		return
+	}
+	c.toolsRefreshing = true
+	c.o.wg.Go(func() {
+		for {
+			c.mu.Lock()
+			if !c.toolsDirty || c.o.closed() {
+				c.toolsRefreshing = false
+				c.mu.Unlock()
+				return
+			}
+			c.toolsDirty = false
+			c.mu.Unlock()
+			_ = c.refreshTools(c.o.bg)
+		}
+	})
+}
+
+// refreshTools replaces the server's tool list (and so its routes) with a
+// fresh tools/list. A server that is not connected is skipped: connecting
+// lists its tools anyway.
+func (c *conn) refreshTools(ctx context.Context) error {
+	_, gen, ok := c.current()
+	if !ok {
+		return nil
+	}
+	start := time.Now()
+	var tools []string
+	err := c.call(ctx, "tools/list", func(ctx context.Context, cl *client.Client) error {
+		var err error
+		tools, err = listTools(ctx, cl)
+		return err
+	})
+	if err != nil {
+		c.log.Warn("tool list refresh failed", "event", "error_occurred", "component", "mcp_client",
+			"error", err.Error())
+		return err
+	}
+	c.mu.Lock()
+	if c.gen != gen || c.state != StateConnected {
+		c.mu.Unlock()
+		return nil // reconnected meanwhile: that connection listed its own tools
+	}
+	old := c.tools
+	c.tools = tools
+	c.mu.Unlock()
+	c.log.Info("tool list refreshed", "event", "tools_list_refreshed", "component", "mcp_client",
+		"duration_ms", ms(time.Since(start)), "tools", tools, "added", missingFrom(tools, old),
+		"removed", missingFrom(old, tools))
+	return nil
+}
+
+// missingFrom returns the names in a that b lacks.
+func missingFrom(a, b []string) []string {
+	out := []string{}
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // call runs fn with the connected client under the per-call timeout. A
