@@ -24,3 +24,23 @@ func BenchmarkLocalWork(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBuildPrompt compares building a prompt from scratch with reusing
+// the servers' rendering of an unchanged resource snapshot.
+func BenchmarkBuildPrompt(b *testing.B) {
+	b.Run("fresh", func(b *testing.B) {
+		req := sampleRequest()
+		b.ReportAllocs()
+		for b.Loop() {
+			BuildPrompt(req)
+		}
+	})
+	b.Run("rendered", func(b *testing.B) {
+		req := sampleRequest()
+		req.Rendered = RenderServers(req.Servers)
+		b.ReportAllocs()
+		for b.Loop() {
+			BuildPrompt(req)
+		}
+	})
+}
