@@ -14,6 +14,7 @@ package llmtest
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -89,6 +90,7 @@ type Server struct {
 	done    chan struct{}
 	respond func(Request) Step
 	seq     atomic.Int64
+	conns   atomic.Int64 // TCP connections accepted
 
 	mu       sync.Mutex
 	steps    []Step
@@ -124,7 +126,13 @@ func (s *Server) start(tb testing.TB) {
 	mux.HandleFunc("/v1/chat/completions", s.handleChat)
 	mux.HandleFunc("/chat/completions", s.handleChat)
 	mux.HandleFunc("/v1/models", s.handleModels)
-	s.srv = httptest.NewServer(mux)
+	s.srv = httptest.NewUnstartedServer(mux)
+	s.srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			s.conns.Add(1)
+		}
+	}
+	s.srv.Start()
 	s.URL = s.srv.URL + "/v1"
 	tb.Cleanup(s.Close)
 }
@@ -157,6 +165,10 @@ func (s *Server) Requests() []Request {
 	return out
 }
 
+// Conns returns how many TCP connections clients have opened to the server
+// so far, to check that a client keeps its connections alive.
+func (s *Server) Conns() int { return int(s.conns.Load()) }
+
 // Remaining returns how many scripted steps have not been consumed yet (0 for
 // a responder server).
 func (s *Server) Remaining() int {
@@ -184,11 +196,13 @@ func Plan(sql string, entities map[string]map[string]string, explanation string)
 }
 
 // wireRequest is the part of an OpenAI chat request the server reads.
+// Content is decoded as any in the same pass as the rest of the body (a
+// json.RawMessage decoded again afterwards would scan the prompt twice more).
 type wireRequest struct {
 	Model    string `json:"model"`
 	Messages []struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
+		Role    string `json:"role"`
+		Content any    `json:"content"`
 	} `json:"messages"`
 	ResponseFormat *struct {
 		Type string `json:"type"`
@@ -199,27 +213,28 @@ type wireRequest struct {
 	} `json:"stream_options"`
 }
 
-// content decodes a message content: a string or an array of parts.
-func content(raw json.RawMessage) string {
-	if len(raw) == 0 || string(raw) == "null" {
+// content returns a decoded message content: a string, or the joined
+// "text" members of an array of parts; null is empty, anything else its
+// JSON text.
+func content(v any) string {
+	switch c := v.(type) {
+	case nil:
 		return ""
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
-		return s
-	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if err := json.Unmarshal(raw, &parts); err == nil {
+	case string:
+		return c
+	case []any:
 		var b strings.Builder
-		for _, p := range parts {
-			b.WriteString(p.Text)
+		for _, p := range c {
+			if m, ok := p.(map[string]any); ok {
+				if t, ok := m["text"].(string); ok {
+					b.WriteString(t)
+				}
+			}
 		}
 		return b.String()
 	}
-	return string(raw)
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 func (s *Server) handleModels(w http.ResponseWriter, _ *http.Request) {

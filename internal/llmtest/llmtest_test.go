@@ -226,3 +226,38 @@ func TestResponderConcurrent(t *testing.T) {
 		t.Errorf("requests = %d, want %d", got, n)
 	}
 }
+
+// Message content arrives as a string (langchaingo's single text part) or
+// as an array of parts, whose texts are joined; each connection is counted.
+func TestContentShapesAndConns(t *testing.T) {
+	tests := []struct {
+		name, content, want string
+	}{
+		{name: "string", content: `"total \"sales\" <= 5"`, want: `total "sales" <= 5`},
+		{name: "parts", content: `[{"type":"text","text":"total "},{"type":"image_url","image_url":{"url":"x"}},{"type":"text","text":"sales"}]`, want: "total sales"},
+		{name: "null", content: `null`, want: ""},
+		{name: "object", content: `{"a":1}`, want: `{"a":1}`},
+	}
+	s := llmtest.NewResponder(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: "ok"} })
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := `{"model":"m","messages":[{"role":"user","content":` + tt.content + `}]}`
+			resp, err := http.Post(s.URL+"/chat/completions", "application/json", strings.NewReader(body))
+			if err != nil {
+				t.Fatalf("POST: %v", err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("status = %d, want 200", resp.StatusCode)
+			}
+			reqs := s.Requests()
+			if got := reqs[len(reqs)-1].User(); got != tt.want {
+				t.Errorf("user content = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if got := s.Conns(); got < 1 || got > len(tests) {
+		t.Errorf("Conns() = %d, want 1..%d", got, len(tests))
+	}
+	http.DefaultClient.CloseIdleConnections()
+}
