@@ -28,6 +28,7 @@ type Orchestrator struct {
 	cfg     *Config
 	log     *slog.Logger
 	gen     sqlgen.Generator
+	ownGen  bool // gen was built by New from the llm config (Close tidies it)
 	metrics *Metrics
 
 	conns   map[string]*conn
@@ -104,7 +105,7 @@ func New(ctx context.Context, cfg *Config, logger *slog.Logger, opts ...Option) 
 		if err != nil {
 			return nil, err
 		}
-		o.gen = g
+		o.gen, o.ownGen = g, true
 	}
 	o.bg, o.cancel = context.WithCancel(context.Background())
 	o.cache = newResourceCache(o, cfg.Orchestration.CacheTTL())
@@ -151,6 +152,11 @@ func (o *Orchestrator) Close() error {
 		}
 		wg.Wait()
 		o.wg.Wait()
+		if o.ownGen {
+			// The LLM client's keep-alive pool: its connection goroutines
+			// would otherwise linger until the idle timeout.
+			sqlgen.CloseIdleConnections(o.gen)
+		}
 	})
 	return nil
 }

@@ -18,6 +18,22 @@ type fallback struct{ primary, secondary Generator }
 
 func (f *fallback) Name() string { return f.primary.Name() }
 
+// CloseIdleConnections forwards to both generators that have idle
+// connections to close.
+func (f *fallback) CloseIdleConnections() {
+	CloseIdleConnections(f.primary)
+	CloseIdleConnections(f.secondary)
+}
+
+// CloseIdleConnections closes g's idle keep-alive connections when g holds
+// any (the LLM generator, or a Fallback around one); other generators are
+// left alone.
+func CloseIdleConnections(g Generator) {
+	if c, ok := g.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
+
 func (f *fallback) Generate(ctx context.Context, req Request) (Plan, error) {
 	plan, err := f.primary.Generate(ctx, req)
 	if err == nil {

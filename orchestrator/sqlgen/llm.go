@@ -67,8 +67,34 @@ type LLMOptions struct {
 	// (default 30s).
 	MaxRetryDelay time.Duration
 	// HTTPClient is used for the provider calls (it is copied, not changed);
-	// nil means http.DefaultClient's settings.
+	// nil means a client of the generator's own with a keep-alive pool sized
+	// for concurrent questions (see newTransport).
 	HTTPClient *http.Client
+}
+
+// Keep-alive pool of the generator's own transport. Go's default keeps 2
+// idle connections per host, so 50 concurrent questions to one LLM endpoint
+// would open (and leave in TIME_WAIT) a new TCP connection for most calls.
+const (
+	llmMaxIdleConnsPerHost = 64
+	llmIdleConnTimeout     = 90 * time.Second
+)
+
+// newTransport returns a copy of http.DefaultTransport's settings (proxy
+// from the environment, dial and TLS timeouts, HTTP/2) with a keep-alive
+// pool large enough for concurrent questions.
+func newTransport() *http.Transport {
+	var t *http.Transport
+	if dt, ok := http.DefaultTransport.(*http.Transport); ok {
+		t = dt.Clone()
+	} else {
+		t = &http.Transport{Proxy: http.ProxyFromEnvironment, ForceAttemptHTTP2: true,
+			TLSHandshakeTimeout: 10 * time.Second}
+	}
+	t.MaxIdleConns = max(t.MaxIdleConns, 2*llmMaxIdleConnsPerHost)
+	t.MaxIdleConnsPerHost = llmMaxIdleConnsPerHost
+	t.IdleConnTimeout = llmIdleConnTimeout
+	return t
 }
 
 // LLM generates SQL with a large language model through langchaingo. It is
@@ -79,6 +105,9 @@ type LLM struct {
 	model    llms.Model
 	logger   *slog.Logger
 	jsonMode atomic.Bool // asked of openai/ollama until a server refuses it
+	// own is the transport NewLLM made (nil when the caller gave an
+	// HTTPClient); CloseIdleConnections closes its idle connections.
+	own *http.Transport
 
 	// sleep waits d or until ctx is done; replaced in tests to observe waits.
 	sleep func(ctx context.Context, d time.Duration) error
@@ -151,6 +180,7 @@ func NewLLM(cfg LLMOptions, logger *slog.Logger) (*LLM, error) {
 	}
 	cfg.BaseURL = baseURL
 
+	var own *http.Transport
 	client := &http.Client{}
 	if cfg.HTTPClient != nil {
 		c := *cfg.HTTPClient
@@ -158,11 +188,16 @@ func NewLLM(cfg LLMOptions, logger *slog.Logger) (*LLM, error) {
 	}
 	base := client.Transport
 	if base == nil {
-		base = http.DefaultTransport
+		if cfg.HTTPClient != nil {
+			base = http.DefaultTransport
+		} else {
+			own = newTransport()
+			base = own
+		}
 	}
 	client.Transport = &recordingTransport{base: base}
 
-	l := &LLM{opts: cfg, name: cfg.Provider + ":" + cfg.Model, logger: logger, sleep: sleepCtx}
+	l := &LLM{opts: cfg, name: cfg.Provider + ":" + cfg.Model, logger: logger, own: own, sleep: sleepCtx}
 	switch cfg.Provider {
 	case ProviderOpenAI:
 		o := []openai.Option{openai.WithToken(cfg.APIKey), openai.WithModel(cfg.Model), openai.WithHTTPClient(client)}
@@ -222,6 +257,15 @@ func normaliseBaseURL(provider, raw string) (string, error) {
 
 // Name returns "<provider>:<model>".
 func (l *LLM) Name() string { return l.name }
+
+// CloseIdleConnections closes the keep-alive connections of the generator's
+// own transport (none when LLMOptions.HTTPClient was given: the caller owns
+// that one). The generator stays usable; later calls dial again.
+func (l *LLM) CloseIdleConnections() {
+	if l.own != nil {
+		l.own.CloseIdleConnections()
+	}
+}
 
 // Generate asks the model for SQL answering req (a repair prompt when
 // req.Repair is set). On an invalid answer the returned Plan still carries

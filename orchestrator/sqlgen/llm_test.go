@@ -383,6 +383,54 @@ func TestLLMConcurrent(t *testing.T) {
 	}
 }
 
+// Concurrent questions reuse the generator's keep-alive connections: a
+// second wave as wide as the first opens (almost) no new ones, where Go's
+// default transport keeps only two idle connections per host. After
+// CloseIdleConnections the next call dials again.
+func TestLLMKeepsConnectionsAlive(t *testing.T) {
+	const n = 16
+	s := llmtest.NewResponder(t, func(llmtest.Request) llmtest.Step {
+		// Long enough that a wave's calls overlap and each needs a connection.
+		return llmtest.Step{Content: llmtest.Plan(goodSQL, nil, "ok"), Delay: 20 * time.Millisecond}
+	})
+	l := newTestLLM(t, s, nil)
+	wave := func() {
+		t.Helper()
+		var wg sync.WaitGroup
+		errs := make(chan error, n)
+		for range n {
+			wg.Go(func() {
+				if _, err := l.Generate(context.Background(), sampleRequest()); err != nil {
+					errs <- err
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatalf("Generate: %v", err)
+		}
+	}
+	wave()
+	first := s.Conns()
+	if first < 2 {
+		t.Fatalf("first wave opened %d connections, want several (calls did not overlap)", first)
+	}
+	wave()
+	if got := s.Conns() - first; got > n/4 {
+		t.Errorf("second wave opened %d new connections after the first opened %d, want <= %d (idle pool too small)",
+			got, first, n/4)
+	}
+	before := s.Conns()
+	l.CloseIdleConnections()
+	if _, err := l.Generate(context.Background(), sampleRequest()); err != nil {
+		t.Fatalf("Generate after CloseIdleConnections: %v", err)
+	}
+	if got := s.Conns() - before; got != 1 {
+		t.Errorf("connections opened after CloseIdleConnections = %d, want 1", got)
+	}
+}
+
 func TestNewLLMConfigErrors(t *testing.T) {
 	tests := []struct {
 		name string

@@ -38,6 +38,7 @@ import (
 	"talk2tables/datagen"
 	"talk2tables/metadatamcp"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/server"
 )
 
@@ -57,7 +58,6 @@ type options struct {
 	memProfile  string
 	logLevel    string
 	sql         string
-	idleConns   int
 }
 
 func run() error {
@@ -70,19 +70,13 @@ func run() error {
 	flag.StringVar(&o.memProfile, "memprofile", "", "write a heap profile taken after the run to this file")
 	flag.StringVar(&o.logLevel, "log-level", "error", "stack log level (debug, info, warn, error); logs go to stderr")
 	flag.StringVar(&o.sql, "sql", cheapSQL, "SQL the scripted model answers with (e.g. the -sql of a heavier question)")
-	flag.IntVar(&o.idleConns, "llm-idle-conns", 0, "raise http.DefaultTransport's idle connections per host (used by the LLM client) to this; 0 keeps Go's default of 2")
 	flag.Parse()
 	if o.concurrency < 1 || o.duration <= 0 || o.rows < 1 {
 		return errors.New("-concurrency, -duration and -rows must be positive")
 	}
 	ctx := context.Background()
-	if o.idleConns > 0 {
-		if t, ok := http.DefaultTransport.(*http.Transport); ok {
-			t.MaxIdleConnsPerHost = o.idleConns
-		}
-	}
 
-	base, stop, err := startStack(ctx, o)
+	base, gen, stop, err := startStack(ctx, o)
 	if err != nil {
 		return err
 	}
@@ -100,7 +94,7 @@ func run() error {
 		}
 	}
 	client.CloseIdleConnections()
-	heapBefore, goBefore := settle(0)
+	heapBefore, goBefore := settle(gen, 0)
 
 	if o.cpuProfile != "" {
 		f, err := os.Create(o.cpuProfile)
@@ -119,7 +113,7 @@ func run() error {
 		pprof.StopCPUProfile()
 	}
 	client.CloseIdleConnections()
-	heapAfter, goAfter := settle(goBefore)
+	heapAfter, goAfter := settle(gen, goBefore)
 	if o.memProfile != "" {
 		f, err := os.Create(o.memProfile)
 		if err != nil {
@@ -217,12 +211,10 @@ func ask(client *http.Client, base string, body []byte) (time.Duration, error) {
 
 // settle collects garbage and waits (up to 5 s) for goroutines to drop to
 // target, then reports the live heap and the goroutine count.
-func settle(target int) (uint64, int) {
-	// Idle keep-alive connections (the LLM client uses the default
-	// transport) are a bounded pool, not a leak: close them before counting.
-	if t, ok := http.DefaultTransport.(*http.Transport); ok {
-		t.CloseIdleConnections()
-	}
+func settle(gen sqlgen.Generator, target int) (uint64, int) {
+	// Idle keep-alive connections (the LLM client's pool) are bounded, not a
+	// leak: close them before counting.
+	sqlgen.CloseIdleConnections(gen)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		runtime.GC()
@@ -238,15 +230,16 @@ func settle(target int) (uint64, int) {
 }
 
 // startStack builds the database, the MCP servers, the LLM responder, the
-// orchestrator and the HTTP server, and returns the API base URL.
-func startStack(ctx context.Context, o options) (string, func(), error) {
+// orchestrator and the HTTP server, and returns the API base URL and the
+// SQL generator (the one the llm config selects, as in production).
+func startStack(ctx context.Context, o options) (string, sqlgen.Generator, func(), error) {
 	var cleanups []func()
 	stop := func() {
 		for i := len(cleanups) - 1; i >= 0; i-- {
 			cleanups[i]()
 		}
 	}
-	fail := func(err error) (string, func(), error) { stop(); return "", nil, err }
+	fail := func(err error) (string, sqlgen.Generator, func(), error) { stop(); return "", nil, nil, err }
 
 	logger, err := stackLogger(o.logLevel)
 	if err != nil {
@@ -301,8 +294,12 @@ func startStack(ctx context.Context, o options) (string, func(), error) {
 		return fail(err)
 	}
 
+	gen, err := orchestrator.NewGenerator(cfg.LLM, logger)
+	if err != nil {
+		return fail(err)
+	}
 	reg := prometheus.NewRegistry()
-	orch, err := orchestrator.New(ctx, cfg, logger,
+	orch, err := orchestrator.New(ctx, cfg, logger, orchestrator.WithGenerator(gen),
 		orchestrator.WithMetrics(orchestrator.NewMetrics(reg)),
 		orchestrator.WithInProcessServer("database_mcp", databasemcp.NewServer(db, logger)),
 		orchestrator.WithInProcessServer("product_metadata_mcp", meta.MCPServer()))
@@ -322,7 +319,7 @@ func startStack(ctx context.Context, o options) (string, func(), error) {
 		defer cancel()
 		srv.Shutdown(sctx)
 	})
-	return "http://" + ln.Addr().String(), stop, nil
+	return "http://" + ln.Addr().String(), gen, stop, nil
 }
 
 func stackLogger(level string) (*slog.Logger, error) {
