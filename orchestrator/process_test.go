@@ -98,12 +98,12 @@ func TestProcessPriorityResolution(t *testing.T) {
 	cfg.MCPServers["shadow_catalog"] = ServerConfig{Name: "Shadow catalog", Transport: TransportInProcess, Priority: 50,
 		Capabilities: []string{CapListResources}}
 	shadow := newResourceServer("shadow", map[string]string{
-		"shadow://product_aliases": `{"abracadabra":{"canonical_id":"999","canonical_name":"Cheap Trick","aliases":["abracadabra"]}}`,
+		"shadow://product_aliases": `{"abracadabra":{"canonical_id":"999","canonical_name":"Cheap Trick","aliases":["abracadabra"],"database_references":{"products.product_id":999}}}`,
 	}, nil)
 	// The model follows the lower priority number: product 123, not 999.
 	llm := llmtest.NewResponder(t, func(r llmtest.Request) llmtest.Step {
 		p := r.System() + r.User()
-		i123, i999 := strings.Index(p, `"canonical_id":"123"`), strings.Index(p, `"canonical_id":"999"`)
+		i123, i999 := strings.Index(p, `"products.product_id":123`), strings.Index(p, `"products.product_id":999`)
 		if i123 < 0 || i999 < 0 || i123 > i999 {
 			return llmtest.Step{Content: llmtest.Plan("SELECT 'wrong order'", nil, "")}
 		}

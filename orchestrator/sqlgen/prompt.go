@@ -188,8 +188,11 @@ func RenderServers(servers []ServerContext) *RenderedServers {
 		return r
 	}
 	var b strings.Builder
-	b.WriteString("MCP servers, most preferred (lowest priority number) first, with their resources as JSON:\n")
+	b.WriteString("MCP servers, most preferred (lowest priority number) first, with their resources as JSON " +
+		"(members that are false, null or empty are left out, and so is a member that repeats a value of " +
+		"its object's database_references):\n")
 	for i, sc := range sorted {
+		sc.Resources = promptResources(sc.Resources)
 		b.WriteString("Server ")
 		b.WriteString(strconv.Itoa(i + 1))
 		b.WriteString(": ")
@@ -218,6 +221,99 @@ func sortedServers(in []ServerContext) []ServerContext {
 		return out[i].ID < out[j].ID
 	})
 	return out
+}
+
+// promptResources returns the resources as the prompt shows them: a copy
+// without what tells the model nothing (see promptValue). The snapshot
+// itself is shared and left unchanged.
+func promptResources(res map[string]any) map[string]any {
+	if res == nil {
+		return nil
+	}
+	out := make(map[string]any, len(res))
+	for uri, v := range res {
+		out[uri] = promptValue(v) // a resource is listed even when empty
+	}
+	return out
+}
+
+// promptValue copies a parsed JSON value, leaving out object members that
+// are false, null, [] or {} (a schema's "nullable":false and
+// "primary_key":false on every column, "foreign_keys":[]), and members of an
+// object with a database_references object whose value repeats one of the
+// references (a catalog entry's canonical_id and canonical_name duplicate
+// its products.product_id and products.product_name). The prompt says so;
+// nothing the model needs is lost. Array elements are all kept.
+func promptValue(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		refs, _ := x["database_references"].(map[string]any)
+		out := make(map[string]any, len(x))
+		for k, m := range x {
+			if isEmptyJSON(m) || (k != "database_references" && repeatsReference(m, refs)) {
+				continue
+			}
+			out[k] = promptValue(m)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = promptValue(e)
+		}
+		return out
+	}
+	return v
+}
+
+func isEmptyJSON(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case bool:
+		return !x
+	case []any:
+		return len(x) == 0
+	case map[string]any:
+		return len(x) == 0
+	}
+	return false
+}
+
+// repeatsReference reports whether scalar v equals one of refs' values,
+// comparing their JSON text so the id "123" matches the number 123.
+func repeatsReference(v any, refs map[string]any) bool {
+	if len(refs) == 0 {
+		return false
+	}
+	s, ok := scalarText(v)
+	if !ok {
+		return false
+	}
+	for _, r := range refs {
+		if t, ok := scalarText(r); ok && t == s {
+			return true
+		}
+	}
+	return false
+}
+
+// scalarText is a string or number's text; other values are not scalars
+// worth comparing.
+func scalarText(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, x != ""
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64), true
+	case int:
+		return strconv.Itoa(x), true
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	case json.Number:
+		return x.String(), true
+	}
+	return "", false
 }
 
 // compactJSON renders v as compact JSON with sorted map keys and without

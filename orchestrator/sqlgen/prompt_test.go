@@ -1,6 +1,7 @@
 package sqlgen
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -263,4 +264,48 @@ func TestSystemPromptFollowsDialectAndDate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The prompt leaves out false/null/empty members and members repeating a
+// database reference, without touching the shared snapshot.
+func TestPromptValue(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want string
+	}{
+		{name: "schema defaults", in: `{"columns":[{"name":"id","nullable":false,"primary_key":true,"distinct_values":null},{"name":"x","nullable":true}],"foreign_keys":[],"extra":{}}`,
+			want: `{"columns":[{"name":"id","primary_key":true},{"name":"x","nullable":true}]}`},
+		{name: "zero and empty string kept", in: `{"row_count":0,"note":"","flag":true}`, want: `{"flag":true,"note":"","row_count":0}`},
+		{name: "catalog duplicates", in: `{"abra":{"canonical_id":"123","canonical_name":"Magic Wand Pro","canonical_sku":"W-1","aliases":["abra"],"database_references":{"products.product_id":123,"products.product_name":"Magic Wand Pro"}}}`,
+			want: `{"abra":{"aliases":["abra"],"canonical_sku":"W-1","database_references":{"products.product_id":123,"products.product_name":"Magic Wand Pro"}}}`},
+		{name: "no references keeps ids", in: `{"abra":{"canonical_id":"999","canonical_name":"Cheap Trick"}}`,
+			want: `{"abra":{"canonical_id":"999","canonical_name":"Cheap Trick"}}`},
+		{name: "array elements kept", in: `[false,null,[],{},{"a":false}]`, want: `[false,null,[],{},{}]`},
+		{name: "text resource", in: `"plain text"`, want: `"plain text"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var in any
+			if err := json.Unmarshal([]byte(tt.in), &in); err != nil {
+				t.Fatal(err)
+			}
+			got := compactJSON(promptValue(in))
+			if got != tt.want {
+				t.Errorf("promptValue(%s) = %s, want %s", tt.in, got, tt.want)
+			}
+			if again := compactJSON(in); again != compactJSON(mustParse(t, tt.in)) {
+				t.Errorf("input changed to %s", again)
+			}
+		})
+	}
+}
+
+func mustParse(tb testing.TB, s string) any {
+	tb.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		tb.Fatal(err)
+	}
+	return v
 }
