@@ -484,3 +484,32 @@ func keys(m map[string]any) []string {
 	}
 	return out
 }
+
+// Results are JSON without HTML escaping: SQL and cell values read as
+// written ("quantity >= 1", not "quantity \u003e= 1"), on plain JSON and SSE.
+func TestResponsesNotHTMLEscaped(t *testing.T) {
+	const sql = "SELECT 'a<b & c>d' AS note, COUNT(*) AS n FROM sales WHERE quantity >= 1"
+	st := newStack(t, stackOptions{respond: func(llmtest.Request) llmtest.Step {
+		return llmtest.Step{Content: llmtest.Plan(sql, nil, "Sales with quantity >= 1.")}
+	}})
+	tests := []struct {
+		name, path, body string
+		header           map[string]string
+	}{
+		{name: "query", path: "/api/query", body: `{"question":"how many sales"}`},
+		{name: "query SSE", path: "/api/query", body: `{"question":"how many sales"}`,
+			header: map[string]string{"Accept": "text/event-stream"}},
+		{name: "sql", path: "/api/sql", body: `{"sql":"SELECT 'a<b & c>d' AS note WHERE 2 >= 1"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := st.call(t, "POST", tt.path, tt.body, tt.header)
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("status = %d, want 200; body %s", resp.StatusCode, body)
+			}
+			if !strings.Contains(string(body), `a<b & c>d`) || strings.Contains(string(body), `\u00`) {
+				t.Errorf("body has HTML escapes or lacks the raw text: %s", body)
+			}
+		})
+	}
+}

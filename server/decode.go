@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -122,4 +123,17 @@ func (a *api) checkMaxRows(v *int) (int, error) {
 				a.cfg.MaxRowsLimit, *v, a.cfg.DefaultMaxRows), "max_rows")
 	}
 	return *v, nil
+}
+
+// marshalJSON encodes v without HTML escaping, like the responses
+// (c.PureJSON), so SQL such as "a >= 1" reads as written rather than as
+// "a \u003e= 1".
+func marshalJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

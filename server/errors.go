@@ -174,10 +174,12 @@ func (a *api) fail(c *gin.Context, err error, res *orchestrator.QueryResult) {
 		return
 	}
 	if wantsOpenAIShape(c) {
-		c.AbortWithStatusJSON(out.status, openAIErrorBody(out))
+		c.Abort()
+		c.PureJSON(out.status, openAIErrorBody(out))
 		return
 	}
-	c.AbortWithStatusJSON(out.status, errorBody{Error: out.detail, Result: safeResult(res, out)})
+	c.Abort()
+	c.PureJSON(out.status, errorBody{Error: out.detail, Result: safeResult(res, out)})
 }
 
 // safeResult returns a copy of res whose error is the funnel's safe

@@ -152,7 +152,7 @@ func (a *api) handleChatCompletions(c *gin.Context) {
 	created := time.Now().Unix()
 	stop := "stop"
 	if !req.Stream {
-		c.JSON(http.StatusOK, chatCompletion{
+		c.PureJSON(http.StatusOK, chatCompletion{
 			ID: id, Object: "chat.completion", Created: created, Model: ModelName,
 			Choices: []chatChoice{{Message: &chatOut{Role: "assistant", Content: answer}, FinishReason: &stop}},
 			Usage:   usage,
@@ -168,7 +168,7 @@ func (a *api) handleChatCompletions(c *gin.Context) {
 	c.Status(http.StatusOK)
 	send := func(ch chatChunk) {
 		ch.ID, ch.Object, ch.Created, ch.Model = id, "chat.completion.chunk", created, ModelName
-		b, _ := json.Marshal(ch) // our own types: cannot fail
+		b, _ := marshalJSON(ch) // our own types: cannot fail
 		_, _ = c.Writer.WriteString("data: ")
 		_, _ = c.Writer.Write(b)
 		_, _ = c.Writer.WriteString("\n\n")
@@ -188,7 +188,7 @@ func (a *api) handleChatCompletions(c *gin.Context) {
 
 // handleModels answers GET /v1/models.
 func (a *api) handleModels(c *gin.Context) {
-	c.JSON(http.StatusOK, gin.H{
+	c.PureJSON(http.StatusOK, gin.H{
 		"object": "list",
 		"data": []gin.H{{
 			"id": ModelName, "object": "model", "created": a.started.Unix(), "owned_by": "talk2tables",

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 	"sync"
@@ -67,7 +66,7 @@ func (a *api) handleQuery(c *gin.Context) {
 		a.fail(c, err, res)
 		return
 	}
-	c.JSON(http.StatusOK, res)
+	c.PureJSON(http.StatusOK, res)
 }
 
 // parseQuery validates a query request.
@@ -108,7 +107,7 @@ type sseWriter struct {
 
 // event writes one event; after close it does nothing.
 func (w *sseWriter) event(name string, data any) {
-	b, err := json.Marshal(data)
+	b, err := marshalJSON(data)
 	if err != nil { // our own types: cannot happen
 		b = []byte(`{}`)
 	}
@@ -209,5 +208,5 @@ func (a *api) handleSQL(c *gin.Context) {
 		a.fail(c, err, nil)
 		return
 	}
-	c.JSON(http.StatusOK, data)
+	c.PureJSON(http.StatusOK, data)
 }

@@ -32,7 +32,7 @@ func (a *api) handleHealth(c *gin.Context) {
 	if servers == nil {
 		servers = map[string]string{}
 	}
-	c.JSON(status, healthBody{Status: h.Status, Service: serviceName, Servers: servers, Generator: a.orch.GeneratorName()})
+	c.PureJSON(status, healthBody{Status: h.Status, Service: serviceName, Servers: servers, Generator: a.orch.GeneratorName()})
 }
 
 // serversBody is the body of GET /api/servers.
@@ -73,7 +73,7 @@ func (a *api) handleServers(c *gin.Context) {
 		}
 		out.Servers = append(out.Servers, j)
 	}
-	c.JSON(http.StatusOK, out)
+	c.PureJSON(http.StatusOK, out)
 }
 
 // nonNil makes a nil slice encode as [] rather than null.
@@ -100,5 +100,5 @@ func (a *api) handleResources(c *gin.Context) {
 	if r == nil {
 		r = []orchestrator.ResourceSnapshot{}
 	}
-	c.JSON(http.StatusOK, resourcesBody{Resources: r})
+	c.PureJSON(http.StatusOK, resourcesBody{Resources: r})
 }
