@@ -29,6 +29,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -107,7 +108,9 @@ func run() error {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "load: %d clients for %s against %s\n", o.concurrency, o.duration, base)
+	cpu0 := cpuTime()
 	r := drive(client, base, body, o)
+	cpu := cpuTime() - cpu0
 	lat, errs, firstErr, elapsed := r.latencies, r.errors, r.firstErr, r.elapsed
 	if o.cpuProfile != "" {
 		pprof.StopCPUProfile()
@@ -132,6 +135,12 @@ func run() error {
 	if n > 0 {
 		fmt.Printf("latency      p50 %.2f ms  p90 %.2f ms  p99 %.2f ms  max %.2f ms\n",
 			ms(pct(lat, 50)), ms(pct(lat, 90)), ms(pct(lat, 99)), ms(lat[n-1]))
+	}
+	if total := n + int(errs); total > 0 {
+		// CPU per question is what bounds throughput on a busy machine and
+		// varies much less than q/s when other processes share the cores.
+		fmt.Printf("cpu          %.0f µs per question (%.2f cores; whole process: stack, LLM responder, clients)\n",
+			float64(cpu.Microseconds())/float64(total), cpu.Seconds()/elapsed.Seconds())
 	}
 	fmt.Printf("errors       %d", errs)
 	if firstErr != nil {
@@ -376,6 +385,15 @@ func startResponder(sql string) (string, func(), error) {
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	return "http://" + ln.Addr().String() + "/v1", func() { srv.Close() }, nil
+}
+
+// cpuTime is the user+system CPU time the process has used so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func pct(sorted []time.Duration, p int) time.Duration {
