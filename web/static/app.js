@@ -316,8 +316,8 @@ function done(r, rid, started) {
 // ---- the answer: explanation, entities, SQL, attempts, metadata ---------------------------
 
 function showAnswer(r, withResult) {
-  $('answer').hidden = false;
-  $('explanation').textContent = r.explanation || (r.success ? '' : 'No explanation: the question was not answered.');
+  $('details').hidden = false;
+  $('explanation').textContent = r.explanation || '';
   $('sql').value = r.sql || (r.attempts && r.attempts.length ? r.attempts[r.attempts.length - 1].sql : '');
 
   const chips = [];
@@ -329,6 +329,7 @@ function showAnswer(r, withResult) {
   }
   $('entities').replaceChildren(...chips);
   $('entities-wrap').hidden = chips.length === 0;
+  $('answer').hidden = !r.explanation && chips.length === 0;
 
   renderAttempts(r.attempts || []);
   renderMeta(r.metadata || {});
@@ -437,7 +438,10 @@ function renderChartFor(title) {
   }
   const names = spec.series.map((c) => state.columns[c]).join(', ');
   const caption = `${names} by ${state.columns[spec.label]}`;
-  const { svg, note } = renderChart({ title: `${title}: ${caption}`, columns: state.columns, rows: state.rows, spec });
+  fig.hidden = false;
+  const width = $('chart-svg').clientWidth || 720;
+  state.chartWidth = width;
+  const { svg, note } = renderChart({ title: `${title}: ${caption}`, columns: state.columns, rows: state.rows, spec, width });
   $('chart-title').textContent = `${capitalize(title)} — ${caption}`;
   $('chart-svg').replaceChildren(svg);
   $('chart-note').textContent = note;
@@ -567,7 +571,8 @@ async function refreshHealth() {
       $('health-status').textContent = capitalize(err.message);
       return;
     }
-    const servers = await sres.json();
+    const body = await sres.json();
+    const servers = Array.isArray(body) ? body : body.servers || [];
     $('servers').replaceChildren(...servers.map(renderServer));
     const up = servers.filter((s) => s.state === 'connected').length;
     $('health-status').textContent = `${up} of ${servers.length} connected · updated ${new Date().toLocaleTimeString()}`;
@@ -613,6 +618,12 @@ function init() {
   $('copy-btn').addEventListener('click', copyTSV);
   $('csv-btn').addEventListener('click', exportCSV);
   $('health-refresh').addEventListener('click', refreshHealth);
+  $('settings-form').addEventListener('submit', (e) => e.preventDefault());
+  // Redraw the chart at the new width so its text stays readable.
+  new ResizeObserver(() => {
+    const w = $('chart-svg').clientWidth;
+    if (!$('chart').hidden && state.chartWidth && Math.abs(w - state.chartWidth) > 40) renderChartFor(state.title);
+  }).observe($('result'));
 
   refreshHealth();
   setInterval(() => {

@@ -4,7 +4,6 @@
 import { compareValues, formatCompact, formatNumber } from './format.js';
 
 const NS = 'http://www.w3.org/2000/svg';
-const W = 720;
 const MAX_BARS = 40;
 const MAX_POINTS = 1000;
 
@@ -42,11 +41,12 @@ function short(s, n) {
  * renderChart draws rows as an SVG chart per spec (see format.chartSpec) and
  * returns {svg, note}; note says when only part of the data is drawn.
  */
-export function renderChart({ title, columns, rows, spec }) {
+export function renderChart({ title, columns, rows, spec, width = 720 }) {
+  const W = Math.max(300, Math.min(1200, width));
   let data = rows.filter((r) => r[spec.label] !== null && r[spec.label] !== undefined);
   let note = '';
   if (spec.kind === 'line') data = [...data].sort((a, b) => compareValues(a[spec.label], b[spec.label]));
-  const cap = spec.kind === 'line' ? MAX_POINTS : MAX_BARS;
+  const cap = spec.kind === 'line' ? MAX_POINTS : Math.min(MAX_BARS, Math.floor(W / 14));
   if (data.length > cap) {
     note = `Chart shows the first ${cap} of ${data.length} rows.`;
     data = data.slice(0, cap);
@@ -59,12 +59,12 @@ export function renderChart({ title, columns, rows, spec }) {
   const hi = ticks[ticks.length - 1];
 
   const multi = spec.series.length > 1;
-  const rotate = spec.kind === 'bar' ? n > 6 || labels.some((l) => l.length > 12) : false;
+  const rotate = spec.kind === 'bar' ? n * 7 * Math.max(...labels.map((l) => Math.min(12, l.length))) > W * 0.8 : false;
   const top = multi ? 34 : 14;
   const left = 16 + Math.max(...ticks.map((t) => formatCompact(t).length)) * 7.5 + 20;
   const bottom = rotate ? 24 + Math.min(18, Math.max(...labels.map((l) => l.length))) * 5.6 : 52;
-  const H = 300 + (rotate ? bottom - 52 : 0);
-  const plotW = W - left - 16;
+  const H = Math.round(Math.min(320, Math.max(220, W * 0.45))) + (rotate ? bottom - 52 : 0);
+  const plotW = W - left - (spec.kind === 'line' ? 34 : 16);
   const plotH = H - top - bottom;
   const y = (v) => top + plotH - ((v - lo) / (hi - lo)) * plotH;
 
@@ -95,7 +95,7 @@ export function renderChart({ title, columns, rows, spec }) {
   const every = Math.max(1, Math.ceil(n / Math.floor(plotW / (rotate ? 16 : 70))));
   const xl = el('g', { class: 'x-labels' });
   labels.forEach((l, i) => {
-    if (i % every !== 0 && i !== n - 1) return;
+    if (i % every !== 0) return;
     const t = rotate
       ? el('text', { transform: `translate(${cx(i)} ${top + plotH + 12}) rotate(-40)`, 'text-anchor': 'end', class: 'tick' }, short(l, 18))
       : el('text', { x: cx(i), y: top + plotH + 18, 'text-anchor': 'middle', class: 'tick' }, short(l, 12));

@@ -116,7 +116,11 @@ export function chartSpec(columns, rows) {
   const series = kinds.flatMap((k, c) => (k === 'num' && c !== label ? [c] : []));
   // Identifier columns (product_id) chart as nonsense: drop *_id when a real measure exists.
   const measures = series.filter((c) => !/(^|_)id$/i.test(columns[c]));
-  const use = measures.length > 0 ? measures : series;
+  let use = measures.length > 0 ? measures : series;
   if (use.length === 0) return null;
+  // One shared axis: a series 10x smaller than the first would draw as a flat line.
+  const peak = (c) => Math.max(...rows.map((r) => (isNumber(r[c]) ? Math.abs(r[c]) : 0)));
+  const first = peak(use[0]);
+  use = use.filter((c, i) => i === 0 || (peak(c) * 10 >= first && peak(c) <= first * 10));
   return { kind, label, series: use.slice(0, 4) };
 }

@@ -1,0 +1,269 @@
+// Browser test of the web UI against the real stack: `talk2tables serve` with
+// both MCP servers as stdio children and the built-in (offline) generator,
+// driven in headless Debian chromium through playwright-core.
+//
+//   go build -o bin/talk2tables . && node --test web/e2e/
+//
+// Environment: T2T_BIN (default ./bin/talk2tables), T2T_TEST_OUTPUT (default
+// ./test-output: screenshots and the server log), CHROMIUM (default
+// /usr/bin/chromium).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = path.resolve(process.env.T2T_BIN || './bin/talk2tables');
+const outDir = path.resolve(process.env.T2T_TEST_OUTPUT || './test-output');
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const catalog = path.join(repoRoot, 'testdata', 'product_metadata.json');
+// FACTS.md: the flags Debian chromium needs here.
+const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const QUESTION = 'total revenue by region this year';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** startServer runs `serve` and resolves once /health answers. */
+async function startServer(tmp, log) {
+  const db = path.join(tmp, 'sales.db');
+  execFileSync(bin, ['gen-data', '--db', db, '--rows', '5000'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const cfg = path.join(tmp, 'cfg.yaml');
+  const q = JSON.stringify; // YAML accepts JSON strings: safe for any path
+  fs.writeFileSync(cfg, `mcp_servers:
+  database_mcp:
+    name: "Database MCP Server"
+    transport: stdio
+    command: ${q(bin)}
+    args: [database-mcp, --db, ${q(db)}]
+    priority: 10
+    domains: [sales, transactions, orders, products, customers]
+    capabilities: [execute_query, validate_query, list_resources]
+  product_metadata_mcp:
+    name: "Product Metadata MCP"
+    transport: stdio
+    command: ${q(bin)}
+    args: [metadata-mcp, --catalog, ${q(catalog)}]
+    priority: 1
+    domains: [products, product_aliases, column_mappings]
+    capabilities: [list_resources]
+llm:
+  provider: builtin
+`);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}/`;
+  const proc = spawn(bin, ['serve', '--config', cfg, '--addr', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stdout.pipe(log, { end: false });
+  proc.stderr.pipe(log, { end: false });
+  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  proc.exitedPromise = exited;
+  let running = true;
+  exited.then(() => { running = false; });
+  for (let i = 0; i < 300 && running; i++) {
+    try {
+      const res = await fetch(base + 'health');
+      if (res.ok) return { proc, base };
+    } catch {
+      /* not listening yet */
+    }
+    await sleep(100);
+  }
+  if (running) proc.kill('SIGKILL');
+  throw new Error(`talk2tables serve did not become healthy; see ${path.join(outDir, 'serve.log')}`);
+}
+
+/** processesMentioning lists live processes whose command line mentions dir (our MCP children). */
+function processesMentioning(dir) {
+  const out = [];
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (cmd.includes(dir) && !/\) Z /.test(stat)) out.push(`${pid}: ${cmd.replaceAll('\0', ' ')}`);
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return out;
+}
+
+async function numbersIn(page, col) {
+  return page.$$eval(`#table tbody tr td:nth-child(${col + 1})`, (tds) => tds.map((td) => (td.dataset.value === undefined ? NaN : Number(td.dataset.value))));
+}
+
+test('web UI answers a question end to end in chromium', { timeout: 180_000 }, async (t) => {
+  assert.ok(fs.existsSync(bin), `talk2tables binary not found at ${bin}: build it with "go build -o bin/talk2tables ." or set T2T_BIN`);
+  assert.ok(fs.existsSync(chromiumPath), `chromium not found at ${chromiumPath}: install it with "apt-get install -y chromium" or set CHROMIUM`);
+  fs.mkdirSync(outDir, { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 't2t-ui-'));
+  const log = fs.createWriteStream(path.join(outDir, 'serve.log'));
+  let server;
+  let context;
+  try {
+    server = await startServer(tmp, log);
+    const { base } = server;
+    context = await chromium.launchPersistentContext(path.join(tmp, 'chromium-profile'), {
+      executablePath: chromiumPath,
+      headless: true,
+      args: chromiumArgs,
+      viewport: { width: 1280, height: 900 },
+      colorScheme: 'light',
+    });
+    const page = context.pages()[0] || (await context.newPage());
+    const pageErrors = [];
+    const foreign = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    // Chromium logs every non-2xx response as a console error: the bad-SQL step expects one.
+    page.on('console', (m) => { if (m.type() === 'error' && !/^Failed to load resource: .* 422 /.test(m.text())) pageErrors.push(m.text()); });
+    page.on('request', (r) => { if (!r.url().startsWith(base) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) foreign.push(r.url()); });
+
+    await page.goto(base);
+    assert.equal(await page.title(), 'talk2tables');
+
+    await t.test('health panel lists both servers as connected', async () => {
+      await page.waitForFunction(() => document.querySelectorAll('#servers li[data-state="connected"]').length === 2, null, { timeout: 15_000 });
+      const ids = await page.$$eval('#servers li', (lis) => lis.map((li) => `${li.dataset.id}=${li.dataset.state}`).sort());
+      assert.deepEqual(ids, ['database_mcp=connected', 'product_metadata_mcp=connected']);
+      await page.waitForFunction(() => !document.getElementById('generator').textContent.includes('…'));
+      assert.match(await page.textContent('#generator'), /builtin/);
+    });
+
+    await t.test('Shift+Enter adds a new line without asking', async () => {
+      await page.fill('#question', 'first line');
+      await page.press('#question', 'Shift+Enter');
+      assert.equal(await page.inputValue('#question'), 'first line\n');
+      assert.equal(await page.isHidden('#progress-card'), true, 'progress shown: Shift+Enter submitted the question');
+      await page.fill('#question', '');
+    });
+
+    await t.test('an example question yields a table of 4 regions and a 4-bar chart', async () => {
+      await page.getByRole('button', { name: QUESTION }).click();
+      await page.waitForSelector('#result:not([hidden]) #table tbody tr, #error:not([hidden])', { timeout: 60_000 });
+      assert.equal(await page.isHidden('#error'), true, `error shown: ${await page.textContent('#error')}`);
+      await page.waitForSelector('#chart:not([hidden]) svg');
+
+      assert.equal(await page.inputValue('#question'), QUESTION);
+      assert.equal(await page.locator('#stages li.done').count(), 4, 'all four stages done');
+      const columns = await page.$$eval('#table thead th', (ths) => ths.map((th) => th.textContent.trim()));
+      assert.equal(columns.length, 2, `columns ${columns}`);
+      const regions = await page.$$eval('#table tbody tr td:first-child', (tds) => tds.map((td) => td.textContent).sort());
+      assert.deepEqual(regions, ['East', 'North', 'South', 'West']);
+      const totals = await numbersIn(page, 1);
+      assert.equal(totals.length, 4);
+      for (const v of totals) assert.ok(Number.isFinite(v) && v > 0, `total ${v} is not a positive number`);
+      assert.equal(await page.locator('#chart svg rect.bar').count(), 4, 'bars in chart');
+      const tip = await page.textContent('#chart svg rect.bar title');
+      assert.match(tip, /^(North|South|East|West) · /);
+      assert.match(await page.textContent('#row-count'), /^4 rows/);
+      assert.match(await page.inputValue('#sql'), /select/i);
+      assert.match(await page.textContent('#meta'), /builtin/);
+    });
+
+    await t.test('clicking a header sorts the table both ways', async () => {
+      const th = page.locator('#table thead th').nth(1);
+      await th.locator('button').click();
+      assert.equal(await th.getAttribute('aria-sort'), 'ascending');
+      const asc = await numbersIn(page, 1);
+      assert.deepEqual(asc, [...asc].sort((a, b) => a - b));
+      await page.locator('#table thead th').nth(1).locator('button').press('Enter');
+      assert.equal(await page.locator('#table thead th').nth(1).getAttribute('aria-sort'), 'descending');
+      const desc = await numbersIn(page, 1);
+      assert.deepEqual(desc, [...asc].reverse());
+    });
+
+    await t.test('Export CSV downloads the rows', async () => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv-btn')]);
+      const csv = fs.readFileSync(await download.path(), 'utf8').replace(/^\ufeff/, '');
+      const lines = csv.trimEnd().split('\r\n');
+      assert.equal(lines.length, 5, `csv:\n${csv}`);
+      assert.match(download.suggestedFilename(), /^talk2tables-.*\.csv$/);
+    });
+
+    await page.screenshot({ path: path.join(outDir, 'ui-light.png'), fullPage: true });
+
+    await t.test('edited SQL with LIMIT 2 re-runs via /api/sql', async () => {
+      const sql = (await page.inputValue('#sql')).trim().replace(/;+\s*$/, '');
+      const limited = /\blimit\s+\d+\s*$/i.test(sql) ? sql.replace(/\blimit\s+\d+\s*$/i, 'LIMIT 2') : `${sql}\nLIMIT 2`;
+      await page.fill('#sql', limited);
+      await page.click('#run-sql');
+      await page.waitForFunction(() => document.querySelectorAll('#table tbody tr').length === 2, null, { timeout: 15_000 });
+      assert.match(await page.textContent('#row-count'), /^2 rows/);
+      assert.equal(await page.locator('#chart svg rect.bar').count(), 2);
+    });
+
+    await t.test('bad SQL shows a readable error with the request id', async () => {
+      await page.fill('#sql', 'SELECT no_such_column FROM sales');
+      await page.click('#run-sql');
+      await page.waitForSelector('#error:not([hidden])');
+      const text = await page.textContent('#error');
+      assert.match(text, /no_such_column|column/i);
+      assert.ok((await page.textContent('#error .request-id')).length > 0, 'request id shown');
+      assert.doesNotMatch(text, /goroutine|panic|\.go:\d+/);
+    });
+
+    await t.test('dark mode toggles and persists', async () => {
+      // Back to a good result for the screenshots.
+      await page.getByRole('button', { name: QUESTION }).click();
+      await page.waitForSelector('#error', { state: 'hidden' });
+      await page.waitForSelector('#chart:not([hidden]) svg rect.bar');
+      await page.click('#theme-toggle');
+      assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+      assert.equal(await page.getAttribute('#theme-toggle', 'aria-pressed'), 'true');
+      const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      const [r, g, b] = bg.match(/\d+/g).map(Number);
+      assert.ok(r + g + b < 200, `body background ${bg} is not dark`);
+      await page.screenshot({ path: path.join(outDir, 'ui-dark.png'), fullPage: true });
+    });
+
+    await t.test('narrow screen stacks and keeps the page from scrolling sideways', async () => {
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.waitForTimeout(200); // let the chart redraw for the new width
+      const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: window.innerWidth }));
+      assert.ok(widths.page <= widths.view, `page is ${widths.page}px wide in a ${widths.view}px viewport`);
+      const main = await page.locator('main').boundingBox();
+      const aside = await page.locator('aside.health').boundingBox();
+      assert.ok(aside.y >= main.y + main.height - 1, 'health panel is not stacked below the main column');
+      await page.screenshot({ path: path.join(outDir, 'ui-narrow.png'), fullPage: true });
+      await page.reload();
+      assert.equal(await page.getAttribute('html', 'data-theme'), 'dark', 'theme not persisted across reload');
+    });
+
+    assert.deepEqual(pageErrors, [], 'errors in the page');
+    assert.deepEqual(foreign, [], 'requests outside the server');
+  } finally {
+    if (context) await context.close();
+    if (server) {
+      server.proc.kill('SIGTERM');
+      const res = await Promise.race([server.proc.exitedPromise, sleep(10_000).then(() => null)]);
+      if (res === null) server.proc.kill('SIGKILL');
+      assert.ok(res !== null, 'serve did not exit within 10 s of SIGTERM');
+      assert.equal(res.code, 0, `serve exited with ${res.code ?? res.signal} after SIGTERM`);
+      // Its stdio MCP children are reaped with it.
+      let left = processesMentioning(tmp);
+      for (let i = 0; i < 20 && left.length > 0; i++) {
+        await sleep(100);
+        left = processesMentioning(tmp);
+      }
+      assert.deepEqual(left, [], 'MCP child processes left running after serve exited');
+    }
+    log.end();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
