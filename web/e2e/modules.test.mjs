@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { SSEParser, readEvents } from '../static/sse.js';
-import { chartSpec, csvField, isDateLike, sortRows, toCSV, toTSV } from '../static/format.js';
+import { chartSpec, csvField, formatSQL, isDateLike, sortRows, toCSV, toTSV } from '../static/format.js';
 import { niceTicks } from '../static/chart.js';
 
 test('SSEParser splits events across chunk boundaries and line endings', () => {
@@ -110,4 +110,22 @@ test('niceTicks covers the range with round steps', () => {
   assert.deepEqual(niceTicks(0, 0), [0, 1]);
   const t = niceTicks(0, 1234567);
   assert.ok(t[0] <= 0 && t[t.length - 1] >= 1234567, `ticks ${t}`);
+});
+
+test('formatSQL breaks clauses onto lines outside quotes and subqueries', () => {
+  const cases = [
+    {
+      name: 'clauses',
+      in: "SELECT region, SUM(total_amount) AS t FROM sales WHERE sale_date >= date('now', 'start of year') GROUP BY region ORDER BY t DESC LIMIT 5",
+      want: "SELECT region, SUM(total_amount) AS t\nFROM sales\nWHERE sale_date >= date('now', 'start of year')\nGROUP BY region\nORDER BY t DESC\nLIMIT 5",
+    },
+    {
+      name: 'keywords in strings and subqueries untouched',
+      in: "SELECT 'a from b' AS x FROM t JOIN u ON t.id = u.id WHERE id IN (SELECT id FROM v WHERE y = \"where\")",
+      want: "SELECT 'a from b' AS x\nFROM t\nJOIN u ON t.id = u.id\nWHERE id IN (SELECT id FROM v WHERE y = \"where\")",
+    },
+    { name: 'already multi-line', in: 'SELECT 1\nFROM t', want: 'SELECT 1\nFROM t' },
+    { name: 'empty', in: '', want: '' },
+  ];
+  for (const c of cases) assert.equal(formatSQL(c.in), c.want, c.name);
 });

@@ -218,6 +218,16 @@ test('web UI answers a question end to end in chromium', { timeout: 180_000 }, a
       assert.doesNotMatch(text, /goroutine|panic|\.go:\d+/);
     });
 
+    await t.test('a question the generator declines shows a readable error', async () => {
+      await page.fill('#question', 'what is the meaning of life');
+      await page.press('#question', 'Enter');
+      await page.waitForSelector('#error:not([hidden])', { timeout: 30_000 });
+      assert.ok((await page.textContent('#error .error-message')).length > 10, 'error message shown');
+      assert.ok((await page.textContent('#error .request-id')).length > 0, 'request id shown');
+      assert.equal(await page.isHidden('#result'), true, 'a stale result is still shown');
+      assert.equal(await page.locator('#stages li.failed').count(), 1, 'failed stage marked');
+    });
+
     await t.test('dark mode toggles and persists', async () => {
       // Back to a good result for the screenshots.
       await page.getByRole('button', { name: QUESTION }).click();

@@ -2,7 +2,7 @@
 // result (table + chart), edit and re-run the SQL, watch the MCP servers.
 
 import { readEvents } from './sse.js';
-import { chartSpec, formatCell, isNumber, sortRows, toCSV, toTSV } from './format.js';
+import { chartSpec, formatCell, formatSQL, isNumber, sortRows, toCSV, toTSV } from './format.js';
 import { renderChart } from './chart.js';
 
 const $ = (id) => document.getElementById(id);
@@ -147,7 +147,7 @@ function showError(err) {
       : '',
   );
   box.hidden = false;
-  setStatus('Failed: ' + err.message);
+  setStatus('Failed: see the error below.');
   if (err.result) showAnswer(err.result, false);
 }
 
@@ -231,6 +231,8 @@ async function ask(question) {
   const controller = new AbortController();
   state.controller = controller;
   clearError();
+  // A new question starts from a clean slate: no stale answer under a new error.
+  for (const id of ['answer', 'result', 'details']) $(id).hidden = true;
   resetProgress();
   markStage('gathering');
   $('ask-btn').disabled = true;
@@ -308,9 +310,10 @@ function done(r, rid, started) {
   }
   finishStages(true);
   showAnswer(r, true);
-  const secs = ((performance.now() - started) / 1000).toFixed(1);
+  const ms = performance.now() - started;
+  const took = ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
   const n = r.result ? r.result.row_count : 0;
-  setStatus(`Answered in ${secs} s: ${n} row${n === 1 ? '' : 's'}.`);
+  setStatus(`Answered in ${took}: ${n} row${n === 1 ? '' : 's'}.`);
 }
 
 // ---- the answer: explanation, entities, SQL, attempts, metadata ---------------------------
@@ -318,7 +321,8 @@ function done(r, rid, started) {
 function showAnswer(r, withResult) {
   $('details').hidden = false;
   $('explanation').textContent = r.explanation || '';
-  $('sql').value = r.sql || (r.attempts && r.attempts.length ? r.attempts[r.attempts.length - 1].sql : '');
+  $('sql').value = formatSQL(r.sql || (r.attempts && r.attempts.length ? r.attempts[r.attempts.length - 1].sql : ''));
+  fitRows($('sql'));
 
   const chips = [];
   for (const [phrase, cols] of Object.entries(r.resolved_entities || {})) {
@@ -350,7 +354,7 @@ function renderAttempts(attempts) {
       a.error ? h('span', { class: 'cat' }, a.category || 'UNKNOWN_ERROR') : h('span', { class: 'cat ok' }, 'OK'),
       ' ', h('span', { class: 'hint' }, `${a.duration_ms ?? 0} ms`)),
     a.error ? h('p', { class: 'attempt-error' }, a.error) : '',
-    a.sql ? h('pre', {}, h('code', {}, a.sql)) : '')));
+    a.sql ? h('pre', {}, h('code', {}, formatSQL(a.sql))) : '')));
 }
 
 function renderMeta(m) {
@@ -370,6 +374,12 @@ function renderMeta(m) {
     add('At', Number.isNaN(d.getTime()) ? m.timestamp : d.toLocaleString());
   }
   $('meta').replaceChildren(...rows);
+}
+
+/** fitRows sizes a textarea to its text (6 to 20 lines); the user can still resize it. */
+function fitRows(ta) {
+  const lines = ta.value.split('\n').reduce((n, l) => n + Math.max(1, Math.ceil(l.length / 90)), 0);
+  ta.rows = Math.min(20, Math.max(6, lines + 1));
 }
 
 // ---- running edited SQL -------------------------------------------------------------

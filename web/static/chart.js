@@ -61,7 +61,9 @@ export function renderChart({ title, columns, rows, spec, width = 720 }) {
   const multi = spec.series.length > 1;
   const rotate = spec.kind === 'bar' ? n * 7 * Math.max(...labels.map((l) => Math.min(12, l.length))) > W * 0.8 : false;
   const top = multi ? 34 : 14;
-  const left = 16 + Math.max(...ticks.map((t) => formatCompact(t).length)) * 7.5 + 20;
+  let left = 16 + Math.max(...ticks.map((t) => formatCompact(t).length)) * 7.5 + 20;
+  // A rotated first label reaches left of its bar: keep it inside the chart.
+  if (rotate) left = Math.max(left, Math.min(18, Math.max(...labels.map((l) => l.length))) * 6.2 * 0.77 - 8);
   const bottom = rotate ? 24 + Math.min(18, Math.max(...labels.map((l) => l.length))) * 5.6 : 52;
   const H = Math.round(Math.min(320, Math.max(220, W * 0.45))) + (rotate ? bottom - 52 : 0);
   const plotW = W - left - (spec.kind === 'line' ? 34 : 16);
@@ -92,13 +94,14 @@ export function renderChart({ title, columns, rows, spec, width = 720 }) {
   // X positions: bands for bars, evenly spaced points for lines.
   const band = plotW / n;
   const cx = (i) => (spec.kind === 'bar' ? left + band * (i + 0.5) : n === 1 ? left + plotW / 2 : left + (i * plotW) / (n - 1));
-  const every = Math.max(1, Math.ceil(n / Math.floor(plotW / (rotate ? 16 : 70))));
+  const labelW = rotate ? 16 : 12 + 6.5 * Math.min(12, Math.max(...labels.map((l) => l.length)));
+  const every = Math.max(1, Math.ceil(n / Math.max(1, Math.floor(plotW / labelW))));
   const xl = el('g', { class: 'x-labels' });
   labels.forEach((l, i) => {
     if (i % every !== 0) return;
     const t = rotate
       ? el('text', { transform: `translate(${cx(i)} ${top + plotH + 12}) rotate(-40)`, 'text-anchor': 'end', class: 'tick' }, short(l, 18))
-      : el('text', { x: cx(i), y: top + plotH + 18, 'text-anchor': 'middle', class: 'tick' }, short(l, 12));
+      : el('text', { x: cx(i), y: top + plotH + 18, 'text-anchor': 'middle', class: 'tick' }, short(l, Math.max(6, Math.floor((spec.kind === 'bar' ? band * every : labelW) / 6.8))));
     t.append(el('title', {}, l));
     xl.append(t);
   });

@@ -124,3 +124,30 @@ export function chartSpec(columns, rows) {
   use = use.filter((c, i) => i === 0 || (peak(c) * 10 >= first && peak(c) <= first * 10));
   return { kind, label, series: use.slice(0, 4) };
 }
+
+/**
+ * formatSQL puts each main clause of one-line SQL on its own line, for
+ * reading and editing. It never touches quoted text, and leaves SQL that
+ * already has line breaks as it is.
+ */
+export function formatSQL(sql) {
+  if (typeof sql !== 'string' || sql.includes('\n')) return sql || '';
+  // Split into quoted ('...', "...", `...`) and unquoted runs; only the latter change.
+  const parts = sql.match(/'(?:[^']|'')*'?|"(?:[^"]|"")*"?|`[^`]*`?|[^'"`]+/g) || [];
+  let depth = 0;
+  return parts.map((p) => {
+    if (/^['"`]/.test(p)) return p;
+    let out = '';
+    let last = 0;
+    // Subqueries (inside parentheses) stay on their line.
+    for (const m of p.matchAll(/[()]|\s+\b(?:FROM|WHERE|GROUP\s+BY|HAVING|ORDER\s+BY|LIMIT|UNION(?:\s+ALL)?|(?:LEFT\s+(?:OUTER\s+)?|INNER\s+|CROSS\s+)?JOIN)\b/gi)) {
+      if (m[0] === '(') depth++;
+      else if (m[0] === ')') depth = Math.max(0, depth - 1);
+      else if (depth === 0) {
+        out += p.slice(last, m.index) + '\n' + m[0].trimStart();
+        last = m.index + m[0].length;
+      }
+    }
+    return out + p.slice(last);
+  }).join('');
+}
