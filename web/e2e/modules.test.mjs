@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { SSEParser, readEvents } from '../static/sse.js';
-import { chartSpec, csvField, formatSQL, isDateLike, sortRows, toCSV, toTSV } from '../static/format.js';
+import { chartSpec, csvField, formatCell, formatSQL, isDateLike, sortRows, toCSV, toTSV } from '../static/format.js';
 import { niceTicks } from '../static/chart.js';
 
 test('SSEParser splits events across chunk boundaries and line endings', () => {
@@ -128,4 +128,16 @@ test('formatSQL breaks clauses onto lines outside quotes and subqueries', () => 
     { name: 'empty', in: '', want: '' },
   ];
   for (const c of cases) assert.equal(formatSQL(c.in), c.want, c.name);
+});
+
+test('formatCell groups numbers and keeps amounts aligned', () => {
+  assert.equal(formatCell(null), 'NULL');
+  assert.equal(formatCell('North'), 'North');
+  const en = new Intl.NumberFormat().format(1234) === '1,234';
+  if (en) {
+    assert.equal(formatCell(968145), '968,145');
+    assert.equal(formatCell(968145, true), '968,145.00');
+    assert.equal(formatCell(1234.5), '1,234.50');
+  }
+  assert.equal(formatCell(0.125), '0.125');
 });

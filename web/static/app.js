@@ -461,6 +461,7 @@ function renderChartFor(title) {
 function renderTable() {
   const table = $('table');
   const numeric = state.columns.map((_, c) => state.rows.length > 0 && state.rows.every((r) => r[c] === null || isNumber(r[c])));
+  const decimals = state.columns.map((_, c) => numeric[c] && state.rows.some((r) => isNumber(r[c]) && !Number.isInteger(r[c]) && Math.abs(r[c]) >= 1));
   const head = h('tr', {}, state.columns.map((name, c) => {
     const sorted = state.sort.col === c;
     const dir = sorted ? (state.sort.dir === 1 ? 'ascending' : 'descending') : 'none';
@@ -472,7 +473,7 @@ function renderTable() {
   const shown = state.view.slice(0, MAX_RENDERED_ROWS);
   const body = shown.map((r) => h('tr', {}, state.columns.map((_, c) => {
     const v = r[c];
-    const td = h('td', { class: v === null || v === undefined ? 'null' : numeric[c] ? 'num' : '' }, formatCell(v));
+    const td = h('td', { class: v === null || v === undefined ? 'null' : numeric[c] ? 'num' : '' }, formatCell(v, decimals[c]));
     if (isNumber(v)) td.dataset.value = String(v);
     return td;
   })));

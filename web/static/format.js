@@ -19,8 +19,8 @@ const smallFmt = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 4 
 const compactFmt = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
 
 /** formatNumber renders a number for people: grouped, 2 decimals for money-like values. */
-export function formatNumber(v) {
-  if (Number.isInteger(v)) return intFmt.format(v);
+export function formatNumber(v, decimals = false) {
+  if (Number.isInteger(v) && !decimals) return intFmt.format(v);
   if (Math.abs(v) < 1) return smallFmt.format(v);
   return decFmt.format(v);
 }
@@ -30,10 +30,13 @@ export function formatCompact(v) {
   return Math.abs(v) < 1000 ? formatNumber(v) : compactFmt.format(v);
 }
 
-/** formatCell renders any cell value for display. */
-export function formatCell(v) {
+/**
+ * formatCell renders any cell value for display; decimals shows whole
+ * numbers with two decimals too, so a column of amounts lines up.
+ */
+export function formatCell(v, decimals = false) {
   if (v === null || v === undefined) return 'NULL';
-  if (isNumber(v)) return formatNumber(v);
+  if (isNumber(v)) return formatNumber(v, decimals);
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
 }
