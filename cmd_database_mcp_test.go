@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -84,31 +83,13 @@ func TestDatabaseMCPCommand(t *testing.T) {
 	}
 }
 
-// lockedBuffer is a bytes.Buffer safe for the server goroutine and the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *lockedBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *lockedBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestDatabaseMCPServesStdio runs the subcommand on pipes and talks to it
 // with a real MCP client.
 func TestDatabaseMCPServesStdio(t *testing.T) {
 	path := testfixture.SalesDB(t, 100)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	var stderr lockedBuffer
+	var stderr testfixture.LogBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -150,7 +131,7 @@ func TestDatabaseMCPServesStdio(t *testing.T) {
 		t.Fatal("database-mcp did not stop after its context was cancelled")
 	}
 	for _, want := range []string{`"event":"sql_execution_completed"`, `"msg":"database opened read-only"`} {
-		if !strings.Contains(stderr.String(), want) {
+		if !stderr.Contains(want) {
 			t.Errorf("stderr logs lack %s:\n%s", want, stderr.String())
 		}
 	}

@@ -9,9 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"talk2tables/internal/testfixture"
 )
 
 func TestMetadataMCPCommandFlags(t *testing.T) {
@@ -47,30 +48,12 @@ func TestMetadataMCPCommandFlags(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for the logger and the test to share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestMetadataMCPCommandStdio speaks raw JSON-RPC to the command over stdio:
 // the protocol owns stdout, logs go to stderr.
 func TestMetadataMCPCommandStdio(t *testing.T) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	var errOut syncBuffer
+	var errOut testfixture.LogBuffer
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	done := make(chan error, 1)
@@ -107,7 +90,7 @@ func TestMetadataMCPCommandStdio(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Errorf("metadata-mcp exited with %v; stderr: %s", err, errOut.String())
 	}
-	if !strings.Contains(errOut.String(), `"event":"catalog_watch_started"`) {
+	if !errOut.Contains(`"event":"catalog_watch_started"`) {
 		t.Errorf("stderr lacks the JSON watch log line: %s", errOut.String())
 	}
 }

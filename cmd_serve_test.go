@@ -75,24 +75,6 @@ func TestServeCommandErrors(t *testing.T) {
 	}
 }
 
-// serveStderr is a goroutine-safe stderr for a running serve command.
-type serveStderr struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *serveStderr) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *serveStderr) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestServeCommand runs 'serve' against MCP servers over streamable HTTP
 // and a scripted LLM, then stops it while a question is in flight: the
 // question still gets its answer (graceful shutdown).
@@ -160,7 +142,7 @@ http:
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stderr := &serveStderr{}
+	stderr := &testfixture.LogBuffer{}
 	done := make(chan error, 1)
 	go func() {
 		done <- run(ctx, []string{"serve", "--config", cfgPath, "--addr", "127.0.0.1:0", "--log-level", "warn"},
@@ -217,7 +199,7 @@ http:
 }
 
 // waitForURL waits for serve to print its URL on stderr.
-func waitForURL(tb testing.TB, stderr *serveStderr, done <-chan error) string {
+func waitForURL(tb testing.TB, stderr *testfixture.LogBuffer, done <-chan error) string {
 	tb.Helper()
 	re := regexp.MustCompile(`serving on (http://\S+/)`)
 	deadline := time.After(60 * time.Second) // a hang guard, not a speed check

@@ -2,14 +2,13 @@ package orchestrator
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
-	"strings"
 	"testing"
 	"time"
 
 	"talk2tables/internal/llmtest"
+	"talk2tables/internal/testfixture"
 	"talk2tables/orchestrator/sqlgen"
 )
 
@@ -71,7 +70,7 @@ func TestProcessFallbackToBuiltin(t *testing.T) {
 			cfg.LLM = LLMConfig{Provider: "openai", Model: "m", BaseURL: llm.URL, APIKeyEnv: "T2T_FB_KEY", Fallback: "builtin",
 				Timeout: DefaultConfig().LLM.Timeout, MaxTokens: 100,
 				MaxRetries: tt.maxRetries, RetryBaseDelay: 5 * time.Millisecond}
-			var logs syncBuffer
+			var logs testfixture.LogBuffer
 			o, err := New(context.Background(), cfg, slog.New(slog.NewJSONHandler(&logs, nil)),
 				WithInProcessServer("database_mcp", f.dbServer(t)),
 				WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
@@ -92,16 +91,13 @@ func TestProcessFallbackToBuiltin(t *testing.T) {
 			// Each retry waits at most retry_base_delay << retry (jitter
 			// takes up to half off); the 500ms default would wait >= 250ms.
 			var waits []float64
-			for line := range strings.SplitSeq(strings.TrimSpace(logs.String()), "\n") {
-				var rec struct {
-					Msg    string  `json:"msg"`
-					WaitMS float64 `json:"wait_ms"`
-				}
-				if err := json.Unmarshal([]byte(line), &rec); err != nil {
-					t.Fatalf("log line not JSON: %s", line)
-				}
-				if rec.Msg == "llm request failed; retrying" {
-					waits = append(waits, rec.WaitMS)
+			for _, rec := range logs.Records(t) {
+				if rec["msg"] == "llm request failed; retrying" {
+					w, ok := rec["wait_ms"].(float64)
+					if !ok {
+						t.Fatalf("retry log wait_ms = %v, want a number", rec["wait_ms"])
+					}
+					waits = append(waits, w)
 				}
 			}
 			if len(waits) != tt.maxRetries {

@@ -1,42 +1,22 @@
 package orchestrator
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"talk2tables/internal/llmtest"
+	"talk2tables/internal/testfixture"
 )
-
-// syncBuffer is a bytes.Buffer safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func TestLogEventsAndMetrics(t *testing.T) {
 	f := newFixture(t)
 	t.Setenv("T2T_TEST_TOKEN", "hunter2-secret")
-	var buf syncBuffer
+	var buf testfixture.LogBuffer
 	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	reg := prometheus.NewRegistry()
 	m := NewMetrics(reg)
@@ -54,17 +34,13 @@ func TestLogEventsAndMetrics(t *testing.T) {
 	o.Close()
 
 	events := map[string]bool{}
-	for line := range strings.SplitSeq(strings.TrimSpace(buf.String()), "\n") {
-		var rec map[string]any
-		if err := json.Unmarshal([]byte(line), &rec); err != nil {
-			t.Fatalf("log line not JSON: %s", line)
-		}
+	for _, rec := range buf.Records(t) {
 		ev, _ := rec["event"].(string)
 		events[ev] = true
 		if strings.HasPrefix(ev, "query_") || strings.HasPrefix(ev, "sql_") || strings.HasPrefix(ev, "llm_") ||
 			strings.HasPrefix(ev, "resource_gathering") || ev == "recovery_attempted" {
 			if rec["operation_id"] != "op-42" || rec["component"] == nil {
-				t.Errorf("event %s lacks operation_id/component: %s", ev, line)
+				t.Errorf("event %s lacks operation_id/component: %v", ev, rec)
 			}
 		}
 	}

@@ -38,12 +38,12 @@ func TestQueryJSON(t *testing.T) {
 		t.Errorf("metadata generator %q, attempts %d; want a generator and 1 attempt", res.Metadata.Generator, len(res.Attempts))
 	}
 
-	got := st.logs.events(t, "query_received")
+	got := st.logs.Events(t, "query_received")
 	if len(got) != 1 || got[0]["operation_id"] != "req-42.a_b" {
 		t.Errorf("query_received events = %v, want one with operation_id req-42.a_b", got)
 	}
 	var access map[string]any
-	for _, e := range st.logs.events(t, "http_request") {
+	for _, e := range st.logs.Events(t, "http_request") {
 		if e["route"] == "/api/query" {
 			access = e
 		}
@@ -330,7 +330,7 @@ func TestErrorFunnel(t *testing.T) {
 			}
 			if tt.wantStatus >= 500 {
 				n := 0
-				for _, e := range st.logs.events(t, "error_occurred") {
+				for _, e := range st.logs.Events(t, "error_occurred") {
 					if e["component"] == "http" {
 						n++
 					}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"talk2tables/internal/testfixture"
 	"talk2tables/orchestrator"
 )
 
@@ -73,7 +74,7 @@ func TestAuth(t *testing.T) {
 		t.Error("logs contain an API key")
 	}
 	var clients []string
-	for _, e := range st.logs.events(t, "http_request") {
+	for _, e := range st.logs.Events(t, "http_request") {
 		clients = append(clients, e["client"].(string))
 	}
 	if !contains(clients, "key:1") {
@@ -228,7 +229,7 @@ func TestUIAndUnknownRoutes(t *testing.T) {
 }
 
 func TestRecovery(t *testing.T) {
-	logs := &syncBuffer{}
+	logs := &testfixture.LogBuffer{}
 	a := &api{logger: slog.New(slog.NewJSONHandler(logs, nil))}
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
@@ -243,7 +244,7 @@ func TestRecovery(t *testing.T) {
 	if e.Error.Code != "internal_error" || strings.Contains(rec.Body.String(), "secret") {
 		t.Errorf("body = %s, want internal_error without the panic value", rec.Body.String())
 	}
-	if got := logs.events(t, "error_occurred"); len(got) != 1 || !strings.Contains(got[0]["error"].(string), "secret internal detail") {
+	if got := logs.Events(t, "error_occurred"); len(got) != 1 || !strings.Contains(got[0]["error"].(string), "secret internal detail") {
 		t.Errorf("logged = %v, want the panic logged once", got)
 	}
 }

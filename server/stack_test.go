@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -48,46 +46,9 @@ type stack struct {
 	URL  string
 	llm  *llmtest.Server
 	orch *orchestrator.Orchestrator
-	logs *syncBuffer
+	logs *testfixture.LogBuffer
 	// dbServer is the database MCP's HTTP server when dbOverNet is set.
 	dbServer *httptest.Server
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent writers (the logger).
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// events returns the decoded log records whose "event" is name.
-func (s *syncBuffer) events(tb testing.TB, name string) []map[string]any {
-	tb.Helper()
-	var out []map[string]any
-	for _, line := range strings.Split(s.String(), "\n") {
-		if line == "" {
-			continue
-		}
-		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			tb.Fatalf("log line is not JSON: %q", line)
-		}
-		if m["event"] == name {
-			out = append(out, m)
-		}
-	}
-	return out
 }
 
 // testUI stands in for web.Files (package web is built separately).
@@ -100,7 +61,7 @@ const apiKeysEnv = "TALK2TABLES_TEST_API_KEYS"
 
 func newStack(tb testing.TB, opt stackOptions) *stack {
 	tb.Helper()
-	logs := &syncBuffer{}
+	logs := &testfixture.LogBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 
 	var llm *llmtest.Server
