@@ -73,26 +73,9 @@ func contentHash(tb testing.TB, path string) string {
 		"SELECT * FROM orders ORDER BY order_id",
 		"SELECT * FROM sales ORDER BY sale_id",
 	} {
-		rows, err := db.Query(q)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		cols, _ := rows.Columns()
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		for rows.Next() {
-			if err := rows.Scan(ptrs...); err != nil {
-				tb.Fatal(err)
-			}
+		for _, vals := range testfixture.QueryRows(tb, db, q) {
 			fmt.Fprintf(h, "%v\n", vals)
 		}
-		if err := rows.Err(); err != nil {
-			tb.Fatal(err)
-		}
-		rows.Close()
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

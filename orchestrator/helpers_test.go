@@ -152,25 +152,7 @@ func (f *fixture) direct(tb testing.TB, q string) [][]any {
 		tb.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.Query(q)
-	if err != nil {
-		tb.Fatalf("direct %q: %v", q, err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	var out [][]any
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			tb.Fatal(err)
-		}
-		out = append(out, vals)
-	}
-	return out
+	return testfixture.QueryRows(tb, db, q)
 }
 
 // inprocConfig is a config with the two in-process servers.

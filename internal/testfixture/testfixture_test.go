@@ -3,6 +3,7 @@ package testfixture_test
 import (
 	"database/sql"
 	"os"
+	"strings"
 	"testing"
 
 	"talk2tables/internal/testfixture"
@@ -42,5 +43,43 @@ func TestSalesDBCopies(t *testing.T) {
 func TestCatalogPath(t *testing.T) {
 	if _, err := os.Stat(testfixture.CatalogPath(t)); err != nil {
 		t.Errorf("CatalogPath: %v", err)
+	}
+}
+
+func TestQueryRows(t *testing.T) {
+	db, err := sql.Open("sqlite", "file:"+testfixture.SalesDB(t, 100)+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	got := testfixture.QueryRows(t, db, "SELECT region, COUNT(*) FROM sales GROUP BY region ORDER BY region")
+	if len(got) == 0 {
+		t.Fatal("QueryRows = no rows, want one per region")
+	}
+	total := int64(0)
+	for i, r := range got {
+		region, ok := r[0].(string)
+		n, ok2 := r[1].(int64)
+		if len(r) != 2 || !ok || !ok2 || (i > 0 && region <= got[i-1][0].(string)) {
+			t.Fatalf("row %d = %#v, want (region string, count int64) in region order", i, r)
+		}
+		total += n
+	}
+	if total != 100 {
+		t.Errorf("counts add up to %d, want 100", total)
+	}
+	if got := testfixture.QueryRows(t, db, "SELECT 1 WHERE 0"); len(got) != 0 {
+		t.Errorf("QueryRows on an empty result = %v, want none", got)
+	}
+
+	tb := &fatalTB{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		testfixture.QueryRows(tb, db, "SELECT nope FROM sales")
+	}()
+	<-done
+	if !strings.Contains(tb.msg, "SELECT nope FROM sales") {
+		t.Errorf("QueryRows on a bad query: Fatalf message %q, want one naming the query", tb.msg)
 	}
 }

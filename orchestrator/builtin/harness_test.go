@@ -120,22 +120,8 @@ func salesEnv(tb testing.TB) *env {
 // rows runs a query and returns its rows as comparable values.
 func (e *env) rows(tb testing.TB, query string) [][]any {
 	tb.Helper()
-	rs, err := e.db.Query(query)
-	if err != nil {
-		tb.Fatalf("query %s: %v", query, err)
-	}
-	defer rs.Close()
-	cols, _ := rs.Columns()
-	var out [][]any
-	for rs.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rs.Scan(ptrs...); err != nil {
-			tb.Fatalf("scan: %v", err)
-		}
+	out := testfixture.QueryRows(tb, e.db, query)
+	for _, vals := range out {
 		for i, v := range vals {
 			switch x := v.(type) {
 			case int64:
@@ -144,10 +130,6 @@ func (e *env) rows(tb testing.TB, query string) [][]any {
 				vals[i] = string(x)
 			}
 		}
-		out = append(out, vals)
-	}
-	if err := rs.Err(); err != nil {
-		tb.Fatalf("rows %s: %v", query, err)
 	}
 	return out
 }
