@@ -97,7 +97,14 @@ func (m *model) render(q *query) (string, string, error) {
 				}
 				expr = ms.fn + "(" + ms.col.qualified() + ")"
 				if (ms.fn == "SUM" || ms.fn == "AVG") && !strings.Contains(ms.col.typ, "INT") {
-					expr = "ROUND(" + expr + ", 2)"
+					// Sums are amounts: cents. Averages keep four decimals, so
+					// an average of small fractions (discounts of 0..0.2)
+					// keeps its meaning: 0.0445, not 0.04.
+					digits := 2
+					if ms.fn == "AVG" {
+						digits = 4
+					}
+					expr = fmt.Sprintf("ROUND(%s, %d)", expr, digits)
 				}
 			}
 			sel = append(sel, expr+" AS "+ident(ms.alias))

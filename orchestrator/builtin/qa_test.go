@@ -1,0 +1,45 @@
+package builtin
+
+import (
+	"context"
+	"math"
+	"testing"
+)
+
+// TestAverageKeepsPrecision: an average of small fractions (discounts of
+// 0..0.2) must not be rounded to two decimals (0.045 → 0.05 is a 10% error).
+// The harness compares with an absolute tolerance of 0.011, too loose to see
+// it, so this test compares with a relative one.
+func TestAverageKeepsPrecision(t *testing.T) {
+	e := salesEnv(t)
+	g := New(nil)
+	tests := []struct {
+		name string
+		q    string
+		want string
+	}{
+		{name: "average discount", q: "average discount", want: "SELECT AVG(discount) FROM sales"},
+		{name: "average discount corporate", q: "average discount for corporate customers",
+			want: "SELECT AVG(s.discount) FROM sales s JOIN orders o ON o.order_id = s.order_id JOIN customers c ON c.customer_id = o.customer_id WHERE c.segment = 'Corporate'"},
+		{name: "average sale amount", q: "average sale amount", want: "SELECT AVG(total_amount) FROM sales"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req := e.req
+			req.Question = tc.q
+			plan, err := g.Generate(context.Background(), req)
+			if err != nil {
+				t.Fatalf("Generate(%q): %v", tc.q, err)
+			}
+			got, want := e.rows(t, plan.SQL), e.rows(t, tc.want)
+			if len(got) != 1 || len(got[0]) != 1 || len(want) != 1 {
+				t.Fatalf("rows = %v, want one value like %v", got, want)
+			}
+			gf, _ := got[0][0].(float64)
+			wf, _ := want[0][0].(float64)
+			if wf == 0 || math.Abs(gf-wf)/math.Abs(wf) > 0.005 {
+				t.Errorf("%q = %v (SQL %s), want %v within 0.5%%", tc.q, gf, plan.SQL, wf)
+			}
+		})
+	}
+}
