@@ -625,6 +625,18 @@ func (m *model) buildAggregate(q *query, a aggSpec) error {
 		if q.measures[0].fn == "AVG" && d.grain == "" && (d.col.pk || d.col == d.col.table.nameCol) && d.col.table != q.base {
 			return decline("\"average ... per %s\" is ambiguous (average of lines, or of %s totals?)", d.col.table.name, d.col.table.name)
 		}
+		// "average revenue per order" grouped by the base table's foreign key
+		// (sales.order_id) would list each order's average line, not the
+		// average order: the same ambiguity.
+		if q.measures[0].fn == "AVG" && d.grain == "" && d.col.isKeyLike() {
+			name := d.col.name
+			for _, e := range d.col.table.edges {
+				if e.from == d.col && e.manyToOne {
+					name = e.other.name
+				}
+			}
+			return decline("\"average ... per %s\" is ambiguous (average of lines, or of %s totals?)", name, name)
+		}
 	}
 	if ranking {
 		q.rankDir = a.rankDir

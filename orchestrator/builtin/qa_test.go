@@ -43,3 +43,19 @@ func TestAverageKeepsPrecision(t *testing.T) {
 		})
 	}
 }
+
+// TestAveragePerForeignKeyDeclines: "average revenue per order" groups by
+// sales.order_id, so a per-order average of sale lines would answer a
+// question nobody asked (the average order value); it must be declined like
+// "average ... per customer".
+func TestAveragePerForeignKeyDeclines(t *testing.T) {
+	e := salesEnv(t)
+	g := New(nil)
+	for _, q := range []string{
+		"average revenue per order",
+		"average sale amount per order",
+		"avg quantity by order",
+	} {
+		t.Run(q, func(t *testing.T) { e.declines(t, g, q) })
+	}
+}
