@@ -59,8 +59,27 @@ func sampleRequest() Request {
 	}
 }
 
-func checkGolden(t *testing.T, name, got string) {
+// goldenRepair is the repair of prompt_repair.golden: a second attempt after
+// a missing table, with two SQL statements already tried.
+func goldenRepair() *Repair {
+	return &Repair{
+		Attempt:   2,
+		FailedSQL: "SELECT SUM(total_amount) FROM sale WHERE product_id = 123",
+		Error:     "no such table: sale",
+		Category:  sqlerr.MissingTable,
+		Tried: []string{
+			"SELECT SUM(amount)\n  FROM sales WHERE product_id = 123",
+			"SELECT SUM(total_amount) FROM sale WHERE product_id = 123",
+		},
+	}
+}
+
+// checkPromptGolden builds req's prompts and compares them with the golden
+// file name (refreshed instead with UPDATE_GOLDEN=1).
+func checkPromptGolden(t *testing.T, name string, req Request) {
 	t.Helper()
+	system, user := BuildPrompt(req)
+	got := "=== system ===\n" + system + "\n=== user ===\n" + user + "\n"
 	path := filepath.Join("testdata", name)
 	if os.Getenv("UPDATE_GOLDEN") == "1" {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
@@ -81,22 +100,11 @@ func checkGolden(t *testing.T, name, got string) {
 }
 
 func TestBuildPromptGolden(t *testing.T) {
-	system, user := BuildPrompt(sampleRequest())
-	checkGolden(t, "prompt.golden", "=== system ===\n"+system+"\n=== user ===\n"+user+"\n")
+	checkPromptGolden(t, "prompt.golden", sampleRequest())
 
 	req := sampleRequest()
-	req.Repair = &Repair{
-		Attempt:   2,
-		FailedSQL: "SELECT SUM(total_amount) FROM sale WHERE product_id = 123",
-		Error:     "no such table: sale",
-		Category:  sqlerr.MissingTable,
-		Tried: []string{
-			"SELECT SUM(amount)\n  FROM sales WHERE product_id = 123",
-			"SELECT SUM(total_amount) FROM sale WHERE product_id = 123",
-		},
-	}
-	system, user = BuildPrompt(req)
-	checkGolden(t, "prompt_repair.golden", "=== system ===\n"+system+"\n=== user ===\n"+user+"\n")
+	req.Repair = goldenRepair()
+	checkPromptGolden(t, "prompt_repair.golden", req)
 }
 
 func TestBuildPromptContent(t *testing.T) {
@@ -215,21 +223,10 @@ func TestBuildPromptRendered(t *testing.T) {
 	req := sampleRequest()
 	req.Rendered = RenderServers(req.Servers)
 	for range 3 {
-		system, user := BuildPrompt(req)
-		checkGolden(t, "prompt.golden", "=== system ===\n"+system+"\n=== user ===\n"+user+"\n")
+		checkPromptGolden(t, "prompt.golden", req)
 	}
-	req.Repair = &Repair{
-		Attempt:   2,
-		FailedSQL: "SELECT SUM(total_amount) FROM sale WHERE product_id = 123",
-		Error:     "no such table: sale",
-		Category:  sqlerr.MissingTable,
-		Tried: []string{
-			"SELECT SUM(amount)\n  FROM sales WHERE product_id = 123",
-			"SELECT SUM(total_amount) FROM sale WHERE product_id = 123",
-		},
-	}
-	system, user := BuildPrompt(req)
-	checkGolden(t, "prompt_repair.golden", "=== system ===\n"+system+"\n=== user ===\n"+user+"\n")
+	req.Repair = goldenRepair()
+	checkPromptGolden(t, "prompt_repair.golden", req)
 
 	// No servers: rendered or not, the same sentence.
 	empty := Request{Question: "q"}
