@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"talk2tables/sqlerr"
+	"talk2tables/sqlscan"
 )
 
 // CheckAggregation finds the aggregation mistake SQLite accepts silently: a
@@ -20,14 +21,14 @@ import (
 // column (GROUP BY p.product_id ... p.product_name) is taken as functionally
 // dependent and passes too.
 func CheckAggregation(sql string) error {
-	toks, err := tokenize(sql)
+	toks, err := sqlscan.Tokenize(sql)
 	if err != nil {
 		return nil
 	}
-	for len(toks) > 0 && toks[len(toks)-1].isPunct(";") {
+	for len(toks) > 0 && toks[len(toks)-1].IsPunct(";") {
 		toks = toks[:len(toks)-1]
 	}
-	if len(toks) == 0 || !toks[0].isWord("SELECT") {
+	if len(toks) == 0 || !toks[0].IsWord("SELECT") {
 		return nil
 	}
 	q, ok := splitSelect(toks)
@@ -55,16 +56,16 @@ func CheckAggregation(sql string) error {
 		if len(g) == 0 {
 			continue
 		}
-		if len(g) == 1 && g[0].kind == tkNumber {
+		if len(g) == 1 && g[0].Kind == sqlscan.Number {
 			var k int
-			if _, err := fmt.Sscanf(g[0].text, "%d", &k); err == nil && k >= 1 && k <= len(items) {
+			if _, err := fmt.Sscanf(g[0].Text, "%d", &k); err == nil && k >= 1 && k <= len(items) {
 				grouped[k-1] = true
 			}
 			continue
 		}
 		text := exprText(g)
 		for i, it := range items {
-			if it.text == text || (it.alias != "" && len(g) == 1 && g[0].isIdent() && g[0].upper == it.alias) {
+			if it.text == text || (it.alias != "" && len(g) == 1 && g[0].IsIdent() && g[0].Upper == it.alias) {
 				grouped[i] = true
 			}
 		}
@@ -97,16 +98,16 @@ func CheckAggregation(sql string) error {
 
 // selectParts are the token ranges of a simple SELECT.
 type selectParts struct {
-	items   []token
-	groupBy []token // nil when there is no GROUP BY
+	items   []sqlscan.Token
+	groupBy []sqlscan.Token // nil when there is no GROUP BY
 }
 
 // splitSelect finds the select list and the GROUP BY list at paren depth 0.
 // ok is false for compound selects and window definitions.
-func splitSelect(toks []token) (selectParts, bool) {
+func splitSelect(toks []sqlscan.Token) (selectParts, bool) {
 	var p selectParts
 	i := 1
-	if i < len(toks) && (toks[i].isWord("DISTINCT") || toks[i].isWord("ALL")) {
+	if i < len(toks) && (toks[i].IsWord("DISTINCT") || toks[i].IsWord("ALL")) {
 		i++
 	}
 	start := i
@@ -115,17 +116,17 @@ func splitSelect(toks []token) (selectParts, bool) {
 	for ; i < len(toks); i++ {
 		t := toks[i]
 		switch {
-		case t.isPunct("("):
+		case t.IsPunct("("):
 			depth++
 			continue
-		case t.isPunct(")"):
+		case t.IsPunct(")"):
 			depth--
 			continue
 		}
-		if depth != 0 || t.kind != tkWord {
+		if depth != 0 || t.Kind != sqlscan.Word {
 			continue
 		}
-		switch t.upper {
+		switch t.Upper {
 		case "UNION", "INTERSECT", "EXCEPT", "WINDOW", "OVER":
 			return p, false
 		case "FROM", "WHERE", "HAVING", "ORDER", "LIMIT":
@@ -136,7 +137,7 @@ func splitSelect(toks []token) (selectParts, bool) {
 				groupEnd = i
 			}
 		case "GROUP":
-			if i+1 < len(toks) && toks[i+1].isWord("BY") {
+			if i+1 < len(toks) && toks[i+1].IsWord("BY") {
 				if itemsEnd < 0 {
 					itemsEnd = i
 				}
@@ -155,26 +156,26 @@ func splitSelect(toks []token) (selectParts, bool) {
 		}
 		p.groupBy = toks[groupStart:groupEnd]
 		if p.groupBy == nil {
-			p.groupBy = []token{}
+			p.groupBy = []sqlscan.Token{}
 		}
 	}
 	return p, len(p.items) > 0
 }
 
 // splitTop splits toks at commas of paren depth 0.
-func splitTop(toks []token) [][]token {
+func splitTop(toks []sqlscan.Token) [][]sqlscan.Token {
 	if len(toks) == 0 {
 		return nil
 	}
-	var out [][]token
+	var out [][]sqlscan.Token
 	depth, start := 0, 0
 	for i, t := range toks {
 		switch {
-		case t.isPunct("("):
+		case t.IsPunct("("):
 			depth++
-		case t.isPunct(")"):
+		case t.IsPunct(")"):
 			depth--
-		case t.isPunct(",") && depth == 0:
+		case t.IsPunct(",") && depth == 0:
 			out = append(out, toks[start:i])
 			start = i + 1
 		}
@@ -242,18 +243,18 @@ var aggregateFuncs = map[string]bool{
 
 // analyseItem splits off the alias and scans the expression; ok is false when
 // the item is beyond this check (subquery, window, FILTER, star).
-func analyseItem(toks []token) (selectItem, bool) {
+func analyseItem(toks []sqlscan.Token) (selectItem, bool) {
 	var si selectItem
 	n := len(toks)
 	if n == 0 {
 		return si, false
 	}
 	switch {
-	case n >= 3 && toks[n-2].isWord("AS") && toks[n-1].isIdent():
-		si.alias = toks[n-1].upper
+	case n >= 3 && toks[n-2].IsWord("AS") && toks[n-1].IsIdent():
+		si.alias = toks[n-1].Upper
 		toks = toks[:n-2]
-	case n >= 2 && toks[n-1].isIdent() && !sqlKeywords[toks[n-1].upper] && aliasFollows(toks[n-2]):
-		si.alias = toks[n-1].upper
+	case n >= 2 && toks[n-1].IsIdent() && !sqlKeywords[toks[n-1].Upper] && aliasFollows(toks[n-2]):
+		si.alias = toks[n-1].Upper
 		toks = toks[:n-1]
 	}
 	res, ok := scanExpr(toks)
@@ -267,12 +268,12 @@ func analyseItem(toks []token) (selectItem, bool) {
 }
 
 // aliasFollows reports whether a bare identifier after t is an alias.
-func aliasFollows(t token) bool {
+func aliasFollows(t sqlscan.Token) bool {
 	switch {
-	case t.isPunct(")"), t.kind == tkString, t.kind == tkNumber, t.kind == tkQuoted:
+	case t.IsPunct(")"), t.Kind == sqlscan.String, t.Kind == sqlscan.Number, t.Kind == sqlscan.Quoted:
 		return true
-	case t.kind == tkWord:
-		return !sqlKeywords[t.upper] || t.upper == "END" || t.upper == "NULL"
+	case t.Kind == sqlscan.Word:
+		return !sqlKeywords[t.Upper] || t.Upper == "END" || t.Upper == "NULL"
 	}
 	return false
 }
@@ -283,38 +284,38 @@ type exprScan struct {
 }
 
 // scanExpr finds aggregate calls and the column references outside them.
-func scanExpr(toks []token) (exprScan, bool) {
+func scanExpr(toks []sqlscan.Token) (exprScan, bool) {
 	var r exprScan
 	for i := 0; i < len(toks); {
 		t := toks[i]
 		switch {
-		case t.isPunct("*") && (i == 0 || toks[i-1].isPunct(".")) && len(toks) <= 3:
+		case t.IsPunct("*") && (i == 0 || toks[i-1].IsPunct(".")) && len(toks) <= 3:
 			return r, false // SELECT * or t.*
-		case t.kind == tkWord && (t.upper == "SELECT" || t.upper == "OVER" || t.upper == "FILTER"):
+		case t.Kind == sqlscan.Word && (t.Upper == "SELECT" || t.Upper == "OVER" || t.Upper == "FILTER"):
 			return r, false
-		case t.kind == tkWord && i+1 < len(toks) && toks[i+1].isPunct("("):
+		case t.Kind == sqlscan.Word && i+1 < len(toks) && toks[i+1].IsPunct("("):
 			end := matchParen(toks, i+1)
 			if end < 0 {
 				return r, false
 			}
-			if aggregateFuncs[t.upper] && ((t.upper != "MIN" && t.upper != "MAX") || len(splitTop(toks[i+2:end])) == 1) {
+			if aggregateFuncs[t.Upper] && ((t.Upper != "MIN" && t.Upper != "MAX") || len(splitTop(toks[i+2:end])) == 1) {
 				r.hasAgg = true
 				i = end + 1
 				continue
 			}
 			i += 2 // scalar function: scan its arguments
-		case t.isWord("AS"): // CAST(x AS type): skip the type name words
+		case t.IsWord("AS"): // CAST(x AS type): skip the type name words
 			i++
-			for i < len(toks) && toks[i].kind == tkWord {
+			for i < len(toks) && toks[i].Kind == sqlscan.Word {
 				i++
 			}
-		case t.kind == tkWord && sqlKeywords[t.upper]:
+		case t.Kind == sqlscan.Word && sqlKeywords[t.Upper]:
 			i++
-		case t.isIdent():
-			ref := colRef{name: t.upper, text: t.text}
+		case t.IsIdent():
+			ref := colRef{name: t.Upper, text: t.Text}
 			j := i + 1
-			for j+1 < len(toks) && toks[j].isPunct(".") && toks[j+1].isIdent() {
-				ref = colRef{qual: ref.name, name: toks[j+1].upper, text: ref.text + "." + toks[j+1].text}
+			for j+1 < len(toks) && toks[j].IsPunct(".") && toks[j+1].IsIdent() {
+				ref = colRef{qual: ref.name, name: toks[j+1].Upper, text: ref.text + "." + toks[j+1].Text}
 				j += 2
 			}
 			r.refs = append(r.refs, ref)
@@ -327,13 +328,13 @@ func scanExpr(toks []token) (exprScan, bool) {
 }
 
 // matchParen returns the index of the ')' closing the '(' at open, or -1.
-func matchParen(toks []token, open int) int {
+func matchParen(toks []sqlscan.Token, open int) int {
 	depth := 0
 	for i := open; i < len(toks); i++ {
 		switch {
-		case toks[i].isPunct("("):
+		case toks[i].IsPunct("("):
 			depth++
-		case toks[i].isPunct(")"):
+		case toks[i].IsPunct(")"):
 			depth--
 			if depth == 0 {
 				return i
@@ -345,14 +346,14 @@ func matchParen(toks []token, open int) int {
 
 // exprText normalises an expression for comparison: words and quoted
 // identifiers upper-cased, single spaces.
-func exprText(toks []token) string {
+func exprText(toks []sqlscan.Token) string {
 	parts := make([]string, len(toks))
 	for i, t := range toks {
-		switch t.kind {
-		case tkWord, tkQuoted:
-			parts[i] = t.upper
+		switch t.Kind {
+		case sqlscan.Word, sqlscan.Quoted:
+			parts[i] = t.Upper
 		default:
-			parts[i] = t.text
+			parts[i] = t.Text
 		}
 	}
 	return strings.Join(parts, " ")

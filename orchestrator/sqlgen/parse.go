@@ -7,85 +7,61 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"talk2tables/sqlerr"
+	"talk2tables/sqlscan"
 )
 
-// CheckReadOnly reports whether sql is exactly one read-only statement: a
-// SELECT, a WITH ... SELECT, or an EXPLAIN of one, with no parameter or
-// template placeholders. Strings, quoted identifiers and comments are
-// tokenized, so a ';' or a keyword inside them does not count. The error says
-// what is wrong and how to fix it.
+// CheckReadOnly reports whether sql is exactly one read-only statement, the
+// check the database MCP server applies too (sqlscan.CheckReadOnly: SELECT,
+// WITH ... SELECT, VALUES or EXPLAIN of one), and moreover complete (no
+// unterminated string, quoted identifier or comment) and free of parameter
+// and template placeholders. Strings, quoted identifiers and comments are
+// tokenized, so a ';' or a keyword inside them does not count. The error's
+// text says what is wrong and how to fix it; it wraps a *sqlerr.Error whose
+// Category is PERMISSION_ERROR for a write or a second statement and
+// SYNTAX_ERROR otherwise.
 func CheckReadOnly(sql string) error {
-	toks, err := tokenize(sql)
+	toks, err := sqlscan.Tokenize(sql)
 	if err != nil {
-		return fmt.Errorf("the SQL does not parse: %v", err)
+		return &checkError{prefix: "the SQL does not parse: ", err: sqlerrOf(err)}
 	}
-	// At most one statement: anything but ';' after a ';' is a second one.
-	for i, t := range toks {
-		if t.isPunct(";") {
-			for _, rest := range toks[i+1:] {
-				if !rest.isPunct(";") {
-					return errors.New("the SQL holds more than one statement; write exactly one SELECT")
-				}
-			}
-			toks = toks[:i]
-			break
-		}
-	}
-	if len(toks) == 0 {
-		return errors.New("the SQL is empty")
+	if e := sqlscan.CheckReadOnlyTokens(toks); e != nil {
+		return &checkError{err: e}
 	}
 	for _, t := range toks {
 		switch {
-		case t.kind == tkParam:
-			return fmt.Errorf("the SQL contains the parameter placeholder %s; put the literal value in the SQL instead", t.text)
-		case t.isPunct("{"):
-			name := strings.TrimPrefix(strings.SplitN(sql[t.pos:], "}", 2)[0], "{")
-			return fmt.Errorf("the SQL contains the template placeholder {%s}; replace it with the real column (e.g. the table's date column)", name)
+		case t.Kind == sqlscan.Param:
+			return &checkError{err: sqlerr.New(sqlerr.SyntaxError, fmt.Sprintf(
+				"the SQL contains the parameter placeholder %s; put the literal value in the SQL instead", t.Text))}
+		case t.IsPunct("{"):
+			name := strings.TrimPrefix(strings.SplitN(sql[t.Pos:], "}", 2)[0], "{")
+			return &checkError{err: sqlerr.New(sqlerr.SyntaxError, fmt.Sprintf(
+				"the SQL contains the template placeholder {%s}; replace it with the real column (e.g. the table's date column)", name))}
 		}
 	}
-	return checkStatement(toks)
+	return nil
 }
 
-// checkStatement checks the tokens of one statement.
-func checkStatement(toks []token) error {
-	first := toks[0]
-	switch {
-	case first.isWord("SELECT"), first.isWord("VALUES"):
-		return nil
-	case first.isWord("EXPLAIN"):
-		rest := toks[1:]
-		if len(rest) >= 2 && rest[0].isWord("QUERY") && rest[1].isWord("PLAN") {
-			rest = rest[2:]
-		}
-		if len(rest) == 0 {
-			return errors.New("EXPLAIN needs a statement to explain")
-		}
-		return checkStatement(rest)
-	case first.isWord("WITH"):
-		depth := 0
-		for _, t := range toks[1:] {
-			switch {
-			case t.isPunct("("):
-				depth++
-			case t.isPunct(")"):
-				depth--
-			case depth == 0 && t.kind == tkWord:
-				switch t.upper {
-				case "SELECT", "VALUES":
-					return nil
-				case "INSERT", "UPDATE", "DELETE", "REPLACE":
-					return fmt.Errorf("WITH ... %s is not read-only; only SELECT queries are allowed", t.upper)
-				}
-			}
-		}
-		return errors.New("the WITH clause is not followed by a SELECT")
-	default:
-		word := first.text
-		if len(word) > 20 {
-			word = word[:20] + "..."
-		}
-		return fmt.Errorf("only a read-only SELECT (or WITH ... SELECT) is allowed, but the SQL starts with %q", word)
+// checkError is a CheckReadOnly refusal. Its text is the bare message (it
+// goes into error messages and repair prompts as is); it unwraps to the
+// categorised *sqlerr.Error.
+type checkError struct {
+	prefix string
+	err    *sqlerr.Error
+}
+
+func (e *checkError) Error() string { return e.prefix + e.err.Message }
+
+func (e *checkError) Unwrap() error { return e.err }
+
+// sqlerrOf returns err as a *sqlerr.Error (sqlscan.Tokenize returns one).
+func sqlerrOf(err error) *sqlerr.Error {
+	var se *sqlerr.Error
+	if errors.As(err, &se) {
+		return se
 	}
+	return sqlerr.New(sqlerr.SyntaxError, err.Error())
 }
 
 // ParseResponse extracts the plan from a model's answer. It accepts the JSON
@@ -331,9 +307,9 @@ func sqlFromText(text string) (string, bool) {
 
 // startsWithQuery reports whether s starts (after comments) with SELECT or WITH.
 func startsWithQuery(s string) bool {
-	toks, err := tokenize(s)
+	toks, err := sqlscan.Tokenize(s)
 	if err != nil || len(toks) == 0 {
 		return false
 	}
-	return toks[0].isWord("SELECT") || toks[0].isWord("WITH")
+	return toks[0].IsWord("SELECT") || toks[0].IsWord("WITH")
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"talk2tables/sqlerr"
 )
 
 func TestCheckReadOnly(t *testing.T) {
@@ -30,13 +32,13 @@ func TestCheckReadOnly(t *testing.T) {
 		{"only comment", "-- nothing", "empty"},
 		{"two statements", "SELECT 1; SELECT 2", "more than one statement"},
 		{"stacked drop", "SELECT 1; DROP TABLE sales", "more than one statement"},
-		{"delete", "DELETE FROM sales", "starts with \"DELETE\""},
-		{"insert", "INSERT INTO sales VALUES (1)", "starts with \"INSERT\""},
-		{"pragma", "PRAGMA writable_schema = 1", "starts with \"PRAGMA\""},
-		{"attach", "ATTACH DATABASE 'x.db' AS x", "starts with \"ATTACH\""},
-		{"comment hiding update", "/* SELECT */ UPDATE sales SET quantity = 0", "starts with \"UPDATE\""},
+		{"delete", "DELETE FROM sales", "DELETE is not allowed"},
+		{"insert", "INSERT INTO sales VALUES (1)", "INSERT is not allowed"},
+		{"pragma", "PRAGMA writable_schema = 1", "PRAGMA is not allowed"},
+		{"attach", "ATTACH DATABASE 'x.db' AS x", "ATTACH is not allowed"},
+		{"comment hiding update", "/* SELECT */ UPDATE sales SET quantity = 0", "UPDATE is not allowed"},
 		{"with delete", "WITH t AS (SELECT 1) DELETE FROM sales", "WITH ... DELETE"},
-		{"explain delete", "EXPLAIN DELETE FROM sales", "starts with \"DELETE\""},
+		{"explain delete", "EXPLAIN DELETE FROM sales", "DELETE is not allowed"},
 		{"question mark placeholder", "SELECT * FROM products WHERE product_id = ?", "placeholder ?"},
 		{"named placeholder", "SELECT * FROM products WHERE product_id = :id", "placeholder :id"},
 		{"template placeholder", "SELECT * FROM sales WHERE {date_column} >= date('now')", "{date_column}"},
@@ -54,6 +56,36 @@ func TestCheckReadOnly(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("CheckReadOnly(%q) = %v, want error containing %q", tt.sql, err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestCheckReadOnlyCategory checks that a refusal carries the category the
+// database MCP server would report for the same SQL.
+func TestCheckReadOnlyCategory(t *testing.T) {
+	tests := []struct {
+		name string
+		sql  string
+		want sqlerr.Category
+	}{
+		{"write", "DELETE FROM sales", sqlerr.PermissionError},
+		{"second statement", "SELECT 1; SELECT 2", sqlerr.PermissionError},
+		{"with drop", "WITH t AS (SELECT 1) DROP TABLE sales", sqlerr.PermissionError},
+		{"unknown keyword", "SELEC 1", sqlerr.SyntaxError},
+		{"empty", "", sqlerr.SyntaxError},
+		{"unterminated string", "SELECT 'abc", sqlerr.SyntaxError},
+		{"placeholder", "SELECT ?", sqlerr.SyntaxError},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckReadOnly(tt.sql)
+			var se *sqlerr.Error
+			if !errors.As(err, &se) || se.Category != tt.want {
+				t.Fatalf("CheckReadOnly(%q) = %v, want a *sqlerr.Error with category %s", tt.sql, err, tt.want)
+			}
+			if strings.HasPrefix(err.Error(), string(tt.want)) {
+				t.Errorf("error text = %q, want the bare message without the category", err.Error())
 			}
 		})
 	}
