@@ -86,6 +86,12 @@ func (g *Generator) Generate(ctx context.Context, req sqlgen.Request) (sqlgen.Pl
 			return sqlgen.Plan{}, g.declined(req.Question, nil, "this is a read-only assistant: it never changes data")
 		}
 	}
+	if len(unknown) > 0 && !m.hasTerms {
+		// Without the metadata server's column mappings only schema names are
+		// known; say so rather than blame the user's words.
+		return sqlgen.Plan{}, g.declined(req.Question, spans,
+			"no business-term metadata (column_mappings) is available, so I only know the schema's own names; is the metadata MCP server down? I don't know the word(s) %s", quoteList(unknown))
+	}
 	if len(unknown) > 0 {
 		return sqlgen.Plan{}, g.declined(req.Question, spans, "I don't know the word(s) %s", quoteList(unknown))
 	}

@@ -107,6 +107,7 @@ type model struct {
 	soldTerm    *entry // term whose phrase speaks of selling ("units sold")
 	products    int
 	hasSchema   bool
+	hasTerms    bool // a column_mappings resource was provided
 }
 
 type fuzzyWord struct {
@@ -132,6 +133,7 @@ func compile(servers []resourceSet) *model {
 	if !m.hasSchema {
 		return m
 	}
+	m.hasTerms = len(mappings) > 0
 	seen := map[string]bool{}
 	for _, mp := range mappings {
 		m.addMappings(mp, seen)

@@ -2,8 +2,12 @@ package builtin
 
 import (
 	"context"
+	"errors"
 	"math"
+	"strings"
 	"testing"
+
+	"talk2tables/orchestrator/sqlgen"
 )
 
 // TestAverageKeepsPrecision: an average of small fractions (discounts of
@@ -57,5 +61,25 @@ func TestAveragePerForeignKeyDeclines(t *testing.T) {
 		"avg quantity by order",
 	} {
 		t.Run(q, func(t *testing.T) { e.declines(t, g, q) })
+	}
+}
+
+// TestDeclineNamesMissingMetadata: with the metadata server down
+// (fail_fast: false) only the schema reaches the generator; the decline must
+// say the business terms are missing instead of blaming "total revenue".
+func TestDeclineNamesMissingMetadata(t *testing.T) {
+	e := salesEnv(t)
+	req := e.req
+	req.Servers = []sqlgen.ServerContext{req.Servers[1]} // database server only
+	req.Question = "total revenue by region"
+	_, err := New(nil).Generate(context.Background(), req)
+	var ge *sqlgen.SQLGenerationError
+	if !errors.As(err, &ge) || ge.Reason != sqlgen.ReasonDeclined {
+		t.Fatalf("err = %v, want a declined SQLGenerationError", err)
+	}
+	for _, want := range []string{declinePrefix, "metadata MCP server", `"revenue"`} {
+		if !strings.Contains(ge.Message, want) {
+			t.Errorf("message %q lacks %q", ge.Message, want)
+		}
 	}
 }
