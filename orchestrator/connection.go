@@ -303,56 +303,66 @@ func (c *conn) dial(ctx context.Context) error {
 	return nil
 }
 
-// listTools lists every tool name, following at most maxListPages pages and
-// refusing a cursor seen before.
+// listTools lists every tool name (see listPages for the guards).
 func listTools(ctx context.Context, cl *client.Client) ([]string, error) {
-	var names []string
-	seen := map[mcp.Cursor]bool{}
-	req := mcp.ListToolsRequest{}
-	for page := 0; ; page++ {
-		if page >= maxListPages {
-			return nil, fmt.Errorf("more than %d pages of tools; the server's cursor does not end", maxListPages)
-		}
+	tools, err := listPages("tools", func(cursor mcp.Cursor) ([]mcp.Tool, mcp.Cursor, error) {
+		req := mcp.ListToolsRequest{}
+		req.Params.Cursor = cursor
 		res, err := cl.ListToolsByPage(ctx, req)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		for _, t := range res.Tools {
-			names = append(names, t.Name)
-		}
-		if res.NextCursor == "" {
-			return names, nil
-		}
-		if seen[res.NextCursor] {
-			return nil, fmt.Errorf("tools/list repeated cursor %q", res.NextCursor)
-		}
-		seen[res.NextCursor] = true
-		req.Params.Cursor = res.NextCursor
+		return res.Tools, res.NextCursor, nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	var names []string
+	for _, t := range tools {
+		names = append(names, t.Name)
+	}
+	return names, nil
 }
 
-// listResources lists every resource with the same guards as listTools.
+// listResources lists every resource (see listPages for the guards).
 func listResources(ctx context.Context, cl *client.Client) ([]mcp.Resource, error) {
-	var out []mcp.Resource
-	seen := map[mcp.Cursor]bool{}
-	req := mcp.ListResourcesRequest{}
-	for page := 0; ; page++ {
-		if page >= maxListPages {
-			return nil, fmt.Errorf("more than %d pages of resources; the server's cursor does not end", maxListPages)
-		}
+	return listPages("resources", func(cursor mcp.Cursor) ([]mcp.Resource, mcp.Cursor, error) {
+		req := mcp.ListResourcesRequest{}
+		req.Params.Cursor = cursor
 		res, err := cl.ListResourcesByPage(ctx, req)
+		if err != nil {
+			return nil, "", err
+		}
+		return res.Resources, res.NextCursor, nil
+	})
+}
+
+// listPages collects a paginated MCP listing of what ("tools",
+// "resources"): page fetches the page at cursor (first page: "") and returns
+// its items and the next cursor. It follows at most maxListPages pages and
+// refuses a cursor seen before, so a server whose cursor never ends cannot
+// keep the connection busy.
+func listPages[T any](what string, page func(cursor mcp.Cursor) ([]T, mcp.Cursor, error)) ([]T, error) {
+	var out []T
+	seen := map[mcp.Cursor]bool{}
+	var cursor mcp.Cursor
+	for n := 0; ; n++ {
+		if n >= maxListPages {
+			return nil, fmt.Errorf("more than %d pages of %s; the server's cursor does not end", maxListPages, what)
+		}
+		items, next, err := page(cursor)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, res.Resources...)
-		if res.NextCursor == "" {
+		out = append(out, items...)
+		if next == "" {
 			return out, nil
 		}
-		if seen[res.NextCursor] {
-			return nil, fmt.Errorf("resources/list repeated cursor %q", res.NextCursor)
+		if seen[next] {
+			return nil, fmt.Errorf("%s/list repeated cursor %q", what, next)
 		}
-		seen[res.NextCursor] = true
-		req.Params.Cursor = res.NextCursor
+		seen[next] = true
+		cursor = next
 	}
 }
 
