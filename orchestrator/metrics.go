@@ -39,40 +39,31 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "talk2tables_llm_request_duration_seconds", Help: "SQL generation latency per generator call.",
 			Buckets: []float64{.01, .05, .1, .25, .5, 1, 2, 5, 10, 30},
 		}),
-		llmTokens: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "talk2tables_llm_tokens_total", Help: "LLM tokens used, by kind (prompt, completion).",
-		}, []string{"kind"}),
+		llmTokens: counterVec("talk2tables_llm_tokens_total", "LLM tokens used, by kind (prompt, completion).", "kind"),
 		mcpDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "talk2tables_mcp_call_duration_seconds", Help: "MCP call latency by server and method.",
 			Buckets: []float64{.0005, .001, .005, .01, .05, .1, .25, .5, 1, 5, 15},
 		}, []string{"server", "method"}),
-		cacheHits: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "talk2tables_resource_cache_hits_total", Help: "Resource cache hits by server.",
-		}, []string{"server"}),
-		cacheMisses: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "talk2tables_resource_cache_misses_total", Help: "Resource cache misses (cold or expired) by server.",
-		}, []string{"server"}),
-		sqlErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "talk2tables_sql_errors_total", Help: "Failed SQL attempts by error category.",
-		}, []string{"category"}),
-		recoveryAttempts: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "talk2tables_recovery_attempts_total", Help: "Repair attempts by the category being repaired.",
-		}, []string{"category"}),
-		recoveryOutcomes: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "talk2tables_recovery_outcomes_total", Help: "How error recovery ended.",
-		}, []string{"outcome"}),
+		cacheHits:        counterVec("talk2tables_resource_cache_hits_total", "Resource cache hits by server.", "server"),
+		cacheMisses:      counterVec("talk2tables_resource_cache_misses_total", "Resource cache misses (cold or expired) by server.", "server"),
+		sqlErrors:        counterVec("talk2tables_sql_errors_total", "Failed SQL attempts by error category.", "category"),
+		recoveryAttempts: counterVec("talk2tables_recovery_attempts_total", "Repair attempts by the category being repaired.", "category"),
+		recoveryOutcomes: counterVec("talk2tables_recovery_outcomes_total", "How error recovery ended.", "outcome"),
 		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "talk2tables_queries_in_flight", Help: "Questions being processed.",
 		}),
-		queries: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "talk2tables_queries_total", Help: "Questions processed by outcome (success, error).",
-		}, []string{"outcome"}),
+		queries: counterVec("talk2tables_queries_total", "Questions processed by outcome (success, error).", "outcome"),
 	}
 	if reg != nil {
 		reg.MustRegister(m.llmDuration, m.llmTokens, m.mcpDuration, m.cacheHits, m.cacheMisses,
 			m.sqlErrors, m.recoveryAttempts, m.recoveryOutcomes, m.inFlight, m.queries)
 	}
 	return m
+}
+
+// counterVec is a counter with one label.
+func counterVec(name, help, label string) *prometheus.CounterVec {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, []string{label})
 }
 
 func (m *Metrics) observeLLM(d time.Duration, prompt, completion int) {
