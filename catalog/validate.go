@@ -3,8 +3,9 @@ package catalog
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -55,15 +56,6 @@ func typeName(x any) string {
 	return fmt.Sprintf("%T", x)
 }
 
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // object checks x is an object whose keys are all in allowed (nil: any key),
 // reporting unknown ones, and that required keys are present.
 func (v *validator) object(path string, x any, allowed, required []string) (map[string]any, bool) {
@@ -73,8 +65,8 @@ func (v *validator) object(path string, x any, allowed, required []string) (map[
 		return nil, false
 	}
 	if allowed != nil {
-		for _, k := range sortedKeys(m) {
-			if !contains(allowed, k) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if !slices.Contains(allowed, k) {
 				v.addf(join(path, k), "unknown field (allowed: %s)", strings.Join(allowed, ", "))
 			}
 		}
@@ -92,15 +84,6 @@ func pathOrRoot(p string) string {
 		return "$"
 	}
 	return p
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (v *validator) str(path string, x any, nonEmpty bool) (string, bool) {
@@ -177,7 +160,7 @@ func (v *validator) productAliases(x any) {
 	aliasOwner := map[string]productInfo{} // alias -> first product claiming it
 	idOwner := map[string]string{}         // canonical id -> key
 	nameOwner := map[string]string{}       // lowercase canonical name -> key
-	for _, key := range sortedKeys(m) {
+	for _, key := range slices.Sorted(maps.Keys(m)) {
 		path := join("product_aliases", key)
 		info, aliases := v.product(path, key, m[key])
 		if info.id != "" {
@@ -269,7 +252,7 @@ func (v *validator) product(path, key string, x any) (productInfo, []string) {
 			v.addf(ap, "must include the product's key %q", key)
 		}
 	}
-	if !contains(aliases, key) && key != "" {
+	if !slices.Contains(aliases, key) && key != "" {
 		aliases = append(aliases, key) // the key resolves to the product too
 	}
 	if raw, present := m["database_references"]; present {
@@ -286,7 +269,7 @@ func (v *validator) databaseReferences(path string, x any, info productInfo) {
 	if !ok {
 		return
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		p := join(path, k)
 		if !columnRef.MatchString(k) {
 			v.addf(p, "key must be table.column")
@@ -346,7 +329,7 @@ func (v *validator) columnMappings(x any) {
 	}
 	if raw, present := m["aggregation_terms"]; present {
 		v.stringMap(join(path, "aggregation_terms"), raw, func(p, s string) {
-			if !contains(aggregateFunctions, s) {
+			if !slices.Contains(aggregateFunctions, s) {
 				v.addf(p, "must be one of %s, got %q", strings.Join(aggregateFunctions, ", "), s)
 			}
 		})
@@ -371,7 +354,7 @@ func (v *validator) columnMappings(x any) {
 	if raw, present := m["table_aliases"]; present {
 		tp := join(path, "table_aliases")
 		if tm, ok := v.object(tp, raw, nil, nil); ok {
-			for _, k := range sortedKeys(tm) {
+			for _, k := range slices.Sorted(maps.Keys(tm)) {
 				if !identifier.MatchString(k) {
 					v.addf(join(tp, k), "key must be a table name")
 				}
@@ -387,7 +370,7 @@ func (v *validator) stringMap(path string, x any, check func(path, value string)
 	if !ok {
 		return
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		p := join(path, k)
 		if strings.TrimSpace(k) == "" {
 			v.addf(p, "key must not be empty")
