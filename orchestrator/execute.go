@@ -52,7 +52,10 @@ func (o *Orchestrator) ExecuteSQL(ctx context.Context, sql string, maxRows int, 
 // statement, and (for generated SQL) GROUP BY consistency.
 func staticCheck(sql string, aggregation bool) *QueryExecutionError {
 	if err := sqlgen.CheckReadOnly(sql); err != nil {
-		cat := sqlerr.Classify(err.Error())
+		// CheckReadOnly carries its category (PERMISSION_ERROR or
+		// SYNTAX_ERROR); reading it, rather than classifying the message,
+		// keeps an echoed identifier like "timeout" from deciding it.
+		cat := sqlerr.CategoryOf(err)
 		if cat == sqlerr.UnknownError {
 			// Not parseable as one statement: the model can fix that.
 			cat = sqlerr.SyntaxError
