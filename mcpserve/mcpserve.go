@@ -48,6 +48,10 @@ func Handler(s *server.MCPServer, transport string) (http.Handler, error) {
 	}
 }
 
+// stdioWorkers is how many tool calls a stdio server runs at once (mcp-go's
+// maximum; its default is 5).
+const stdioWorkers = 100
+
 // Serve serves s until ctx is done or the transport fails.
 func Serve(ctx context.Context, s *server.MCPServer, opts Options) error {
 	logger := opts.Logger
@@ -57,6 +61,11 @@ func Serve(ctx context.Context, s *server.MCPServer, opts Options) error {
 	switch opts.Transport {
 	case "", Stdio:
 		stdio := server.NewStdioServer(s)
+		// mcp-go runs tool calls on 5 workers by default; a sixth concurrent
+		// call would wait unseen in a queue, its handler's own timeout not yet
+		// started, and could outlive the client's call timeout. Use the
+		// library's maximum so concurrent calls start at once.
+		server.WithWorkerPoolSize(stdioWorkers)(stdio)
 		// Protocol goes to stdout; the library's own complaints go to our logger.
 		stdio.SetErrorLogger(log.New(logWriter{logger}, "", 0))
 		err := stdio.Listen(ctx, opts.Stdin, opts.Stdout)
