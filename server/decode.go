@@ -81,7 +81,9 @@ func describeType(kind string) string {
 	switch kind {
 	case "string":
 		return "a string"
-	case "int", "int64", "int32", "uint", "uint64", "float64", "float32":
+	case "int", "int64", "int32", "uint", "uint64":
+		return "a number without fraction or exponent (a whole number such as 500)"
+	case "float64", "float32":
 		return "a number"
 	case "bool":
 		return "true or false"

@@ -75,6 +75,10 @@ func lastUserMessage(msgs []chatMessage) (string, error) {
 			return "", badRequest(http.StatusBadRequest, "invalid_field",
 				fmt.Sprintf(`field "messages[%d].content" must be a string or an array of text parts`, i), "messages")
 		}
+		if strings.TrimSpace(t) == "" {
+			return "", badRequest(http.StatusBadRequest, "invalid_field",
+				fmt.Sprintf(`field "messages[%d].content" holds no text; the last user message is the question`, i), "messages")
+		}
 		return t, nil
 	}
 	return "", badRequest(http.StatusBadRequest, "invalid_field",
