@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"talk2tables/catalog"
@@ -36,6 +38,11 @@ func runGenData(ctx context.Context, args []string, io stdio) error {
 			return fmt.Errorf("gen-data: --as-of %q is not a date like 2026-11-21 (YYYY-MM-DD)", *asOf)
 		}
 		day = t
+	}
+	// Refuse a directory before generating: the rename at the end would fail
+	// only after all the work, with a puzzling "file exists".
+	if fi, err := os.Stat(*dbPath); err == nil && fi.IsDir() {
+		return fmt.Errorf("gen-data: --db %s is a directory; name the database file to create, e.g. %s", *dbPath, filepath.Join(*dbPath, "sales.db"))
 	}
 	cat, err := catalog.Load(*catalogPath)
 	if err != nil {
