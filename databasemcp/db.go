@@ -192,11 +192,8 @@ func (db *DB) Query(ctx context.Context, query string, maxRows int) (*Result, er
 	if e := checkQuery(query, db.opts.MaxQueryLength); e != nil {
 		return nil, e
 	}
-	ctx, cancel := context.WithTimeout(ctx, db.opts.QueryTimeout)
-	defer cancel()
-
 	res := &Result{Columns: []string{}, Rows: [][]any{}}
-	err := db.withConn(ctx, func(c *sql.Conn) error {
+	err := db.withConn(ctx, func(ctx context.Context, c *sql.Conn) error {
 		rows, err := c.QueryContext(ctx, query)
 		if err != nil {
 			return err
@@ -232,7 +229,7 @@ func (db *DB) Query(ctx context.Context, query string, maxRows int) (*Result, er
 		return rows.Close()
 	})
 	if err != nil {
-		return nil, db.categorize(ctx, err)
+		return nil, db.categorize(err)
 	}
 	res.RowCount = len(res.Rows)
 	res.ElapsedMS = math.Round(float64(time.Since(start).Microseconds())/10) / 100
@@ -246,9 +243,7 @@ func (db *DB) Validate(ctx context.Context, query string) error {
 	if e := checkQuery(query, db.opts.MaxQueryLength); e != nil {
 		return e
 	}
-	ctx, cancel := context.WithTimeout(ctx, db.opts.QueryTimeout)
-	defer cancel()
-	err := db.withConn(ctx, func(c *sql.Conn) error {
+	err := db.withConn(ctx, func(ctx context.Context, c *sql.Conn) error {
 		st, err := c.PrepareContext(ctx, query)
 		if err != nil {
 			return err
@@ -256,19 +251,34 @@ func (db *DB) Validate(ctx context.Context, query string) error {
 		return st.Close()
 	})
 	if err != nil {
-		return db.categorize(ctx, err)
+		return db.categorize(err)
 	}
 	return nil
 }
 
-// withConn runs fn on a pooled connection while a watcher interrupts SQLite
-// when ctx ends. modernc interrupts only the first step of a query on
-// cancellation; the watcher covers every later step while rows are read. It
-// is stopped before the connection goes back to the pool, so it can never
-// interrupt another query.
-func (db *DB) withConn(ctx context.Context, fn func(c *sql.Conn) error) error {
-	c, err := db.sql.Conn(ctx)
+// withConn runs fn on a pooled connection under the statement timeout, while
+// a watcher interrupts SQLite when that timeout (or the caller's ctx) ends.
+// modernc interrupts only the first step of a query on cancellation; the
+// watcher covers every later step while rows are read. It is stopped before
+// the connection goes back to the pool, so it can never interrupt another
+// query.
+//
+// Waiting for a free connection is bounded separately (by the same duration)
+// and reported as the database being busy: the statement timeout starts only
+// once the query really runs, so a query queued behind slow ones is not told
+// it was slow itself. Timeouts and cancellations come back as *sqlerr.Error.
+func (db *DB) withConn(ctx context.Context, fn func(ctx context.Context, c *sql.Conn) error) error {
+	waitCtx, cancelWait := context.WithTimeout(ctx, db.opts.QueryTimeout)
+	c, err := db.sql.Conn(waitCtx)
+	cancelWait()
 	if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return sqlerr.New(sqlerr.Timeout, "query interrupted: the request was cancelled")
+		case errors.Is(err, context.DeadlineExceeded):
+			return sqlerr.New(sqlerr.Timeout, fmt.Sprintf(
+				"database busy: all %d connections ran other queries for %s; try again shortly", poolSize, db.opts.QueryTimeout))
+		}
 		return err
 	}
 	defer c.Close()
@@ -276,33 +286,38 @@ func (db *DB) withConn(ctx context.Context, fn func(c *sql.Conn) error) error {
 	if err := withHandle(c, func(got handle) error { h = got; return nil }); err != nil {
 		return err
 	}
+	qctx, cancel := context.WithTimeout(ctx, db.opts.QueryTimeout)
+	defer cancel()
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		select {
-		case <-ctx.Done():
+		case <-qctx.Done():
 			h.interrupt()
 		case <-stop:
 		}
 	})
-	defer wg.Wait()
-	defer close(stop)
-	return fn(c)
+	err = fn(qctx, c)
+	close(stop)
+	wg.Wait()
+	if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return sqlerr.New(sqlerr.Timeout, "query interrupted: the request was cancelled")
+		case errors.Is(qctx.Err(), context.DeadlineExceeded):
+			return sqlerr.New(sqlerr.Timeout, fmt.Sprintf(
+				"query interrupted after the %s statement timeout: make it cheaper (filter earlier, avoid cross joins and unbounded recursion, add LIMIT)",
+				db.opts.QueryTimeout))
+		}
+	}
+	return err
 }
 
 // categorize turns a database or context error into a *sqlerr.Error.
-func (db *DB) categorize(ctx context.Context, err error) *sqlerr.Error {
+func (db *DB) categorize(err error) *sqlerr.Error {
 	var se *sqlerr.Error
 	if errors.As(err, &se) {
 		return se
-	}
-	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return sqlerr.New(sqlerr.Timeout, fmt.Sprintf(
-			"query interrupted after the %s statement timeout: make it cheaper (filter earlier, avoid cross joins and unbounded recursion, add LIMIT)",
-			db.opts.QueryTimeout))
-	case ctx.Err() != nil:
-		return sqlerr.New(sqlerr.Timeout, "query interrupted: the request was cancelled")
 	}
 	msg := cleanMessage(err.Error())
 	cat := sqlerr.Classify(msg)
