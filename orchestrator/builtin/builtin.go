@@ -154,10 +154,21 @@ func understood(spans []*span) string {
 	return strings.Join(parts, ", ")
 }
 
+// quoteList quotes words for a decline message, keeping it readable when
+// the question is long: at most maxQuoted words of at most maxQuotedLen
+// characters each are echoed back.
 func quoteList(ws []string) string {
-	q := make([]string, len(ws))
+	const maxQuoted, maxQuotedLen = 6, 40
+	q := make([]string, 0, min(len(ws), maxQuoted)+1)
 	for i, w := range ws {
-		q[i] = fmt.Sprintf("%q", w)
+		if i == maxQuoted {
+			q = append(q, fmt.Sprintf("and %d more", len(ws)-maxQuoted))
+			break
+		}
+		if r := []rune(w); len(r) > maxQuotedLen {
+			w = string(r[:maxQuotedLen]) + "…"
+		}
+		q = append(q, fmt.Sprintf("%q", w))
 	}
 	return strings.Join(q, ", ")
 }
