@@ -7,6 +7,7 @@ import (
 
 	"talk2tables/databasemcp"
 	"talk2tables/mcpserve"
+	"talk2tables/orchestrator"
 )
 
 // runDatabaseMCP serves the read-only MCP server over a SQLite database.
@@ -18,8 +19,8 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 	timeout := fs.Duration("query-timeout", databasemcp.DefaultQueryTimeout, "statement timeout; a longer query is interrupted and reported as TIMEOUT")
 	maxRows := fs.Int("max-rows", databasemcp.DefaultMaxRows,
 		fmt.Sprintf("rows execute_query returns when the caller gives no max_rows (1..%d)", databasemcp.HardMaxRows))
-	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error (logs go to stderr)")
-	logFormat := fs.String("log-format", "json", "log format: json or text")
+	logLevel := fs.String("log-level", envOr(orchestrator.EnvLogLevel, "info"), "log level: debug, info, warn or error (logs go to stderr; default from $"+orchestrator.EnvLogLevel+")")
+	logFormat := fs.String("log-format", envOr(orchestrator.EnvLogFormat, "json"), "log format: json or text (default from $"+orchestrator.EnvLogFormat+")")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"talk2tables/mcpserve"
 	"talk2tables/metadatamcp"
+	"talk2tables/orchestrator"
 )
 
 // runMetadataMCP serves the product catalog as an MCP server.
@@ -16,8 +17,8 @@ func runMetadataMCP(ctx context.Context, args []string, io stdio) error {
 	transport := fs.String("transport", mcpserve.Stdio, "MCP transport: stdio, sse (serves /sse and /message) or http (streamable HTTP, serves /mcp)")
 	addr := fs.String("addr", ":8002", "listen address for the sse and http transports")
 	watch := fs.Bool("watch", true, "reload the catalog when its file changes and notify subscribed clients")
-	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error (logs go to stderr)")
-	logFormat := fs.String("log-format", "json", "log format: json or text")
+	logLevel := fs.String("log-level", envOr(orchestrator.EnvLogLevel, "info"), "log level: debug, info, warn or error (logs go to stderr; default from $"+orchestrator.EnvLogLevel+")")
+	logFormat := fs.String("log-format", envOr(orchestrator.EnvLogFormat, "json"), "log format: json or text (default from $"+orchestrator.EnvLogFormat+")")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

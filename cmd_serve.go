@@ -38,14 +38,14 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	if *addr != "" {
 		cfg.HTTP.Addr = *addr
 	}
-	level, format := cfg.Orchestration.LogLevel, cfg.Orchestration.LogFormat
+	// Overrides go into the config so stdio MCP children log the same way.
 	if *logLevel != "" {
-		level = *logLevel
+		cfg.Orchestration.LogLevel = *logLevel
 	}
 	if *logFormat != "" {
-		format = *logFormat
+		cfg.Orchestration.LogFormat = *logFormat
 	}
-	logger, err := newLogger(io.err, level, format)
+	logger, err := newLogger(io.err, cfg.Orchestration.LogLevel, cfg.Orchestration.LogFormat)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}

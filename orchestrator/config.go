@@ -170,6 +170,14 @@ type HTTPConfig struct {
 	ShutdownTimeout   time.Duration `yaml:"shutdown_timeout"`    // 30s
 }
 
+// Environment variables set for stdio MCP children so they log at the
+// orchestrator's level and format; talk2tables' own MCP subcommands read them
+// as the defaults of --log-level and --log-format.
+const (
+	EnvLogLevel  = "TALK2TABLES_LOG_LEVEL"
+	EnvLogFormat = "TALK2TABLES_LOG_FORMAT"
+)
+
 // DefaultConfig returns the defaults every loaded file starts from. It has
 // no servers: a usable configuration must name at least one.
 func DefaultConfig() *Config {

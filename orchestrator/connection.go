@@ -127,7 +127,10 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 	timeout := c.o.cfg.callTimeout(c.cfg)
 	switch c.cfg.Transport {
 	case TransportStdio:
-		env := make([]string, 0, len(c.cfg.Env))
+		// Children log like serve unless the server's own env says otherwise
+		// (later entries win in exec's environment).
+		env := make([]string, 0, len(c.cfg.Env)+2)
+		env = append(env, EnvLogLevel+"="+c.o.cfg.Orchestration.LogLevel, EnvLogFormat+"="+c.o.cfg.Orchestration.LogFormat)
 		for k, v := range c.cfg.Env {
 			env = append(env, k+"="+os.ExpandEnv(v))
 		}

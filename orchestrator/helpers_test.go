@@ -29,11 +29,18 @@ import (
 // server over stdio.
 const (
 	envChild = "T2T_ORCH_TEST_CHILD" // "database" | "metadata"
-	envDB    = "T2T_ORCH_TEST_DB"
-	envCat   = "T2T_ORCH_TEST_CATALOG"
+	// envPrintLogEnv makes a child print the log settings it inherited.
+	envPrintLogEnv = "T2T_ORCH_TEST_PRINT_LOG_ENV"
+	envDB          = "T2T_ORCH_TEST_DB"
+	envCat         = "T2T_ORCH_TEST_CATALOG"
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(envChild) != "" && os.Getenv(envPrintLogEnv) != "" {
+		// Report what the orchestrator passed down, for TestChildLogSettings.
+		fmt.Fprintf(os.Stderr, "child %s: %s=%s %s=%s\n", os.Getenv(envChild),
+			EnvLogLevel, os.Getenv(EnvLogLevel), EnvLogFormat, os.Getenv(EnvLogFormat))
+	}
 	switch os.Getenv(envChild) {
 	case "":
 		os.Exit(m.Run())
