@@ -81,6 +81,12 @@ func (g *Generator) Generate(ctx context.Context, req sqlgen.Request) (sqlgen.Pl
 		return sqlgen.Plan{}, g.declined(req.Question, nil, "the question is too long for the offline generator (%d words, at most %d)", len(toks), maxTokens)
 	}
 	spans, unknown := m.scan(toks, today)
+	if toks[0].norm == "why" {
+		// "why did sales drop" asks for an explanation, not a figure; say so
+		// rather than mistake "drop" for a write.
+		return sqlgen.Plan{}, g.declined(req.Question, nil,
+			"I look up figures but cannot explain why they changed; ask for the numbers instead (e.g. monthly revenue trend)")
+	}
 	for _, sp := range spans {
 		if sp.kw == kwWrite {
 			return sqlgen.Plan{}, g.declined(req.Question, nil, "this is a read-only assistant: it never changes data")
