@@ -211,8 +211,12 @@ function progressOf(ev) {
 
 function onProgress(p) {
   if (p.stage === 'retry') {
-    const what = `Attempt ${p.attempt || '?'} failed${p.message ? `: ${p.message}` : ''}; retrying with a repair prompt.`;
-    $('retries').append(h('li', {}, p.category ? h('span', { class: 'cat' }, p.category) : '', ' ', what));
+    // The retry event carries the number of the attempt about to start; the
+    // one that failed is the one before it.
+    const next = Number(p.attempt) || 0;
+    const failed = next > 1 ? `Attempt ${next - 1} failed` : 'An attempt failed';
+    const what = `${failed}${p.message ? `: ${p.message}` : ''}. Asking the generator to repair it${next > 1 ? ` (attempt ${next})` : ''}.`;
+    $('retries').append(h('li', { 'data-category': p.category || null }, p.category ? h('span', { class: 'cat' }, p.category) : '', ' ', what));
     markStage('generating');
     setStatus(p.category ? `${what} (${p.category})` : what);
     return;
@@ -313,7 +317,9 @@ function done(r, rid, started) {
   const ms = performance.now() - started;
   const took = ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
   const n = r.result ? r.result.row_count : 0;
-  setStatus(`Answered in ${took}: ${n} row${n === 1 ? '' : 's'}.`);
+  const tries = (r.attempts || []).length;
+  const repaired = tries > 1 ? ` after ${tries} attempts` : '';
+  setStatus(`Answered in ${took}${repaired}: ${n} row${n === 1 ? '' : 's'}.`);
 }
 
 // ---- the answer: explanation, entities, SQL, attempts, metadata ---------------------------
@@ -336,7 +342,7 @@ function showAnswer(r, withResult) {
   $('answer').hidden = !r.explanation && chips.length === 0;
 
   renderAttempts(r.attempts || []);
-  renderMeta(r.metadata || {});
+  renderMeta(r.metadata || {}, r.attempts || [], r.success);
   if (withResult && r.result) showResult(r.result, r.query || 'Result');
   else if (!withResult) $('result').hidden = true;
 }
@@ -347,7 +353,7 @@ function renderAttempts(attempts) {
   wrap.hidden = failed.length === 0;
   if (failed.length === 0) return;
   wrap.open = true;
-  $('attempts-summary').textContent = `Attempts (${attempts.length}, ${failed.length} recovered from)`;
+  $('attempts-summary').textContent = `Attempts: ${attemptsText(attempts, !attempts[attempts.length - 1].error)}`;
   $('attempts').replaceChildren(...attempts.map((a, i) => h('li', { class: a.error ? 'failed' : 'ok' },
     h('div', { class: 'attempt-head' },
       h('strong', {}, `#${i + 1}`), ' ',
@@ -357,12 +363,20 @@ function renderAttempts(attempts) {
     a.sql ? h('pre', {}, h('code', {}, formatSQL(a.sql))) : '')));
 }
 
-function renderMeta(m) {
+/** attemptsText summarises attempts: "1", "2 (1 failed, recovered)", "3 (3 failed)". */
+function attemptsText(attempts, success) {
+  const failed = attempts.filter((a) => a.error).length;
+  if (failed === 0) return String(attempts.length);
+  return `${attempts.length} (${failed} failed${success ? ', recovered' : ''})`;
+}
+
+function renderMeta(m, attempts, success) {
   const rows = [];
   const add = (k, v) => {
     if (v !== undefined && v !== null && v !== '') rows.push(h('div', {}, h('dt', {}, k), h('dd', {}, v)));
   };
   add('Generator', m.generator ? m.generator + (m.fallback ? ' (fallback)' : '') : '');
+  if (attempts.length > 0) add('Attempts', attemptsText(attempts, success));
   if (typeof m.execution_time === 'number') add('Time', `${m.execution_time.toFixed(m.execution_time < 1 ? 3 : 2)} s`);
   add('Servers used', (m.mcp_servers_used || []).join(', '));
   add('Servers missing', (m.missing_servers || []).join(', '));
