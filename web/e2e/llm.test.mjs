@@ -1,0 +1,392 @@
+// Browser test of recovery through the real binary with an LLM provider:
+// `talk2tables serve` talks to a scripted OpenAI-compatible server (in this
+// process) whose first answer names a table that does not exist. The test
+// checks the repair request the binary sends, the `retry` progress stage and
+// the attempts the UI shows, the result, and that serve's log keeps the API
+// key out while recording the recovery.
+//
+//   go build -o bin/talk2tables . && T2T_BIN=$PWD/bin/talk2tables node --test --test-concurrency=1 web/e2e/
+//
+// Environment: T2T_BIN (default ./bin/talk2tables), T2T_TEST_OUTPUT (default
+// ./test-output: the screenshot and serve-llm.log), CHROMIUM (default
+// /usr/bin/chromium).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = path.resolve(process.env.T2T_BIN || './bin/talk2tables');
+const outDir = path.resolve(process.env.T2T_TEST_OUTPUT || './test-output');
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const catalog = path.join(repoRoot, 'testdata', 'product_metadata.json');
+// FACTS.md: the flags Debian chromium needs here.
+const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const QUESTION = 'revenue by region from the sale table';
+const SECRET = 'sk-e2e-secret-value';
+const BAD_SQL = 'SELECT region, SUM(total_amount) AS revenue FROM sale GROUP BY region';
+const GOOD_SQL = 'SELECT region, ROUND(SUM(total_amount),2) AS revenue FROM sales GROUP BY region ORDER BY region';
+// The scripted answers, in order; a request beyond them gets a 500.
+const SCRIPT = [
+  { sql: BAD_SQL, resolved_entities: {}, explanation: 'first try', confidence: 0.6 },
+  { sql: GOOD_SQL, resolved_entities: { revenue: { column: 'sales.total_amount' } }, explanation: 'Revenue per region.', confidence: 0.9 },
+];
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** textOf returns a chat message's text, whether content is a string or a list of parts. */
+function textOf(msg) {
+  if (!msg) return '';
+  if (typeof msg.content === 'string') return msg.content;
+  if (Array.isArray(msg.content)) return msg.content.map((p) => (typeof p === 'string' ? p : p.text || '')).join('');
+  return '';
+}
+
+/**
+ * startScriptedLLM serves POST /v1/chat/completions from SCRIPT on a free
+ * loopback port. requests records every request (path, headers, body);
+ * anything beyond the script, or any other route, gets a 500.
+ */
+function startScriptedLLM() {
+  const requests = [];
+  const srv = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body = null;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        /* recorded as null: the assertions below fail on it */
+      }
+      requests.push({ method: req.method, url: req.url, authorization: req.headers.authorization || '', body });
+      const n = requests.filter((r) => r.method === 'POST' && r.url === '/v1/chat/completions').length;
+      const send = (status, obj) => {
+        const b = JSON.stringify(obj);
+        res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(b) });
+        res.end(b);
+      };
+      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+        send(500, { error: { message: `scripted LLM: unexpected ${req.method} ${req.url}`, type: 'server_error' } });
+        return;
+      }
+      if (n > SCRIPT.length || body === null) {
+        send(500, { error: { message: `scripted LLM: request ${n} is beyond the script of ${SCRIPT.length}`, type: 'server_error' } });
+        return;
+      }
+      const content = JSON.stringify(SCRIPT[n - 1]);
+      send(200, {
+        id: `chatcmpl-e2e-${n}`,
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: body.model || 'scripted',
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 100 * n, completion_tokens: 20 * n, total_tokens: 120 * n },
+      });
+    });
+  });
+  return new Promise((resolve, reject) => {
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => resolve({ srv, port: srv.address().port, requests }));
+  });
+}
+
+/** startServe runs `serve` against the scripted LLM and resolves once /health answers. */
+async function startServe(tmp, llmPort, logFile) {
+  const db = path.join(tmp, 'sales.db');
+  execFileSync(bin, ['gen-data', '--db', db, '--rows', '3000'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const cfg = path.join(tmp, 'cfg.yaml');
+  const q = JSON.stringify; // YAML accepts JSON strings: safe for any path
+  fs.writeFileSync(cfg, `mcp_servers:
+  database_mcp:
+    name: "Database MCP Server"
+    transport: stdio
+    command: ${q(bin)}
+    args: [database-mcp, --db, ${q(db)}]
+    priority: 10
+    domains: [sales, transactions, orders, products, customers]
+    capabilities: [execute_query, validate_query, list_resources]
+  product_metadata_mcp:
+    name: "Product Metadata MCP"
+    transport: stdio
+    command: ${q(bin)}
+    args: [metadata-mcp, --catalog, ${q(catalog)}]
+    priority: 1
+    domains: [products, product_aliases, column_mappings]
+    capabilities: [list_resources]
+llm:
+  provider: openai
+  model: scripted
+  base_url: ${q(`http://127.0.0.1:${llmPort}/v1`)}
+  api_key_env: T2T_E2E_KEY
+  max_retries: 0
+`);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}/`;
+  const proc = spawn(bin, ['serve', '--config', cfg, '--addr', `127.0.0.1:${port}`], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, T2T_E2E_KEY: SECRET },
+  });
+  const stderr = [];
+  proc.stderr.on('data', (c) => stderr.push(c));
+  const log = fs.createWriteStream(logFile);
+  proc.stdout.pipe(log, { end: false });
+  proc.stderr.pipe(log, { end: false });
+  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  // 'close' fires after the exit and once stdout/stderr are drained.
+  const closed = new Promise((resolve) => proc.on('close', resolve));
+  let running = true;
+  exited.then(() => { running = false; });
+  const server = { proc, base, exited, closed, log, stderrText: () => Buffer.concat(stderr).toString('utf8') };
+  for (let i = 0; i < 300 && running; i++) {
+    try {
+      const res = await fetch(base + 'health');
+      if (res.ok) return server;
+    } catch {
+      /* not listening yet */
+    }
+    await sleep(100);
+  }
+  if (running) proc.kill('SIGKILL');
+  log.end();
+  throw new Error(`talk2tables serve did not become healthy; see ${logFile}`);
+}
+
+/** processesMentioning lists live processes whose command line mentions dir (our MCP children). */
+function processesMentioning(dir) {
+  const out = [];
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (cmd.includes(dir) && !/\) Z /.test(stat)) out.push(`${pid}: ${cmd.replaceAll('\0', ' ')}`);
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return out;
+}
+
+/** stopServe sends SIGTERM and checks a clean exit with no MCP child left. */
+async function stopServe(server, tmp) {
+  server.proc.kill('SIGTERM');
+  const res = await Promise.race([server.exited, sleep(10_000).then(() => null)]);
+  if (res === null) server.proc.kill('SIGKILL');
+  assert.ok(res !== null, 'serve did not exit within 10 s of SIGTERM');
+  assert.equal(res.code, 0, `serve exited with ${res.code ?? res.signal} after SIGTERM`);
+  await Promise.race([server.closed, sleep(5_000)]);
+  let left = processesMentioning(tmp);
+  for (let i = 0; i < 20 && left.length > 0; i++) {
+    await sleep(100);
+    left = processesMentioning(tmp);
+  }
+  assert.deepEqual(left, [], 'MCP child processes left running after serve exited');
+}
+
+/** logEvents parses serve's JSON log lines (others, if any, are skipped). */
+function logEvents(text) {
+  const out = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      out.push(JSON.parse(line));
+    } catch {
+      /* not a JSON record */
+    }
+  }
+  return out;
+}
+
+test('web UI shows recovery from a MISSING_TABLE answer of an OpenAI-compatible LLM', { timeout: 180_000 }, async (t) => {
+  assert.ok(fs.existsSync(bin), `talk2tables binary not found at ${bin}: build it with "go build -o bin/talk2tables ." or set T2T_BIN`);
+  assert.ok(fs.existsSync(chromiumPath), `chromium not found at ${chromiumPath}: install it with "apt-get install -y chromium" or set CHROMIUM`);
+  fs.mkdirSync(outDir, { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 't2t-llm-'));
+  const llm = await startScriptedLLM();
+  let server;
+  let context;
+  let stopped = false;
+  try {
+    server = await startServe(tmp, llm.port, path.join(outDir, 'serve-llm.log'));
+    const { base } = server;
+    context = await chromium.launchPersistentContext(path.join(tmp, 'chromium-profile'), {
+      executablePath: chromiumPath,
+      headless: true,
+      args: chromiumArgs,
+      viewport: { width: 1280, height: 900 },
+      colorScheme: 'light',
+    });
+    const page = context.pages()[0] || (await context.newPage());
+    const pageErrors = [];
+    const foreign = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    // Chromium logs every non-2xx response as a console error: the failing-LLM step may cause one.
+    page.on('console', (m) => { if (m.type() === 'error' && !/^Failed to load resource: .* 5\d\d /.test(m.text())) pageErrors.push(m.text()); });
+    page.on('request', (r) => { if (!r.url().startsWith(base) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) foreign.push(r.url()); });
+    await page.goto(base);
+    assert.equal(await page.title(), 'talk2tables');
+
+    await t.test('the generator badge shows the openai generator', async () => {
+      await page.waitForFunction(() => document.querySelectorAll('#servers li[data-state="connected"]').length === 2, null, { timeout: 15_000 });
+      await page.waitForFunction(() => !document.getElementById('generator').textContent.includes('…'));
+      assert.match(await page.textContent('#generator'), /openai:scripted/);
+      const health = await (await fetch(base + 'health')).json();
+      assert.equal(health.generator, 'openai:scripted');
+      assert.equal(llm.requests.length, 0, 'serve called the LLM before any question');
+    });
+
+    await t.test('the question is answered after one repair', async () => {
+      await page.fill('#question', QUESTION);
+      await page.press('#question', 'Enter');
+      await page.waitForSelector('#result:not([hidden]) #table tbody tr, #error:not([hidden])', { timeout: 60_000 });
+      assert.equal(await page.isHidden('#error'), true, `error shown: ${await page.textContent('#error')}`);
+      await page.waitForSelector('#chart:not([hidden]) svg');
+    });
+
+    await t.test('the LLM got the question, then a repair request naming MISSING_TABLE and the failed SQL', () => {
+      const posts = llm.requests;
+      assert.equal(posts.length, 2, `LLM requests: ${posts.map((r) => `${r.method} ${r.url}`).join(', ')}`);
+      for (const [i, r] of posts.entries()) {
+        assert.equal(r.method, 'POST', `request ${i + 1}`);
+        assert.equal(r.url, '/v1/chat/completions', `request ${i + 1}`);
+        assert.equal(r.authorization, `Bearer ${SECRET}`, `request ${i + 1} authorization`);
+        assert.equal(r.body.model, 'scripted', `request ${i + 1} model`);
+      }
+      const lastUser = (r) => textOf([...r.body.messages].reverse().find((m) => m.role === 'user'));
+      const first = lastUser(posts[0]);
+      assert.ok(first.includes(QUESTION), `first user message lacks the question:\n${first.slice(-800)}`);
+      assert.doesNotMatch(first, /MISSING_TABLE/, 'the first request is already a repair');
+      const second = lastUser(posts[1]);
+      assert.match(second, /MISSING_TABLE/, `repair request lacks the category:\n${second.slice(-1200)}`);
+      assert.ok(second.includes(BAD_SQL), `repair request lacks the failed SQL:\n${second.slice(-1200)}`);
+      assert.ok(second.includes(QUESTION), 'repair request lacks the question');
+    });
+
+    await t.test('progress shows a retry after MISSING_TABLE', async () => {
+      const retries = await page.$$eval('#retries li', (lis) => lis.map((li) => li.textContent));
+      assert.equal(retries.length, 1, `retries: ${JSON.stringify(retries)}`);
+      assert.match(retries[0], /MISSING_TABLE/);
+      assert.match(retries[0], /^MISSING_TABLE Attempt 1 failed: .*\bsale\b.*attempt 2/);
+      assert.match(retries[0], /\bsale\b/, 'the retry line does not say which table was missing');
+      assert.equal(await page.locator('#retries li .cat').first().textContent(), 'MISSING_TABLE');
+      assert.equal(await page.locator('#stages li.done').count(), 4, 'all four stages done');
+      assert.match(await page.textContent('#status'), /after 2 attempts: 4 rows/);
+    });
+
+    await t.test('attempts list the failed SQL with MISSING_TABLE and the final SQL', async () => {
+      assert.equal(await page.isVisible('#attempts-wrap'), true, 'attempts hidden');
+      assert.equal(await page.getAttribute('#attempts-wrap', 'open'), '', 'attempts not expanded');
+      assert.equal(await page.textContent('#attempts-summary'), 'Attempts: 2 (1 failed, recovered)');
+      const items = await page.$$eval('#attempts > li', (lis) => lis.map((li) => ({
+        cls: li.className,
+        cat: li.querySelector('.cat')?.textContent || '',
+        err: li.querySelector('.attempt-error')?.textContent || '',
+        sql: li.querySelector('pre')?.textContent || '',
+      })));
+      assert.equal(items.length, 2, `attempts: ${JSON.stringify(items)}`);
+      const flat = (s) => s.replace(/\s+/g, ' ').trim();
+      assert.equal(items[0].cls, 'failed');
+      assert.equal(items[0].cat, 'MISSING_TABLE');
+      assert.match(items[0].err, /sale/);
+      assert.equal(flat(items[0].sql), BAD_SQL);
+      assert.equal(items[1].cls, 'ok');
+      assert.equal(items[1].err, '');
+      assert.equal(flat(items[1].sql), GOOD_SQL);
+      assert.equal(flat(await page.inputValue('#sql')), GOOD_SQL, 'the SQL box holds the final SQL');
+    });
+
+    await t.test('the result has 4 regions, the chart 4 bars', async () => {
+      const regions = await page.$$eval('#table tbody tr td:first-child', (tds) => tds.map((td) => td.textContent));
+      assert.deepEqual(regions, ['East', 'North', 'South', 'West']);
+      const totals = await page.$$eval('#table tbody tr td:nth-child(2)', (tds) => tds.map((td) => Number(td.dataset.value)));
+      for (const v of totals) assert.ok(Number.isFinite(v) && v > 0, `revenue ${v} is not a positive number`);
+      assert.equal(await page.locator('#chart svg rect.bar').count(), 4, 'bars in chart');
+      assert.match(await page.textContent('#row-count'), /^4 rows/);
+    });
+
+    await t.test('explanation, entities and metadata come from the final answer', async () => {
+      assert.equal(await page.textContent('#explanation'), 'Revenue per region.');
+      const chips = await page.$$eval('#entities li', (lis) => lis.map((li) => li.textContent));
+      assert.deepEqual(chips, ['revenue → column = sales.total_amount']);
+      const meta = Object.fromEntries(await page.$$eval('#meta > div', (ds) => ds.map((d) => [d.querySelector('dt').textContent, d.querySelector('dd').textContent])));
+      assert.equal(meta.Generator, 'openai:scripted');
+      assert.equal(meta.Attempts, '2 (1 failed, recovered)');
+      assert.equal(meta.Confidence, '90%');
+      assert.equal(meta.Tokens, '360 (300 prompt + 60 completion)');
+    });
+
+    await page.screenshot({ path: path.join(outDir, 'ui-recovery.png'), fullPage: true });
+
+    await t.test('a failing LLM shows a readable error and no stale attempts', async () => {
+      // The script is used up: the scripted server answers this one with a 500.
+      await page.fill('#question', 'how many orders per region');
+      await page.press('#question', 'Enter');
+      await page.waitForSelector('#error:not([hidden])', { timeout: 30_000 });
+      assert.equal(llm.requests.length, 3, 'max_retries: 0 means one LLM call for this question');
+      const text = await page.textContent('#error');
+      assert.ok((await page.textContent('#error .error-message')).length > 10, 'error message shown');
+      assert.ok((await page.textContent('#error .request-id')).length > 0, 'request id shown');
+      assert.doesNotMatch(text, /goroutine|panic|\.go:\d+/);
+      assert.ok(!text.includes(SECRET), 'the API key is shown in the page');
+      assert.equal(await page.isHidden('#result'), true, 'a stale result is still shown');
+      assert.equal(await page.locator('#retries li').count(), 0, 'stale retries still shown');
+      assert.equal(await page.isVisible('#attempts-wrap'), false, 'stale attempts still shown');
+      await page.screenshot({ path: path.join(outDir, 'ui-llm-error.png'), fullPage: true });
+    });
+
+    assert.deepEqual(pageErrors, [], 'errors in the page');
+    assert.deepEqual(foreign, [], 'requests outside the server');
+
+    await context.close();
+    context = null;
+    stopped = true;
+    await stopServe(server, tmp);
+    server.log.end();
+
+    await t.test('serve\'s log records the recovery and never the API key', () => {
+      const text = server.stderrText();
+      assert.ok(!text.includes(SECRET), 'the API key appears in serve\'s log');
+      const events = logEvents(text);
+      assert.ok(events.length > 0, 'no JSON log records on stderr');
+      const recovery = events.filter((e) => e.event === 'recovery_attempted');
+      assert.equal(recovery.length, 1, 'recovery_attempted events');
+      assert.equal(recovery[0].category, 'MISSING_TABLE');
+      assert.ok(recovery[0].operation_id, 'recovery_attempted has no operation_id');
+      const answers = events.filter((e) => e.event === 'llm_response_received');
+      assert.equal(answers.length, 2, 'llm_response_received events (the third call failed)');
+      for (const e of answers) assert.equal(e.operation_id, recovery[0].operation_id, 'one operation id for the question');
+    });
+  } finally {
+    if (context) await context.close();
+    if (server && !stopped) {
+      try {
+        await stopServe(server, tmp);
+      } finally {
+        server.log.end();
+      }
+    }
+    await new Promise((r) => llm.srv.close(r));
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
