@@ -33,6 +33,26 @@ type Options struct {
 	// Ready, when set, is called with the bound address once an HTTP
 	// transport listens (useful with Addr ":0").
 	Ready func(addr net.Addr)
+	// ShutdownTimeout bounds the graceful shutdown of an HTTP transport
+	// once ctx is done (default DefaultShutdownTimeout); connections still
+	// open after it are closed.
+	ShutdownTimeout time.Duration
+}
+
+// DefaultShutdownTimeout is Options.ShutdownTimeout's default.
+const DefaultShutdownTimeout = 5 * time.Second
+
+// CloseSessions ends every session of a handler returned by Handler, so
+// long-lived streams (SSE, streamable HTTP's GET listening stream) return
+// and an http.Server's Shutdown need not wait for its deadline. Other
+// handlers are left alone.
+func CloseSessions(h http.Handler) {
+	switch c := h.(type) {
+	case interface{ CloseSessions() }: // SSE
+		c.CloseSessions()
+	case interface{ CloseSessions(context.Context) }: // streamable HTTP
+		c.CloseSessions(context.Background())
+	}
 }
 
 // Handler returns the http.Handler for an HTTP transport: SSE serves /sse and
@@ -97,13 +117,17 @@ func Serve(ctx context.Context, s *server.MCPServer, opts Options) error {
 		return err
 	case <-ctx.Done():
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if c, ok := h.(interface{ CloseSessions() }); ok {
-		c.CloseSessions()
+	timeout := opts.ShutdownTimeout
+	if timeout <= 0 {
+		timeout = DefaultShutdownTimeout
 	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	CloseSessions(h)
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		srv.Close()
+		logger.Warn("mcp server shutdown deadline passed; open connections closed",
+			"timeout", timeout.String(), "error", err.Error())
 	}
 	return nil
 }
