@@ -4,6 +4,7 @@ package mcpserve
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -55,17 +57,57 @@ func CloseSessions(h http.Handler) {
 	}
 }
 
+// MaxBodyBytes is the largest request body the HTTP transports read. A
+// JSON-RPC message of this server is a few kilobytes (a query is at most
+// 20,000 characters); without a bound the transports read any body into
+// memory whole before looking at it.
+const MaxBodyBytes = 1 << 20
+
 // Handler returns the http.Handler for an HTTP transport: SSE serves /sse and
-// /message, streamable HTTP serves /mcp.
+// /message, streamable HTTP serves /mcp. Request bodies are limited to
+// MaxBodyBytes. Pass the handler to CloseSessions to end its streams.
 func Handler(s *server.MCPServer, transport string) (http.Handler, error) {
+	var h http.Handler
 	switch transport {
 	case SSE:
-		return server.NewSSEServer(s, server.WithKeepAliveInterval(15*time.Second)), nil
+		h = server.NewSSEServer(s, server.WithKeepAliveInterval(15*time.Second))
 	case StreamableHTTP, "streamable_http":
-		return server.NewStreamableHTTPServer(s), nil
+		h = server.NewStreamableHTTPServer(s)
 	default:
 		return nil, fmt.Errorf("transport %q is not an HTTP transport (want sse or http)", transport)
 	}
+	return &limitedHandler{next: h, maxBody: MaxBodyBytes}, nil
+}
+
+// limitedHandler bounds request bodies before the transport reads them.
+type limitedHandler struct {
+	next    http.Handler
+	maxBody int64
+}
+
+func (h *limitedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength > h.maxBody {
+		writeJSONRPCError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf(
+			"request body is %d bytes; the limit is %d bytes", r.ContentLength, h.maxBody))
+		return
+	}
+	// A body without a length (chunked) is cut at the limit: the transport
+	// then answers with a JSON-RPC parse error.
+	r.Body = http.MaxBytesReader(w, r.Body, h.maxBody)
+	h.next.ServeHTTP(w, r)
+}
+
+// CloseSessions ends the wrapped transport's sessions (see the package
+// function CloseSessions).
+func (h *limitedHandler) CloseSessions() { CloseSessions(h.next) }
+
+// writeJSONRPCError answers with a JSON-RPC error response (id null), the
+// shape the transports use for requests they cannot parse.
+func writeJSONRPCError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Connection", "close")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(mcp.NewJSONRPCError(mcp.NewRequestId(nil), mcp.INVALID_REQUEST, msg, nil))
 }
 
 // stdioWorkers is how many tool calls a stdio server runs at once (mcp-go's
