@@ -46,13 +46,18 @@ const DefaultShutdownTimeout = 5 * time.Second
 
 // CloseSessions ends every session of a handler returned by Handler, so
 // long-lived streams (SSE, streamable HTTP's GET listening stream) return
-// and an http.Server's Shutdown need not wait for its deadline. Other
-// handlers are left alone.
+// and an http.Server's Shutdown need not wait for its deadline; it also
+// stops streamable HTTP's idle-session sweeper. Other handlers are left
+// alone.
 func CloseSessions(h http.Handler) {
 	switch c := h.(type) {
 	case interface{ CloseSessions() }: // SSE
 		c.CloseSessions()
-	case interface{ CloseSessions(context.Context) }: // streamable HTTP
+	case *server.StreamableHTTPServer:
+		// Shutdown also stops the idle-session sweeper; the handler has no
+		// http.Server of its own, so nothing else is shut.
+		_ = c.Shutdown(context.Background())
+	case interface{ CloseSessions(context.Context) }:
 		c.CloseSessions(context.Background())
 	}
 }
@@ -63,16 +68,53 @@ func CloseSessions(h http.Handler) {
 // memory whole before looking at it.
 const MaxBodyBytes = 1 << 20
 
+// DefaultSessionIdleTTL is how long a streamable HTTP session may go without
+// a request or an open listening stream before the server forgets it.
+const DefaultSessionIdleTTL = 30 * time.Minute
+
+// heartbeatInterval is how often the HTTP transports write to an idle
+// stream: it keeps proxies from closing it and, over streamable HTTP, keeps
+// a session with an open listening stream from counting as idle.
+const heartbeatInterval = 15 * time.Second
+
+// HandlerOption tunes Handler.
+type HandlerOption func(*handlerConfig)
+
+type handlerConfig struct {
+	sessionIdleTTL time.Duration
+}
+
+// WithSessionIdleTTL sets how long an idle streamable HTTP session is kept
+// (default DefaultSessionIdleTTL). A client that disappears without
+// DELETE-ing its session would otherwise hold its memory until the server
+// stops.
+func WithSessionIdleTTL(d time.Duration) HandlerOption {
+	return func(c *handlerConfig) { c.sessionIdleTTL = d }
+}
+
 // Handler returns the http.Handler for an HTTP transport: SSE serves /sse and
 // /message, streamable HTTP serves /mcp. Request bodies are limited to
-// MaxBodyBytes. Pass the handler to CloseSessions to end its streams.
-func Handler(s *server.MCPServer, transport string) (http.Handler, error) {
+// MaxBodyBytes; idle streamable HTTP sessions are forgotten (see
+// WithSessionIdleTTL). Pass the handler to CloseSessions when done: it ends
+// the streams and the session sweeper.
+func Handler(s *server.MCPServer, transport string, opts ...HandlerOption) (http.Handler, error) {
+	cfg := handlerConfig{sessionIdleTTL: DefaultSessionIdleTTL}
+	for _, o := range opts {
+		o(&cfg)
+	}
 	var h http.Handler
 	switch transport {
 	case SSE:
-		h = server.NewSSEServer(s, server.WithKeepAliveInterval(15*time.Second))
+		h = server.NewSSEServer(s, server.WithKeepAliveInterval(heartbeatInterval))
 	case StreamableHTTP, "streamable_http":
-		h = server.NewStreamableHTTPServer(s)
+		if cfg.sessionIdleTTL <= 0 {
+			return nil, fmt.Errorf("session idle TTL must be positive, got %s", cfg.sessionIdleTTL)
+		}
+		// The heartbeat (a ping on the listening stream) refreshes the
+		// session, so it must come well within the TTL.
+		h = server.NewStreamableHTTPServer(s,
+			server.WithSessionIdleTTL(cfg.sessionIdleTTL),
+			server.WithHeartbeatInterval(min(heartbeatInterval, cfg.sessionIdleTTL/3)))
 	default:
 		return nil, fmt.Errorf("transport %q is not an HTTP transport (want sse or http)", transport)
 	}

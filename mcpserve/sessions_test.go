@@ -1,0 +1,123 @@
+package mcpserve
+
+import (
+	"context"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// sessionCounter counts the sessions an MCP server registers and forgets.
+type sessionCounter struct{ registered, unregistered atomic.Int64 }
+
+func newCountingEchoServer(c *sessionCounter) *server.MCPServer {
+	hooks := &server.Hooks{}
+	hooks.AddOnRegisterSession(func(context.Context, server.ClientSession) { c.registered.Add(1) })
+	hooks.AddOnUnregisterSession(func(context.Context, server.ClientSession) { c.unregistered.Add(1) })
+	s := server.NewMCPServer("echo", "1.0.0", server.WithToolCapabilities(false), server.WithHooks(hooks))
+	s.AddTool(mcp.NewTool("echo", mcp.WithString("text", mcp.Required())),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(req.GetString("text", "")), nil
+		})
+	return s
+}
+
+// waitFor polls cond for up to 10 s.
+func waitFor(tb testing.TB, what string, cond func() bool) {
+	tb.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			tb.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestAbandonedSessionsAreForgotten: a streamable HTTP client that goes
+// away without DELETE-ing its session (killed, crashed, a script) must not
+// hold the session's memory forever. Before, 30,000 such sessions grew
+// metadata-mcp from 20 MB to 470 MB, and every catalog edit still queued a
+// notification for each of them.
+func TestAbandonedSessionsAreForgotten(t *testing.T) {
+	var count sessionCounter
+	h, err := Handler(newCountingEchoServer(&count), StreamableHTTP, WithSessionIdleTTL(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(h)
+	defer hs.Close()
+	defer CloseSessions(h)
+
+	const abandoned = 5
+	for range abandoned {
+		rawInitialize(t, hs.URL+"/mcp")
+	}
+	if got := count.registered.Load(); got != abandoned {
+		t.Fatalf("registered sessions = %d, want %d", got, abandoned)
+	}
+	waitFor(t, "abandoned sessions to be forgotten", func() bool { return count.unregistered.Load() == abandoned })
+}
+
+// TestListeningSessionOutlivesIdleTTL: a client that only keeps its
+// listening stream open (no requests) is not idle: the heartbeat on the
+// stream keeps its session, so it can call a tool long after the TTL.
+func TestListeningSessionOutlivesIdleTTL(t *testing.T) {
+	var count sessionCounter
+	const ttl = time.Second
+	h, err := Handler(newCountingEchoServer(&count), StreamableHTTP, WithSessionIdleTTL(ttl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(h)
+	defer hs.Close()
+	defer CloseSessions(h)
+
+	// The orchestrator's client: the legacy (session) protocol, with a
+	// listening stream.
+	tr, err := transport.NewStreamableHTTP(hs.URL+"/mcp", transport.WithContinuousListening())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	// Idle for three TTLs: the sweeper (every TTL/2) has run several times.
+	time.Sleep(3 * ttl)
+	if got := count.unregistered.Load(); got != 0 {
+		t.Errorf("sessions forgotten while their listening stream was open = %d, want 0", got)
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "echo"
+	req.Params.Arguments = map[string]any{"text": "still here"}
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		t.Fatalf("call after %s idle with a listening stream: %v", 3*ttl, err)
+	}
+	if text, _ := mcp.AsTextContent(res.Content[0]); text.Text != "still here" {
+		t.Errorf("echo = %q, want %q", text.Text, "still here")
+	}
+}
+
+// TestHandlerRejectsBadSessionTTL: a non-positive TTL is a caller error.
+func TestHandlerRejectsBadSessionTTL(t *testing.T) {
+	if _, err := Handler(newEchoServer(), StreamableHTTP, WithSessionIdleTTL(0)); err == nil {
+		t.Error("Handler with a zero session TTL = nil error, want an error")
+	}
+}
