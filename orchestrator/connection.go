@@ -124,7 +124,6 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		// ping and resources/subscribe available.
 		client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION),
 	}
-	timeout := c.o.cfg.callTimeout(c.cfg)
 	switch c.cfg.Transport {
 	case TransportStdio:
 		// Children log like serve unless the server's own env says otherwise
@@ -165,9 +164,12 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		cl := client.NewClient(t, opts...)
 		return cl, nil, nil
 	case TransportStreamableHTTP:
+		// No WithHTTPTimeout: it sets http.Client.Timeout, which also ends
+		// the long-lived listening stream every mcp_call_timeout (then a
+		// 1 s gap in which notifications are lost). Every request is
+		// bounded by its context instead (dial, call).
 		t, err := transport.NewStreamableHTTP(c.cfg.URL,
 			transport.WithHTTPHeaders(expandHeaders(c.cfg.Headers)),
-			transport.WithHTTPTimeout(timeout),
 			transport.WithContinuousListening(),
 			transport.WithHTTPLogger(c.log))
 		if err != nil {

@@ -1,0 +1,72 @@
+package orchestrator
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"talk2tables/mcpserve"
+)
+
+// TestListeningStreamOutlivesCallTimeout: over streamable HTTP the
+// orchestrator keeps a GET stream open for the server's notifications. The
+// per-call timeout must not apply to it: the transport's HTTP client timeout
+// (mcp_call_timeout) cut the stream every 15 s by default, serve logged two
+// ERRORs ("SSE stream error", "failed to listen to server") each time, and
+// notifications waited for the stream to be reopened a second later.
+func TestListeningStreamOutlivesCallTimeout(t *testing.T) {
+	const callTimeout = 200 * time.Millisecond
+	f := newFixture(t)
+	meta := newResourceServer("meta", map[string]string{"metadata://a": `{"x":1}`}, nil)
+	h, err := mcpserve.Handler(meta.s, mcpserve.StreamableHTTP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var opened, ended atomic.Int64
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			opened.Add(1)
+			defer ended.Add(1)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		mcpserve.CloseSessions(h)
+		hs.CloseClientConnections()
+		hs.Close()
+	})
+
+	cfg := inprocConfig()
+	cfg.Orchestration.MCPCallTimeout = callTimeout
+	sc := cfg.MCPServers["product_metadata_mcp"]
+	sc.Transport = TransportStreamableHTTP
+	sc.URL = hs.URL + "/mcp"
+	cfg.MCPServers["product_metadata_mcp"] = sc
+	o := newOrch(t, cfg, WithInProcessServer("database_mcp", f.dbServer(t)))
+
+	eventually(t, "the listening stream to open", func() bool { return opened.Load() == 1 })
+	if _, err := o.gather(context.Background(), "t"); err != nil {
+		t.Fatal(err)
+	}
+	// Five call timeouts with nothing to do.
+	time.Sleep(5 * callTimeout)
+	if n := ended.Load(); n != 0 {
+		t.Errorf("listening stream ended %d time(s) within %s of an idle connection, want 0", n, 5*callTimeout)
+	}
+	if s, _ := o.cache.lookup("product_metadata_mcp", time.Now()); s == nil {
+		t.Fatal("metadata not cached after gather")
+	}
+	meta.s.SendNotificationToAllClients(string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": "metadata://a"})
+	eventually(t, "the notification to invalidate the cache", func() bool {
+		s, _ := o.cache.lookup("product_metadata_mcp", time.Now())
+		return s == nil
+	})
+	if st := o.conns["product_metadata_mcp"].getState(); st != StateConnected {
+		t.Errorf("state = %s, want %s", st, StateConnected)
+	}
+}
