@@ -212,6 +212,9 @@ func (c *conn) connect(ctx context.Context) error {
 
 	err := c.dial(ctx)
 	d := time.Since(start)
+	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		err = &callTimeoutError{what: "connect", timeout: c.o.cfg.callTimeout(c.cfg)}
+	}
 	if err != nil {
 		c.mu.Lock()
 		c.state = StateFailed
@@ -228,6 +231,20 @@ func (c *conn) connect(ctx context.Context) error {
 }
 
 var errClosed = errors.New("orchestrator closed")
+
+// callTimeoutError says a server did not answer within mcp_call_timeout.
+// It deliberately does not unwrap to context.DeadlineExceeded: that means
+// the question's own query_timeout ran out (HTTP 504 "try a narrower
+// question"), while this is the server's fault. It is kept as the server's
+// last error, so questions refused while it reconnects say the same.
+type callTimeoutError struct {
+	what    string // the MCP method, or "connect"
+	timeout time.Duration
+}
+
+func (e *callTimeoutError) Error() string {
+	return fmt.Sprintf("%s: no answer within mcp_call_timeout (%s)", e.what, e.timeout)
+}
 
 func (c *conn) dial(ctx context.Context) error {
 	timeout := c.o.cfg.callTimeout(c.cfg)
@@ -488,8 +505,12 @@ func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Cont
 	if ctx.Err() != nil {
 		return err // the caller gave up; not the server's fault
 	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = &callTimeoutError{what: method, timeout: c.o.cfg.callTimeout(c.cfg)}
+	}
 	var te *transport.Error
-	if errors.As(err, &te) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, transport.ErrTransportClosed) {
+	var cte *callTimeoutError
+	if errors.As(err, &te) || errors.As(err, &cte) || errors.Is(err, transport.ErrTransportClosed) {
 		c.fail(cl, err)
 		return &MCPConnectionError{Server: c.id, Phase: PhaseLost, Err: err}
 	}

@@ -1,0 +1,80 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"talk2tables/mcpserve"
+)
+
+// TestSlowServerIsNotAQueryTimeout: a server that does not answer within
+// mcp_call_timeout fails the question with an MCPConnectionError that says
+// so, not with context.DeadlineExceeded, which the API reports as the
+// question's own query_timeout (504 "try a narrower question"). Before, a
+// metadata server sleeping past a 2 s mcp_call_timeout under a 30 s
+// query_timeout gave that 504 after 2 s, and every question refused in
+// 2 ms while the server reconnected said the same. Once the server is fast
+// again, questions work without a restart.
+func TestSlowServerIsNotAQueryTimeout(t *testing.T) {
+	const callTimeout = 150 * time.Millisecond
+	f := newFixture(t)
+	meta := newResourceServer("meta", map[string]string{"metadata://a": `{"x":1}`}, nil)
+	h, err := mcpserve.Handler(meta.s, mcpserve.StreamableHTTP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(h)
+	t.Cleanup(func() {
+		mcpserve.CloseSessions(h)
+		hs.CloseClientConnections()
+		hs.Close()
+	})
+	cfg := inprocConfig()
+	cfg.Orchestration.FailFast = true
+	cfg.Orchestration.ResourceCacheTTL = 0
+	cfg.Orchestration.MCPCallTimeout = callTimeout
+	sc := cfg.MCPServers["product_metadata_mcp"]
+	sc.Transport = TransportStreamableHTTP
+	sc.URL = hs.URL + "/mcp"
+	cfg.MCPServers["product_metadata_mcp"] = sc
+	o := newOrch(t, cfg, WithInProcessServer("database_mcp", f.dbServer(t)), withBackoff(5*time.Millisecond, 20*time.Millisecond))
+
+	meta.delay.Store(int64(20 * callTimeout))
+	// A question's budget far beyond the call timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	tests := []struct{ name string }{{"the slow call"}, {"while reconnecting"}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := o.gather(ctx, "t")
+			var ce *MCPConnectionError
+			if !errors.As(err, &ce) || ce.Server != "product_metadata_mcp" {
+				t.Fatalf("gather = %v, want an MCPConnectionError for product_metadata_mcp", err)
+			}
+			if errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("gather = %v: it matches context.DeadlineExceeded, which means the question's own timeout", err)
+			}
+			if !strings.Contains(err.Error(), "mcp_call_timeout") {
+				t.Errorf("gather = %v, want it to name mcp_call_timeout", err)
+			}
+		})
+	}
+	if ctx.Err() != nil {
+		t.Fatal("the question's own deadline passed; the test proves nothing")
+	}
+	for _, s := range o.Servers() {
+		if s.ID == "product_metadata_mcp" && !strings.Contains(s.LastError, "mcp_call_timeout") && s.State != StateConnected {
+			t.Errorf("last_error = %q, want it to name mcp_call_timeout", s.LastError)
+		}
+	}
+
+	meta.delay.Store(0)
+	eventually(t, "questions to work again", func() bool {
+		_, err := o.gather(ctx, "t")
+		return err == nil
+	})
+}
