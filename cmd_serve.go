@@ -66,8 +66,15 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	if err != nil {
 		return fmt.Errorf("serve: listen on %s: %w (is another process using the port? pick one with --addr)", cfg.HTTP.Addr, err)
 	}
+	// Requests run under baseCtx; when the shutdown grace period ends, it is
+	// cancelled with server.ErrShuttingDown so questions still running stop
+	// and their clients get a 503 (or an SSE error event) rather than a cut
+	// connection.
+	baseCtx, cancelBase := context.WithCancelCause(context.Background())
+	defer cancelBase(nil)
 	srv := &http.Server{
 		Handler:           server.New(orch, cfg.HTTP, web.Files, logger, reg),
+		BaseContext:       func(net.Listener) context.Context { return baseCtx },
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		// SSE and slow questions write for up to the query timeout.
@@ -89,9 +96,16 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.HTTP.ShutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
-		// Stragglers past the deadline are cut off.
-		_ = srv.Close()
-		logger.Warn("http shutdown deadline passed; open connections closed", "event", "http_server_stopping", "error", err.Error())
+		// Grace period over: stop what still runs, give the handlers a moment
+		// to answer 503 / send their SSE error event, then cut the rest.
+		logger.Warn("http shutdown grace period passed; stopping in-flight requests", "event", "http_server_stopping",
+			"error", err.Error())
+		cancelBase(server.ErrShuttingDown)
+		finalCtx, cancelFinal := context.WithTimeout(context.Background(), 2*time.Second)
+		if err := srv.Shutdown(finalCtx); err != nil {
+			_ = srv.Close()
+		}
+		cancelFinal()
 	}
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)

@@ -78,7 +78,12 @@ func TestServeCommandErrors(t *testing.T) {
 // TestServeCommand runs 'serve' against MCP servers over streamable HTTP
 // and a scripted LLM, then stops it while a question is in flight: the
 // question still gets its answer (graceful shutdown).
-func TestServeCommand(t *testing.T) {
+// serveStack runs `serve` against in-process MCP servers over streamable
+// HTTP and a scripted LLM that answers after llmDelay; inFlight is closed
+// when the LLM receives its first request. It returns serve's base URL, a
+// cancel that acts as SIGINT, and serve's result.
+func serveStack(t *testing.T, llmDelay, shutdownTimeout time.Duration) (base string, inFlight <-chan struct{}, stop context.CancelFunc, done <-chan error) {
+	t.Helper()
 	logger := slog.New(slog.DiscardHandler)
 	db, err := databasemcp.Open(testfixture.SalesDB(t, 5000), databasemcp.Options{})
 	if err != nil {
@@ -101,12 +106,12 @@ func TestServeCommand(t *testing.T) {
 	t.Cleanup(dbSrv.Close)
 	t.Cleanup(metaSrv.Close)
 
-	inFlight := make(chan struct{})
+	first := make(chan struct{})
 	var once sync.Once
 	llm := llmtest.NewResponder(t, func(llmtest.Request) llmtest.Step {
-		once.Do(func() { close(inFlight) })
+		once.Do(func() { close(first) })
 		return llmtest.Step{Content: llmtest.Plan("SELECT COUNT(*) AS n FROM products", nil, "Product count."),
-			Delay: 300 * time.Millisecond}
+			Delay: llmDelay}
 	})
 	t.Setenv("TALK2TABLES_SERVE_TEST_KEY", "k")
 	cfgPath := filepath.Join(t.TempDir(), "mcp_config.yaml")
@@ -132,23 +137,28 @@ llm:
   model: scripted
   base_url: ` + llm.URL + `
   api_key_env: TALK2TABLES_SERVE_TEST_KEY
+  max_retries: 0
 http:
   addr: ":1"
-  shutdown_timeout: 20s
+  shutdown_timeout: ` + shutdownTimeout.String() + `
 `
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	t.Cleanup(cancel)
 	stderr := &testfixture.LogBuffer{}
-	done := make(chan error, 1)
+	result := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"serve", "--config", cfgPath, "--addr", "127.0.0.1:0", "--log-level", "warn"},
+		result <- run(ctx, []string{"serve", "--config", cfgPath, "--addr", "127.0.0.1:0", "--log-level", "warn"},
 			stdio{strings.NewReader(""), io.Discard, stderr})
 	}()
-	base := waitForURL(t, stderr, done)
+	return waitForURL(t, stderr, result), first, cancel, result
+}
+
+func TestServeCommand(t *testing.T) {
+	base, inFlight, cancel, done := serveStack(t, 300*time.Millisecond, 20*time.Second)
 
 	resp, err := http.Get(base + "health")
 	if err != nil {

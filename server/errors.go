@@ -13,6 +13,11 @@ import (
 	"talk2tables/sqlerr"
 )
 
+// ErrShuttingDown is the cancellation cause of the requests still running
+// when the server's shutdown grace period ends (see BaseContext): they are
+// answered with 503 and Retry-After instead of being cut off.
+var ErrShuttingDown = errors.New("server is shutting down")
+
 // apiError is an error whose status, code and message are already safe to
 // show: bad input, auth, limits.
 type apiError struct {
@@ -79,6 +84,11 @@ func classify(err error) classified {
 	case errors.As(err, &mbe):
 		return c(http.StatusRequestEntityTooLarge, "body_too_large",
 			fmt.Sprintf("the request body is larger than %d bytes; send a shorter request", mbe.Limit))
+	case errors.Is(err, ErrShuttingDown):
+		out := c(http.StatusServiceUnavailable, "shutting_down",
+			"the server is shutting down and stopped this question; try again in a moment")
+		out.retryAfter = 5
+		return out
 	case errors.Is(err, context.DeadlineExceeded):
 		return c(http.StatusGatewayTimeout, "timeout",
 			"the question took longer than the configured query timeout; try a narrower question (a shorter period, fewer groups) or try again")
@@ -150,6 +160,9 @@ func safeGenMessage(e *orchestrator.SQLGenerationError, def string) string {
 // report classifies err for this request and logs it when the failure is
 // the server's (5xx). It is the only place that logs such failures.
 func (a *api) report(c *gin.Context, err error) classified {
+	if errors.Is(context.Cause(c.Request.Context()), ErrShuttingDown) && !errors.Is(err, ErrShuttingDown) {
+		err = fmt.Errorf("%w: %w", ErrShuttingDown, err)
+	}
 	out := classify(err)
 	out.detail.RequestID = requestIDOf(c)
 	if out.status >= 500 {
