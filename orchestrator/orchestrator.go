@@ -341,7 +341,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		if err != nil {
 			res.Success = false
 			res.Error = err.Error()
-			log.Error("query failed", "event", "fatal_error", "component", "orchestrator",
+			log.Log(ctx, failureLevel(err), "query failed", "event", "fatal_error", "component", "orchestrator",
 				"duration_ms", ms(time.Since(start)), "attempts", len(res.Attempts), "error", err.Error())
 		} else {
 			res.Success = true
@@ -603,4 +603,20 @@ func serversUsed(g *gathered, exec *conn) []string {
 		out = append(out, exec.id)
 	}
 	return out
+}
+
+// failureLevel is the log level of a question that was not answered: WARN
+// when the question itself was the problem (the generator declined it, or
+// its SQL still failed after the repairs), ERROR when a part of the system
+// failed (an MCP server, the LLM, a timeout). Operators alert on ERROR.
+func failureLevel(err error) slog.Level {
+	var gen *SQLGenerationError
+	if errors.As(err, &gen) && (gen.Reason == sqlgen.ReasonDeclined || gen.Reason == sqlgen.ReasonInvalidSQL) {
+		return slog.LevelWarn
+	}
+	var exec *QueryExecutionError
+	if errors.As(err, &exec) && exec.Reason == ReasonSQLExecution && exec.Category != sqlerr.Timeout {
+		return slog.LevelWarn
+	}
+	return slog.LevelError
 }

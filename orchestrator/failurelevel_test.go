@@ -1,0 +1,38 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"testing"
+
+	"talk2tables/orchestrator/sqlgen"
+	"talk2tables/sqlerr"
+)
+
+func TestFailureLevel(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want slog.Level
+	}{
+		{"declined", &SQLGenerationError{Reason: sqlgen.ReasonDeclined, Message: "can't answer"}, slog.LevelWarn},
+		{"invalid sql", &SQLGenerationError{Reason: sqlgen.ReasonInvalidSQL, Message: "no sql"}, slog.LevelWarn},
+		{"sql still failing", fmt.Errorf("attempt 3: %w", &QueryExecutionError{Reason: ReasonSQLExecution,
+			Category: sqlerr.MissingColumn}), slog.LevelWarn},
+		{"llm down", &SQLGenerationError{Reason: sqlgen.ReasonLLMCommunication, Message: "unreachable"}, slog.LevelError},
+		{"no llm", &SQLGenerationError{Reason: sqlgen.ReasonNotConfigured, Message: "configure"}, slog.LevelError},
+		{"statement timeout", &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.Timeout}, slog.LevelError},
+		{"no executor", &QueryExecutionError{Reason: "no_executor"}, slog.LevelError},
+		{"mcp down", &MCPConnectionError{Server: "database_mcp", Phase: "lost", Err: errors.New("eof")}, slog.LevelError},
+		{"question timeout", fmt.Errorf("question not answered: %w", context.DeadlineExceeded), slog.LevelError},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := failureLevel(tt.err); got != tt.want {
+				t.Errorf("failureLevel(%v) = %v, want %v", tt.err, got, tt.want)
+			}
+		})
+	}
+}
