@@ -13,6 +13,9 @@ const STAGE_TEXT = {
   validating: 'Validating the SQL…',
   executing: 'Running the query…',
 };
+// The sections that show an answer: hidden while a question runs, shown
+// again if the user stops it.
+const ANSWER_SECTIONS = ['answer', 'result', 'details'];
 const MAX_RENDERED_ROWS = 2000;
 const HEALTH_EVERY_MS = 15000;
 
@@ -21,7 +24,8 @@ const state = {
   rows: [], // as received
   view: [], // as displayed (sorted)
   sort: { col: -1, dir: 1 },
-  controller: null,
+  controller: null, // the running question's AbortController, null when none runs
+  previous: [], // the answer sections shown before the running question
   title: '',
 };
 
@@ -182,11 +186,12 @@ function markStage(stage) {
   setStatus(STAGE_TEXT[stage]);
 }
 
-function finishStages(ok) {
+/** finishStages ends the progress display: outcome is 'done', 'failed' or 'stopped'. */
+function finishStages(outcome) {
   for (const li of $('stages').children) {
     li.removeAttribute('aria-current');
-    if (ok) li.className = 'done';
-    else if (li.className === 'active') li.className = 'failed';
+    if (outcome === 'done') li.className = 'done';
+    else if (li.className === 'active') li.className = outcome;
   }
 }
 
@@ -224,6 +229,38 @@ function onProgress(p) {
   markStage(p.stage);
 }
 
+/** setRunning shows whether a question is running: Ask off and Stop on, or the reverse. */
+function setRunning(running) {
+  $('ask-btn').disabled = running;
+  $('stop-btn').hidden = !running;
+  $('progress-card').setAttribute('aria-busy', String(running));
+}
+
+/**
+ * abortRunning aborts the running question, if any, and reports whether one
+ * ran. Its handlers see that it is no longer state.controller and leave the
+ * page alone from then on.
+ */
+function abortRunning() {
+  const c = state.controller;
+  if (!c) return false;
+  state.controller = null;
+  c.abort();
+  return true;
+}
+
+/** stop is the Stop button (and Escape): abort the question, keep what was shown before it. */
+function stop() {
+  const hadFocus = document.activeElement === $('stop-btn');
+  if (!abortRunning()) return;
+  finishStages('stopped');
+  for (const id of state.previous) $(id).hidden = false;
+  setRunning(false);
+  setStatus('Stopped.');
+  // The Stop button just disappeared: keep keyboard focus in the same place.
+  if (hadFocus) $('ask-btn').focus();
+}
+
 async function ask(question) {
   question = question.trim();
   if (!question) {
@@ -231,16 +268,25 @@ async function ask(question) {
     $('question').focus();
     return;
   }
-  if (state.controller) state.controller.abort();
+  // One question at a time: a new one aborts the running one first, so two
+  // streams never write progress into the page together.
+  if (!abortRunning()) state.previous = ANSWER_SECTIONS.filter((id) => !$(id).hidden);
   const controller = new AbortController();
   state.controller = controller;
+  const current = () => state.controller === controller;
+  // release ends this question's turn once its answer or error is in: a Stop
+  // clicked while the stream closes must not turn the answer into "Stopped.".
+  const release = () => {
+    if (!current()) return;
+    state.controller = null;
+    setRunning(false);
+  };
   clearError();
   // A new question starts from a clean slate: no stale answer under a new error.
-  for (const id of ['answer', 'result', 'details']) $(id).hidden = true;
+  for (const id of ANSWER_SECTIONS) $(id).hidden = true;
   resetProgress();
   markStage('gathering');
-  $('ask-btn').disabled = true;
-  $('cancel-btn').hidden = false;
+  setRunning(true);
   const started = performance.now();
   let finished = false;
   try {
@@ -252,8 +298,10 @@ async function ask(question) {
     });
     if (!res.ok) {
       finished = true;
-      finishStages(false);
-      showError(await readError(res));
+      const err = await readError(res);
+      if (!current()) return;
+      finishStages('failed');
+      showError(err);
       return;
     }
     const rid = res.headers.get('X-Request-ID') || '';
@@ -261,7 +309,8 @@ async function ask(question) {
     if (!type.includes('text/event-stream')) {
       // A server (or proxy) that ignores Accept answers with plain JSON.
       finished = true;
-      done(await res.json(), rid, started);
+      const r = await res.json();
+      if (current()) done(r, rid, started);
       return;
     }
     await readEvents(res.body, (ev) => {
@@ -269,6 +318,7 @@ async function ask(question) {
       switch (ev.event) {
         case 'done': {
           finished = true;
+          release();
           const r = parseJSON(ev.data);
           if (r) done(r, rid, started);
           else showError({ message: 'the server sent an unreadable answer; try again', request_id: rid });
@@ -276,7 +326,8 @@ async function ask(question) {
         }
         case 'error': {
           finished = true;
-          finishStages(false);
+          release();
+          finishStages('failed');
           showError(errorFrom(parseJSON(ev.data), rid));
           break;
         }
@@ -284,35 +335,29 @@ async function ask(question) {
           onProgress(progressOf(ev));
       }
     });
-    if (!finished && state.controller === controller) {
+    if (!finished && current()) {
       finished = true;
-      finishStages(false);
+      finishStages('failed');
       showError({ message: 'the connection closed before the answer arrived; try again', request_id: rid });
     }
   } catch (err) {
-    if (err.name === 'AbortError') {
-      if (state.controller === controller) setStatus('Cancelled.');
-      finishStages(false);
-      return;
-    }
-    finishStages(false);
+    // Aborted (stopped, or replaced by a newer question): that code already
+    // updated the page.
+    if (!current()) return;
+    finishStages('failed');
     showError({ message: `the server could not be reached (${err.message}); check that talk2tables is running` });
   } finally {
-    if (state.controller === controller) {
-      state.controller = null;
-      $('ask-btn').disabled = false;
-      $('cancel-btn').hidden = true;
-    }
+    release();
   }
 }
 
 function done(r, rid, started) {
   if (!r.success) {
-    finishStages(false);
+    finishStages('failed');
     showError({ message: r.error || 'the question could not be answered', request_id: rid, result: r });
     return;
   }
-  finishStages(true);
+  finishStages('done');
   showAnswer(r, true);
   const ms = performance.now() - started;
   const took = ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
@@ -616,6 +661,11 @@ function init() {
     ask(q.value);
   });
   q.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && state.controller) {
+      e.preventDefault();
+      stop();
+      return;
+    }
     if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && !e.isComposing) {
       e.preventDefault();
       $('ask-form').requestSubmit();
@@ -627,9 +677,7 @@ function init() {
       ask(q.value);
     });
   }
-  $('cancel-btn').addEventListener('click', () => {
-    if (state.controller) state.controller.abort();
-  });
+  $('stop-btn').addEventListener('click', stop);
   $('sql-form').addEventListener('submit', (e) => {
     e.preventDefault();
     runSQL();
