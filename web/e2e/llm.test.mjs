@@ -3,7 +3,9 @@
 // process) whose first answer names a table that does not exist. The test
 // checks the repair request the binary sends, the `retry` progress stage and
 // the attempts the UI shows, the result, and that serve's log keeps the API
-// key out while recording the recovery.
+// key out while recording the recovery. Slow scripted answers then check
+// that Stop and Escape abort a running question (serve drops its LLM call)
+// and that a new question replaces a running one cleanly.
 //
 //   go build -o bin/talk2tables . && T2T_BIN=$PWD/bin/talk2tables node --test --test-concurrency=1 web/e2e/
 //
@@ -34,13 +36,35 @@ const QUESTION = 'revenue by region from the sale table';
 const SECRET = 'sk-e2e-secret-value';
 const BAD_SQL = 'SELECT region, SUM(total_amount) AS revenue FROM sale GROUP BY region';
 const GOOD_SQL = 'SELECT region, ROUND(SUM(total_amount),2) AS revenue FROM sales GROUP BY region ORDER BY region';
-// The scripted answers, in order; a request beyond them gets a 500.
+// The Stop scenarios: the LLM answers their questions only after SLOW_MS,
+// long after the test has stopped them.
+const SLOW_MS = 10_000;
+const SLOW_QUESTION = 'revenue by region, slowly';
+const ESC_QUESTION = 'revenue by region, slowly, stopped with Escape';
+const REPLACED_QUESTION = 'revenue by region, slowly, then replaced';
+const REPLACING_QUESTION = 'revenue per region from the sales table';
+const slow = (answer) => ({ delayMs: SLOW_MS, answer });
+// The scripted answers, in order (an entry with delayMs is sent that much
+// later unless serve gives up on the request first); a request beyond them
+// gets a 500.
 const SCRIPT = [
-  { sql: BAD_SQL, resolved_entities: {}, explanation: 'first try', confidence: 0.6 },
-  { sql: GOOD_SQL, resolved_entities: { revenue: { column: 'sales.total_amount' } }, explanation: 'Revenue per region.', confidence: 0.9 },
+  { answer: { sql: BAD_SQL, resolved_entities: {}, explanation: 'first try', confidence: 0.6 } },
+  { answer: { sql: GOOD_SQL, resolved_entities: { revenue: { column: 'sales.total_amount' } }, explanation: 'Revenue per region.', confidence: 0.9 } },
+  slow({ sql: GOOD_SQL, resolved_entities: {}, explanation: 'too late: stopped', confidence: 0.9 }),
+  slow({ sql: GOOD_SQL, resolved_entities: {}, explanation: 'too late: stopped with Escape', confidence: 0.9 }),
+  slow({ sql: GOOD_SQL, resolved_entities: {}, explanation: 'too late: replaced', confidence: 0.9 }),
+  { answer: { sql: GOOD_SQL, resolved_entities: {}, explanation: 'Revenue per region, asked again.', confidence: 0.8 } },
 ];
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** waitUntil polls cond every 50 ms and fails with what after ms. */
+async function waitUntil(cond, what, ms = 10_000) {
+  for (let waited = 0; !cond(); waited += 50) {
+    if (waited >= ms) assert.fail(`gave up after ${ms} ms waiting until ${what}`);
+    await sleep(50);
+  }
+}
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -63,8 +87,9 @@ function textOf(msg) {
 
 /**
  * startScriptedLLM serves POST /v1/chat/completions from SCRIPT on a free
- * loopback port. requests records every request (path, headers, body);
- * anything beyond the script, or any other route, gets a 500.
+ * loopback port. requests records every request (path, headers, body, and
+ * whether the client went away before the answer: abandoned); anything
+ * beyond the script, or any other route, gets a 500.
  */
 function startScriptedLLM() {
   const requests = [];
@@ -79,7 +104,8 @@ function startScriptedLLM() {
       } catch {
         /* recorded as null: the assertions below fail on it */
       }
-      requests.push({ method: req.method, url: req.url, authorization: req.headers.authorization || '', body });
+      const record = { method: req.method, url: req.url, authorization: req.headers.authorization || '', body, abandoned: false };
+      requests.push(record);
       const n = requests.filter((r) => r.method === 'POST' && r.url === '/v1/chat/completions').length;
       const send = (status, obj) => {
         const b = JSON.stringify(obj);
@@ -94,14 +120,25 @@ function startScriptedLLM() {
         send(500, { error: { message: `scripted LLM: request ${n} is beyond the script of ${SCRIPT.length}`, type: 'server_error' } });
         return;
       }
-      const content = JSON.stringify(SCRIPT[n - 1]);
-      send(200, {
+      const step = SCRIPT[n - 1];
+      const answer = () => send(200, {
         id: `chatcmpl-e2e-${n}`,
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model: body.model || 'scripted',
-        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify(step.answer) }, finish_reason: 'stop' }],
         usage: { prompt_tokens: 100 * n, completion_tokens: 20 * n, total_tokens: 120 * n },
+      });
+      if (!step.delayMs) {
+        answer();
+        return;
+      }
+      const timer = setTimeout(answer, step.delayMs);
+      // serve cancelled the call (its client stopped the question): drop the answer.
+      res.on('close', () => {
+        if (res.writableEnded) return;
+        clearTimeout(timer);
+        record.abandoned = true;
       });
     });
   });
@@ -338,12 +375,83 @@ test('web UI shows recovery from a MISSING_TABLE answer of an OpenAI-compatible 
 
     await page.screenshot({ path: path.join(outDir, 'ui-recovery.png'), fullPage: true });
 
+    /** askSlowly asks question n of the LLM script and waits until serve is waiting for the LLM. */
+    const askSlowly = async (question, n, submit) => {
+      await page.fill('#question', question);
+      await submit();
+      await page.waitForSelector('#stages li[data-stage="generating"].active', { timeout: 30_000 });
+      await waitUntil(() => llm.requests.length === n, `the LLM got request ${n} (it has ${llm.requests.length})`);
+      assert.equal(await page.isVisible('#stop-btn'), true, 'no Stop button while the question runs');
+      assert.equal(await page.isDisabled('#ask-btn'), true, 'Ask is enabled while the question runs');
+    };
+    /** checkStopped checks the page after a Stop: no error, Ask back, the previous result still shown. */
+    const checkStopped = async () => {
+      await page.waitForSelector('#ask-btn:enabled', { timeout: 2_000 });
+      assert.equal(await page.textContent('#status'), 'Stopped.');
+      assert.equal(await page.isHidden('#error'), true, `error shown: ${await page.textContent('#error')}`);
+      assert.equal(await page.isHidden('#stop-btn'), true, 'Stop still shown');
+      const stages = await page.$$eval('#stages li', (lis) => lis.map((li) => `${li.dataset.stage}:${li.className}`));
+      assert.deepEqual(stages, ['gathering:done', 'generating:stopped', 'validating:', 'executing:'], 'stages after Stop');
+      // The earlier answer is still the latest one: Stop does not throw it away.
+      assert.equal(await page.isVisible('#result'), true, 'the previous result is hidden after Stop');
+      assert.equal(await page.locator('#table tbody tr').count(), 4, 'rows of the previous result');
+      assert.equal(await page.textContent('#explanation'), 'Revenue per region.');
+    };
+
+    await t.test('Stop aborts a slow question: "Stopped.", no error, Ask back, serve drops the LLM call', async () => {
+      await askSlowly(SLOW_QUESTION, 3, () => page.click('#ask-btn'));
+      await page.click('#stop-btn');
+      await checkStopped();
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'ask-btn', 'focus after Stop');
+      // serve saw the client go and cancelled the question, LLM call included.
+      await waitUntil(() => llm.requests[2].abandoned, 'serve abandoned the slow LLM call');
+      await page.screenshot({ path: path.join(outDir, 'ui-stopped.png'), fullPage: true });
+    });
+
+    await t.test('Escape in the question box stops a running question', async () => {
+      await askSlowly(ESC_QUESTION, 4, () => page.press('#question', 'Enter'));
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'question');
+      await page.press('#question', 'Escape');
+      await checkStopped();
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'question', 'focus left the question box');
+      await waitUntil(() => llm.requests[3].abandoned, 'serve abandoned the LLM call stopped with Escape');
+    });
+
+    await t.test('a new question replaces a running one: the old stream never touches the page', async () => {
+      await askSlowly(REPLACED_QUESTION, 5, () => page.press('#question', 'Enter'));
+      // Record every stage class and status text from here on.
+      await page.evaluate(() => {
+        window.seen = [];
+        const note = () => {
+          window.seen.push(`status=${document.getElementById('status').textContent}`);
+          for (const li of document.querySelectorAll('#stages li')) if (li.className) window.seen.push(`${li.dataset.stage}:${li.className}`);
+        };
+        new MutationObserver(note).observe(document.getElementById('progress-card').parentNode, { subtree: true, attributes: true, childList: true, characterData: true });
+      });
+      await page.fill('#question', REPLACING_QUESTION);
+      await page.press('#question', 'Enter');
+      await page.waitForSelector('#result:not([hidden]) #table tbody tr, #error:not([hidden])', { timeout: 30_000 });
+      assert.equal(await page.isHidden('#error'), true, `error shown: ${await page.textContent('#error')}`);
+      assert.equal(await page.textContent('#explanation'), 'Revenue per region, asked again.');
+      assert.match(await page.textContent('#status'), /^Answered in .*: 4 rows\.$/);
+      assert.equal(await page.locator('#stages li.done').count(), 4, 'all four stages done');
+      assert.equal(await page.isEnabled('#ask-btn'), true, 'Ask disabled after the answer');
+      assert.equal(await page.isHidden('#stop-btn'), true, 'Stop still shown after the answer');
+      const seen = await page.evaluate(() => window.seen);
+      const stray = seen.filter((s) => /failed|stopped|Stopped|Failed|Cancel/.test(s));
+      assert.deepEqual(stray, [], 'the replaced question wrote into the page');
+      assert.equal(llm.requests.length, 6, 'LLM requests: the replaced question\'s, then the new one\'s');
+      await waitUntil(() => llm.requests[4].abandoned, 'serve abandoned the replaced question\'s LLM call');
+      const lastUser = textOf([...llm.requests[5].body.messages].reverse().find((m) => m.role === 'user'));
+      assert.ok(lastUser.includes(REPLACING_QUESTION), 'the last LLM request is not for the new question');
+    });
+
     await t.test('a failing LLM shows a readable error and no stale attempts', async () => {
       // The script is used up: the scripted server answers this one with a 500.
       await page.fill('#question', 'how many orders per region');
       await page.press('#question', 'Enter');
       await page.waitForSelector('#error:not([hidden])', { timeout: 30_000 });
-      assert.equal(llm.requests.length, 3, 'max_retries: 0 means one LLM call for this question');
+      assert.equal(llm.requests.length, SCRIPT.length + 1, 'max_retries: 0 means one LLM call for this question');
       const text = await page.textContent('#error');
       assert.ok((await page.textContent('#error .error-message')).length > 10, 'error message shown');
       assert.ok((await page.textContent('#error .request-id')).length > 0, 'request id shown');
@@ -374,8 +482,29 @@ test('web UI shows recovery from a MISSING_TABLE answer of an OpenAI-compatible 
       assert.equal(recovery[0].category, 'MISSING_TABLE');
       assert.ok(recovery[0].operation_id, 'recovery_attempted has no operation_id');
       const answers = events.filter((e) => e.event === 'llm_response_received');
-      assert.equal(answers.length, 2, 'llm_response_received events (the third call failed)');
-      for (const e of answers) assert.equal(e.operation_id, recovery[0].operation_id, 'one operation id for the question');
+      assert.equal(answers.length, 3, 'llm_response_received events (the recovery\'s two, the replacing question\'s; the stopped ones got none, the last call failed)');
+      for (const e of answers.slice(0, 2)) assert.equal(e.operation_id, recovery[0].operation_id, 'one operation id for the question');
+    });
+
+    await t.test('serve\'s log shows each stopped question cancelled and its request ended', () => {
+      const events = logEvents(server.stderrText());
+      for (const question of [SLOW_QUESTION, ESC_QUESTION, REPLACED_QUESTION]) {
+        const received = events.filter((e) => e.event === 'query_received' && e.question === question);
+        assert.equal(received.length, 1, `query_received for ${JSON.stringify(question)}`);
+        const id = received[0].operation_id;
+        const reqs = events.filter((e) => e.event === 'http_request' && e.request_id === id);
+        assert.equal(reqs.length, 1, `http_request lines for the stopped question ${JSON.stringify(question)}`);
+        assert.equal(reqs[0].path, '/api/query');
+        // 499 when serve had not answered yet; a stream has already sent its
+        // 200 header, so it keeps that status.
+        assert.ok([200, 499].includes(reqs[0].status), `status ${reqs[0].status} for a stopped question`);
+        assert.ok(reqs[0].duration_ms < SLOW_MS, `the stopped request lasted ${reqs[0].duration_ms} ms: it waited for the LLM`);
+        const completed = events.filter((e) => e.event === 'query_processing_completed' && e.operation_id === id);
+        assert.equal(completed.length, 1, `query_processing_completed for ${JSON.stringify(question)}`);
+        assert.equal(completed[0].success, false);
+        const cause = events.filter((e) => e.operation_id === id && /context canceled/.test(e.error || ''));
+        assert.ok(cause.length > 0, `no log record says ${JSON.stringify(question)} was cancelled`);
+      }
     });
   } finally {
     if (context) await context.close();
