@@ -27,6 +27,8 @@ func TestFailureLevel(t *testing.T) {
 		{"no executor", &QueryExecutionError{Reason: "no_executor"}, slog.LevelError},
 		{"mcp down", &MCPConnectionError{Server: "database_mcp", Phase: "lost", Err: errors.New("eof")}, slog.LevelError},
 		{"question timeout", fmt.Errorf("question not answered: %w", context.DeadlineExceeded), slog.LevelError},
+		{"client went away", fmt.Errorf("question cancelled: %w", context.Canceled), slog.LevelInfo},
+		{"llm call cancelled", &SQLGenerationError{Reason: sqlgen.ReasonLLMCommunication, Err: context.Canceled}, slog.LevelInfo},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

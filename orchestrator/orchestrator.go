@@ -335,7 +335,11 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 	finish := func(err error) (*QueryResult, error) {
 		res.Metadata.ExecutionTime = time.Since(start).Seconds()
 		if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
-			err = fmt.Errorf("question not answered within %s: %w (last error: %v)", timeout, ctx.Err(), err)
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				err = fmt.Errorf("question not answered within %s: %w (last error: %v)", timeout, ctx.Err(), err)
+			} else {
+				err = fmt.Errorf("question cancelled: %w (last error: %v)", ctx.Err(), err)
+			}
 		}
 		o.metrics.queryFinished(err == nil)
 		if err != nil {
@@ -473,7 +477,8 @@ func (o *Orchestrator) generate(ctx context.Context, log *slog.Logger, req sqlge
 	d := time.Since(t0)
 	o.metrics.observeLLM(d, plan.Usage.PromptTokens, plan.Usage.CompletionTokens)
 	if err != nil {
-		log.Error("sql generation failed", "event", "error_occurred", "component", "sqlgen",
+		log.Log(ctx, failureLevel(errors.Join(err, context.Cause(ctx))), "sql generation failed",
+			"event", "error_occurred", "component", "sqlgen",
 			"attempt", attempt, "duration_ms", ms(d), "error", err.Error())
 		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
 			return plan, fmt.Errorf("%w: %w", ctx.Err(), err)
@@ -605,11 +610,16 @@ func serversUsed(g *gathered, exec *conn) []string {
 	return out
 }
 
-// failureLevel is the log level of a question that was not answered: WARN
-// when the question itself was the problem (the generator declined it, or
+// failureLevel is the log level of a question that was not answered: INFO
+// when it was cancelled, WARN when the question itself was the problem (the generator declined it, or
 // its SQL still failed after the repairs), ERROR when a part of the system
 // failed (an MCP server, the LLM, a timeout). Operators alert on ERROR.
 func failureLevel(err error) slog.Level {
+	if errors.Is(err, context.Canceled) {
+		// The client went away (or the server is shutting down): nobody
+		// is waiting for an answer, and nothing is broken.
+		return slog.LevelInfo
+	}
 	var gen *SQLGenerationError
 	if errors.As(err, &gen) && (gen.Reason == sqlgen.ReasonDeclined || gen.Reason == sqlgen.ReasonInvalidSQL) {
 		return slog.LevelWarn

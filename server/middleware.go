@@ -91,6 +91,14 @@ func clientOf(c *gin.Context) string {
 
 // accessLog logs one "http_request" event per request and records the HTTP
 // metrics. It never logs bodies or the Authorization header.
+// statusClientClosed is the gin context key a streaming handler sets when
+// its client disconnected after the response had started; the access log
+// then records statusClientClosedRequest instead of the 200 already sent.
+const (
+	statusClientClosed        = "talk2tables.client_closed"
+	statusClientClosedRequest = 499
+)
+
 func (a *api) accessLog(c *gin.Context) {
 	start := time.Now()
 	a.metrics.inFlight.Inc()
@@ -98,6 +106,9 @@ func (a *api) accessLog(c *gin.Context) {
 	c.Next()
 	d := time.Since(start)
 	route, status := routeOf(c), c.Writer.Status()
+	if c.GetBool(statusClientClosed) {
+		status = statusClientClosedRequest
+	}
 	a.metrics.duration.WithLabelValues(route, c.Request.Method, strconv.Itoa(status)).Observe(d.Seconds())
 	a.logger.LogAttrs(c.Request.Context(), levelFor(status), "http request",
 		slog.String("event", "http_request"),

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"sync"
@@ -177,6 +179,12 @@ func (a *api) streamQuery(c *gin.Context, q orchestrator.Query) {
 	res, err := a.orch.Process(c.Request.Context(), q)
 	close(stop)
 	heartbeats.Wait()
+	if ctx := c.Request.Context(); ctx.Err() != nil && !errors.Is(context.Cause(ctx), ErrShuttingDown) {
+		// The client went away mid-stream: the 200 header is long gone, but
+		// the access log should say what happened, as it does for JSON.
+		c.Set(statusClientClosed, true)
+		return
+	}
 	if err != nil {
 		w.event("error", a.errorEvent(c, err, res))
 	} else {
