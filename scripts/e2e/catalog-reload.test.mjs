@@ -7,25 +7,15 @@
 // Run: T2T_BIN=bin/talk2tables node --test scripts/e2e/
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import net from 'node:net';
+import { startServe, stopServe, writeStackConfig } from '../testlib.mjs';
+
 
 const root = resolve(import.meta.dirname, '..', '..');
 const bin = resolve(process.env.T2T_BIN || join(root, 'bin', 'talk2tables'));
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-    s.on('error', rej);
-  });
-}
 
 // writeAtomically replaces path the way editors do: write a temp file, rename.
 function writeAtomically(path, text) {
@@ -59,39 +49,11 @@ test('editing the catalog reaches the next question without a restart', { timeou
   const original = readFileSync(join(root, 'testdata', 'product_metadata.json'), 'utf8');
   writeFileSync(catalog, original);
   execFileSync(bin, ['gen-data', '--db', db, '--rows', '2000', '--catalog', catalog]);
-  const cfg = join(dir, 'cfg.yaml');
-  writeFileSync(cfg, `mcp_servers:
-  database_mcp:
-    transport: stdio
-    command: ${JSON.stringify(bin)}
-    args: [database-mcp, --db, ${JSON.stringify(db)}]
-    priority: 10
-    capabilities: [execute_query, validate_query, list_resources]
-  product_metadata_mcp:
-    transport: stdio
-    command: ${JSON.stringify(bin)}
-    args: [metadata-mcp, --catalog, ${JSON.stringify(catalog)}]
-    priority: 1
-    capabilities: [list_resources]
-llm:
-  provider: builtin
-`);
-  const port = await freePort();
-  let log = '';
-  const proc = spawn(bin, ['serve', '--config', cfg, '--addr', `127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
-  proc.stderr.on('data', (d) => { log += d; });
-  const exited = new Promise((res) => proc.on('exit', (code) => res(code)));
-  const base = `http://127.0.0.1:${port}`;
+  const cfg = writeStackConfig(dir, { bin, db, catalog, llm: '  provider: builtin' });
+  const server = await startServe({ bin, cfg, logFile: join(dir, 'serve.log') });
+  const base = server.base.replace(/\/$/, '');
+  const log = () => server.stderrText();
   try {
-    await eventually(async () => {
-      try {
-        const r = await fetch(`${base}/health`);
-        return { ok: r.status === 200, status: r.status };
-      } catch (e) {
-        return { ok: false, error: String(e) };
-      }
-    }, 'serve never became healthy');
-
     const question = 'revenue for wizzbang this year';
     const before = await ask(base, question);
     assert.equal(before.status, 422, 'an unknown alias is declined before the edit');
@@ -110,14 +72,14 @@ llm:
 
     // Invalid edit: the metadata server keeps the last good catalog.
     writeAtomically(catalog, '{"product_aliases": ');
-    await eventually(async () => ({ ok: log.includes('"catalog_reload_failed"') }), 'no catalog_reload_failed logged');
+    await eventually(async () => ({ ok: log().includes('"catalog_reload_failed"') }), 'no catalog_reload_failed logged');
     const still = await ask(base, question);
     assert.equal(still.status, 200, 'the last good catalog stays in service after an invalid edit');
     assert.equal(still.body.resolved_entities.wizzbang['products.product_id'], '123');
-    assert.ok(log.includes('"resource_cache_invalidated"'), 'the orchestrator logged the invalidation');
+    assert.ok(log().includes('"resource_cache_invalidated"'), 'the orchestrator logged the invalidation');
   } finally {
-    proc.kill('SIGTERM');
+    await stopServe(server, dir);
+    server.log.end();
   }
-  assert.equal(await exited, 0, `serve exit code; log tail:\n${log.slice(-2000)}`);
   rmSync(dir, { recursive: true, force: true });
 });

@@ -8,36 +8,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { freePort, processesMentioning } from '../testlib.mjs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import net from 'node:net';
 
 const root = resolve(import.meta.dirname, '..', '..');
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-    s.on('error', rej);
-  });
-}
-
-// processesUnder lists live processes whose command line mentions dir.
-function processesUnder(dir) {
-  const found = [];
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      if (cmd.includes(dir)) found.push(`${pid}: ${cmd}`);
-    } catch { /* gone */ }
-  }
-  return found;
-}
 
 test('make run works from a fresh clone', { timeout: 600_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 't2t-clone-'));
@@ -90,7 +66,7 @@ test('make run works from a fresh clone', { timeout: 600_000 }, async () => {
   // Every child (serve, both MCP servers) must be gone shortly after.
   let left = [];
   for (let i = 0; i < 40; i++) {
-    left = processesUnder(clone);
+    left = processesMentioning(clone);
     if (left.length === 0) break;
     await new Promise((r) => setTimeout(r, 250));
   }

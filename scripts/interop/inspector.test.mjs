@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import net from 'node:net';
+import { freePort } from '../testlib.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const bin = resolve(process.env.T2T_BIN || join(root, 'bin', 'talk2tables'));
@@ -58,17 +59,6 @@ async function inspect(target, ...args) {
   } catch {
     throw new Error(`inspector printed non-JSON: ${stdout.slice(0, 500)}`);
   }
-}
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-    s.on('error', rej);
-  });
 }
 
 async function waitForPort(port, child) {

@@ -14,14 +14,14 @@
 // /usr/bin/chromium).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { sleep, startServe as startServeStack, stopServe, writeStackConfig } from '../../scripts/testlib.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.resolve(process.env.T2T_BIN || './bin/talk2tables');
@@ -56,25 +56,12 @@ const SCRIPT = [
   { answer: { sql: GOOD_SQL, resolved_entities: {}, explanation: 'Revenue per region, asked again.', confidence: 0.8 } },
 ];
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
 /** waitUntil polls cond every 50 ms and fails with what after ms. */
 async function waitUntil(cond, what, ms = 10_000) {
   for (let waited = 0; !cond(); waited += 50) {
     if (waited >= ms) assert.fail(`gave up after ${ms} ms waiting until ${what}`);
     await sleep(50);
   }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** textOf returns a chat message's text, whether content is a string or a list of parts. */
@@ -152,93 +139,14 @@ function startScriptedLLM() {
 async function startServe(tmp, llmPort, logFile) {
   const db = path.join(tmp, 'sales.db');
   execFileSync(bin, ['gen-data', '--db', db, '--rows', '3000'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const cfg = path.join(tmp, 'cfg.yaml');
-  const q = JSON.stringify; // YAML accepts JSON strings: safe for any path
-  fs.writeFileSync(cfg, `mcp_servers:
-  database_mcp:
-    name: "Database MCP Server"
-    transport: stdio
-    command: ${q(bin)}
-    args: [database-mcp, --db, ${q(db)}]
-    priority: 10
-    domains: [sales, transactions, orders, products, customers]
-    capabilities: [execute_query, validate_query, list_resources]
-  product_metadata_mcp:
-    name: "Product Metadata MCP"
-    transport: stdio
-    command: ${q(bin)}
-    args: [metadata-mcp, --catalog, ${q(catalog)}]
-    priority: 1
-    domains: [products, product_aliases, column_mappings]
-    capabilities: [list_resources]
-llm:
-  provider: openai
+  const cfg = writeStackConfig(tmp, {
+    bin, db, catalog, llm: `  provider: openai
   model: scripted
-  base_url: ${q(`http://127.0.0.1:${llmPort}/v1`)}
+  base_url: ${JSON.stringify(`http://127.0.0.1:${llmPort}/v1`)}
   api_key_env: T2T_E2E_KEY
-  max_retries: 0
-`);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}/`;
-  const proc = spawn(bin, ['serve', '--config', cfg, '--addr', `127.0.0.1:${port}`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, T2T_E2E_KEY: SECRET },
+  max_retries: 0`,
   });
-  const stderr = [];
-  proc.stderr.on('data', (c) => stderr.push(c));
-  const log = fs.createWriteStream(logFile);
-  proc.stdout.pipe(log, { end: false });
-  proc.stderr.pipe(log, { end: false });
-  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
-  // 'close' fires after the exit and once stdout/stderr are drained.
-  const closed = new Promise((resolve) => proc.on('close', resolve));
-  let running = true;
-  exited.then(() => { running = false; });
-  const server = { proc, base, exited, closed, log, stderrText: () => Buffer.concat(stderr).toString('utf8') };
-  for (let i = 0; i < 300 && running; i++) {
-    try {
-      const res = await fetch(base + 'health');
-      if (res.ok) return server;
-    } catch {
-      /* not listening yet */
-    }
-    await sleep(100);
-  }
-  if (running) proc.kill('SIGKILL');
-  log.end();
-  throw new Error(`talk2tables serve did not become healthy; see ${logFile}`);
-}
-
-/** processesMentioning lists live processes whose command line mentions dir (our MCP children). */
-function processesMentioning(dir) {
-  const out = [];
-  for (const pid of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (cmd.includes(dir) && !/\) Z /.test(stat)) out.push(`${pid}: ${cmd.replaceAll('\0', ' ')}`);
-    } catch {
-      /* exited meanwhile */
-    }
-  }
-  return out;
-}
-
-/** stopServe sends SIGTERM and checks a clean exit with no MCP child left. */
-async function stopServe(server, tmp) {
-  server.proc.kill('SIGTERM');
-  const res = await Promise.race([server.exited, sleep(10_000).then(() => null)]);
-  if (res === null) server.proc.kill('SIGKILL');
-  assert.ok(res !== null, 'serve did not exit within 10 s of SIGTERM');
-  assert.equal(res.code, 0, `serve exited with ${res.code ?? res.signal} after SIGTERM`);
-  await Promise.race([server.closed, sleep(5_000)]);
-  let left = processesMentioning(tmp);
-  for (let i = 0; i < 20 && left.length > 0; i++) {
-    await sleep(100);
-    left = processesMentioning(tmp);
-  }
-  assert.deepEqual(left, [], 'MCP child processes left running after serve exited');
+  return startServeStack({ bin, cfg, logFile, env: { T2T_E2E_KEY: SECRET } });
 }
 
 /** logEvents parses serve's JSON log lines (others, if any, are skipped). */

@@ -9,13 +9,13 @@
 // /usr/bin/chromium).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { startServe, stopServe, writeStackConfig } from '../../scripts/testlib.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.resolve(process.env.T2T_BIN || './bin/talk2tables');
@@ -27,81 +27,12 @@ const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const QUESTION = 'total revenue by region this year';
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** startServer runs `serve` and resolves once /health answers. */
-async function startServer(tmp, log) {
+/** startServer runs `serve` with the builtin generator and resolves once /health answers. */
+async function startServer(tmp) {
   const db = path.join(tmp, 'sales.db');
   execFileSync(bin, ['gen-data', '--db', db, '--rows', '5000'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const cfg = path.join(tmp, 'cfg.yaml');
-  const q = JSON.stringify; // YAML accepts JSON strings: safe for any path
-  fs.writeFileSync(cfg, `mcp_servers:
-  database_mcp:
-    name: "Database MCP Server"
-    transport: stdio
-    command: ${q(bin)}
-    args: [database-mcp, --db, ${q(db)}]
-    priority: 10
-    domains: [sales, transactions, orders, products, customers]
-    capabilities: [execute_query, validate_query, list_resources]
-  product_metadata_mcp:
-    name: "Product Metadata MCP"
-    transport: stdio
-    command: ${q(bin)}
-    args: [metadata-mcp, --catalog, ${q(catalog)}]
-    priority: 1
-    domains: [products, product_aliases, column_mappings]
-    capabilities: [list_resources]
-llm:
-  provider: builtin
-`);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}/`;
-  const proc = spawn(bin, ['serve', '--config', cfg, '--addr', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
-  proc.stdout.pipe(log, { end: false });
-  proc.stderr.pipe(log, { end: false });
-  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
-  proc.exitedPromise = exited;
-  let running = true;
-  exited.then(() => { running = false; });
-  for (let i = 0; i < 300 && running; i++) {
-    try {
-      const res = await fetch(base + 'health');
-      if (res.ok) return { proc, base };
-    } catch {
-      /* not listening yet */
-    }
-    await sleep(100);
-  }
-  if (running) proc.kill('SIGKILL');
-  throw new Error(`talk2tables serve did not become healthy; see ${path.join(outDir, 'serve.log')}`);
-}
-
-/** processesMentioning lists live processes whose command line mentions dir (our MCP children). */
-function processesMentioning(dir) {
-  const out = [];
-  for (const pid of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (cmd.includes(dir) && !/\) Z /.test(stat)) out.push(`${pid}: ${cmd.replaceAll('\0', ' ')}`);
-    } catch {
-      /* exited meanwhile */
-    }
-  }
-  return out;
+  const cfg = writeStackConfig(tmp, { bin, db, catalog, llm: '  provider: builtin' });
+  return startServe({ bin, cfg, logFile: path.join(outDir, 'serve.log') });
 }
 
 async function numbersIn(page, col) {
@@ -113,11 +44,10 @@ test('web UI answers a question end to end in chromium', { timeout: 180_000 }, a
   assert.ok(fs.existsSync(chromiumPath), `chromium not found at ${chromiumPath}: install it with "apt-get install -y chromium" or set CHROMIUM`);
   fs.mkdirSync(outDir, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 't2t-ui-'));
-  const log = fs.createWriteStream(path.join(outDir, 'serve.log'));
   let server;
   let context;
   try {
-    server = await startServer(tmp, log);
+    server = await startServer(tmp);
     const { base } = server;
     context = await chromium.launchPersistentContext(path.join(tmp, 'chromium-profile'), {
       executablePath: chromiumPath,
@@ -260,20 +190,9 @@ test('web UI answers a question end to end in chromium', { timeout: 180_000 }, a
   } finally {
     if (context) await context.close();
     if (server) {
-      server.proc.kill('SIGTERM');
-      const res = await Promise.race([server.proc.exitedPromise, sleep(10_000).then(() => null)]);
-      if (res === null) server.proc.kill('SIGKILL');
-      assert.ok(res !== null, 'serve did not exit within 10 s of SIGTERM');
-      assert.equal(res.code, 0, `serve exited with ${res.code ?? res.signal} after SIGTERM`);
-      // Its stdio MCP children are reaped with it.
-      let left = processesMentioning(tmp);
-      for (let i = 0; i < 20 && left.length > 0; i++) {
-        await sleep(100);
-        left = processesMentioning(tmp);
-      }
-      assert.deepEqual(left, [], 'MCP child processes left running after serve exited');
+      await stopServe(server, tmp);
+      server.log.end();
     }
-    log.end();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
