@@ -19,18 +19,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { bin, catalog, checkPrerequisites, openPage, outDir } from './browser.mjs';
 import { sleep, startServe as startServeStack, stopServe, writeStackConfig } from '../../scripts/testlib.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.resolve(process.env.T2T_BIN || './bin/talk2tables');
-const outDir = path.resolve(process.env.T2T_TEST_OUTPUT || './test-output');
-const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
-const catalog = path.join(repoRoot, 'testdata', 'product_metadata.json');
-// FACTS.md: the flags Debian chromium needs here.
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const QUESTION = 'revenue by region from the sale table';
 const SECRET = 'sk-e2e-secret-value';
@@ -164,9 +155,7 @@ function logEvents(text) {
 }
 
 test('web UI shows recovery from a MISSING_TABLE answer of an OpenAI-compatible LLM', { timeout: 180_000 }, async (t) => {
-  assert.ok(fs.existsSync(bin), `talk2tables binary not found at ${bin}: build it with "go build -o bin/talk2tables ." or set T2T_BIN`);
-  assert.ok(fs.existsSync(chromiumPath), `chromium not found at ${chromiumPath}: install it with "apt-get install -y chromium" or set CHROMIUM`);
-  fs.mkdirSync(outDir, { recursive: true });
+  checkPrerequisites();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 't2t-llm-'));
   const llm = await startScriptedLLM();
   let server;
@@ -175,20 +164,10 @@ test('web UI shows recovery from a MISSING_TABLE answer of an OpenAI-compatible 
   try {
     server = await startServe(tmp, llm.port, path.join(outDir, 'serve-llm.log'));
     const { base } = server;
-    context = await chromium.launchPersistentContext(path.join(tmp, 'chromium-profile'), {
-      executablePath: chromiumPath,
-      headless: true,
-      args: chromiumArgs,
-      viewport: { width: 1280, height: 900 },
-      colorScheme: 'light',
-    });
-    const page = context.pages()[0] || (await context.newPage());
-    const pageErrors = [];
-    const foreign = [];
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    // Chromium logs every non-2xx response as a console error: the failing-LLM step may cause one.
-    page.on('console', (m) => { if (m.type() === 'error' && !/^Failed to load resource: .* 5\d\d /.test(m.text())) pageErrors.push(m.text()); });
-    page.on('request', (r) => { if (!r.url().startsWith(base) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) foreign.push(r.url()); });
+    // Chromium logs every non-2xx response as a console error: the failing-LLM step may cause a 5xx.
+    const opened = await openPage(path.join(tmp, 'chromium-profile'), base, /^Failed to load resource: .* 5\d\d /);
+    context = opened.context;
+    const { page, pageErrors, foreign } = opened;
     await page.goto(base);
     assert.equal(await page.title(), 'talk2tables');
 

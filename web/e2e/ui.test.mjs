@@ -13,18 +13,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { bin, catalog, checkPrerequisites, openPage, outDir } from './browser.mjs';
 import { startServe, stopServe, writeStackConfig } from '../../scripts/testlib.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.resolve(process.env.T2T_BIN || './bin/talk2tables');
-const outDir = path.resolve(process.env.T2T_TEST_OUTPUT || './test-output');
-const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
-const catalog = path.join(repoRoot, 'testdata', 'product_metadata.json');
-// FACTS.md: the flags Debian chromium needs here.
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const QUESTION = 'total revenue by region this year';
 
 /** startServer runs `serve` with the builtin generator and resolves once /health answers. */
@@ -40,29 +31,17 @@ async function numbersIn(page, col) {
 }
 
 test('web UI answers a question end to end in chromium', { timeout: 180_000 }, async (t) => {
-  assert.ok(fs.existsSync(bin), `talk2tables binary not found at ${bin}: build it with "go build -o bin/talk2tables ." or set T2T_BIN`);
-  assert.ok(fs.existsSync(chromiumPath), `chromium not found at ${chromiumPath}: install it with "apt-get install -y chromium" or set CHROMIUM`);
-  fs.mkdirSync(outDir, { recursive: true });
+  checkPrerequisites();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 't2t-ui-'));
   let server;
   let context;
   try {
     server = await startServer(tmp);
     const { base } = server;
-    context = await chromium.launchPersistentContext(path.join(tmp, 'chromium-profile'), {
-      executablePath: chromiumPath,
-      headless: true,
-      args: chromiumArgs,
-      viewport: { width: 1280, height: 900 },
-      colorScheme: 'light',
-    });
-    const page = context.pages()[0] || (await context.newPage());
-    const pageErrors = [];
-    const foreign = [];
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    // Chromium logs every non-2xx response as a console error: the bad-SQL step expects one.
-    page.on('console', (m) => { if (m.type() === 'error' && !/^Failed to load resource: .* 422 /.test(m.text())) pageErrors.push(m.text()); });
-    page.on('request', (r) => { if (!r.url().startsWith(base) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) foreign.push(r.url()); });
+    // Chromium logs every non-2xx response as a console error: the bad-SQL step expects one 422.
+    const opened = await openPage(path.join(tmp, 'chromium-profile'), base, /^Failed to load resource: .* 422 /);
+    context = opened.context;
+    const { page, pageErrors, foreign } = opened;
 
     await page.goto(base);
     assert.equal(await page.title(), 'talk2tables');
