@@ -19,6 +19,7 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 	timeout := fs.Duration("query-timeout", databasemcp.DefaultQueryTimeout, "statement timeout; a longer query is interrupted and reported as TIMEOUT")
 	maxRows := fs.Int("max-rows", databasemcp.DefaultMaxRows,
 		fmt.Sprintf("rows execute_query returns when the caller gives no max_rows (1..%d)", databasemcp.HardMaxRows))
+	today := fs.String("today", "", "report this date (YYYY-MM-DD) as today in the schema resource instead of the clock's, for data that ends on a fixed day")
 	logLevel := fs.String("log-level", envOr(orchestrator.EnvLogLevel, "info"), "log level: debug, info, warn or error (logs go to stderr; default from $"+orchestrator.EnvLogLevel+")")
 	logFormat := fs.String("log-format", envOr(orchestrator.EnvLogFormat, "json"), "log format: json or text (default from $"+orchestrator.EnvLogFormat+")")
 	if err := parseFlags(fs, args); err != nil {
@@ -46,7 +47,7 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 	}
 
 	start := time.Now()
-	db, err := databasemcp.Open(*dbPath, databasemcp.Options{QueryTimeout: *timeout, MaxRows: *maxRows})
+	db, err := databasemcp.Open(*dbPath, databasemcp.Options{QueryTimeout: *timeout, MaxRows: *maxRows, Today: *today})
 	if err != nil {
 		return fmt.Errorf("database-mcp: %w", err)
 	}

@@ -53,6 +53,10 @@ type Options struct {
 	QueryTimeout   time.Duration // per statement; default 10s
 	MaxRows        int           // rows returned when the caller gives no max_rows; default 1000, at most HardMaxRows
 	MaxQueryLength int           // characters; default 20000
+	// Today, when set (YYYY-MM-DD), is the date the schema resource reports
+	// as today instead of the clock's: fixtures and demos over data that ends
+	// on a fixed day stay reproducible.
+	Today string
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -70,6 +74,11 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.MaxQueryLength == 0 {
 		o.MaxQueryLength = DefaultMaxQueryLength
+	}
+	if o.Today != "" {
+		if _, err := time.Parse(time.DateOnly, o.Today); err != nil {
+			return o, fmt.Errorf("today %q is not a date like 2026-06-30", o.Today)
+		}
 	}
 	return o, nil
 }

@@ -35,6 +35,7 @@ func TestOpenErrors(t *testing.T) {
 		{name: "empty path", path: "", contains: "no database path"},
 		{name: "max rows above hard max", path: testfixture.SalesDB(t, 10), opts: Options{MaxRows: HardMaxRows + 1}, contains: "above the limit"},
 		{name: "negative timeout", path: testfixture.SalesDB(t, 10), opts: Options{QueryTimeout: -1}, contains: "must not be negative"},
+		{name: "bad today", path: testfixture.SalesDB(t, 10), opts: Options{Today: "30/06/2026"}, contains: `today "30/06/2026" is not a date`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,6 +69,22 @@ func TestOpenDefaults(t *testing.T) {
 	// Even reading a pragma directly is denied by the authorizer.
 	if _, err := c.ExecContext(ctx, "PRAGMA query_only"); err == nil {
 		t.Errorf("PRAGMA query_only ran, want the authorizer to deny it")
+	}
+}
+
+// TestPinnedToday: Options.Today replaces the clock's date in the schema.
+func TestPinnedToday(t *testing.T) {
+	db, err := Open(testfixture.SalesDB(t, 10), Options{Today: "2026-06-30"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, err := db.Schema(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Today != "2026-06-30" {
+		t.Errorf("today = %q, want 2026-06-30", s.Today)
 	}
 }
 

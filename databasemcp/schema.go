@@ -55,13 +55,18 @@ type Index struct {
 }
 
 // Schema returns the database schema. Everything but Today is read once and
-// cached (the database is read-only); Today is SQLite's date('now').
+// cached (the database is read-only); Today is SQLite's date('now'), or
+// Options.Today when set.
 func (db *DB) Schema(ctx context.Context) (*Schema, error) {
 	s, err := db.loadSchema(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := *s
+	if db.opts.Today != "" {
+		out.Today = db.opts.Today
+		return &out, nil
+	}
 	ctx, cancel := context.WithTimeout(ctx, db.opts.QueryTimeout)
 	defer cancel()
 	if err := db.sql.QueryRowContext(ctx, "SELECT date('now')").Scan(&out.Today); err != nil {

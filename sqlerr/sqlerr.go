@@ -25,12 +25,16 @@ const (
 	DataTypeMismatch Category = "DATA_TYPE_MISMATCH"
 	PermissionError  Category = "PERMISSION_ERROR"
 	Timeout          Category = "TIMEOUT"
-	UnknownError     Category = "UNKNOWN_ERROR"
+	// ResourceLimit: the query would exceed a size bound of the executor
+	// (a value, a row or the whole result is too large). A narrower query
+	// (fewer columns, no large blobs, a LIMIT) fixes it.
+	ResourceLimit Category = "RESOURCE_LIMIT"
+	UnknownError  Category = "UNKNOWN_ERROR"
 )
 
 // All lists every category in a stable order.
 var All = []Category{SyntaxError, MissingTable, MissingColumn, AmbiguousColumn,
-	AggregationError, DataTypeMismatch, PermissionError, Timeout, UnknownError}
+	AggregationError, DataTypeMismatch, PermissionError, Timeout, ResourceLimit, UnknownError}
 
 // Valid reports whether c is one of the known categories.
 func (c Category) Valid() bool {
@@ -94,6 +98,7 @@ var rules = []struct {
 	{"authorization denied", PermissionError}, // SQLite's SQLITE_AUTH (authorizer refused)
 	{"is prohibited", PermissionError},        // SQLite: "access to t.c is prohibited" (authorizer denied a read)
 	{"interrupted", Timeout},
+	{"string or blob too big", ResourceLimit}, // SQLite's SQLITE_TOOBIG
 	{"canceling statement due to statement timeout", Timeout},
 	{"must appear in the group by", AggregationError},
 	{"aggregate functions are not allowed", AggregationError},

@@ -35,6 +35,9 @@ var repairInstructions = map[sqlerr.Category]string{
 		"SELECT); never INSERT, UPDATE, DELETE, CREATE, DROP, ALTER, ATTACH or PRAGMA.",
 	sqlerr.Timeout: "The query took too long. Add selective WHERE filters (dates, ids), join only on " +
 		"foreign keys (never a cartesian product), aggregate before joining large tables, and add a LIMIT.",
+	sqlerr.ResourceLimit: "The result is too large for the executor's size limits. Select fewer columns, " +
+		"never select large text or blob values whole (use length() or substr()), aggregate instead of listing " +
+		"rows, and add a LIMIT.",
 	sqlerr.UnknownError: "Read the error message carefully, re-check every table and column against the " +
 		"schema, and write a simpler query that answers the question.",
 }
