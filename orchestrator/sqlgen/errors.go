@@ -25,7 +25,10 @@ const (
 type SQLGenerationError struct {
 	Reason  Reason
 	Message string
-	Err     error
+	// Hint, when set, suggests how to rephrase a declined question (e.g.
+	// "try: total Total by BillingCountry"); safe to show to a user.
+	Hint string
+	Err  error
 }
 
 func (e *SQLGenerationError) Error() string {

@@ -63,6 +63,11 @@ type Plan struct {
 	ResolvedEntities map[string]map[string]string `json:"resolved_entities"`
 	Explanation      string                       `json:"explanation"`
 	Confidence       float64                      `json:"confidence"`
+	// Assumptions say, in words a business user reads, what the answer
+	// took for granted: the date range as dates ("2026-07-01 to
+	// 2026-09-30"), which statuses were counted, which row a name resolved
+	// to. Shown with the result in the API, the UI and chat answers.
+	Assumptions []string `json:"assumptions,omitempty"`
 	// Generator is the Name of the generator that produced the plan (a
 	// fallback chain reports the member that answered).
 	Generator string `json:"-"`
