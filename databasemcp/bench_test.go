@@ -26,7 +26,7 @@ var benchQueries = []struct{ name, query string }{
 // connection: the baseline the MCP round trips are compared with.
 func BenchmarkDirect(b *testing.B) {
 	path := testfixture.SalesDB(b, benchRows)
-	db, err := sql.Open("sqlite", readOnlyDSN(path))
+	db, err := sql.Open("sqlite", readOnlyDSN(path, mmapSize(benchRows*200)))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -22,8 +22,8 @@ func TestBusyIsNotAStatementTimeout(t *testing.T) {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	held := make([]*sql.Conn, 0, poolSize)
-	for range poolSize {
+	held := make([]*sql.Conn, 0, db.opts.Connections)
+	for range db.opts.Connections {
 		c, err := db.sql.Conn(ctx)
 		if err != nil {
 			t.Fatal(err)

@@ -56,7 +56,9 @@ func TestOpenErrors(t *testing.T) {
 
 func TestOpenDefaults(t *testing.T) {
 	db := openDB(t, testfixture.SalesDB(t, 10), Options{})
-	want := Options{QueryTimeout: DefaultQueryTimeout, MaxRows: DefaultMaxRows, MaxQueryLength: DefaultMaxQueryLength}
+	want := Options{QueryTimeout: DefaultQueryTimeout, MaxRows: DefaultMaxRows, MaxQueryLength: DefaultMaxQueryLength,
+		Connections: DefaultConnections(), MaxValueBytes: DefaultMaxValueBytes, MaxCellBytes: DefaultMaxCellBytes,
+		MaxResultBytes: DefaultMaxResultBytes}
 	if got := db.Options(); got != want {
 		t.Errorf("options = %+v, want %+v", got, want)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/resultlimit"
 	"talk2tables/sqlerr"
 )
 
@@ -33,7 +34,9 @@ func NewServer(db *DB, logger *slog.Logger) *server.MCPServer {
 	h := &handlers{db: db, logger: logger.With("mcp_server", ServerName)}
 	s := server.NewMCPServer(ServerName, Version,
 		server.WithToolCapabilities(false),
-		server.WithResourceCapabilities(false, false),
+		// Subscribe: database://schema is reported updated when the file's
+		// content changes (NotifyDataChanges).
+		server.WithResourceCapabilities(true, false),
 		server.WithRecovery(),
 		server.WithInstructions("Read-only SQL over a SQLite database. Read database://schema first "+
 			"(tables, columns, foreign keys, indexes, row counts, low-cardinality values, today's date), "+
@@ -47,9 +50,14 @@ func NewServer(db *DB, logger *slog.Logger) *server.MCPServer {
 	}
 	s.AddTool(mcp.NewTool("execute_query", append([]mcp.ToolOption{
 		mcp.WithDescription(fmt.Sprintf("Run one read-only SQLite query (SELECT, WITH ... SELECT, VALUES or EXPLAIN) and return "+
-			`{"columns":[...],"rows":[[...]],"row_count":N,"truncated":bool,"elapsed_ms":F}. Rows are capped at max_rows `+
-			"(default %d, at most %d); truncated tells that more rows exist. The statement is interrupted after %s. "+
-			`Errors come back as {"category","message"}.`, db.opts.MaxRows, HardMaxRows, db.opts.QueryTimeout)),
+			`{"columns":[...],"rows":[[...]],"row_count":N,"truncated":bool,"note":"...","elapsed_ms":F,"data_version":"..."}. `+
+			"Rows are capped at max_rows (default %d, at most %d); truncated tells that more rows exist or that values were cut: "+
+			"a value longer than %s of JSON is cut (ending in …) and rows past %s in all are left out, and note says so. "+
+			"No value may be longer than %s (RESOURCE_LIMIT). The statement is interrupted after %s. "+
+			"data_version changes when the database's content does. "+
+			`Errors come back as {"category","message"}.`, db.opts.MaxRows, HardMaxRows,
+			resultlimit.Size(db.opts.MaxCellBytes), resultlimit.Size(db.opts.MaxResultBytes),
+			resultlimit.Size(db.opts.MaxValueBytes), db.opts.QueryTimeout)),
 		mcp.WithString("query", mcp.Required(), mcp.Description("one SQLite SELECT statement"),
 			mcp.MaxLength(db.opts.MaxQueryLength)),
 		mcp.WithInteger("max_rows", mcp.Description(fmt.Sprintf("maximum rows to return (default %d)", db.opts.MaxRows)),
@@ -182,6 +190,24 @@ func (h *handlers) readSchema(ctx context.Context, req mcp.ReadResourceRequest) 
 		return nil, fmt.Errorf("encode schema: %w", err)
 	}
 	return []mcp.ResourceContents{mcp.TextResourceContents{URI: SchemaURI, MIMEType: "application/json", Text: string(b)}}, nil
+}
+
+// DataWatchInterval is how often NotifyDataChanges looks at the file.
+const DataWatchInterval = time.Second
+
+// NotifyDataChanges watches db's file until ctx is done and, whenever its
+// content changes (written, or replaced by a newly generated database), sends
+// notifications/resources/updated for database://schema to every client:
+// row counts and values change with the data, and clients that cache
+// results drop them.
+func NotifyDataChanges(ctx context.Context, db *DB, s *server.MCPServer, logger *slog.Logger) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	db.Watch(ctx, DataWatchInterval, func(version string) {
+		logger.Info("database content changed", "event", "database_changed", "data_version", version)
+		s.SendNotificationToAllClients(string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": SchemaURI})
+	})
 }
 
 func ms(start time.Time) float64 {

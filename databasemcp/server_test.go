@@ -355,6 +355,7 @@ func TestTimeoutLeavesConnectionsUsable(t *testing.T) {
 		// so only an interrupt during a later step can stop it.
 		"SELECT 1 UNION ALL SELECT count(*) FROM sales a, sales b, sales c",
 	}
+	poolSize := db.opts.Connections
 	errs := make(chan error, 2*poolSize)
 	for i := range 2 * poolSize {
 		go func() {
