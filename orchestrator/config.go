@@ -112,6 +112,37 @@ type OrchestrationConfig struct {
 	PingInterval time.Duration `yaml:"ping_interval"`
 	LogLevel     string        `yaml:"log_level"`  // debug | info | warn | error
 	LogFormat    string        `yaml:"log_format"` // json | text
+	// ResultCache keeps the results of read-only SQL (see ResultCacheConfig).
+	ResultCache ResultCacheConfig `yaml:"result_cache"`
+}
+
+// ResultCacheConfig configures the cache of SQL results (package
+// orchestrator/resultcache): a statement run again on the same executor
+// with the same row cap, while its data has not changed and within TTL, is
+// answered from memory.
+type ResultCacheConfig struct {
+	Enabled  bool          `yaml:"enabled"`   // default true
+	TTL      time.Duration `yaml:"ttl"`       // how long a result is fresh; default 60s
+	MaxBytes int64         `yaml:"max_bytes"` // total size of cached results (their JSON); default 64 MiB
+	// MaxStale is how old a cached result may be and still be served,
+	// marked stale, while its executor is down; default 0 (never).
+	MaxStale time.Duration `yaml:"max_stale"`
+}
+
+// validate reports the problems of the result_cache section.
+func (r ResultCacheConfig) validate(add func(format string, args ...any)) {
+	if !r.Enabled {
+		return
+	}
+	if r.TTL < time.Second {
+		add("orchestration.result_cache.ttl: %v is too short; write a duration of at least 1s, e.g. 60s (or enabled: false)", r.TTL)
+	}
+	if r.MaxBytes < 1<<20 {
+		add("orchestration.result_cache.max_bytes: %d is below 1 MiB (1048576); e.g. 67108864 for 64 MiB", r.MaxBytes)
+	}
+	if r.MaxStale < 0 {
+		add("orchestration.result_cache.max_stale: %v must not be negative (0 never serves stale results)", r.MaxStale)
+	}
 }
 
 // CacheTTL returns the resource cache TTL as a duration.
@@ -192,6 +223,7 @@ func DefaultConfig() *Config {
 			PingInterval:     15 * time.Second,
 			LogLevel:         "info",
 			LogFormat:        "json",
+			ResultCache:      ResultCacheConfig{Enabled: true, TTL: 60 * time.Second, MaxBytes: 64 << 20},
 		},
 		LLM: LLMConfig{
 			Timeout:        30 * time.Second,
@@ -367,6 +399,7 @@ func (c *Config) Validate() error {
 	default:
 		add("orchestration.log_format: unknown format %q (want json or text)", o.LogFormat)
 	}
+	o.ResultCache.validate(add)
 
 	l := c.LLM
 	switch l.Provider {

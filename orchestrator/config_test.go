@@ -275,3 +275,53 @@ func TestParseConfigLLMRetries(t *testing.T) {
 		})
 	}
 }
+
+func TestParseConfigResultCache(t *testing.T) {
+	const servers = "mcp_servers:\n  m:\n    transport: stdio\n    command: x\n    priority: 1\n    capabilities: [execute_query]\n"
+	def := DefaultConfig().Orchestration.ResultCache
+	tests := []struct {
+		name    string
+		section string // orchestration.result_cache's body; "" leaves it out
+		want    ResultCacheConfig
+		wantErr []string
+	}{
+		{name: "defaults", want: def},
+		{name: "off", section: "    enabled: false\n", want: ResultCacheConfig{TTL: def.TTL, MaxBytes: def.MaxBytes}},
+		{name: "set", section: "    ttl: 5m\n    max_bytes: 1048576\n    max_stale: 1h\n",
+			want: ResultCacheConfig{Enabled: true, TTL: 5 * time.Minute, MaxBytes: 1 << 20, MaxStale: time.Hour}},
+		{name: "ttl too short", section: "    ttl: 10ms\n", wantErr: []string{"orchestration.result_cache.ttl: 10ms is too short"}},
+		{name: "max_bytes too small", section: "    max_bytes: 1000\n",
+			wantErr: []string{"orchestration.result_cache.max_bytes: 1000 is below 1 MiB"}},
+		{name: "negative max_stale", section: "    max_stale: -1s\n",
+			wantErr: []string{"orchestration.result_cache.max_stale: -1s must not be negative"}},
+		{name: "misspelt key", section: "    max_stail: 1h\n", wantErr: []string{"line 9", "max_stail"}},
+		{name: "an off cache is not checked", section: "    enabled: false\n    ttl: 1ms\n",
+			want: ResultCacheConfig{TTL: time.Millisecond, MaxBytes: def.MaxBytes}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			yaml := servers
+			if tt.section != "" {
+				yaml += "orchestration:\n  result_cache:\n" + tt.section
+			}
+			cfg, err := ParseConfig([]byte(yaml))
+			if tt.wantErr != nil {
+				if err == nil {
+					t.Fatalf("ParseConfig = nil error, want %q", tt.wantErr)
+				}
+				for _, w := range tt.wantErr {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error = %q\nwant it to contain %q", err, w)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ParseConfig: %v", err)
+			}
+			if got := cfg.Orchestration.ResultCache; got != tt.want {
+				t.Errorf("result_cache = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}

@@ -322,6 +322,7 @@ func (c *conn) dial(ctx context.Context) error {
 	c.lastContact = time.Now()
 	c.mu.Unlock()
 	c.o.cache.invalidate(c.id)
+	c.o.dataChanged(c.id, false) // a (re)connected server may serve other data
 	return nil
 }
 
@@ -396,6 +397,8 @@ func (c *conn) onNotification(n mcp.JSONRPCNotification) {
 		c.log.Info("resources changed on server", "event", "resource_cache_invalidated", "component", "cache",
 			"notification", n.Method)
 		c.o.cache.invalidate(c.id)
+		// A new database or catalog: no cached SQL result is trusted any more.
+		c.o.dataChanged(c.id, true)
 	case mcp.MethodNotificationToolsListChanged:
 		c.log.Info("tools changed on server", "event", "tools_list_changed", "component", "mcp_client")
 		c.refreshToolsLater()

@@ -31,6 +31,9 @@ func (o *Orchestrator) ExecuteSQL(ctx context.Context, sql string, maxRows int, 
 	}
 	exec, err := o.executor()
 	if err != nil {
+		if d := o.staleWhileDown(log, sql, maxRows, err); d != nil {
+			return d, nil
+		}
 		var na *NoMCPAvailableError
 		if errors.As(err, &na) {
 			return nil, &QueryExecutionError{Reason: ReasonNoExecutor, SQL: sql, Message: err.Error(), Err: err}
@@ -46,6 +49,21 @@ func (o *Orchestrator) ExecuteSQL(ctx context.Context, sql string, maxRows int, 
 		return nil, err
 	}
 	return data, nil
+}
+
+// staleWhileDown answers sql from the result cache, marked stale, when the
+// executor is down (err from executor()).
+func (o *Orchestrator) staleWhileDown(log *slog.Logger, sql string, maxRows int, err error) *QueryData {
+	var ce *MCPConnectionError
+	if errors.As(err, &ce) {
+		return o.staleResult(log, ce.Server, sql, maxRows, err)
+	}
+	for _, c := range o.ordered { // no executor connected: the preferred one's results
+		if c.cfg.HasCapability(CapExecuteQuery) {
+			return o.staleResult(log, c.id, sql, maxRows, err)
+		}
+	}
+	return nil
 }
 
 // staticCheck runs the checks SQLite does not do itself: one read-only
@@ -80,9 +98,12 @@ func messageOf(err error) string {
 	return err.Error()
 }
 
-// runSQL checks sql, validates it on the executor when generated (validate
-// true) and the executor has validate_query, then executes it. stage, when
-// set, is told "validating" and "executing".
+// runSQL checks sql, answers it from the result cache when it can, else
+// validates it on the executor when generated (validate true) and the
+// executor has validate_query, then executes it and caches the result. When
+// the executor is lost on the way, a stale cached result may answer (see
+// ResultCacheConfig.MaxStale). stage, when set, is told "validating" and
+// "executing".
 func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn, sql string, maxRows int,
 	validate bool, stage func(string)) (*QueryData, error) {
 	if stage == nil {
@@ -92,9 +113,17 @@ func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn,
 	if qe := staticCheck(sql, validate); qe != nil {
 		return nil, qe
 	}
+	key, cached := o.cachedResult(log, exec, sql, maxRows)
+	if cached != nil {
+		stage(StageExecuting)
+		return cached, nil
+	}
 	toolName, arg := exec.cfg.sqlTool()
 	if validate && exec.hasTool("validate_query") {
 		if _, err := o.callSQLTool(ctx, exec, "validate_query", map[string]any{"query": sql}, sql); err != nil {
+			if d := o.staleOnLoss(log, exec, sql, maxRows, err); d != nil {
+				return d, nil
+			}
 			return nil, err
 		}
 	}
@@ -110,6 +139,9 @@ func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn,
 	if err != nil {
 		log.Info("sql execution completed", "event", "sql_execution_completed", "component", "orchestrator",
 			"server", exec.id, "duration_ms", ms(time.Since(t0)), "success", false)
+		if d := o.staleOnLoss(log, exec, sql, maxRows, err); d != nil {
+			return d, nil
+		}
 		return nil, err
 	}
 	data := parseQueryData(text)
@@ -118,10 +150,21 @@ func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn,
 		data.RowCount = maxRows
 		data.Truncated = true
 	}
+	data = o.storeResult(key, data, len(text))
 	log.Info("sql execution completed", "event", "sql_execution_completed", "component", "orchestrator",
 		"server", exec.id, "duration_ms", ms(time.Since(t0)), "success", true, "row_count", data.RowCount,
 		"truncated", data.Truncated)
 	return data, nil
+}
+
+// staleOnLoss answers from the result cache, marked stale, when err says
+// the executor was lost.
+func (o *Orchestrator) staleOnLoss(log *slog.Logger, exec *conn, sql string, maxRows int, err error) *QueryData {
+	var ce *MCPConnectionError
+	if !errors.As(err, &ce) {
+		return nil
+	}
+	return o.staleResult(log, exec.id, sql, maxRows, err)
 }
 
 // callSQLTool calls a SQL tool and returns its text. A tool error becomes a
@@ -193,6 +236,8 @@ func parseToolError(text string) *sqlerr.Error {
 func parseQueryData(text string) *QueryData {
 	var d QueryData
 	if err := json.Unmarshal([]byte(text), &d); err == nil && d.Columns != nil {
+		// How a result was served is ours to say, not the executor's.
+		d.ResultCache, d.AgeS, d.Stale = "", nil, false
 		if d.Rows == nil {
 			d.Rows = [][]any{}
 		}

@@ -29,6 +29,8 @@ type Metrics struct {
 	recoveryOutcomes *prometheus.CounterVec
 	inFlight         prometheus.Gauge
 	queries          *prometheus.CounterVec
+	resultCache      *prometheus.CounterVec // by outcome: hit, miss, stale, eviction
+	resultCacheBytes prometheus.Gauge
 }
 
 // NewMetrics creates the collectors and registers them with reg (nil reg:
@@ -53,10 +55,16 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "talk2tables_queries_in_flight", Help: "Questions being processed.",
 		}),
 		queries: counterVec("talk2tables_queries_total", "Questions processed by outcome (success, error).", "outcome"),
+		resultCache: counterVec("talk2tables_result_cache_total",
+			"Result cache events: hit, miss, stale (served while the executor was down), eviction.", "event"),
+		resultCacheBytes: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "talk2tables_result_cache_bytes", Help: "Size of the cached SQL results (their JSON).",
+		}),
 	}
 	if reg != nil {
 		reg.MustRegister(m.llmDuration, m.llmTokens, m.mcpDuration, m.cacheHits, m.cacheMisses,
-			m.sqlErrors, m.recoveryAttempts, m.recoveryOutcomes, m.inFlight, m.queries)
+			m.sqlErrors, m.recoveryAttempts, m.recoveryOutcomes, m.inFlight, m.queries,
+			m.resultCache, m.resultCacheBytes)
 	}
 	return m
 }
@@ -96,6 +104,33 @@ func (m *Metrics) cacheMiss(server string) {
 	if m != nil {
 		m.cacheMisses.WithLabelValues(server).Inc()
 	}
+}
+
+func (m *Metrics) resultCacheLookup(hit bool) {
+	if m == nil {
+		return
+	}
+	if hit {
+		m.resultCache.WithLabelValues("hit").Inc()
+	} else {
+		m.resultCache.WithLabelValues("miss").Inc()
+	}
+}
+
+func (m *Metrics) resultCacheStaleServed() {
+	if m != nil {
+		m.resultCache.WithLabelValues("stale").Inc()
+	}
+}
+
+func (m *Metrics) resultCacheChanged(evicted int, bytes int64) {
+	if m == nil {
+		return
+	}
+	if evicted > 0 {
+		m.resultCache.WithLabelValues("eviction").Add(float64(evicted))
+	}
+	m.resultCacheBytes.Set(float64(bytes))
 }
 
 func (m *Metrics) sqlError(c sqlerr.Category) {

@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"golang.org/x/sync/errgroup"
 
+	"talk2tables/orchestrator/resultcache"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 )
@@ -34,6 +35,7 @@ type Orchestrator struct {
 	conns   map[string]*conn
 	ordered []*conn // by priority, then id
 	cache   *resourceCache
+	results *resultcache.Cache // nil when orchestration.result_cache is off
 
 	inProcess   map[string]*server.MCPServer
 	childStderr io.Writer
@@ -109,6 +111,7 @@ func New(ctx context.Context, cfg *Config, logger *slog.Logger, opts ...Option) 
 	}
 	o.bg, o.cancel = context.WithCancel(context.Background())
 	o.cache = newResourceCache(o, cfg.Orchestration.CacheTTL())
+	o.results = newResultCache(cfg.Orchestration.ResultCache, o.metrics)
 	for id, sc := range cfg.MCPServers {
 		o.conns[id] = &conn{id: id, cfg: sc, o: o, state: StateDisconnected,
 			log: logger.With("mcp_server", id), noResources: &serverSnapshot{ServerID: id}}

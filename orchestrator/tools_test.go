@@ -88,6 +88,7 @@ func TestToolsListChangedRefreshesRoutes(t *testing.T) {
 func TestToolsListChangedExecutorGainsValidate(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
+	cfg.Orchestration.ResultCache.Enabled = false // the same SQL must reach the executor twice
 	cfg.MCPServers["sql_mcp"] = ServerConfig{Name: "Foreign SQL", Transport: TransportInProcess, Priority: 1,
 		Capabilities: []string{CapExecuteQuery, CapValidateQuery}}
 	ex := server.NewMCPServer("sql", "1.0.0", server.WithToolCapabilities(true))

@@ -228,7 +228,11 @@ func TestServersAndResources(t *testing.T) {
 }
 
 func TestHealthAndMetrics(t *testing.T) {
-	st := newStack(t, stackOptions{dbOverNet: true})
+	// Without the result cache, so the question after the loss reaches the
+	// (gone) database server.
+	st := newStack(t, stackOptions{dbOverNet: true, orch: func(c *orchestrator.Config) {
+		c.Orchestration.ResultCache.Enabled = false
+	}})
 	resp, body := st.call(t, "GET", "/health", "", nil)
 	var h healthBody
 	if err := json.Unmarshal(body, &h); err != nil {

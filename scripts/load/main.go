@@ -1,49 +1,49 @@
-// Command load drives POST /api/query of the full talk2tables stack, all in
-// one process, and reports throughput, latency percentiles, errors, heap
-// and goroutines before and after.
+// Command load measures talk2tables under load, all in one process plus
+// the database MCP server as a stdio child (the default deployment's
+// topology; -transport inprocess attaches it in-process instead).
 //
-// The stack: a generated sample database (50,000 sales rows by default),
-// the database and metadata MCP servers attached in-process, the real
-// orchestrator with the real langchaingo OpenAI client talking to a
-// zero-latency OpenAI-compatible responder on loopback, and server.New on a
-// loopback port with rate limiting off.
+// The workload is a realistic analyst mix (mix.go): a grouped aggregate over
+// a 3-table join, a top-10 with 2 joins, a monthly trend and a point lookup,
+// over a generated sample database (50,000 sales rows by default).
 //
-//	go run ./scripts/load -duration 30s -concurrency 50
+//	go run ./scripts/load                  # -mode sql: /api/sql beside the C floor at 2, 4, 8, 16 clients
+//	go run ./scripts/load -mode query      # /api/query: the mix's questions through a zero-latency scripted LLM
+//	go run ./scripts/load -mode cache      # /api/sql and /api/query at 16 clients, result cache on vs off
+//
+// In sql mode every level runs the mix, in alternating rounds, through
+// talk2tables' /api/sql and through the C floor: Python's sqlite3 module
+// (Debian's python3 and its C SQLite, default settings) with one connection
+// per thread and as many threads as clients. Alternating rounds put both
+// sides under the same background load; the ratio is talk2tables' q/s over
+// the floor's.
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"slices"
-	"sync"
-	"sync/atomic"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
-	"talk2tables/catalog"
-	"talk2tables/databasemcp"
-	"talk2tables/datagen"
-	"talk2tables/metadatamcp"
-	"talk2tables/orchestrator"
 	"talk2tables/orchestrator/sqlgen"
-	"talk2tables/server"
 )
 
 func main() {
+	if path := os.Getenv(envChildDB); path != "" {
+		if err := serveChild(path); err != nil {
+			fmt.Fprintln(os.Stderr, "load child:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "load:", err)
 		os.Exit(1)
@@ -51,52 +51,50 @@ func main() {
 }
 
 type options struct {
+	mode        string
 	duration    time.Duration
+	rounds      int
+	levels      []int
 	concurrency int
 	rows        int
+	dbPath      string
 	catalogPath string
+	transport   string
+	connections int
+	python      string
 	cpuProfile  string
 	memProfile  string
 	logLevel    string
-	sql         string
 }
 
 func run() error {
 	var o options
-	flag.DurationVar(&o.duration, "duration", 30*time.Second, "how long to drive load")
-	flag.IntVar(&o.concurrency, "concurrency", 50, "concurrent clients")
+	var levels string
+	flag.StringVar(&o.mode, "mode", "sql", "sql (/api/sql beside the C floor), query (/api/query) or cache (result cache on vs off)")
+	flag.DurationVar(&o.duration, "duration", 5*time.Second, "length of one run (sql mode: per side, level and round)")
+	flag.IntVar(&o.rounds, "rounds", 3, "sql mode: alternating rounds per level")
+	flag.StringVar(&levels, "levels", "2,4,8,16", "sql mode: client counts")
+	flag.IntVar(&o.concurrency, "concurrency", 16, "query and cache modes: concurrent clients")
 	flag.IntVar(&o.rows, "rows", 50000, "sales rows in the generated database")
+	flag.StringVar(&o.dbPath, "db", "", "use this sample database instead of generating one")
 	flag.StringVar(&o.catalogPath, "catalog", "testdata/product_metadata.json", "product catalog (run from the repository root)")
-	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the load phase to this file")
-	flag.StringVar(&o.memProfile, "memprofile", "", "write a heap profile taken after the run to this file")
+	flag.StringVar(&o.transport, "transport", "stdio", "how serve reaches database-mcp: stdio (a child process) or inprocess")
+	flag.IntVar(&o.connections, "connections", 0, "database-mcp's pool size (0: its default from the cores)")
+	flag.StringVar(&o.python, "python", "", "python3 for the C floor (default /usr/bin/python3, else python3 on PATH)")
+	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured runs to this file")
+	flag.StringVar(&o.memProfile, "memprofile", "", "query mode: write a heap profile taken after the run to this file")
 	flag.StringVar(&o.logLevel, "log-level", "error", "stack log level (debug, info, warn, error); logs go to stderr")
-	flag.StringVar(&o.sql, "sql", cheapSQL, "SQL the scripted model answers with (e.g. the -sql of a heavier question)")
 	flag.Parse()
-	if o.concurrency < 1 || o.duration <= 0 || o.rows < 1 {
-		return errors.New("-concurrency, -duration and -rows must be positive")
-	}
-	ctx := context.Background()
-
-	base, gen, stop, err := startStack(ctx, o)
-	if err != nil {
-		return err
-	}
-	defer stop()
-
-	client := &http.Client{
-		Timeout:   30 * time.Second,
-		Transport: &http.Transport{MaxIdleConns: o.concurrency * 2, MaxIdleConnsPerHost: o.concurrency * 2},
-	}
-	body := []byte(`{"question":"revenue by region for abracadabra in the last 30 days"}`)
-	// Warm up: connections, resource cache, code paths.
-	for range 20 {
-		if _, err := ask(client, base, body); err != nil {
-			return fmt.Errorf("warm-up request: %w", err)
+	for _, f := range strings.Split(levels, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return fmt.Errorf("-levels: %q is not a positive number", f)
 		}
+		o.levels = append(o.levels, n)
 	}
-	client.CloseIdleConnections()
-	heapBefore, goBefore := settle(gen, 0)
-
+	if o.concurrency < 1 || o.duration <= 0 || o.rows < 1 || o.rounds < 1 {
+		return errors.New("-concurrency, -duration, -rounds and -rows must be positive")
+	}
 	if o.cpuProfile != "" {
 		f, err := os.Create(o.cpuProfile)
 		if err != nil {
@@ -106,17 +104,244 @@ func run() error {
 		if err := pprof.StartCPUProfile(f); err != nil {
 			return err
 		}
+		defer pprof.StopCPUProfile()
 	}
-	fmt.Fprintf(os.Stderr, "load: %d clients for %s against %s\n", o.concurrency, o.duration, base)
-	cpu0 := cpuTime()
-	r := drive(client, base, body, o)
-	cpu := cpuTime() - cpu0
-	lat, errs, firstErr, elapsed := r.latencies, r.errors, r.firstErr, r.elapsed
-	if o.cpuProfile != "" {
-		pprof.StopCPUProfile()
+	ctx := context.Background()
+	if o.dbPath == "" {
+		path, remove, err := generateDB(ctx, o)
+		if err != nil {
+			return err
+		}
+		defer remove()
+		o.dbPath = path
+	} else {
+		o.rows = 0 // not generated: dbDesc names the file
+	}
+	switch o.mode {
+	case "sql":
+		return sqlMode(ctx, o)
+	case "query":
+		return queryMode(ctx, o)
+	case "cache":
+		return cacheMode(ctx, o)
+	}
+	return fmt.Errorf("-mode %q: want sql, query or cache", o.mode)
+}
+
+func newClient(conc int) *http.Client {
+	return &http.Client{
+		Timeout:   60 * time.Second,
+		Transport: &http.Transport{MaxIdleConns: conc * 2, MaxIdleConnsPerHost: conc * 2},
+	}
+}
+
+// level is what one client count measured over all its rounds.
+type level struct {
+	conc      int
+	t2tN      int
+	t2tSecs   float64
+	t2tErrs   int64
+	firstErr  error
+	t2tLat    [][]time.Duration
+	floorN    int
+	floorSecs float64
+	floorLat  [][]time.Duration
+	perRound  []float64 // ratio of each round
+}
+
+func (l *level) t2tQPS() float64   { return float64(l.t2tN) / l.t2tSecs }
+func (l *level) floorQPS() float64 { return float64(l.floorN) / l.floorSecs }
+
+// sqlMode measures /api/sql beside the floor at every level.
+func sqlMode(ctx context.Context, o options) error {
+	python, err := findPython(o.python)
+	if err != nil {
+		return err
+	}
+	st, err := startStack(ctx, o, stackOptions{transport: o.transport})
+	if err != nil {
+		return err
+	}
+	defer st.stop()
+	maxConc := slices.Max(o.levels)
+	client := newClient(maxConc)
+	// Warm up both sides: connections, page cache, code paths.
+	if r := drive(client, st.base, len(mix), 2*time.Second, sqlRequest); r.errors > 0 {
+		return fmt.Errorf("warm-up: %v", r.firstErr)
+	}
+	fr, err := runFloor(ctx, python, st.dbPath, len(mix), time.Second)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("load: POST /api/sql, mix of %s, database-mcp over %s, %s; %d rounds of %s per side and level, alternating\n",
+		mixNames(), o.transport, dbDesc(o), o.rounds, o.duration)
+	fmt.Printf("floor: %s, sqlite3 %s (C), one connection per thread, default settings; %d cores, GOMAXPROCS %d\n\n",
+		python, fr.Version, runtime.NumCPU(), runtime.GOMAXPROCS(0))
+
+	var results []*level
+	for _, conc := range o.levels {
+		l := &level{conc: conc, t2tLat: make([][]time.Duration, len(mix)), floorLat: make([][]time.Duration, len(mix))}
+		for r := range o.rounds {
+			var t2t *runResult
+			var fl *floorRun
+			runT2T := func() { t2t = drive(client, st.base, conc, o.duration, sqlRequest) }
+			runFl := func() error { fl, err = runFloor(ctx, python, st.dbPath, conc, o.duration); return err }
+			if r%2 == 0 {
+				if err := runFl(); err != nil {
+					return err
+				}
+				runT2T()
+			} else {
+				runT2T()
+				if err := runFl(); err != nil {
+					return err
+				}
+			}
+			fn := 0
+			for i := range mix {
+				l.t2tLat[i] = append(l.t2tLat[i], t2t.latencies[i]...)
+				l.floorLat[i] = append(l.floorLat[i], durations(fl.Latencies[i])...)
+				fn += len(fl.Latencies[i])
+			}
+			l.t2tN += t2t.count()
+			l.t2tSecs += t2t.elapsed.Seconds()
+			l.t2tErrs += t2t.errors
+			if l.firstErr == nil {
+				l.firstErr = t2t.firstErr
+			}
+			l.floorN += fn
+			l.floorSecs += fl.Elapsed
+			if fn > 0 {
+				l.perRound = append(l.perRound, (float64(t2t.count())/t2t.elapsed.Seconds())/(float64(fn)/fl.Elapsed))
+			}
+		}
+		results = append(results, l)
+		printLevel(l)
+	}
+	printPerQuery(results)
+	printChecks(results)
+	return nil
+}
+
+func mixNames() string {
+	names := make([]string, len(mix))
+	for i, it := range mix {
+		names[i] = it.name
+	}
+	return strings.Join(names, "+")
+}
+
+func dbDesc(o options) string {
+	if o.rows == 0 {
+		return o.dbPath
+	}
+	return fmt.Sprintf("%d generated sales rows", o.rows)
+}
+
+var headerOnce = false
+
+func printLevel(l *level) {
+	if !headerOnce {
+		headerOnce = true
+		fmt.Printf("%8s %14s %10s %7s %16s %10s %10s %11s %6s\n",
+			"clients", "talk2tables", "floor", "ratio", "ratio by round", "t2t p50", "t2t p99", "floor p50", "errors")
+	}
+	all := mergeSorted(l.t2tLat)
+	fl := mergeSorted(l.floorLat)
+	rounds := make([]string, len(l.perRound))
+	for i, r := range l.perRound {
+		rounds[i] = fmt.Sprintf("%.2f", r)
+	}
+	fmt.Printf("%8d %10.1f q/s %6.1f q/s %7.2f %16s %7.1f ms %7.1f ms %8.1f ms %6d\n",
+		l.conc, l.t2tQPS(), l.floorQPS(), l.t2tQPS()/l.floorQPS(), strings.Join(rounds, " "),
+		ms(pct(all, 50)), ms(pct(all, 99)), ms(pct(fl, 50)), l.t2tErrs)
+	if l.firstErr != nil {
+		fmt.Printf("         first error: %v\n", l.firstErr)
+	}
+}
+
+// printPerQuery prints each query's median latency on both sides at each
+// level.
+func printPerQuery(results []*level) {
+	fmt.Printf("\nmedian latency per query (talk2tables / floor):\n%8s", "clients")
+	for _, it := range mix {
+		fmt.Printf(" %20s", it.name)
+	}
+	fmt.Println()
+	for _, l := range results {
+		fmt.Printf("%8d", l.conc)
+		for i := range mix {
+			a, b := sorted(l.t2tLat[i]), sorted(l.floorLat[i])
+			fmt.Printf(" %8.2f / %6.2f ms", ms(pct(a, 50)), ms(pct(b, 50)))
+		}
+		fmt.Println()
+	}
+}
+
+// printChecks compares the run with the targets of issue 13 §1.
+func printChecks(results []*level) {
+	fmt.Println("\ntargets:")
+	for _, l := range results {
+		r := l.t2tQPS() / l.floorQPS()
+		fmt.Printf("  c=%-3d throughput %.2f x the floor (target >= 0.90): %s\n", l.conc, r, verdict(r >= 0.9))
+	}
+	first, last := results[0], results[len(results)-1]
+	if first.conc < last.conc {
+		fmt.Printf("  c=%d throughput %.1f q/s vs c=%d %.1f q/s (target: not lower): %s\n",
+			last.conc, last.t2tQPS(), first.conc, first.t2tQPS(), verdict(last.t2tQPS() >= first.t2tQPS()))
+	}
+	for _, l := range results {
+		if l.conc == 8 {
+			all := mergeSorted(l.t2tLat)
+			p50, p99 := pct(all, 50), pct(all, 99)
+			fmt.Printf("  c=8 p99 %.1f ms vs p50 %.1f ms = %.1f x (target < 4): %s\n",
+				ms(p99), ms(p50), float64(p99)/float64(p50), verdict(p99 < 4*p50))
+		}
+	}
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "NOT MET"
+}
+
+func sorted(d []time.Duration) []time.Duration {
+	out := slices.Clone(d)
+	slices.Sort(out)
+	return out
+}
+
+func mergeSorted(ls [][]time.Duration) []time.Duration {
+	var out []time.Duration
+	for _, l := range ls {
+		out = append(out, l...)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// queryMode drives /api/query with the mix's questions, as analysts ask
+// them, and reports throughput, latency, CPU, heap and goroutines.
+func queryMode(ctx context.Context, o options) error {
+	st, err := startStack(ctx, o, stackOptions{transport: o.transport})
+	if err != nil {
+		return err
+	}
+	defer st.stop()
+	client := newClient(o.concurrency)
+	if r := drive(client, st.base, len(mix), time.Second, queryRequest); r.errors > 0 {
+		return fmt.Errorf("warm-up: %v", r.firstErr)
 	}
 	client.CloseIdleConnections()
-	heapAfter, goAfter := settle(gen, goBefore)
+	heapBefore, goBefore := settle(st.gen, 0)
+	fmt.Fprintf(os.Stderr, "load: %d clients for %s against %s\n", o.concurrency, o.duration, st.base)
+	cpu0 := cpuTime()
+	r := drive(client, st.base, o.concurrency, o.duration, queryRequest)
+	cpu := cpuTime() - cpu0
+	client.CloseIdleConnections()
+	heapAfter, goAfter := settle(st.gen, goBefore)
 	if o.memProfile != "" {
 		f, err := os.Create(o.memProfile)
 		if err != nil {
@@ -127,95 +352,27 @@ func run() error {
 			return err
 		}
 	}
-
-	slices.Sort(lat)
+	lat := r.all()
 	n := len(lat)
-	fmt.Printf("requests     %d in %.1f s (%d clients)\n", n+int(errs), elapsed.Seconds(), o.concurrency)
-	fmt.Printf("throughput   %.0f q/s\n", float64(n)/elapsed.Seconds())
+	fmt.Printf("POST /api/query, mix of %s, database-mcp over %s, %s\n", mixNames(), o.transport, dbDesc(o))
+	fmt.Printf("requests     %d in %.1f s (%d clients)\n", n+int(r.errors), r.elapsed.Seconds(), o.concurrency)
+	fmt.Printf("throughput   %.1f q/s\n", float64(n)/r.elapsed.Seconds())
 	if n > 0 {
 		fmt.Printf("latency      p50 %.2f ms  p90 %.2f ms  p99 %.2f ms  max %.2f ms\n",
 			ms(pct(lat, 50)), ms(pct(lat, 90)), ms(pct(lat, 99)), ms(lat[n-1]))
-	}
-	if total := n + int(errs); total > 0 {
 		// CPU per question is what bounds throughput on a busy machine and
 		// varies much less than q/s when other processes share the cores.
-		fmt.Printf("cpu          %.0f µs per question (%.2f cores; whole process: stack, LLM responder, clients)\n",
-			float64(cpu.Microseconds())/float64(total), cpu.Seconds()/elapsed.Seconds())
+		fmt.Printf("cpu          %.0f µs per question in this process (%.2f cores; stdio child not included)\n",
+			float64(cpu.Microseconds())/float64(n), cpu.Seconds()/r.elapsed.Seconds())
 	}
-	fmt.Printf("errors       %d", errs)
-	if firstErr != nil {
-		fmt.Printf(" (first: %v)", firstErr)
+	fmt.Printf("errors       %d", r.errors)
+	if r.firstErr != nil {
+		fmt.Printf(" (first: %v)", r.firstErr)
 	}
 	fmt.Println()
 	fmt.Printf("heap         %.1f MiB before, %.1f MiB after (after GC)\n", mib(heapBefore), mib(heapAfter))
 	fmt.Printf("goroutines   %d before, %d after\n", goBefore, goAfter)
 	return nil
-}
-
-// result is what a load run measured.
-type result struct {
-	latencies []time.Duration // of successful requests
-	errors    int64
-	firstErr  error
-	elapsed   time.Duration
-}
-
-// drive runs the clients until the duration is over.
-func drive(client *http.Client, base string, body []byte, o options) result {
-	var (
-		mu       sync.Mutex
-		all      []time.Duration
-		errs     atomic.Int64
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	start := time.Now()
-	deadline := start.Add(o.duration)
-	for range o.concurrency {
-		wg.Go(func() {
-			local := make([]time.Duration, 0, 4096)
-			for time.Now().Before(deadline) {
-				d, err := ask(client, base, body)
-				if err != nil {
-					errs.Add(1)
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-					continue
-				}
-				local = append(local, d)
-			}
-			mu.Lock()
-			all = append(all, local...)
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
-	return result{latencies: all, errors: errs.Load(), firstErr: firstErr, elapsed: time.Since(start)}
-}
-
-// ask posts one question and checks the answer is a successful result.
-func ask(client *http.Client, base string, body []byte) (time.Duration, error) {
-	start := time.Now()
-	resp, err := client.Post(base+"/api/query", "application/json", bytes.NewReader(body))
-	if err != nil {
-		return 0, err
-	}
-	b, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	d := time.Since(start)
-	if err != nil {
-		return 0, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("status %d: %.300s", resp.StatusCode, b)
-	}
-	if !bytes.Contains(b, []byte(`"success":true`)) {
-		return 0, fmt.Errorf("answer without success: %.300s", b)
-	}
-	return d, nil
 }
 
 // settle collects garbage and waits (up to 5 s) for goroutines to drop to
@@ -238,155 +395,6 @@ func settle(gen sqlgen.Generator, target int) (uint64, int) {
 	return m.HeapAlloc, runtime.NumGoroutine()
 }
 
-// startStack builds the database, the MCP servers, the LLM responder, the
-// orchestrator and the HTTP server, and returns the API base URL and the
-// SQL generator (the one the llm config selects, as in production).
-func startStack(ctx context.Context, o options) (string, sqlgen.Generator, func(), error) {
-	var cleanups []func()
-	stop := func() {
-		for i := len(cleanups) - 1; i >= 0; i-- {
-			cleanups[i]()
-		}
-	}
-	fail := func(err error) (string, sqlgen.Generator, func(), error) { stop(); return "", nil, nil, err }
-
-	logger, err := stackLogger(o.logLevel)
-	if err != nil {
-		return fail(err)
-	}
-	dir, err := os.MkdirTemp("", "talk2tables-load-")
-	if err != nil {
-		return fail(err)
-	}
-	cleanups = append(cleanups, func() { os.RemoveAll(dir) })
-	cat, err := catalog.Load(o.catalogPath)
-	if err != nil {
-		return fail(fmt.Errorf("%w (run from the repository root or pass -catalog)", err))
-	}
-	dbPath := filepath.Join(dir, "sales.db")
-	fmt.Fprintf(os.Stderr, "load: generating %d sales rows in %s\n", o.rows, dbPath)
-	if _, err := datagen.Generate(ctx, datagen.Options{Path: dbPath, Catalog: cat, Seed: 1, AsOf: time.Now().UTC(), Rows: o.rows}); err != nil {
-		return fail(fmt.Errorf("generate database: %w", err))
-	}
-	db, err := databasemcp.Open(dbPath, databasemcp.Options{})
-	if err != nil {
-		return fail(err)
-	}
-	cleanups = append(cleanups, func() { db.Close() })
-	meta, err := metadatamcp.New(o.catalogPath, logger)
-	if err != nil {
-		return fail(err)
-	}
-
-	llmURL, stopLLM, err := startResponder(o.sql)
-	if err != nil {
-		return fail(err)
-	}
-	cleanups = append(cleanups, stopLLM)
-	const keyEnv = "TALK2TABLES_LOAD_LLM_KEY"
-	os.Setenv(keyEnv, "load-test")
-
-	cfg := orchestrator.DefaultConfig()
-	cfg.MCPServers = map[string]orchestrator.ServerConfig{
-		"database_mcp": {Name: "Database MCP Server", Transport: orchestrator.TransportInProcess, Priority: 10,
-			Domains:      []string{"sales", "transactions", "orders", "products", "customers"},
-			Capabilities: []string{orchestrator.CapExecuteQuery, orchestrator.CapValidateQuery, orchestrator.CapListResources}},
-		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: orchestrator.TransportInProcess, Priority: 1,
-			Domains:      []string{"products", "product_aliases", "column_mappings"},
-			Capabilities: []string{orchestrator.CapListResources}},
-	}
-	cfg.LLM = orchestrator.LLMConfig{Provider: orchestrator.ProviderOpenAI, Model: "load", BaseURL: llmURL,
-		APIKeyEnv: keyEnv, Timeout: 10 * time.Second, MaxTokens: 512}
-	cfg.Orchestration.PingInterval = 0
-	cfg.HTTP.RateLimit = 0
-	if err := cfg.Validate(); err != nil {
-		return fail(err)
-	}
-
-	gen, err := orchestrator.NewGenerator(cfg.LLM, logger)
-	if err != nil {
-		return fail(err)
-	}
-	reg := prometheus.NewRegistry()
-	orch, err := orchestrator.New(ctx, cfg, logger, orchestrator.WithGenerator(gen),
-		orchestrator.WithMetrics(orchestrator.NewMetrics(reg)),
-		orchestrator.WithInProcessServer("database_mcp", databasemcp.NewServer(db, logger)),
-		orchestrator.WithInProcessServer("product_metadata_mcp", meta.MCPServer()))
-	if err != nil {
-		return fail(fmt.Errorf("start orchestrator: %w", err))
-	}
-	cleanups = append(cleanups, func() { orch.Close() })
-
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return fail(err)
-	}
-	srv := &http.Server{Handler: server.New(orch, cfg.HTTP, nil, logger, reg), ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
-	cleanups = append(cleanups, func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(sctx)
-	})
-	return "http://" + ln.Addr().String(), gen, stop, nil
-}
-
-func stackLogger(level string) (*slog.Logger, error) {
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(level)); err != nil {
-		return nil, fmt.Errorf("-log-level: %w", err)
-	}
-	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: l})), nil
-}
-
-// cheapSQL is what the scripted model answers by default: a small
-// aggregate, so the run measures the service rather than SQLite. A heavier
-// question for -sql: revenue by region for one product over 30 days,
-//
-//	SELECT region, ROUND(SUM(total_amount), 2) AS revenue FROM sales
-//	WHERE product_id = 123 AND sale_date >= date('now', '-30 days')
-//	GROUP BY region ORDER BY revenue DESC
-const cheapSQL = `SELECT category, COUNT(*) AS products, ROUND(AVG(unit_price), 2) AS avg_price
-FROM products GROUP BY category ORDER BY category`
-
-// startResponder serves a zero-latency OpenAI-compatible chat-completions
-// endpoint that always answers with the same plan. (internal/llmtest needs a
-// testing.TB and records every request, which a long load run cannot
-// afford.)
-func startResponder(sql string) (string, func(), error) {
-	plan, err := json.Marshal(map[string]any{
-		"sql":               sql,
-		"resolved_entities": map[string]map[string]string{"abracadabra": {"products.product_id": "123"}},
-		"explanation":       "The answer, as the scripted model wrote it.",
-		"confidence":        0.9,
-	})
-	if err != nil {
-		return "", nil, err
-	}
-	answer, err := json.Marshal(map[string]any{
-		"id": "chatcmpl-load", "object": "chat.completion", "created": time.Now().Unix(), "model": "load",
-		"choices": []map[string]any{{"index": 0, "finish_reason": "stop",
-			"message": map[string]any{"role": "assistant", "content": string(plan)}}},
-		"usage": map[string]int{"prompt_tokens": 1500, "completion_tokens": 80, "total_tokens": 1580},
-	})
-	if err != nil {
-		return "", nil, err
-	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(answer)
-	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
-	return "http://" + ln.Addr().String() + "/v1", func() { srv.Close() }, nil
-}
-
 // cpuTime is the user+system CPU time the process has used so far.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
@@ -395,14 +403,3 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
-
-func pct(sorted []time.Duration, p int) time.Duration {
-	i := (len(sorted)*p + 99) / 100
-	if i > 0 {
-		i--
-	}
-	return sorted[i]
-}
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-func mib(b uint64) float64       { return float64(b) / (1 << 20) }
