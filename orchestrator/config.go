@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"talk2tables/resultlimit"
 )
 
 // Transport names accepted in ServerConfig.Transport.
@@ -114,6 +116,14 @@ type OrchestrationConfig struct {
 	LogFormat    string        `yaml:"log_format"` // json | text
 	// ResultCache keeps the results of read-only SQL (see ResultCacheConfig).
 	ResultCache ResultCacheConfig `yaml:"result_cache"`
+	// MaxResultBytes bounds the rows of a result accepted from any executor
+	// (as JSON; default 16 MiB): rows past it are left out and the result is
+	// marked truncated. A message from an HTTP MCP server longer than three
+	// times this (plus 1 MiB) is refused while it is read (RESOURCE_LIMIT).
+	MaxResultBytes int `yaml:"max_result_bytes"`
+	// MaxCellBytes bounds one value of a result (as JSON; default 64 KiB):
+	// longer values are cut, ending in "…".
+	MaxCellBytes int `yaml:"max_cell_bytes"`
 }
 
 // ResultCacheConfig configures the cache of SQL results (package
@@ -224,6 +234,8 @@ func DefaultConfig() *Config {
 			LogLevel:         "info",
 			LogFormat:        "json",
 			ResultCache:      ResultCacheConfig{Enabled: true, TTL: 60 * time.Second, MaxBytes: 64 << 20},
+			MaxResultBytes:   resultlimit.DefaultMaxBytes,
+			MaxCellBytes:     resultlimit.DefaultMaxCellBytes,
 		},
 		LLM: LLMConfig{
 			Timeout:        30 * time.Second,
@@ -400,6 +412,12 @@ func (c *Config) Validate() error {
 		add("orchestration.log_format: unknown format %q (want json or text)", o.LogFormat)
 	}
 	o.ResultCache.validate(add)
+	if o.MaxResultBytes < 1024 {
+		add("orchestration.max_result_bytes: %d must be at least 1024 (default 16777216, 16 MiB)", o.MaxResultBytes)
+	}
+	if o.MaxCellBytes < 16 {
+		add("orchestration.max_cell_bytes: %d must be at least 16 (default 65536, 64 KiB)", o.MaxCellBytes)
+	}
 
 	l := c.LLM
 	switch l.Provider {

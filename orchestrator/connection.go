@@ -157,6 +157,7 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 	case TransportSSE:
 		t, err := transport.NewSSE(c.cfg.URL,
 			transport.WithHeaders(expandHeaders(c.cfg.Headers)),
+			transport.WithHTTPClient(boundedHTTPClient(c.o.cfg.maxMessageBytes())),
 			transport.WithSSELogger(c.log))
 		if err != nil {
 			return nil, nil, err
@@ -170,6 +171,7 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		// bounded by its context instead (dial, call).
 		t, err := transport.NewStreamableHTTP(c.cfg.URL,
 			transport.WithHTTPHeaders(expandHeaders(c.cfg.Headers)),
+			transport.WithHTTPBasicClient(boundedHTTPClient(c.o.cfg.maxMessageBytes())),
 			transport.WithContinuousListening(),
 			transport.WithHTTPLogger(c.log))
 		if err != nil {
@@ -510,6 +512,9 @@ func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Cont
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = &callTimeoutError{what: method, timeout: c.o.cfg.callTimeout(c.cfg)}
+	}
+	if errors.Is(err, ErrResponseTooLarge) {
+		return err // this answer was refused; the connection is fine
 	}
 	var te *transport.Error
 	var cte *callTimeoutError

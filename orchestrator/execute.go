@@ -150,6 +150,10 @@ func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn,
 		data.RowCount = maxRows
 		data.Truncated = true
 	}
+	if err := o.boundResult(data, maxRows); err != nil {
+		return nil, &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.CategoryOf(err), SQL: sql,
+			Message: messageOf(err), Err: err}
+	}
 	data = o.storeResult(key, data, len(text))
 	log.Info("sql execution completed", "event", "sql_execution_completed", "component", "orchestrator",
 		"server", exec.id, "duration_ms", ms(time.Since(t0)), "success", true, "row_count", data.RowCount,
@@ -184,6 +188,9 @@ func (o *Orchestrator) callSQLTool(ctx context.Context, exec *conn, tool string,
 		var ce *MCPConnectionError
 		if errors.As(err, &ce) || ctx.Err() != nil {
 			return "", err
+		}
+		if errors.Is(err, ErrResponseTooLarge) {
+			return "", o.tooLargeError(sql, err)
 		}
 		// A protocol error (unknown tool, bad arguments): not the SQL's fault,
 		// but reported per attempt like one.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -32,6 +33,8 @@ const (
 	// envPrintLogEnv makes a child print the log settings it inherited.
 	envPrintLogEnv = "T2T_ORCH_TEST_PRINT_LOG_ENV"
 	envDB          = "T2T_ORCH_TEST_DB"
+	// envDBMaxResult sets the database child's max result bytes.
+	envDBMaxResult = "T2T_ORCH_TEST_DB_MAX_RESULT_BYTES"
 	envCat         = "T2T_ORCH_TEST_CATALOG"
 )
 
@@ -45,7 +48,8 @@ func TestMain(m *testing.M) {
 	case "":
 		os.Exit(m.Run())
 	case "database":
-		db, err := databasemcp.Open(os.Getenv(envDB), databasemcp.Options{})
+		maxResult, _ := strconv.Atoi(os.Getenv(envDBMaxResult))
+		db, err := databasemcp.Open(os.Getenv(envDB), databasemcp.Options{MaxResultBytes: maxResult})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
