@@ -75,6 +75,11 @@ func run(ctx context.Context, args []string, io stdio) error {
 		usage(io.err)
 		return errUsage
 	}
+	flush, err := setupTracing(ctx, name)
+	if err != nil {
+		return err
+	}
+	defer flush()
 	return cmd.run(ctx, args[1:], io)
 }
 

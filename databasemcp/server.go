@@ -11,9 +11,12 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	"talk2tables/resultlimit"
 	"talk2tables/sqlerr"
+	"talk2tables/telemetry"
 )
 
 // ServerName is the MCP server name.
@@ -32,16 +35,17 @@ func NewServer(db *DB, logger *slog.Logger) *server.MCPServer {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	h := &handlers{db: db, logger: logger.With("mcp_server", ServerName)}
-	s := server.NewMCPServer(ServerName, Version,
+	opts := append([]server.ServerOption{
 		server.WithToolCapabilities(false),
 		// Subscribe: database://schema is reported updated when the file's
 		// content changes (NotifyDataChanges).
 		server.WithResourceCapabilities(true, false),
 		server.WithRecovery(),
-		server.WithInstructions("Read-only SQL over a SQLite database. Read database://schema first "+
-			"(tables, columns, foreign keys, indexes, row counts, low-cardinality values, today's date), "+
+		server.WithInstructions("Read-only SQL over a SQLite database. Read database://schema first " +
+			"(tables, columns, foreign keys, indexes, row counts, low-cardinality values, today's date), " +
 			"check a statement with validate_query, run it with execute_query. Only one SELECT / WITH ... SELECT / EXPLAIN statement per call."),
-	)
+	}, telemetry.MCPServerOptions()...)
+	s := server.NewMCPServer(ServerName, Version, opts...)
 	readOnly := []mcp.ToolOption{
 		mcp.WithReadOnlyHintAnnotation(true),
 		mcp.WithDestructiveHintAnnotation(false),
@@ -149,6 +153,8 @@ func (h *handlers) executeQuery(ctx context.Context, req mcp.CallToolRequest) (*
 	}
 	h.logger.Info("sql execution completed", "event", "sql_execution_completed",
 		"row_count", res.RowCount, "truncated", res.Truncated, "duration_ms", ms(start))
+	trace.SpanFromContext(ctx).SetAttributes(telemetry.AttrRows.Int(res.RowCount),
+		attribute.Bool("talk2tables.truncated", res.Truncated))
 	b, err := json.Marshal(res)
 	if err != nil {
 		return nil, fmt.Errorf("encode result: %w", err)

@@ -22,6 +22,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"talk2tables/catalog"
+	"talk2tables/telemetry"
 )
 
 // Name and Version identify the server to MCP clients.
@@ -86,13 +87,13 @@ func New(path string, logger *slog.Logger) (*Server, error) {
 
 	hooks := &server.Hooks{}
 	s.subs.register(hooks)
-	s.mcp = server.NewMCPServer(Name, Version,
+	s.mcp = server.NewMCPServer(Name, Version, append([]server.ServerOption{
 		server.WithResourceCapabilities(true, true),
 		server.WithHooks(hooks),
 		server.WithRecovery(),
-		server.WithInstructions("Product catalog for talk2tables: product aliases with canonical ids and database references, "+
+		server.WithInstructions("Product catalog for talk2tables: product aliases with canonical ids and database references, " +
 			"column mappings from business terms to SQL (SQLite date expressions over {date_column}), and a summary."),
-	)
+	}, telemetry.MCPServerOptions()...)...)
 	resources := []struct{ uri, name, desc string }{
 		{URIProductAliases, "product_aliases", "Products by primary alias: canonical_id, canonical_name, aliases, database_references, categories."},
 		{URIColumnMappings, "column_mappings", "Business terms to table.column, aggregation words to SQL aggregates, date phrases to SQLite conditions over {date_column}, each table's date column, table aliases."},

@@ -10,12 +10,17 @@ import (
 	"os/exec"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	"talk2tables/telemetry"
 )
 
 // Connection states of a server.
@@ -118,12 +123,12 @@ func (c *conn) pid() int {
 // The returned function yields the stdio child's command once Start ran
 // (nil for other transports).
 func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
-	opts := []client.ClientOption{
+	opts := append([]client.ClientOption{
 		// Our servers and most third-party ones speak the initialize
 		// handshake; pinning it skips the 5 s server/discover probe and keeps
 		// ping and resources/subscribe available.
 		client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION),
-	}
+	}, telemetry.MCPClientOptions()...) // the trace context in each request's _meta
 	switch c.cfg.Transport {
 	case TransportStdio:
 		// Children log like serve unless the server's own env says otherwise
@@ -155,10 +160,13 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		}
 		return client.NewClient(t, opts...), getCmd, nil
 	case TransportSSE:
-		t, err := transport.NewSSE(c.cfg.URL,
-			transport.WithHeaders(expandHeaders(c.cfg.Headers)),
+		sseOpts := []transport.ClientOption{transport.WithHeaders(expandHeaders(c.cfg.Headers)),
 			transport.WithHTTPClient(boundedHTTPClient(c.o.cfg.maxMessageBytes())),
-			transport.WithSSELogger(c.log))
+			transport.WithSSELogger(c.log)}
+		if telemetry.Enabled() {
+			sseOpts = append(sseOpts, transport.WithHeaderFunc(telemetry.HeaderFunc)) // traceparent
+		}
+		t, err := transport.NewSSE(c.cfg.URL, sseOpts...)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -169,11 +177,14 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		// the long-lived listening stream every mcp_call_timeout (then a
 		// 1 s gap in which notifications are lost). Every request is
 		// bounded by its context instead (dial, call).
-		t, err := transport.NewStreamableHTTP(c.cfg.URL,
-			transport.WithHTTPHeaders(expandHeaders(c.cfg.Headers)),
+		httpOpts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(expandHeaders(c.cfg.Headers)),
 			transport.WithHTTPBasicClient(boundedHTTPClient(c.o.cfg.maxMessageBytes())),
 			transport.WithContinuousListening(),
-			transport.WithHTTPLogger(c.log))
+			transport.WithHTTPLogger(c.log)}
+		if telemetry.Enabled() {
+			httpOpts = append(httpOpts, transport.WithHTTPHeaderFunc(telemetry.HeaderFunc)) // traceparent
+		}
+		t, err := transport.NewStreamableHTTP(c.cfg.URL, httpOpts...)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -484,8 +495,20 @@ func missingFrom(a, b []string) []string {
 
 // call runs fn with the connected client under the per-call timeout. A
 // transport failure (not a tool or protocol error, and not the caller's own
-// cancellation) marks the server failed and starts reconnecting.
-func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Context, cl *client.Client) error) error {
+// cancellation) marks the server failed and starts reconnecting. method is
+// the MCP method, "tools/call:<tool>" for a tool call; each call but a ping
+// is a client span.
+func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Context, cl *client.Client) error) (err error) {
+	if method != "ping" {
+		name, tool, _ := strings.Cut(method, ":")
+		attrs := []attribute.KeyValue{telemetry.AttrServer.String(c.id), telemetry.AttrMCPMethod.String(name)}
+		if tool != "" {
+			attrs = append(attrs, telemetry.AttrMCPTool.String(tool))
+		}
+		var span trace.Span
+		ctx, span = telemetry.Start(ctx, "mcp "+method, trace.SpanKindClient, attrs...)
+		defer func() { telemetry.End(span, err) }()
+	}
 	cl, _, ok := c.current()
 	if !ok {
 		c.mu.Lock()
@@ -499,7 +522,7 @@ func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Cont
 	cctx, cancel := context.WithTimeout(ctx, c.o.cfg.callTimeout(c.cfg))
 	defer cancel()
 	start := time.Now()
-	err := fn(cctx, cl)
+	err = fn(cctx, cl)
 	c.o.metrics.observeMCP(c.id, method, time.Since(start))
 	if err == nil {
 		c.mu.Lock()

@@ -11,9 +11,11 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+	"go.opentelemetry.io/otel/trace"
 
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
+	"talk2tables/telemetry"
 )
 
 // ExecuteSQL runs analyst SQL on the executor: read-only check, then
@@ -23,6 +25,14 @@ func (o *Orchestrator) ExecuteSQL(ctx context.Context, sql string, maxRows int, 
 	if operationID == "" {
 		operationID = newOperationID()
 	}
+	ctx = telemetry.WithOperationID(ctx, operationID)
+	ctx, span := telemetry.Start(ctx, "sql", trace.SpanKindInternal)
+	data, err := o.executeSQL(ctx, sql, maxRows, operationID)
+	telemetry.End(span, err)
+	return data, err
+}
+
+func (o *Orchestrator) executeSQL(ctx context.Context, sql string, maxRows int, operationID string) (*QueryData, error) {
 	ctx, cancel := context.WithTimeout(ctx, o.cfg.Orchestration.QueryTimeout)
 	defer cancel()
 	log := o.log.With("operation_id", operationID)
@@ -116,11 +126,17 @@ func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn,
 	key, cached := o.cachedResult(log, exec, sql, maxRows)
 	if cached != nil {
 		stage(StageExecuting)
+		_, span := telemetry.Start(ctx, "execute", trace.SpanKindInternal, telemetry.AttrServer.String(exec.id),
+			telemetry.AttrResultCache.String(ResultCacheHit), telemetry.AttrRows.Int(cached.RowCount))
+		span.End()
 		return cached, nil
 	}
 	toolName, arg := exec.cfg.sqlTool()
 	if validate && exec.hasTool("validate_query") {
-		if _, err := o.callSQLTool(ctx, exec, "validate_query", map[string]any{"query": sql}, sql); err != nil {
+		vctx, vspan := telemetry.Start(ctx, "validate", trace.SpanKindInternal, telemetry.AttrServer.String(exec.id))
+		_, err := o.callSQLTool(vctx, exec, "validate_query", map[string]any{"query": sql}, sql)
+		telemetry.End(vspan, err)
+		if err != nil {
 			if d := o.staleOnLoss(log, exec, sql, maxRows, err); d != nil {
 				return d, nil
 			}
@@ -135,8 +151,10 @@ func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn,
 	t0 := time.Now()
 	log.Info("sql execution started", "event", "sql_execution_started", "component", "orchestrator",
 		"server", exec.id, "tool", toolName)
-	text, err := o.callSQLTool(ctx, exec, toolName, args, sql)
+	ectx, espan := telemetry.Start(ctx, "execute", trace.SpanKindInternal, telemetry.AttrServer.String(exec.id))
+	text, err := o.callSQLTool(ectx, exec, toolName, args, sql)
 	if err != nil {
+		telemetry.End(espan, err)
 		log.Info("sql execution completed", "event", "sql_execution_completed", "component", "orchestrator",
 			"server", exec.id, "duration_ms", ms(time.Since(t0)), "success", false)
 		if d := o.staleOnLoss(log, exec, sql, maxRows, err); d != nil {
@@ -151,9 +169,12 @@ func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn,
 		data.Truncated = true
 	}
 	if err := o.boundResult(data, maxRows); err != nil {
+		telemetry.End(espan, err)
 		return nil, &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.CategoryOf(err), SQL: sql,
 			Message: messageOf(err), Err: err}
 	}
+	espan.SetAttributes(telemetry.AttrRows.Int(data.RowCount))
+	espan.End()
 	data = o.storeResult(key, data, len(text))
 	log.Info("sql execution completed", "event", "sql_execution_completed", "component", "orchestrator",
 		"server", exec.id, "duration_ms", ms(time.Since(t0)), "success", true, "row_count", data.RowCount,

@@ -24,6 +24,7 @@ import (
 	"talk2tables/mcpserve"
 	"talk2tables/metadatamcp"
 	"talk2tables/orchestrator/sqlgen"
+	"talk2tables/telemetry"
 )
 
 // Env vars of the TestMain re-exec trick: the test binary plays an MCP
@@ -48,6 +49,12 @@ func TestMain(m *testing.M) {
 	case "":
 		os.Exit(m.Run())
 	case "database":
+		// Traces go to the OTLP endpoint the environment names, if any.
+		flush, err := telemetry.Setup(context.Background(), "talk2tables-database-mcp")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 		maxResult, _ := strconv.Atoi(os.Getenv(envDBMaxResult))
 		db, err := databasemcp.Open(os.Getenv(envDB), databasemcp.Options{MaxResultBytes: maxResult})
 		if err != nil {
@@ -55,6 +62,7 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		serveStdio(databasemcp.NewServer(db, nil))
+		_ = flush(context.Background())
 	case "metadata":
 		ms, err := metadatamcp.New(os.Getenv(envCat), nil)
 		if err != nil {

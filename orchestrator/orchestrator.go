@@ -16,11 +16,13 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/sync/errgroup"
 
 	"talk2tables/orchestrator/resultcache"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
+	"talk2tables/telemetry"
 )
 
 // Orchestrator answers questions with the configured MCP servers and a SQL
@@ -313,6 +315,15 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		opID = newOperationID()
 	}
 	log := o.log.With("operation_id", opID)
+	ctx = telemetry.WithOperationID(ctx, opID)
+	ctx, span := telemetry.Start(ctx, "question", trace.SpanKindInternal)
+	var attemptSpan trace.Span // the running attempt's (see startAttempt)
+	endAttempt := func(err error) {
+		if attemptSpan != nil {
+			telemetry.End(attemptSpan, err)
+			attemptSpan = nil
+		}
+	}
 	o.metrics.queryStarted()
 	res := &QueryResult{
 		Query:            q.Question,
@@ -356,6 +367,9 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		log.Info("query processing completed", "event", "query_processing_completed", "component", "orchestrator",
 			"duration_ms", ms(time.Since(start)), "success", res.Success, "attempts", len(res.Attempts),
 			"cache", res.Metadata.Cache, "generator", res.Metadata.Generator)
+		endAttempt(err)
+		span.SetAttributes(telemetry.AttrGenerator.String(res.Metadata.Generator), telemetry.AttrAttempt.Int(len(res.Attempts)))
+		telemetry.End(span, err)
 		return res, err
 	}
 
@@ -363,7 +377,9 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 	progress(Progress{Stage: StageGathering})
 	t0 := time.Now()
 	log.Info("resource gathering started", "event", "resource_gathering_started", "component", "orchestrator")
-	g, err := o.gather(ctx, opID)
+	gctx, gspan := telemetry.Start(ctx, "gather", trace.SpanKindInternal)
+	g, err := o.gather(gctx, opID)
+	telemetry.End(gspan, err)
 	if err != nil {
 		return finish(err)
 	}
@@ -390,8 +406,11 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 	var lastErr error
 	maxAttempts := o.cfg.Orchestration.MaxRetryAttempts
 	for attempt := 1; attempt <= maxAttempts; attempt++ {
+		endAttempt(lastErr) // the previous attempt's SQL failed; this one repairs it
+		var actx context.Context
+		actx, attemptSpan = startAttempt(ctx, attempt, req.Repair)
 		progress(Progress{Stage: StageGenerating, Attempt: attempt})
-		plan, err := o.generate(ctx, log, req, attempt)
+		plan, err := o.generate(actx, log, req, attempt)
 		usage.PromptTokens += plan.Usage.PromptTokens
 		usage.CompletionTokens += plan.Usage.CompletionTokens
 		usage.TotalTokens += plan.Usage.TotalTokens
@@ -425,7 +444,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		}
 
 		a0 := time.Now()
-		data, err := o.runSQL(ctx, log, exec, plan.SQL, maxRows, true, func(stage string) {
+		data, err := o.runSQL(actx, log, exec, plan.SQL, maxRows, true, func(stage string) {
 			progress(Progress{Stage: stage, Attempt: attempt})
 		})
 		at := Attempt{SQL: plan.SQL, DurationMS: time.Since(a0).Milliseconds()}
@@ -471,13 +490,28 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 	return finish(lastErr) // unreachable: the loop returns on its last attempt
 }
 
-// generate calls the generator with logs and metrics.
+// startAttempt starts the span of one attempt at the question: "attempt"
+// for the first, "repair" with the category being repaired for the others.
+func startAttempt(ctx context.Context, attempt int, repair *sqlgen.Repair) (context.Context, trace.Span) {
+	if repair == nil {
+		return telemetry.Start(ctx, "attempt", trace.SpanKindInternal, telemetry.AttrAttempt.Int(attempt))
+	}
+	return telemetry.Start(ctx, "repair", trace.SpanKindInternal, telemetry.AttrAttempt.Int(attempt),
+		telemetry.AttrCategory.String(string(repair.Category)))
+}
+
+// generate calls the generator with logs, metrics and a span carrying the
+// token counts.
 func (o *Orchestrator) generate(ctx context.Context, log *slog.Logger, req sqlgen.Request, attempt int) (sqlgen.Plan, error) {
 	log.Info("llm prompt created", "event", "llm_prompt_created", "component", "sqlgen",
 		"attempt", attempt, "servers", len(req.Servers), "repair", req.Repair != nil, "generator", o.gen.Name())
+	ctx, span := telemetry.Start(ctx, "generate", trace.SpanKindInternal, telemetry.AttrAttempt.Int(attempt),
+		telemetry.AttrGenerator.String(o.gen.Name()))
 	t0 := time.Now()
 	plan, err := o.gen.Generate(ctx, req)
 	d := time.Since(t0)
+	span.SetAttributes(telemetry.AttrPromptToks.Int(plan.Usage.PromptTokens), telemetry.AttrOutputToks.Int(plan.Usage.CompletionTokens))
+	telemetry.End(span, err)
 	o.metrics.observeLLM(d, plan.Usage.PromptTokens, plan.Usage.CompletionTokens)
 	if err != nil {
 		log.Log(ctx, failureLevel(errors.Join(err, context.Cause(ctx))), "sql generation failed",

@@ -92,7 +92,7 @@ func New(orch Orchestrator, cfg orchestrator.HTTPConfig, ui fs.FS, logger *slog.
 	// anyone would let a client pick its own rate-limit bucket.
 	_ = r.SetTrustedProxies(nil)
 	r.HandleMethodNotAllowed = true
-	r.Use(a.requestID, a.accessLog, a.recovery, a.cors(cfg.CORSOrigins), a.limitBody)
+	r.Use(a.requestID, a.traceRequest, a.accessLog, a.recovery, a.cors(cfg.CORSOrigins), a.limitBody)
 
 	guarded := []gin.HandlerFunc{a.auth, a.rateLimit}
 	apiGroup := r.Group("/api", guarded...)

@@ -18,6 +18,8 @@ import (
 	"github.com/tmc/langchaingo/llms/anthropic"
 	"github.com/tmc/langchaingo/llms/ollama"
 	"github.com/tmc/langchaingo/llms/openai"
+
+	"talk2tables/telemetry"
 )
 
 // LLM provider names accepted by NewLLM.
@@ -195,7 +197,8 @@ func NewLLM(cfg LLMOptions, logger *slog.Logger) (*LLM, error) {
 			base = own
 		}
 	}
-	client.Transport = &recordingTransport{base: base}
+	// Each request to the LLM is a client span when tracing is on.
+	client.Transport = telemetry.HTTPTransport(&recordingTransport{base: base}, "llm")
 
 	l := &LLM{opts: cfg, name: cfg.Provider + ":" + cfg.Model, logger: logger, own: own, sleep: sleepCtx}
 	switch cfg.Provider {
