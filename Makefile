@@ -8,7 +8,7 @@ CONFIG    ?= mcp_config.yaml
 GOFILES   := $(shell find . -name '*.go' -not -path './node_modules/*')
 TEST_OUT  ?= $(CURDIR)/test-output
 
-.PHONY: all build run data test test-go test-node deps-node lint bench clean
+.PHONY: all build run data test test-go test-node deps-node lint bench load clean
 
 all: build
 
@@ -47,9 +47,14 @@ lint:
 	@unformatted=$$(gofmt -l $(GOFILES)); if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 
-## bench: the benchmarks quoted in the issues' notes
+## bench: the benchmarks quoted in the issues' notes, then a short load run beside the C floor (needs python3)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime=200x ./...
+	$(GO) run ./scripts/load -duration 2s -rounds 1 -levels 2,8
+
+## load: the load run of the README's Performance table: /api/sql beside the C floor at 2, 4, 8, 16 clients
+load:
+	$(GO) run ./scripts/load -duration 5s -rounds 3
 
 clean:
 	rm -rf bin test-output

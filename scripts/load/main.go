@@ -152,6 +152,42 @@ type level struct {
 func (l *level) t2tQPS() float64   { return float64(l.t2tN) / l.t2tSecs }
 func (l *level) floorQPS() float64 { return float64(l.floorN) / l.floorSecs }
 
+// round runs the level once on each side, the floor first when floorFirst.
+func (l *level) round(ctx context.Context, client *http.Client, base, python, db string, d time.Duration, floorFirst bool) error {
+	var t2t *runResult
+	var fl *floorRun
+	var err error
+	runT2T := func() { t2t = drive(client, base, l.conc, d, sqlRequest) }
+	if floorFirst {
+		fl, err = runFloor(ctx, python, db, l.conc, d)
+		runT2T()
+	} else {
+		runT2T()
+		fl, err = runFloor(ctx, python, db, l.conc, d)
+	}
+	if err != nil {
+		return err
+	}
+	fn := 0
+	for i := range mix {
+		l.t2tLat[i] = append(l.t2tLat[i], t2t.latencies[i]...)
+		l.floorLat[i] = append(l.floorLat[i], durations(fl.Latencies[i])...)
+		fn += len(fl.Latencies[i])
+	}
+	l.t2tN += t2t.count()
+	l.t2tSecs += t2t.elapsed.Seconds()
+	l.t2tErrs += t2t.errors
+	if l.firstErr == nil {
+		l.firstErr = t2t.firstErr
+	}
+	l.floorN += fn
+	l.floorSecs += fl.Elapsed
+	if fn > 0 {
+		l.perRound = append(l.perRound, (float64(t2t.count())/t2t.elapsed.Seconds())/(float64(fn)/fl.Elapsed))
+	}
+	return nil
+}
+
 // sqlMode measures /api/sql beside the floor at every level.
 func sqlMode(ctx context.Context, o options) error {
 	python, err := findPython(o.python)
@@ -178,44 +214,23 @@ func sqlMode(ctx context.Context, o options) error {
 	fmt.Printf("floor: %s, sqlite3 %s (C), one connection per thread, default settings; %d cores, GOMAXPROCS %d\n\n",
 		python, fr.Version, runtime.NumCPU(), runtime.GOMAXPROCS(0))
 
-	var results []*level
-	for _, conc := range o.levels {
-		l := &level{conc: conc, t2tLat: make([][]time.Duration, len(mix)), floorLat: make([][]time.Duration, len(mix))}
-		for r := range o.rounds {
-			var t2t *runResult
-			var fl *floorRun
-			runT2T := func() { t2t = drive(client, st.base, conc, o.duration, sqlRequest) }
-			runFl := func() error { fl, err = runFloor(ctx, python, st.dbPath, conc, o.duration); return err }
-			if r%2 == 0 {
-				if err := runFl(); err != nil {
-					return err
-				}
-				runT2T()
-			} else {
-				runT2T()
-				if err := runFl(); err != nil {
-					return err
-				}
-			}
-			fn := 0
-			for i := range mix {
-				l.t2tLat[i] = append(l.t2tLat[i], t2t.latencies[i]...)
-				l.floorLat[i] = append(l.floorLat[i], durations(fl.Latencies[i])...)
-				fn += len(fl.Latencies[i])
-			}
-			l.t2tN += t2t.count()
-			l.t2tSecs += t2t.elapsed.Seconds()
-			l.t2tErrs += t2t.errors
-			if l.firstErr == nil {
-				l.firstErr = t2t.firstErr
-			}
-			l.floorN += fn
-			l.floorSecs += fl.Elapsed
-			if fn > 0 {
-				l.perRound = append(l.perRound, (float64(t2t.count())/t2t.elapsed.Seconds())/(float64(fn)/fl.Elapsed))
+	// Rounds go over every level in turn, so a change in the machine's
+	// background load during the run hits all levels alike (the levels are
+	// compared with each other too), and within a level the two sides
+	// alternate which goes first.
+	results := make([]*level, len(o.levels))
+	for i, conc := range o.levels {
+		results[i] = &level{conc: conc, t2tLat: make([][]time.Duration, len(mix)), floorLat: make([][]time.Duration, len(mix))}
+	}
+	for r := range o.rounds {
+		fmt.Fprintf(os.Stderr, "load: round %d of %d\n", r+1, o.rounds)
+		for _, l := range results {
+			if err := l.round(ctx, client, st.base, python, st.dbPath, o.duration, r%2 == 0); err != nil {
+				return err
 			}
 		}
-		results = append(results, l)
+	}
+	for _, l := range results {
 		printLevel(l)
 	}
 	printPerQuery(results)
