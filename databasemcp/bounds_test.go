@@ -31,6 +31,10 @@ var hugeQueries = []struct {
 // another connection keeps answering.
 func TestHugeValuesAreBounded(t *testing.T) {
 	const timeout = DefaultQueryTimeout
+	bound := timeout + time.Second // the issue's; under the race detector it only catches a hang
+	if testfixture.Race {
+		bound *= 3
+	}
 	db := openDB(t, testfixture.SalesDB(t, 1000), Options{})
 	ctx := context.Background()
 
@@ -57,8 +61,8 @@ func TestHugeValuesAreBounded(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
 			res, err := db.Query(ctx, tt.query, 0)
-			if d := time.Since(start); d > timeout+time.Second {
-				t.Errorf("answered after %s, want at most the %s statement timeout + 1s", d, timeout)
+			if d := time.Since(start); d > bound {
+				t.Errorf("answered after %s, want at most %s", d, bound)
 			}
 			if tt.category != "" {
 				if got := sqlerr.CategoryOf(err); got != tt.category {
