@@ -3,13 +3,16 @@ package orchestrator
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http/httptest"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -196,4 +199,61 @@ func TestServeBoundsWhatItReads(t *testing.T) {
 			t.Errorf("state after a refused answer = %s (%s), want connected", st.State, st.LastError)
 		}
 	})
+}
+
+// TestStdioMessageBound: a third-party stdio server answering with a
+// message far over the bound gets RESOURCE_LIMIT for that call — the
+// message is dropped while read, never held whole — and stays connected:
+// the same child answers the next call.
+func TestStdioMessageBound(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Orchestration.PingInterval = 0
+	cfg.Orchestration.ResultCache.Enabled = false
+	cfg.Orchestration.MaxResultBytes = 1024 // messages over 1 MiB + 3 KiB are refused; the answer is ~3 MB
+	cfg.MCPServers["sql_mcp"] = ServerConfig{Name: "Huge SQL", Transport: TransportStdio, Command: os.Args[0],
+		Env: map[string]string{envChild: "huge"}, Priority: 1, Capabilities: []string{CapExecuteQuery}}
+	o := newOrch(t, cfg, WithGenerator(scriptedOrFail(t)))
+	c := o.conns["sql_mcp"]
+	pid := c.pid()
+	for i := range 2 {
+		_, err := o.ExecuteSQL(context.Background(), "SELECT * FROM huge", 10, "")
+		if got := sqlerr.CategoryOf(err); got != sqlerr.ResourceLimit || !strings.Contains(err.Error(), "max_result_bytes") {
+			t.Fatalf("call %d: err = %v, want RESOURCE_LIMIT naming max_result_bytes", i+1, err)
+		}
+	}
+	if st := c.status(); st.State != StateConnected || c.pid() != pid || c.connectedAt != 1 {
+		t.Errorf("after refused answers: state %s (%s), pid %d (was %d), connected %d times; want the same child, up",
+			st.State, st.LastError, c.pid(), pid, c.connectedAt)
+	}
+}
+
+func TestBoundedLines(t *testing.T) {
+	long := `{"jsonrpc":"2.0","id":"a\"b","result":{"text":"` + strings.Repeat("x", 500) + `"}}`
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"result":{}}`,
+		long,
+		`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("y", 500) + `"}}`,
+		`{"jsonrpc":"2.0","id":7,"result":{"ok":true}}`,
+	}, "\n") + "\n"
+	got, err := io.ReadAll(newBoundedLines(iotest.OneByteReader(strings.NewReader(in)), 200))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("got %d lines, want 3 (the notification dropped):\n%s", len(lines), got)
+	}
+	if lines[0] != `{"jsonrpc":"2.0","id":1,"result":{}}` || lines[2] != `{"jsonrpc":"2.0","id":7,"result":{"ok":true}}` {
+		t.Errorf("messages under the bound changed:\n%s", got)
+	}
+	var stand struct {
+		ID    string `json:"id"`
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &stand); err != nil || stand.ID != `a"b` || !strings.Contains(stand.Error.Message, tooLargeMarker) {
+		t.Errorf("stand-in = %s (%v), want an error for id a\"b", lines[1], err)
+	}
 }

@@ -138,25 +138,11 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		for k, v := range c.cfg.Env {
 			env = append(env, k+"="+os.ExpandEnv(v))
 		}
-		var cmd *exec.Cmd
-		var cmdMu sync.Mutex
-		stderr := c.o.childStderr
-		t := transport.NewStdioWithOptions(c.cfg.Command, env, c.cfg.Args,
-			transport.WithCommandLogger(c.log),
-			transport.WithCommandFunc(func(ctx context.Context, command string, env, args []string) (*exec.Cmd, error) {
-				x := exec.CommandContext(ctx, command, args...)
-				x.Env = append(os.Environ(), env...)
-				x.Dir = c.cfg.Cwd
-				x.Stderr = stderr
-				cmdMu.Lock()
-				cmd = x
-				cmdMu.Unlock()
-				return x, nil
-			}))
-		getCmd := func() *exec.Cmd {
-			cmdMu.Lock()
-			defer cmdMu.Unlock()
-			return cmd
+		// Started here, not by the transport, so its stdout is read through
+		// the message bound (stdio.go).
+		t, getCmd, err := c.stdioTransport(env)
+		if err != nil {
+			return nil, nil, err
 		}
 		return client.NewClient(t, opts...), getCmd, nil
 	case TransportSSE:
@@ -535,6 +521,9 @@ func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Cont
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = &callTimeoutError{what: method, timeout: c.o.cfg.callTimeout(c.cfg)}
+	}
+	if isTooLarge(err) {
+		err = fmt.Errorf("%w: %v", ErrResponseTooLarge, err)
 	}
 	if errors.Is(err, ErrResponseTooLarge) {
 		return err // this answer was refused; the connection is fine

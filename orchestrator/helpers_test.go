@@ -30,7 +30,7 @@ import (
 // Env vars of the TestMain re-exec trick: the test binary plays an MCP
 // server over stdio.
 const (
-	envChild = "T2T_ORCH_TEST_CHILD" // "database" | "metadata"
+	envChild = "T2T_ORCH_TEST_CHILD" // "database" | "metadata" | "huge"
 	// envPrintLogEnv makes a child print the log settings it inherited.
 	envPrintLogEnv = "T2T_ORCH_TEST_PRINT_LOG_ENV"
 	envDB          = "T2T_ORCH_TEST_DB"
@@ -63,6 +63,8 @@ func TestMain(m *testing.M) {
 		}
 		serveStdio(databasemcp.NewServer(db, nil))
 		_ = flush(context.Background())
+	case "huge": // a third-party SQL server whose answers are ~3 MB
+		serveStdio(hugeExecutor(3000, 1000))
 	case "metadata":
 		ms, err := metadatamcp.New(os.Getenv(envCat), nil)
 		if err != nil {
