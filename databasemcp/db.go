@@ -74,10 +74,14 @@ const (
 	minMmapBytes = 64 << 20
 )
 
-// DefaultConnections is the default pool size: two connections per core
-// (at least 4), so a cheap query need not wait for a slow one to finish,
-// while at most a few run per core.
-func DefaultConnections() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
+// DefaultConnections is the default pool size: eight connections per core
+// (at least 8, at most MaxConnections). Memory-mapped connections cost
+// little, and with more queries running than cores the Go scheduler shares
+// the cores among them, so a point lookup is not queued behind analyst
+// queries: at 16 concurrent clients of the load mix, lookups took a median
+// of 0.2-0.4 s with 16 connections against 0.6-0.8 s with 4, for the same
+// throughput.
+func DefaultConnections() int { return min(MaxConnections, max(8, 8*runtime.GOMAXPROCS(0))) }
 
 // Options configures Open. Zero values take the defaults.
 type Options struct {
