@@ -171,6 +171,7 @@ type DB struct {
 	// is dropped (see conn).
 	version      atomic.Pointer[fileVersion]
 	connIdentity sync.Map // driver conn → fileIdentity
+	opened       string   // the data version at Open, where Watch starts
 
 	schemaMu sync.Mutex
 	schema   *Schema // cached without Today
@@ -206,6 +207,7 @@ func Open(path string, opts Options) (*DB, error) {
 	sdb.SetMaxIdleConns(opts.Connections)
 	db := &DB{path: path, abs: abs, opts: opts, sql: sdb, slots: make(chan struct{}, opts.Connections)}
 	db.version.Store(&v)
+	db.opened = v.String()
 
 	ctx, cancel := context.WithTimeout(context.Background(), schemaTimeout)
 	defer cancel()

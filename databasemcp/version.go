@@ -67,12 +67,12 @@ func (db *DB) DataVersion() string { return db.currentVersion().String() }
 
 // Watch checks the file every interval until ctx is done and calls changed
 // with the new data version whenever the content changed (written, or
-// replaced by a new file). Queries notice a change by themselves; Watch is
-// for telling clients that cache results.
+// replaced by a new file) since Open or the last call. Queries notice a
+// change by themselves; Watch is for telling clients that cache results.
 func (db *DB) Watch(ctx context.Context, interval time.Duration, changed func(version string)) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
-	last := db.DataVersion()
+	last := db.opened
 	for {
 		select {
 		case <-ctx.Done():
