@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -168,6 +170,16 @@ type HTTPConfig struct {
 	DefaultMaxRows    int           `yaml:"default_max_rows"`    // 500
 	MaxRowsLimit      int           `yaml:"max_rows_limit"`      // 10000
 	ShutdownTimeout   time.Duration `yaml:"shutdown_timeout"`    // 30s
+	// AllowUnauthenticated lets serve listen beyond the loopback interface
+	// with no API keys configured (it then logs a WARN at start). Without it,
+	// an address on all interfaces (":8001") is narrowed to 127.0.0.1, and
+	// any other non-loopback address is refused.
+	AllowUnauthenticated bool `yaml:"allow_unauthenticated"`
+	// MetricsAuth puts /metrics behind the API keys.
+	MetricsAuth bool `yaml:"metrics_auth"`
+	// MetricsAddr serves /metrics on its own listener (e.g.
+	// "127.0.0.1:9090") instead of the API's.
+	MetricsAddr string `yaml:"metrics_addr"`
 }
 
 // Environment variables set for stdio MCP children so they log at the
@@ -233,6 +245,9 @@ func ParseConfig(data []byte) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
+		if ce := explainDecodeError(data, err); ce != err {
+			return nil, ce
+		}
 		return nil, fmt.Errorf("%s (check the key names and value types against the documented configuration)",
 			strings.TrimPrefix(err.Error(), "yaml: "))
 	}
@@ -434,9 +449,36 @@ func (c *Config) Validate() error {
 		add("http.default_max_rows: %d must be in 1..max_rows_limit (%d)", h.DefaultMaxRows, h.MaxRowsLimit)
 	}
 	checkDur("http.shutdown_timeout", h.ShutdownTimeout, false)
+	if h.Addr != "" {
+		if err := CheckListenAddr(h.Addr); err != nil {
+			add("http.addr: %v", err)
+		}
+	}
+	if h.MetricsAddr != "" {
+		if err := CheckListenAddr(h.MetricsAddr); err != nil {
+			add("http.metrics_addr: %v", err)
+		}
+	}
 
 	if len(p) > 0 {
 		return &ConfigError{Problems: p}
+	}
+	return nil
+}
+
+// CheckListenAddr checks that addr is a TCP listen address: host:port or
+// :port with a numeric port.
+func CheckListenAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		var n int
+		n, err = strconv.Atoi(port)
+		if err == nil && (n < 0 || n > 65535) {
+			err = errors.New("port out of range")
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%q is not a listen address: write host:port or :port, e.g. :8001 or 127.0.0.1:8001", addr)
 	}
 	return nil
 }

@@ -314,6 +314,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 	res := &QueryResult{
 		Query:            q.Question,
 		ResolvedEntities: map[string]map[string]string{},
+		Assumptions:      []string{},
 		Attempts:         []Attempt{},
 		Metadata: Metadata{
 			Timestamp:      start.UTC().Format(time.RFC3339),
@@ -415,6 +416,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		tried = append(tried, plan.SQL)
 		res.SQL = plan.SQL
 		res.Explanation = plan.Explanation
+		res.Assumptions = append([]string{}, plan.Assumptions...)
 		res.Metadata.Confidence = plan.Confidence
 		res.ResolvedEntities = plan.ResolvedEntities
 		if res.ResolvedEntities == nil {

@@ -7,12 +7,16 @@ import (
 // QueryResult is the answer to one question (DESIGN.md "Contracts"): the
 // seed's Query_Result plus the attempts.
 type QueryResult struct {
-	Success          bool                         `json:"success"`
-	Query            string                       `json:"query"`
-	SQL              string                       `json:"sql"`
-	Result           *QueryData                   `json:"result,omitempty"`
-	Error            string                       `json:"error,omitempty"`
-	Explanation      string                       `json:"explanation"`
+	Success     bool       `json:"success"`
+	Query       string     `json:"query"`
+	SQL         string     `json:"sql"`
+	Result      *QueryData `json:"result,omitempty"`
+	Error       string     `json:"error,omitempty"`
+	Explanation string     `json:"explanation"`
+	// Assumptions say in plain words what the answer took for granted (the
+	// date range as dates, the statuses counted, which row a name meant);
+	// always present, empty when the generator stated none.
+	Assumptions      []string                     `json:"assumptions"`
 	ResolvedEntities map[string]map[string]string `json:"resolved_entities"`
 	Attempts         []Attempt                    `json:"attempts"`
 	Metadata         Metadata                     `json:"metadata"`

@@ -258,13 +258,20 @@ func splitLines(s string) []string {
 }
 
 // answerMarkdown renders a result for a chat client: the explanation, the
-// SQL in a fenced block, the first rows as a table and, when recovery
+// assumptions, the SQL in a fenced block, the first rows as a table and, when recovery
 // happened, the failed attempts.
 func answerMarkdown(res *orchestrator.QueryResult) string {
 	var b strings.Builder
 	if e := strings.TrimSpace(res.Explanation); e != "" {
 		b.WriteString(e)
 		b.WriteString("\n\n")
+	}
+	if len(res.Assumptions) > 0 {
+		b.WriteString("Assumptions:\n")
+		for _, a := range res.Assumptions {
+			b.WriteString("- " + oneLine(a) + "\n")
+		}
+		b.WriteString("\n")
 	}
 	if res.SQL != "" {
 		b.WriteString("```sql\n")
