@@ -35,8 +35,8 @@ const (
 	envPrintLogEnv = "T2T_ORCH_TEST_PRINT_LOG_ENV"
 	// envPrintEnv makes a child print the names of its environment.
 	envPrintEnv = "T2T_ORCH_TEST_PRINT_ENV"
-	envDB          = "T2T_ORCH_TEST_DB"
-	envCat         = "T2T_ORCH_TEST_CATALOG"
+	envDB       = "T2T_ORCH_TEST_DB"
+	envCat      = "T2T_ORCH_TEST_CATALOG"
 )
 
 func TestMain(m *testing.M) {
