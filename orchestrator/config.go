@@ -142,6 +142,12 @@ type LLMConfig struct {
 	// Fallback "builtin" answers with the offline generator when the LLM
 	// cannot be reached.
 	Fallback string `yaml:"fallback"`
+	// CircuitFailures consecutive questions whose LLM call failed (after
+	// its retries) open the circuit: the LLM is skipped for CircuitCooldown
+	// (the fallback answers at once, or the question fails fast), then one
+	// question probes it. Default 3; 0 turns the breaker off.
+	CircuitFailures int           `yaml:"circuit_failures"`
+	CircuitCooldown time.Duration `yaml:"circuit_cooldown"` // default 30s
 }
 
 // Bounds of llm.max_retries and llm.retry_base_delay.
@@ -206,10 +212,12 @@ func DefaultConfig() *Config {
 			LogFormat:        "json",
 		},
 		LLM: LLMConfig{
-			Timeout:        30 * time.Second,
-			MaxTokens:      1024,
-			MaxRetries:     3,
-			RetryBaseDelay: 500 * time.Millisecond,
+			Timeout:         30 * time.Second,
+			MaxTokens:       1024,
+			MaxRetries:      3,
+			RetryBaseDelay:  500 * time.Millisecond,
+			CircuitFailures: 3,
+			CircuitCooldown: 30 * time.Second,
 		},
 		HTTP: HTTPConfig{
 			Addr:              ":8001",
@@ -419,6 +427,12 @@ func (c *Config) Validate() error {
 		add("llm.retry_base_delay: %v is too small; write a duration with a unit, e.g. 500ms", d)
 	case d > maxRetryBaseDelay:
 		add("llm.retry_base_delay: %v is longer than %v; retries would outlast any query (e.g. 500ms)", d, maxRetryBaseDelay)
+	}
+	if l.CircuitFailures < 0 || l.CircuitFailures > 100 {
+		add("llm.circuit_failures: %d is out of range 0..100 (0 turns the circuit breaker off)", l.CircuitFailures)
+	}
+	if l.CircuitFailures > 0 && (l.CircuitCooldown < time.Second || l.CircuitCooldown > time.Hour) {
+		add("llm.circuit_cooldown: %s must be between 1s and 1h", l.CircuitCooldown)
 	}
 	switch l.Fallback {
 	case "", ProviderBuiltin:

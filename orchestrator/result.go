@@ -49,10 +49,13 @@ type Metadata struct {
 	Timestamp      string   `json:"timestamp"` // RFC 3339, UTC
 	Generator      string   `json:"generator"`
 	// Fallback is set when the configured LLM failed and llm.fallback answered.
-	Fallback   bool        `json:"fallback,omitempty"`
-	Cache      string      `json:"cache"` // hit | miss | partial
-	Confidence float64     `json:"confidence,omitempty"`
-	Usage      *TokenUsage `json:"usage,omitempty"`
+	Fallback bool `json:"fallback,omitempty"`
+	// FallbackReason says why the fallback answered (the LLM's failure, or
+	// that its circuit breaker is open).
+	FallbackReason string      `json:"fallback_reason,omitempty"`
+	Cache          string      `json:"cache"` // hit | miss | partial
+	Confidence     float64     `json:"confidence,omitempty"`
+	Usage          *TokenUsage `json:"usage,omitempty"`
 }
 
 // TokenUsage is the LLM token usage of all attempts of one question.
