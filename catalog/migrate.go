@@ -195,8 +195,8 @@ func (m *migration) dates() {
 
 // words adds user-friendly terms to their columns and table aliases to their
 // tables. A term is the more specific word: a word derived from an
-// identifier, or a table alias, that is also a term of another column gives
-// way to it.
+// identifier that is also a term of another column gives way to it, and so
+// does a table alias that is a term of a measure.
 func (m *migration) words() {
 	terms := m.old.ColumnMappings.UserFriendlyTerms
 	termOf := map[string]string{} // normalised term -> table.column
@@ -232,12 +232,23 @@ func (m *migration) words() {
 			continue
 		}
 		for _, alias := range m.old.ColumnMappings.TableAliases[tname] {
-			if _, isTerm := termOf[normalize(alias)]; isTerm {
+			// "revenue" as a table alias and a term of an amount: the
+			// measure's word, not the table's.
+			if ref, isTerm := termOf[normalize(alias)]; isTerm && m.kindOf(ref) == KindMeasure {
 				continue
 			}
 			t.Words = addWords(t.Words, alias)
 		}
 	}
+}
+
+// kindOf returns the kind of the column a version-1 reference names.
+func (m *migration) kindOf(ref string) string {
+	table, col := splitV1Ref(ref)
+	if t := m.s.Tables[table]; t != nil && t.Columns[col] != nil {
+		return t.Columns[col].Kind
+	}
+	return ""
 }
 
 // tableWords are a table's identifier phrase in plural and singular.

@@ -121,11 +121,11 @@ const MaxRows = 10_000_000
 
 // Options configures Generate.
 type Options struct {
-	Path    string           // destination database file; replaced atomically
+	Path    string            // destination database file; replaced atomically
 	Catalog *catalog.Semantic // products to sell: the keyed entity set of table products
-	Seed    int64            // same seed and AsOf give the same data
-	AsOf    time.Time        // last day of data (UTC date); zero means today
-	Rows    int              // number of sales rows, 1..MaxRows
+	Seed    int64             // same seed and AsOf give the same data
+	AsOf    time.Time         // last day of data (UTC date); zero means today
+	Rows    int               // number of sales rows, 1..MaxRows
 }
 
 // Stats describes a generated database.
