@@ -37,8 +37,11 @@ type v2validator struct {
 
 func newV2Validator() *v2validator { return &v2validator{tables: map[string]map[string]string{}} }
 
-// at returns path extended by an object key: .key for plain keys,
-// ["key"] for keys with spaces, dots or other characters.
+// PathKey extends a JSON path (as problems report it) by an object key:
+// tables.orders for plain keys, tables["Order Details"] for keys with
+// spaces, dots or other characters.
+func PathKey(path, key string) string { return at(path, key) }
+
 func at(path, key string) string {
 	if plainKey.MatchString(key) {
 		return join(path, key)

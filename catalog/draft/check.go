@@ -38,7 +38,7 @@ func Check(ctx context.Context, s *catalog.Semantic, src Source) ([]catalog.Prob
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Tables)) {
 		t := s.Tables[name]
-		path := "tables." + name
+		path := catalog.PathKey("tables", name)
 		lt := live[name]
 		if lt == nil {
 			add(path, "the database has no table or view %q; rename the entry to one of its tables or remove it", name)
@@ -50,7 +50,7 @@ func Check(ctx context.Context, s *catalog.Semantic, src Source) ([]catalog.Prob
 		}
 		for _, cname := range slices.Sorted(maps.Keys(t.Columns)) {
 			if !cols[cname] {
-				add(path+".columns."+cname, "table %q has no column %q; rename the entry to one of its columns or remove it", name, cname)
+				add(catalog.PathKey(path+".columns", cname), "table %q has no column %q; rename the entry to one of its columns or remove it", name, cname)
 			}
 		}
 		if lt.Kind == databasemcp.KindView && t.Role != catalog.RoleView {
@@ -73,7 +73,7 @@ func Check(ctx context.Context, s *catalog.Semantic, src Source) ([]catalog.Prob
 		_, err := src.Query(qctx, query, 1)
 		cancel()
 		if err != nil {
-			add("measures."+name, "does not run on the database (%v); fix its SQL", err)
+			add(catalog.PathKey("measures", name), "does not run on the database (%v); fix its SQL", err)
 		}
 	}
 	return problems, ctx.Err()

@@ -140,6 +140,9 @@ func Draft(ctx context.Context, src Source, opts Options) (*catalog.Semantic, er
 	d.collect()
 	if err := d.forEachTable(ctx, func(ctx context.Context, t *tableDraft) {
 		t.prof = d.profileTable(ctx, t.src)
+		if t.prof.err != "" {
+			d.notef(t.key, "%s could not be sampled (%s): drafted from its names and types only; check its kinds", t.key, t.prof.err)
+		}
 	}); err != nil {
 		return nil, err
 	}

@@ -224,6 +224,8 @@ func NamedMeasure(toks []string, fact bool) Measure {
 		return Measure{"non_additive", u, "a " + u + ": averaged, never summed", true}
 	case slices.Contains(toks, "unit") && money:
 		return Measure{"non_additive", "money", "a price per unit: averaged, never summed", true}
+	case hasAny(toks, totalWords) != "" && hasAny(toks, quantityWords) != "":
+		return Measure{"additive", "quantity", "a total quantity: sums are meaningful", true}
 	case hasAny(toks, totalWords) != "":
 		return Measure{"additive", unit("quantity"), "a total: sums are meaningful", true}
 	case slices.Contains(toks, "discount"):
