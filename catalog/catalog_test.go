@@ -25,4 +25,9 @@ func TestLoadSampleCatalog(t *testing.T) {
 	if catalog.IsVersion1(data) {
 		t.Error("the sample catalog is version 1")
 	}
+	// It is written the way catalog init writes catalogs, so an edit by the
+	// tools shows only what changed.
+	if out, _ := catalog.Marshal(s); string(out) != string(data) {
+		t.Error("the sample catalog is not in catalog.Marshal's form")
+	}
 }

@@ -270,7 +270,9 @@ func (d *drafter) classifyText(c *colDraft) {
 		return
 	}
 	// A first or last name repeats on its own; the pair may still name rows.
-	if c.nameLike() && (!c.lowShare() || names.FirstName(c.toks) || names.LastName(c.toks)) {
+	// People share names, so a column named for its table ("customer name")
+	// or a plain name or title is a candidate however often names repeat.
+	if c.nameLike() && (!c.lowShare() || names.FirstName(c.toks) || names.LastName(c.toks) || c.ownName()) {
 		out.Kind = "" // a label candidate: decideTables chooses
 		return
 	}
@@ -316,6 +318,18 @@ func (c *colDraft) lowShare() bool {
 	p := c.prof
 	return p.nonNull > 0 && p.distinct >= 0 && float64(p.distinct) < 0.5*float64(p.nonNull)
 }
+
+// ownName reports a column named as the name of its table's rows: "name",
+// "title", "full name", or "<table> name" ("customer name" in customers).
+func (c *colDraft) ownName() bool {
+	p := strings.Join(c.toks, " ")
+	single := c.t.singular()
+	return plainNames[p] || p == single+" name" || p == single+" title" || p == single+"name"
+}
+
+// plainNames name a row without saying of what.
+var plainNames = map[string]bool{"name": true, "title": true, "full name": true, "fullname": true, "display name": true,
+	"label": true, "caption": true, "headline": true}
 
 // nameLike reports a column named like a name or title.
 func (c *colDraft) nameLike() bool {

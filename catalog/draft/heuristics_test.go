@@ -179,6 +179,7 @@ func kinded(name, kind string, p profile) *colDraft {
 
 func TestPickLabel(t *testing.T) {
 	uniq := profile{distinct: 100, nonNull: 100}
+	repeats := profile{distinct: 30, nonNull: 100}
 	tests := []struct {
 		name  string
 		table *tableDraft
@@ -190,6 +191,9 @@ func TestPickLabel(t *testing.T) {
 		{"first and last", table("Employee", 1, 0, kinded("LastName", "", uniq), kinded("FirstName", "", uniq)), "FirstName+LastName"},
 		{"company name", table("Customers", 1, 0, kinded("ContactName", "", uniq), kinded("CompanyName", "", uniq)), "CompanyName"},
 		{"other unique name of a dimension", table("Stores", 1, 0, kinded("branch_name", "", uniq)), "branch_name"},
+		{"own name even when names repeat", table("customers", 1, 0, kinded("customer_name", "", repeats)), "customer_name"},
+		{"a repeated job title loses to the name pair", table("Employee", 1, 0, kinded("Title", "", repeats), kinded("FirstName", "", repeats), kinded("LastName", "", repeats)), "FirstName+LastName"},
+		{"a repeated plain name still names rows", table("people", 1, 0, kinded("Name", "", repeats)), "Name"},
 		{"ship name of an event", table("Orders", 1, 1, kinded("ShipName", "", uniq), kinded("OrderDate", catalog.KindDate, uniq)), ""},
 	}
 	for _, tt := range tests {

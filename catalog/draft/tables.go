@@ -69,7 +69,7 @@ func (d *drafter) label(t *tableDraft) {
 			continue
 		}
 		if c.lowShare() && c.lowCardinality() {
-			c.out.Kind, c.out.Why = catalog.KindAttribute, "a name shared by many rows: "+c.valuesWhy()
+			c.out.Kind, c.out.Why = catalog.KindAttribute, "a name or title shared by many rows: "+c.valuesWhy()
 		} else {
 			c.out.Kind, c.out.Why = catalog.KindText, "a name, but not of the rows of this table: free text"
 		}
@@ -106,17 +106,13 @@ var organisationWords = map[string]bool{"company": true, "business": true, "orga
 
 func pickLabel(t *tableDraft, cands []*colDraft) []*colDraft {
 	single := t.singular()
-	plain := map[string]bool{"name": true, "title": true, "full name": true, "fullname": true, "display name": true,
-		"label": true, "caption": true, "headline": true}
-	phrase := func(c *colDraft) string { return strings.Join(c.toks, " ") }
 	for _, c := range cands {
-		p := phrase(c)
-		if p == single+" name" || p == single+" title" || p == single+"name" {
+		if p := strings.Join(c.toks, " "); p == single+" name" || p == single+" title" || p == single+"name" {
 			return []*colDraft{c}
 		}
 	}
 	for _, c := range cands {
-		if plain[phrase(c)] {
+		if plainNames[strings.Join(c.toks, " ")] && !c.lowShare() {
 			return []*colDraft{c}
 		}
 	}
@@ -134,6 +130,13 @@ func pickLabel(t *tableDraft, cands []*colDraft) []*colDraft {
 	}
 	for _, c := range cands {
 		if len(c.toks) >= 2 && organisationWords[c.toks[len(c.toks)-2]] && names.Label(c.toks) {
+			return []*colDraft{c}
+		}
+	}
+	// A plain name that repeats (people share names) still names the rows;
+	// a title that repeats is a job title, not a name.
+	for _, c := range cands {
+		if p := strings.Join(c.toks, " "); plainNames[p] && p != "title" {
 			return []*colDraft{c}
 		}
 	}
@@ -254,13 +257,20 @@ func (d *drafter) role(t *tableDraft) {
 func dimensionWhy(t *tableDraft) string {
 	switch {
 	case t.refIn > 0 && len(t.out.Label) > 0:
-		return fmt.Sprintf("describes things other tables refer to (%d foreign keys point here) and has a name", t.refIn)
+		return fmt.Sprintf("describes things other tables refer to (%s) and has a name", pointHere(t.refIn))
 	case t.refIn > 0:
-		return fmt.Sprintf("describes things other tables refer to (%d foreign keys point here)", t.refIn)
+		return fmt.Sprintf("describes things other tables refer to (%s)", pointHere(t.refIn))
 	case len(t.out.Label) > 0:
 		return "describes named things"
 	}
 	return "describes things: no foreign keys out with a date or measures"
+}
+
+func pointHere(n int) string {
+	if n == 1 {
+		return "1 foreign key points here"
+	}
+	return fmt.Sprintf("%d foreign keys point here", n)
 }
 
 func factDetail(date string, measures int) string {
@@ -269,7 +279,7 @@ func factDetail(date string, measures int) string {
 		s += ", has a date"
 	}
 	if measures > 0 {
-		s += fmt.Sprintf(", has %d measure(s)", measures)
+		s += ", has " + count(measures, "measure")
 	}
 	return s
 }
