@@ -17,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -89,6 +90,15 @@ func (o Options) withDefaults() (Options, error) {
 		o.Now = time.Now
 	}
 	return o, nil
+}
+
+// starterAggregationTerms are the everyday English aggregation words every
+// draft's vocabulary starts with (ranking words like "top" are left to the
+// planner: they order rows, they do not aggregate).
+var starterAggregationTerms = map[string]string{
+	"total": "SUM", "sum": "SUM", "how many": "COUNT", "count": "COUNT", "number of": "COUNT",
+	"average": "AVG", "mean": "AVG", "avg": "AVG", "maximum": "MAX", "max": "MAX", "highest": "MAX",
+	"minimum": "MIN", "min": "MIN", "lowest": "MIN",
 }
 
 // drafter holds one drafting run.
@@ -217,6 +227,8 @@ func (d *drafter) assemble(sets []*catalog.EntitySet) *catalog.Semantic {
 	if len(s.Measures) == 0 {
 		s.Measures = nil
 	}
+	s.Vocabulary = &catalog.Vocabulary{AggregationTerms: maps.Clone(starterAggregationTerms)}
+	d.notef("", "vocabulary.aggregation_terms starts with the usual English aggregation words; add your own (e.g. \"turnover\": \"SUM\") and synonyms (\"clients\": \"customers\")")
 	slices.SortStableFunc(d.notes, func(a, b note) int {
 		if c := strings.Compare(a.table, b.table); c != 0 {
 			return c
