@@ -153,8 +153,8 @@ func (v *v2validator) tablesSection(raw any) {
 	}
 	for _, name := range slices.Sorted(maps.Keys(tables)) {
 		path := at("tables", name)
-		if strings.TrimSpace(name) == "" || strings.TrimSpace(name) != name {
-			v.addf(path, "table name %q must be the name exactly as the database spells it, without surrounding spaces", name)
+		if strings.TrimSpace(name) == "" {
+			v.addf(path, "table name must not be empty: key each table by its name exactly as the database spells it")
 		}
 		v.table(path, name, tables[name])
 	}

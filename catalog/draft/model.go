@@ -65,6 +65,10 @@ func (d *drafter) collect() {
 		}
 		t := &tableDraft{src: st, key: key, byName: map[string]*colDraft{}, measures: map[string]*catalog.Measure{}}
 		for _, c := range st.Columns {
+			if strings.TrimSpace(c.Name) == "" {
+				d.notef(key, "%s has a column without a name: left out of the catalog (rename it to describe it)", key)
+				continue
+			}
 			cd := &colDraft{t: t, src: c, tc: classifyType(c.Type), toks: catalog.IdentifierWords(c.Name), out: &catalog.Column{}}
 			t.cols = append(t.cols, cd)
 			t.byName[c.Name] = cd

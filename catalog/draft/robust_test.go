@@ -130,3 +130,36 @@ func TestDraftServedUnchanged(t *testing.T) {
 		t.Errorf("summary = %v", sum)
 	}
 }
+
+// TestDraftOddNames: names SQLite allows and the catalog must survive —
+// surrounding spaces, an empty column name, quotes, brackets, non-ASCII,
+// digits, a reserved word, a table with a schema-like dot.
+func TestDraftOddNames(t *testing.T) {
+	path := buildDB(t, `
+CREATE TABLE " Odd Table " (id INTEGER PRIMARY KEY, "" TEXT, "say ""hi""" TEXT, [weird name] TEXT, "odd]col" TEXT, "Größe" REAL, "2nd" INTEGER);
+CREATE TABLE "select" ("from" INTEGER PRIMARY KEY, "order" TEXT, odd_id INTEGER REFERENCES " Odd Table "(id));
+CREATE TABLE "a.b" (x INTEGER);`, func(ins func(string, ...any)) {
+		for i := 1; i <= 5; i++ {
+			ins(`" Odd Table "`, i, "e", `"q"`, "[w]", "]", 1.5*float64(i), i)
+			ins(`"select"`, i, "o", i)
+			ins(`"a.b"`, i)
+		}
+	})
+	s := draftOf(t, path, Options{})
+	if _, ok := s.Tables[" Odd Table "]; !ok {
+		t.Fatalf("tables = %v, want the name as the database spells it", s.Tables)
+	}
+	if c := s.Tables["select"].Columns["odd_id"]; c.References != " Odd Table .id" {
+		t.Errorf("odd_id references %q", c.References)
+	}
+	if _, ok := s.Tables[" Odd Table "].Columns[""]; ok {
+		t.Error("the nameless column is in the catalog")
+	}
+	if !strings.Contains(strings.Join(s.Source.Notes, "\n"), "has a column without a name") {
+		t.Errorf("notes = %v, want one about the nameless column", s.Source.Notes)
+	}
+	problems, err := Check(context.Background(), s, openSource(t, path))
+	if err != nil || len(problems) != 0 {
+		t.Errorf("Check = %v, %v", problems, err)
+	}
+}
