@@ -297,8 +297,13 @@ func printSummary(w io.Writer, s *catalog.Semantic) {
 		types[catalog.MeasureAdditive], types[catalog.MeasureNonAdditive], len(s.Measures))
 	fmt.Fprintf(w, "  entity sets:  %d with %d entities (%d with a note)\n", len(s.Entities), values, capped)
 	if s.Source != nil && len(s.Source.Notes) > 0 {
+		const shown = 10
 		fmt.Fprintf(w, "  notes:        %d\n", len(s.Source.Notes))
-		for _, n := range s.Source.Notes {
+		for i, n := range s.Source.Notes {
+			if i == shown {
+				fmt.Fprintf(w, "    … %d more in source.notes\n", len(s.Source.Notes)-shown)
+				break
+			}
 			fmt.Fprintf(w, "    - %s\n", strings.TrimSpace(n))
 		}
 	}

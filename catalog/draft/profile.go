@@ -238,7 +238,9 @@ func (d *drafter) sampleRows(ctx context.Context, t *databasemcp.Table, p *table
 	}
 	for _, c := range t.Columns {
 		cp := p.cols[c.Name]
-		if len(cp.samples) > 0 || p.ok && cp.nonNull == 0 {
+		// Without statistics (they failed or timed out) a targeted query
+		// might scan a huge table: the column is drafted from its name.
+		if len(cp.samples) > 0 || !p.ok || cp.nonNull == 0 {
 			continue
 		}
 		q := quote(c.Name)
