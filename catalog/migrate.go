@@ -166,7 +166,7 @@ func (m *migration) nameKind(table, name string, c *Column) {
 		c.Kind, c.DateFormat, c.Why = KindDate, DateISO, "a date; version-1 catalogs compare dates as ISO text"+unchecked
 	case isID:
 		c.Kind, c.Why = KindIdentifier, "named like a key"+unchecked
-	case names.Label(toks) || names.FirstName(toks) || names.LastName(toks):
+	case names.Label(toks) || names.GivenName(toks) || names.FamilyName(toks):
 		c.Kind, c.Why = KindLabel, "named like a name or title"+unchecked
 	case isText:
 		c.Kind, c.Why = KindText, textWhy+unchecked

@@ -250,6 +250,10 @@ func (d *drafter) classifyText(c *colDraft) {
 		out.Kind, out.Why = catalog.KindText, "a time of day ("+c.src.Type+")"
 		return
 	}
+	if names.Phone(c.toks) {
+		out.Kind, out.Why = catalog.KindText, "a phone number stored as text"
+		return
+	}
 	if ok, why := names.Identifier(c.toks); ok && !c.lowCardinality() {
 		out.Kind, out.Why = catalog.KindIdentifier, why
 		return
@@ -272,7 +276,7 @@ func (d *drafter) classifyText(c *colDraft) {
 	// A first or last name repeats on its own; the pair may still name rows.
 	// People share names, so a column named for its table ("customer name")
 	// or a plain name or title is a candidate however often names repeat.
-	if c.nameLike() && (!c.lowShare() || names.FirstName(c.toks) || names.LastName(c.toks) || c.ownName()) {
+	if c.nameLike() && (!c.lowShare() || names.GivenName(c.toks) || names.FamilyName(c.toks) || c.ownName()) {
 		out.Kind = "" // a label candidate: decideTables chooses
 		return
 	}
@@ -333,7 +337,7 @@ var plainNames = map[string]bool{"name": true, "title": true, "full name": true,
 
 // nameLike reports a column named like a name or title.
 func (c *colDraft) nameLike() bool {
-	return names.Label(c.toks) || names.FirstName(c.toks) || names.LastName(c.toks)
+	return names.Label(c.toks) || names.GivenName(c.toks) || names.FamilyName(c.toks)
 }
 
 // measureTypes types every measure column from its name tokens, declared

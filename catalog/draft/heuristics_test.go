@@ -97,6 +97,7 @@ func TestClassifyColumn(t *testing.T) {
 		{"low-cardinality code", col("currency_code", "TEXT", 100, profile{distinct: 4, nonNull: 100}, repeat(100, "EUR", "USD", "GBP", "JPY")...), catalog.KindAttribute, "", "a code with 4 distinct values"},
 		{"high-cardinality code", col("tracking_code", "TEXT", 1000, profile{distinct: 1000, nonNull: 1000}, "A1", "B2"), catalog.KindIdentifier, "", "code"},
 		{"text phone", col("Phone", "TEXT", 10, profile{distinct: 10, nonNull: 10}, "555-1234"), catalog.KindText, "", "phone"},
+		{"text phone with digits only", col("Phone", "TEXT", 100, profile{distinct: 100, nonNull: 100}, "5551234"), catalog.KindText, "", "phone"},
 		{"non-iso date named like one", col("shipped_on", "TEXT", 100, profile{distinct: 90, nonNull: 100}, "01/02/2024", "01/03/2024"), catalog.KindText, "", "free text"},
 		{"json", col("payload", "JSONB", 10, profile{}), catalog.KindText, "", "structured"},
 		{"no values", col("region", "TEXT", 0, profile{distinct: 0}), catalog.KindAttribute, "", "no values"},
@@ -228,6 +229,8 @@ func TestDateColumn(t *testing.T) {
 		{"only date even if secondary", table("shipments", 0, 1, date("ship_date")), "ship_date"},
 		{"birth and hire: none", table("Employees", 1, 0, date("BirthDate"), date("HireDate")), ""},
 		{"invoice", table("Invoice", 0, 1, date("InvoiceDate")), "InvoiceDate"},
+		{"a ship date names a shipment", table("shipments", 0, 1, date("delivered_at"), date("ship_date")), "ship_date"},
+		{"a delivery's delivered date", table("deliveries", 0, 1, date("due_on"), date("delivered_at")), "delivered_at"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -119,9 +119,9 @@ func pickLabel(t *tableDraft, cands []*colDraft) []*colDraft {
 	var first, last *colDraft
 	for _, c := range cands {
 		switch {
-		case names.FirstName(c.toks) && first == nil:
+		case names.GivenName(c.toks) && first == nil:
 			first = c
-		case names.LastName(c.toks) && last == nil:
+		case names.FamilyName(c.toks) && last == nil:
 			last = c
 		}
 	}
@@ -170,7 +170,7 @@ func (d *drafter) dateColumn(t *tableDraft) {
 	var pick *colDraft
 	why := ""
 	for _, c := range dates {
-		if len(head) > 0 && hasToken(c.toks, head[len(head)-1]) && !names.SecondaryDate(c.toks) {
+		if len(head) > 0 && namedFor(c.toks, head[len(head)-1]) {
 			pick, why = c, "named for the table"
 			break
 		}
@@ -206,6 +206,23 @@ func (d *drafter) dateColumn(t *tableDraft) {
 	}
 	t.out.DateColumn = pick.name()
 	t.why = append(t.why, "dated by "+pick.name()+" ("+why+")")
+}
+
+// namedFor reports a word of toks naming the table's head noun: the noun
+// itself or a form of it ("ship" and "shipped" for shipment, "delivered"
+// for delivery, "sale" for sales): a common prefix of at least 4 letters
+// and half the shorter word.
+func namedFor(toks []string, head string) bool {
+	for _, w := range toks {
+		n := 0
+		for n < len(w) && n < len(head) && w[n] == head[n] {
+			n++
+		}
+		if w == head || n >= 4 && 2*n >= min(len(w), len(head)) {
+			return true
+		}
+	}
+	return false
 }
 
 func joinNames(cols []*colDraft) string {

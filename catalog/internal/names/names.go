@@ -75,7 +75,7 @@ var labelWords = set("name", "title", "label", "caption", "headline", "fullname"
 // Label reports whether the words name a row in words ("Name", "product_name",
 // "Title", "full name"), not a first or last name on its own.
 func Label(toks []string) bool {
-	if FirstName(toks) || LastName(toks) {
+	if GivenName(toks) || FamilyName(toks) {
 		return false
 	}
 	l := last(toks)
@@ -85,14 +85,14 @@ func Label(toks []string) bool {
 	return labelWords[l] || strings.HasSuffix(l, "name") && len(l) > 4 && !set("surname", "firstname", "lastname")[l]
 }
 
-// FirstName reports "FirstName", "first_name", "given name".
-func FirstName(toks []string) bool {
+// GivenName reports "FirstName", "first_name", "given name".
+func GivenName(toks []string) bool {
 	j := joined(toks)
 	return strings.HasSuffix(j, "firstname") || strings.HasSuffix(j, "givenname") || strings.HasSuffix(j, "forename")
 }
 
-// LastName reports "LastName", "last_name", "surname", "family name".
-func LastName(toks []string) bool {
+// FamilyName reports "LastName", "last_name", "surname", "family name".
+func FamilyName(toks []string) bool {
 	j := joined(toks)
 	return strings.HasSuffix(j, "lastname") || strings.HasSuffix(j, "surname") || strings.HasSuffix(j, "familyname")
 }
@@ -197,6 +197,31 @@ var (
 		"installs", "stock", "inventory", "seats", "tickets", "copies", "hits", "calls", "attendees", "guests")
 )
 
+// totalUnit is the unit of a total: what else the words name ("total
+// weight kg" → weight, "total fees" → money, "total items" → quantity), and
+// money for a bare total ("Total", "grand total").
+func totalUnit(toks []string) string {
+	var rest []string
+	for _, t := range toks {
+		if !totalWords[t] && t != "grand" {
+			rest = append(rest, t)
+		}
+	}
+	switch {
+	case len(rest) == 0:
+		return "money"
+	case hasAny(rest, quantityWords) != "":
+		return "quantity"
+	case Money(rest):
+		return "money"
+	case hasAny(rest, durationWords) != "":
+		return "duration"
+	case hasAny(rest, physWords) != "":
+		return hasAny(rest, physWords)
+	}
+	return ""
+}
+
 // Money reports whether the words name money (price, cost, amount, total,
 // revenue, sales, fee, tax, freight, salary, balance, payment ...).
 func Money(toks []string) bool { return hasAny(toks, moneyWords) != "" }
@@ -224,10 +249,8 @@ func NamedMeasure(toks []string, fact bool) Measure {
 		return Measure{"non_additive", u, "a " + u + ": averaged, never summed", true}
 	case slices.Contains(toks, "unit") && money:
 		return Measure{"non_additive", "money", "a price per unit: averaged, never summed", true}
-	case hasAny(toks, totalWords) != "" && hasAny(toks, quantityWords) != "":
-		return Measure{"additive", "quantity", "a total quantity: sums are meaningful", true}
 	case hasAny(toks, totalWords) != "":
-		return Measure{"additive", unit("quantity"), "a total: sums are meaningful", true}
+		return Measure{"additive", totalUnit(toks), "a total: sums are meaningful", true}
 	case slices.Contains(toks, "discount"):
 		return Measure{"non_additive", "rate", "a discount rate: averaged, never summed", true}
 	case hasAny(toks, set("price", "msrp")) != "":

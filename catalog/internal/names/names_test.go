@@ -64,11 +64,11 @@ func TestLabelNames(t *testing.T) {
 		if got := Label(w); got != tt.label {
 			t.Errorf("Label(%q) = %v, want %v", tt.in, got, tt.label)
 		}
-		if got := FirstName(w); got != tt.first {
-			t.Errorf("FirstName(%q) = %v, want %v", tt.in, got, tt.first)
+		if got := GivenName(w); got != tt.first {
+			t.Errorf("GivenName(%q) = %v, want %v", tt.in, got, tt.first)
 		}
-		if got := LastName(w); got != tt.last {
-			t.Errorf("LastName(%q) = %v, want %v", tt.in, got, tt.last)
+		if got := FamilyName(w); got != tt.last {
+			t.Errorf("FamilyName(%q) = %v, want %v", tt.in, got, tt.last)
 		}
 	}
 }
@@ -143,6 +143,10 @@ func TestNamedMeasure(t *testing.T) {
 		{"total", false, "additive", "money", true},
 		{"total amount", false, "additive", "money", true},
 		{"total items", false, "additive", "quantity", true},
+		{"total weight kg", false, "additive", "weight", true},
+		{"total fees", false, "additive", "money", true},
+		{"grand total", false, "additive", "money", true},
+		{"total score", false, "additive", "", true},
 		{"amount", false, "additive", "money", true},
 		{"revenue", false, "additive", "money", true},
 		{"freight", false, "additive", "money", true},
