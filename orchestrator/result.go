@@ -7,12 +7,14 @@ import (
 // QueryResult is the answer to one question (DESIGN.md "Contracts"): the
 // seed's Query_Result plus the attempts.
 type QueryResult struct {
-	Success          bool                         `json:"success"`
-	Query            string                       `json:"query"`
-	SQL              string                       `json:"sql"`
-	Result           *QueryData                   `json:"result,omitempty"`
-	Error            string                       `json:"error,omitempty"`
-	Explanation      string                       `json:"explanation"`
+	Success     bool       `json:"success"`
+	Query       string     `json:"query"`
+	SQL         string     `json:"sql"`
+	Result      *QueryData `json:"result,omitempty"`
+	Error       string     `json:"error,omitempty"`
+	Explanation string     `json:"explanation"`
+	// Assumptions are what the answer took for granted (sqlgen.Plan).
+	Assumptions      []string                     `json:"assumptions,omitempty"`
 	ResolvedEntities map[string]map[string]string `json:"resolved_entities"`
 	Attempts         []Attempt                    `json:"attempts"`
 	Metadata         Metadata                     `json:"metadata"`
