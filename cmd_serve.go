@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"talk2tables/gateway"
 	"talk2tables/orchestrator"
 	"talk2tables/server"
 	"talk2tables/web"
@@ -62,6 +63,14 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 		}
 	}()
 
+	// The MCP face (ask, run_sql, downstream tools) at /mcp and /sse.
+	gw := gateway.New(orch, cfg, logger)
+	defer gw.Close()
+	mcpHandlers, err := gw.HTTPHandlers()
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+
 	ln, err := net.Listen("tcp", cfg.HTTP.Addr)
 	if err != nil {
 		return fmt.Errorf("serve: listen on %s: %w (is another process using the port? pick one with --addr)", cfg.HTTP.Addr, err)
@@ -73,7 +82,7 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	baseCtx, cancelBase := context.WithCancelCause(context.Background())
 	defer cancelBase(nil)
 	srv := &http.Server{
-		Handler:           server.New(orch, cfg.HTTP, web.Files, logger, reg),
+		Handler:           server.New(orch, cfg.HTTP, web.Files, logger, reg, server.WithMCP(mcpHandlers.Streamable, mcpHandlers.SSE)),
 		BaseContext:       func(net.Listener) context.Context { return baseCtx },
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
@@ -81,7 +90,7 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 		WriteTimeout: cfg.Orchestration.QueryTimeout + 30*time.Second,
 		IdleTimeout:  120 * time.Second,
 	}
-	fmt.Fprintf(io.err, "talk2tables: serving on %s (API, UI, /health, /metrics)\n", displayURL(ln.Addr()))
+	fmt.Fprintf(io.err, "talk2tables: serving on %s (API, UI, MCP at /mcp and /sse, /health, /metrics)\n", displayURL(ln.Addr()))
 	logger.Info("http server started", "event", "http_server_started", "addr", ln.Addr().String())
 
 	served := make(chan error, 1)
@@ -95,6 +104,8 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	logger.Info("http server stopping", "event", "http_server_stopping", "timeout", cfg.HTTP.ShutdownTimeout.String())
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.HTTP.ShutdownTimeout)
 	defer cancel()
+	// MCP event streams stay open until their sessions end.
+	mcpHandlers.Close()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		// Grace period over: stop what still runs, give the handlers a moment
 		// to answer 503 / send their SSE error event, then cut the rest.

@@ -6,6 +6,7 @@
 //	talk2tables database-mcp  MCP server over a SQLite file
 //	talk2tables metadata-mcp  MCP server over the product catalog
 //	talk2tables gen-data      builds the sample SQLite database
+//	talk2tables mcp           talk2tables itself as an MCP server over stdio
 //
 // main only parses flags and wires packages together.
 package main
@@ -39,6 +40,7 @@ var commands = map[string]command{
 	"database-mcp": {"run the MCP server over a SQLite database", runDatabaseMCP},
 	"metadata-mcp": {"run the MCP server over the product catalog", runMetadataMCP},
 	"gen-data":     {"generate the sample SQLite database", runGenData},
+	"mcp":          {"serve talk2tables as an MCP server over stdio (ask, run_sql, downstream tools)", runMCP},
 }
 
 // errUsage marks a command-line mistake: usage was printed, exit code 2.
