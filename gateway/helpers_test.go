@@ -274,7 +274,12 @@ func overHTTP(tb testing.TB, st *stack, o clientOptions) (*client.Client, *notes
 // httpClient connects a streamable HTTP client to url.
 func httpClient(tb testing.TB, url string, o clientOptions) (*client.Client, *notes) {
 	tb.Helper()
-	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPHeaders(o.headers))
+	topts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(o.headers)}
+	if o.legacy {
+		// The listening stream carries notifications sent outside a call.
+		topts = append(topts, transport.WithContinuousListening())
+	}
+	tr, err := transport.NewStreamableHTTP(url, topts...)
 	if err != nil {
 		tb.Fatal(err)
 	}
