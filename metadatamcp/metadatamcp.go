@@ -90,6 +90,8 @@ func New(path string, logger *slog.Logger) (*Server, error) {
 		server.WithResourceCapabilities(true, true),
 		server.WithHooks(hooks),
 		server.WithRecovery(),
+		// logging/setLevel is answered (MCP clients and the conformance suite expect it).
+		server.WithLogging(),
 		server.WithInstructions("Product catalog for talk2tables: product aliases with canonical ids and database references, "+
 			"column mappings from business terms to SQL (SQLite date expressions over {date_column}), and a summary."),
 	)
