@@ -65,6 +65,7 @@ type Gateway struct {
 	offline sqlgen.Generator
 	webhook *http.Client
 
+	refreshMu  sync.Mutex // one refresh at a time: SetTools must not interleave
 	mu         sync.Mutex
 	signature  string                         // of the downstream tools/resources last set
 	routes     map[string]route               // namespaced tool → downstream
@@ -197,6 +198,8 @@ func (g *Gateway) refreshLater() {
 // servers; clients hear tools/list_changed and resources/list_changed only
 // when something changed.
 func (g *Gateway) refresh() {
+	g.refreshMu.Lock()
+	defer g.refreshMu.Unlock()
 	downs := g.orch.Downstreams()
 	routes := map[string]route{}
 	resRoutes := map[string]resourceRoute{}
