@@ -227,7 +227,9 @@ func TestServeMCPEndpoints(t *testing.T) {
 		{"streamable HTTP", func() (transport.Interface, error) {
 			return transport.NewStreamableHTTP(base+"mcp", transport.WithHTTPHeaders(headers))
 		}},
-		{"SSE", func() (transport.Interface, error) { return transport.NewSSE(base+"sse", transport.WithHeaders(headers)) }},
+		{"SSE", func() (transport.Interface, error) {
+			return transport.NewSSE(base+"sse", transport.WithHeaders(headers))
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr, err := tc.tr()
