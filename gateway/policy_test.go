@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/mcpserve"
 	"talk2tables/orchestrator"
 )
 
@@ -269,5 +270,56 @@ func TestDownstreamListChanged(t *testing.T) {
 	}
 	if res := call(t, c, "tools__later", nil, nil); res.IsError || text(res) != "later" {
 		t.Errorf("tools__later = %s", text(res))
+	}
+}
+
+func TestDownstreamResourcesChangedAndServerLost(t *testing.T) {
+	res := server.NewMCPServer("res-test", "1", server.WithResourceCapabilities(false, true), server.WithToolCapabilities(false))
+	res.AddTool(mcp.NewTool("ping_me", mcp.WithReadOnlyHintAnnotation(true)),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("pong"), nil
+		})
+	h, err := mcpserve.Handler(res, mcpserve.StreamableHTTP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := httptest.NewServer(h)
+	t.Cleanup(down.Close)
+	st := newStackWith(t, "", func(cfg *orchestrator.Config) {
+		cfg.Orchestration.FailFast = false
+		cfg.MCPServers["remote"] = orchestrator.ServerConfig{Name: "Remote", Transport: orchestrator.TransportStreamableHTTP,
+			URL: down.URL + "/mcp", Priority: 30, Capabilities: []string{orchestrator.CapListResources}}
+	})
+	c, n := overHTTP(t, st, clientOptions{legacy: true})
+	ctx := context.Background()
+	res.AddResource(mcp.NewResource("notes://today", "today's notes", mcp.WithMIMEType("text/plain")),
+		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: "notes://today", Text: "all quiet"}}, nil
+		})
+	eventually(t, "resources/list_changed from the gateway", func() bool {
+		return len(n.of(string(mcp.MethodNotificationResourcesListChanged))) > 0
+	})
+	rl, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range rl.Resources {
+		found = found || r.URI == "t2t://remote/notes://today"
+	}
+	if !found {
+		t.Fatalf("resources = %v, want t2t://remote/notes://today", rl.Resources)
+	}
+	// The server goes away: its tools leave the list, and clients are told.
+	before := len(n.of(string(mcp.MethodNotificationToolsListChanged)))
+	mcpserve.CloseSessions(h)
+	down.CloseClientConnections()
+	down.Close()
+	call(t, c, "remote__ping_me", nil, nil) // the failed call notices it
+	eventually(t, "tools/list_changed after the server was lost", func() bool {
+		return len(n.of(string(mcp.MethodNotificationToolsListChanged))) > before
+	})
+	if slices.Contains(toolNames(t, c), "remote__ping_me") {
+		t.Error("remote__ping_me still listed after its server was lost")
 	}
 }
