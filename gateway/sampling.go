@@ -45,8 +45,10 @@ func (g *Gateway) samplingGenerator(sample sampleFunc) sqlgen.Generator {
 	return sqlgen.Fallback(&samplingGen{sample: sample, maxTokens: g.cfg.LLM.MaxTokens}, g.offline)
 }
 
+// Name is "sampling" (a plan names the client's model too).
 func (s *samplingGen) Name() string { return SamplingGeneratorName }
 
+// Generate asks the client's model for the plan.
 func (s *samplingGen) Generate(ctx context.Context, req sqlgen.Request) (sqlgen.Plan, error) {
 	system, user := sqlgen.BuildPrompt(req)
 	params := mcp.CreateMessageParams{
