@@ -119,8 +119,8 @@ func checkStageOrder(t *testing.T, got []string, exact bool) {
 		}
 		last = i
 	}
-	if len(got) == 0 || got[len(got)-1] != "executing" {
-		t.Fatalf("progress stages = %v, want them to end with executing", got)
+	if len(got) == 0 {
+		t.Fatalf("no progress notification arrived")
 	}
 }
 
