@@ -106,9 +106,12 @@ type Table struct {
 	Label []string `json:"label,omitempty"`
 	// DateColumn is the table's main date (an order's date, not its ship date).
 	DateColumn string `json:"date_column,omitempty"`
-	// DefaultFilter is applied whenever the table's rows are counted or
-	// aggregated, unless the question names values of that column itself
-	// (e.g. count only completed orders unless asked otherwise).
+	// DefaultFilter is applied whenever the question counts or aggregates
+	// rows of this table or of a table that reaches it through many-to-one
+	// foreign keys (the lines of a cancelled order are not sold either), by
+	// joining it when needed; unless the question names values of that
+	// column itself (e.g. count only completed orders unless asked
+	// otherwise).
 	DefaultFilter *Filter            `json:"default_filter,omitempty"`
 	Columns       map[string]*Column `json:"columns"`
 	Why           string             `json:"why,omitempty"` // reasoning for role, label and date column
@@ -167,8 +170,10 @@ type EntitySet struct {
 
 // Entity is one named row or value.
 type Entity struct {
-	Name    string   `json:"name"`              // exactly as stored (label columns joined with a space)
-	Key     any      `json:"key,omitempty"`     // the row's key value (number or string) when the set has a Key
+	Name string `json:"name"` // exactly as stored (label columns joined with a space)
+	// Key is the row's key value (number or string) when the set has a Key.
+	// Loaded from JSON it is an int64 (an integer), a float64 or a string.
+	Key     any      `json:"key,omitempty"`
 	Aliases []string `json:"aliases,omitempty"` // other names users say ("abracadabra")
 	// Attributes carry extra facts about the row (e.g. a list price); the
 	// planner ignores them.

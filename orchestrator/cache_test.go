@@ -59,11 +59,10 @@ func TestCacheHitExpiryInvalidation(t *testing.T) {
 	}
 	before := meta.reads.Load()
 	eventually(t, "expiry", func() bool {
-		// Both servers' entries: the database's may have been stored a
-		// moment after the metadata's.
-		_, meta := o.cache.lookup("product_metadata_mcp", time.Now())
-		_, db := o.cache.lookup("database_mcp", time.Now())
-		return meta && db
+		// Both entries: the two servers were fetched a moment apart.
+		_, metaExpired := o.cache.lookup("product_metadata_mcp", time.Now())
+		_, dbExpired := o.cache.lookup("database_mcp", time.Now())
+		return metaExpired && dbExpired
 	})
 	g, _ = o.gather(ctx, "t")
 	if got := meta.reads.Load(); got != before+2 || g.cacheStatus() != "miss" {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -60,13 +61,23 @@ type conn struct {
 	caps         mcp.ServerCapabilities
 	tools        []string // tool names as the server spells them
 	resources    []string // resource URIs from the last listing
+	toolDefs     []mcp.Tool
+	resourceDefs []mcp.Resource
 	cmd          *exec.Cmd
+	stderr       *childStderr // the stdio child's stderr, for its last words
 	reconnecting bool
 	connectedAt  int // how many times it connected
 	// toolsDirty is set by a tools/list_changed notification; a single
 	// refresher (toolsRefreshing) re-lists until it stays clear.
 	toolsDirty      bool
 	toolsRefreshing bool
+	// resourcesDirty/resourcesRefreshing do the same for
+	// resources/list_changed (downstream.go).
+	resourcesDirty      bool
+	resourcesRefreshing bool
+	// rawHeaders are sent as they are (no ${VAR} expansion) over the
+	// configured headers: a forward_auth caller's Authorization.
+	rawHeaders map[string]string
 }
 
 // status returns the server's ServerStatus.
@@ -146,13 +157,11 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		}
 		return client.NewClient(t, opts...), getCmd, nil
 	case TransportSSE:
-		sseOpts := []transport.ClientOption{transport.WithHeaders(expandHeaders(c.cfg.Headers)),
+		t, err := transport.NewSSE(c.cfg.URL,
+			transport.WithHeaders(c.headers()),
+			transport.WithHeaderFunc(c.requestHeaders),
 			transport.WithHTTPClient(boundedHTTPClient(c.o.cfg.maxMessageBytes())),
-			transport.WithSSELogger(c.log)}
-		if telemetry.Enabled() {
-			sseOpts = append(sseOpts, transport.WithHeaderFunc(telemetry.HeaderFunc)) // traceparent
-		}
-		t, err := transport.NewSSE(c.cfg.URL, sseOpts...)
+			transport.WithSSELogger(c.log))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -163,14 +172,12 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		// the long-lived listening stream every mcp_call_timeout (then a
 		// 1 s gap in which notifications are lost). Every request is
 		// bounded by its context instead (dial, call).
-		httpOpts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(expandHeaders(c.cfg.Headers)),
+		t, err := transport.NewStreamableHTTP(c.cfg.URL,
+			transport.WithHTTPHeaders(c.headers()),
+			transport.WithHTTPHeaderFunc(c.requestHeaders),
 			transport.WithHTTPBasicClient(boundedHTTPClient(c.o.cfg.maxMessageBytes())),
 			transport.WithContinuousListening(),
-			transport.WithHTTPLogger(c.log)}
-		if telemetry.Enabled() {
-			httpOpts = append(httpOpts, transport.WithHTTPHeaderFunc(telemetry.HeaderFunc)) // traceparent
-		}
-		t, err := transport.NewStreamableHTTP(c.cfg.URL, httpOpts...)
+			transport.WithHTTPLogger(c.log))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -184,6 +191,35 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		return cl, nil, err
 	}
 	return nil, nil, fmt.Errorf("unknown transport %q", c.cfg.Transport)
+}
+
+// requestHeaders are the per-request headers of the HTTP transports: the
+// OAuth token, and the trace context (traceparent) when tracing is on.
+func (c *conn) requestHeaders(ctx context.Context) map[string]string {
+	h := c.oauthHeader(ctx)
+	t := telemetry.HeaderFunc(ctx)
+	if len(t) == 0 {
+		return h
+	}
+	out := make(map[string]string, len(h)+len(t))
+	maps.Copy(out, h)
+	maps.Copy(out, t)
+	return out
+}
+
+// headers returns the configured headers, expanded, with rawHeaders over
+// them.
+func (c *conn) headers() map[string]string {
+	h := expandHeaders(c.cfg.Headers)
+	for k, v := range c.rawHeaders {
+		for old := range h {
+			if strings.EqualFold(old, k) {
+				delete(h, old)
+			}
+		}
+		h[k] = v
+	}
+	return h
 }
 
 // expandHeaders expands ${VAR} in header values from the environment.
@@ -231,6 +267,29 @@ func (c *conn) connect(ctx context.Context) error {
 
 var errClosed = errors.New("orchestrator closed")
 
+// withLastWords adds to a failed connection what a stdio child last wrote
+// on stderr (typically why it exited: a missing database file, a bad flag),
+// waiting a moment for the pipe to deliver it.
+func (c *conn) withLastWords(err error) error {
+	c.mu.Lock()
+	sink := c.stderr
+	c.mu.Unlock()
+	if sink == nil || c.cfg.Transport != TransportStdio {
+		return err
+	}
+	var words string
+	for wait := 0; wait < 20; wait++ {
+		if words = sink.lastWords(); words != "" {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if words == "" {
+		return fmt.Errorf("%w (the server wrote nothing on stderr; check command %q and its args)", err, c.cfg.Command)
+	}
+	return fmt.Errorf("%w; the server said: %s", err, words)
+}
+
 // callTimeoutError says a server did not answer within mcp_call_timeout.
 // It deliberately does not unwrap to context.DeadlineExceeded: that means
 // the question's own query_timeout ran out (HTTP 504 "try a narrower
@@ -250,6 +309,12 @@ func (c *conn) dial(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	if src := c.o.oauth[c.id]; src != nil {
+		// Discover and get the token now, so a failure says why.
+		if _, err := src.token(ctx); err != nil {
+			return err
+		}
+	}
 	cl, getCmd, err := c.newClient()
 	if err != nil {
 		return err
@@ -263,7 +328,7 @@ func (c *conn) dial(ctx context.Context) error {
 	// background context, never on a request's.
 	if err := cl.Start(c.o.bg); err != nil {
 		_ = cl.Close()
-		return fmt.Errorf("start %s transport: %w", c.cfg.Transport, err)
+		return c.withLastWords(fmt.Errorf("start %s transport: %w", c.cfg.Transport, err))
 	}
 	var cmd *exec.Cmd
 	if getCmd != nil {
@@ -275,14 +340,17 @@ func (c *conn) dial(ctx context.Context) error {
 	res, err := cl.Initialize(ctx, init)
 	if err != nil {
 		_ = cl.Close()
-		return fmt.Errorf("initialize: %w", err)
+		return c.withLastWords(fmt.Errorf("initialize: %w", err))
 	}
 	var tools, resources []string
+	var toolDefs []mcp.Tool
+	var resourceDefs []mcp.Resource
 	if res.Capabilities.Tools != nil {
-		if tools, err = listTools(ctx, cl); err != nil {
+		if toolDefs, err = listTools(ctx, cl); err != nil {
 			_ = cl.Close()
 			return fmt.Errorf("list tools: %w", err)
 		}
+		tools = toolNames(toolDefs)
 	}
 	if res.Capabilities.Resources != nil {
 		list, err := listResources(ctx, cl)
@@ -290,6 +358,7 @@ func (c *conn) dial(ctx context.Context) error {
 			_ = cl.Close()
 			return fmt.Errorf("list resources: %w", err)
 		}
+		resourceDefs = list
 		for _, r := range list {
 			resources = append(resources, r.URI)
 		}
@@ -316,18 +385,21 @@ func (c *conn) dial(ctx context.Context) error {
 	c.caps = res.Capabilities
 	c.tools = tools
 	c.resources = resources
+	c.toolDefs = toolDefs
+	c.resourceDefs = resourceDefs
 	c.state = StateConnected
 	c.lastErr = nil
 	c.lastContact = time.Now()
 	c.mu.Unlock()
 	c.o.cache.invalidate(c.id)
 	c.o.dataChanged(c.id, false) // a (re)connected server may serve other data
+	c.o.notifyChange(Change{Server: c.id, Kind: ChangeState})
 	return nil
 }
 
-// listTools lists every tool name (see listPages for the guards).
-func listTools(ctx context.Context, cl *client.Client) ([]string, error) {
-	tools, err := listPages("tools", func(cursor mcp.Cursor) ([]mcp.Tool, mcp.Cursor, error) {
+// listTools lists every tool (see listPages for the guards).
+func listTools(ctx context.Context, cl *client.Client) ([]mcp.Tool, error) {
+	return listPages("tools", func(cursor mcp.Cursor) ([]mcp.Tool, mcp.Cursor, error) {
 		req := mcp.ListToolsRequest{}
 		req.Params.Cursor = cursor
 		res, err := cl.ListToolsByPage(ctx, req)
@@ -336,14 +408,15 @@ func listTools(ctx context.Context, cl *client.Client) ([]string, error) {
 		}
 		return res.Tools, res.NextCursor, nil
 	})
-	if err != nil {
-		return nil, err
-	}
+}
+
+// toolNames returns the names of tools.
+func toolNames(tools []mcp.Tool) []string {
 	var names []string
 	for _, t := range tools {
 		names = append(names, t.Name)
 	}
-	return names, nil
+	return names
 }
 
 // listResources lists every resource (see listPages for the guards).
@@ -398,6 +471,11 @@ func (c *conn) onNotification(n mcp.JSONRPCNotification) {
 		c.o.cache.invalidate(c.id)
 		// A new database or catalog: no cached SQL result is trusted any more.
 		c.o.dataChanged(c.id, true)
+		if n.Method == string(mcp.MethodNotificationResourcesListChanged) {
+			c.refreshResourcesLater()
+		}
+	case string(mcp.MethodNotificationProgress):
+		c.o.routeProgress(n)
 	case mcp.MethodNotificationToolsListChanged:
 		c.log.Info("tools changed on server", "event", "tools_list_changed", "component", "mcp_client")
 		c.refreshToolsLater()
@@ -443,12 +521,13 @@ func (c *conn) refreshTools(ctx context.Context) error {
 		return nil
 	}
 	start := time.Now()
-	var tools []string
+	var defs []mcp.Tool
 	err := c.call(ctx, "tools/list", func(ctx context.Context, cl *client.Client) error {
 		var err error
-		tools, err = listTools(ctx, cl)
+		defs, err = listTools(ctx, cl)
 		return err
 	})
+	tools := toolNames(defs)
 	if err != nil {
 		c.log.Warn("tool list refresh failed", "event", "error_occurred", "component", "mcp_client",
 			"error", err.Error())
@@ -461,7 +540,9 @@ func (c *conn) refreshTools(ctx context.Context) error {
 	}
 	old := c.tools
 	c.tools = tools
+	c.toolDefs = defs
 	c.mu.Unlock()
+	c.o.notifyChange(Change{Server: c.id, Kind: ChangeTools})
 	c.log.Info("tool list refreshed", "event", "tools_list_refreshed", "component", "mcp_client",
 		"duration_ms", ms(time.Since(start)), "tools", tools, "added", missingFrom(tools, old),
 		"removed", missingFrom(old, tools))
@@ -528,14 +609,20 @@ func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Cont
 	if errors.Is(err, ErrResponseTooLarge) {
 		return err // this answer was refused; the connection is fine
 	}
-	var te *transport.Error
-	var cte *callTimeoutError
-	if errors.As(err, &te) || errors.As(err, &cte) || errors.Is(err, transport.ErrTransportClosed) {
+	if isTransportFailure(err) {
 		c.fail(cl, err)
 		return &MCPConnectionError{Server: c.id, Phase: PhaseLost, Err: err}
 	}
 	c.o.cache.invalidate(c.id)
 	return err
+}
+
+// isTransportFailure reports whether err means the session is broken (not
+// a tool or protocol error).
+func isTransportFailure(err error) bool {
+	var te *transport.Error
+	var cte *callTimeoutError
+	return errors.As(err, &te) || errors.As(err, &cte) || errors.Is(err, transport.ErrTransportClosed)
 }
 
 // fail marks the server failed if cl is still its current client, closes
@@ -551,6 +638,7 @@ func (c *conn) fail(cl *client.Client, err error) {
 	c.client = nil
 	c.mu.Unlock()
 	c.o.cache.invalidate(c.id)
+	c.o.notifyChange(Change{Server: c.id, Kind: ChangeState})
 	c.log.Error("mcp connection lost", "event", "mcp_connection_failed", "component", "mcp_client",
 		"phase", PhaseLost, "error", err.Error())
 	c.o.wg.Go(func() { _ = cl.Close() })

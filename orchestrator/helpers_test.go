@@ -9,7 +9,9 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"sort"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -33,13 +35,25 @@ const (
 	envChild = "T2T_ORCH_TEST_CHILD" // "database" | "metadata" | "huge"
 	// envPrintLogEnv makes a child print the log settings it inherited.
 	envPrintLogEnv = "T2T_ORCH_TEST_PRINT_LOG_ENV"
-	envDB          = "T2T_ORCH_TEST_DB"
+	// envPrintEnv makes a child print the names of its environment.
+	envPrintEnv = "T2T_ORCH_TEST_PRINT_ENV"
+	envDB       = "T2T_ORCH_TEST_DB"
 	// envDBMaxResult sets the database child's max result bytes.
 	envDBMaxResult = "T2T_ORCH_TEST_DB_MAX_RESULT_BYTES"
 	envCat         = "T2T_ORCH_TEST_CATALOG"
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(envChild) != "" && os.Getenv(envPrintEnv) != "" {
+		// Report every variable name the child got, for TestChildEnvironment.
+		var names []string
+		for _, kv := range os.Environ() {
+			name, _, _ := strings.Cut(kv, "=")
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		fmt.Fprintf(os.Stderr, "child env: %s\n", strings.Join(names, " "))
+	}
 	if os.Getenv(envChild) != "" && os.Getenv(envPrintLogEnv) != "" {
 		// Report what the orchestrator passed down, for TestChildLogSettings.
 		fmt.Fprintf(os.Stderr, "child %s: %s=%s %s=%s\n", os.Getenv(envChild),

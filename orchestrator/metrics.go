@@ -5,6 +5,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 )
 
@@ -29,7 +30,9 @@ type Metrics struct {
 	recoveryOutcomes *prometheus.CounterVec
 	inFlight         prometheus.Gauge
 	queries          *prometheus.CounterVec
-	resultCache      *prometheus.CounterVec // by outcome: hit, miss, stale, eviction
+	fallbacks        *prometheus.CounterVec
+	circuitOpen      prometheus.Gauge
+	resultCache      *prometheus.CounterVec // by event: hit, miss, stale, eviction
 	resultCacheBytes prometheus.Gauge
 }
 
@@ -55,6 +58,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "talk2tables_queries_in_flight", Help: "Questions being processed.",
 		}),
 		queries: counterVec("talk2tables_queries_total", "Questions processed by outcome (success, error).", "outcome"),
+		fallbacks: counterVec("talk2tables_llm_fallbacks_total",
+			"Questions answered by the fallback generator, by cause (llm_failed, circuit_open, not_configured).", "cause"),
+		circuitOpen: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "talk2tables_llm_circuit_open", Help: "1 while the LLM circuit breaker skips the LLM (open or half-open), else 0.",
+		}),
 		resultCache: counterVec("talk2tables_result_cache_total",
 			"Result cache events: hit, miss, stale (served while the executor was down), eviction.", "event"),
 		resultCacheBytes: prometheus.NewGauge(prometheus.GaugeOpts{
@@ -63,7 +71,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}
 	if reg != nil {
 		reg.MustRegister(m.llmDuration, m.llmTokens, m.mcpDuration, m.cacheHits, m.cacheMisses,
-			m.sqlErrors, m.recoveryAttempts, m.recoveryOutcomes, m.inFlight, m.queries,
+			m.sqlErrors, m.recoveryAttempts, m.recoveryOutcomes, m.inFlight, m.queries, m.fallbacks, m.circuitOpen,
 			m.resultCache, m.resultCacheBytes)
 	}
 	return m
@@ -148,6 +156,23 @@ func (m *Metrics) recoveryAttempt(c sqlerr.Category) {
 func (m *Metrics) recoveryOutcome(outcome string) {
 	if m != nil {
 		m.recoveryOutcomes.WithLabelValues(outcome).Inc()
+	}
+}
+
+func (m *Metrics) fallback(cause string) {
+	if m != nil && cause != "" {
+		m.fallbacks.WithLabelValues(cause).Inc()
+	}
+}
+
+func (m *Metrics) circuitState(state string) {
+	if m == nil {
+		return
+	}
+	if state == sqlgen.CircuitClosed {
+		m.circuitOpen.Set(0)
+	} else {
+		m.circuitOpen.Set(1)
 	}
 }
 

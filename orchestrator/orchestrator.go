@@ -52,6 +52,19 @@ type Orchestrator struct {
 
 	baseMu sync.Mutex
 	base   *requestBase // last generator request base (see requestBase)
+
+	// authServers are the forward_auth servers: one session per caller
+	// token, opened on demand (downstream.go).
+	authServers map[string]*authServer
+	watchMu     sync.Mutex
+	watchers    map[int]func(Change)
+	watchSeq    int
+	// progressRoutes maps the progress token of a gateway call to its
+	// callback (downstream.go).
+	progressRoutes sync.Map
+	progressSeq    atomic.Uint64
+	// oauth holds the token source of each server with oauth configured.
+	oauth map[string]*oauthSource
 }
 
 // Option configures New.
@@ -96,6 +109,9 @@ func New(ctx context.Context, cfg *Config, logger *slog.Logger, opts ...Option) 
 		cfg:         cfg,
 		log:         logger,
 		conns:       map[string]*conn{},
+		authServers: map[string]*authServer{},
+		oauth:       map[string]*oauthSource{},
+		watchers:    map[int]func(Change){},
 		inProcess:   map[string]*server.MCPServer{},
 		childStderr: os.Stderr,
 		backoffMin:  backoffMin,
@@ -111,10 +127,20 @@ func New(ctx context.Context, cfg *Config, logger *slog.Logger, opts ...Option) 
 		}
 		o.gen, o.ownGen = g, true
 	}
+	if c, ok := o.gen.(interface{ OnCircuitChange(func(string)) }); ok {
+		c.OnCircuitChange(o.metrics.circuitState)
+	}
 	o.bg, o.cancel = context.WithCancel(context.Background())
 	o.cache = newResourceCache(o, cfg.Orchestration.CacheTTL())
 	o.results = newResultCache(cfg.Orchestration.ResultCache, o.metrics)
 	for id, sc := range cfg.MCPServers {
+		if sc.ForwardAuth {
+			o.authServers[id] = newAuthServer(o, id, sc)
+			continue
+		}
+		if sc.OAuth != nil {
+			o.oauth[id] = newOAuthSource(id, sc, logger.With("mcp_server", id))
+		}
 		o.conns[id] = &conn{id: id, cfg: sc, o: o, state: StateDisconnected,
 			log: logger.With("mcp_server", id), noResources: &serverSnapshot{ServerID: id}}
 	}
@@ -154,6 +180,9 @@ func (o *Orchestrator) Close() error {
 		var wg sync.WaitGroup
 		for _, c := range o.ordered {
 			wg.Go(c.close)
+		}
+		for _, a := range o.authServers {
+			wg.Go(a.close)
 		}
 		wg.Wait()
 		o.wg.Wait()
@@ -276,6 +305,9 @@ type Query struct {
 	// Progress, when set, is called at each stage (from the Process
 	// goroutine).
 	Progress func(Progress)
+	// Generator, when set, writes this question's SQL instead of the
+	// configured one (e.g. the MCP client's own model through sampling).
+	Generator sqlgen.Generator
 }
 
 // Progress stages.
@@ -324,14 +356,19 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 			attemptSpan = nil
 		}
 	}
+	gen := o.gen
+	if q.Generator != nil {
+		gen = q.Generator
+	}
 	o.metrics.queryStarted()
 	res := &QueryResult{
 		Query:            q.Question,
 		ResolvedEntities: map[string]map[string]string{},
+		Assumptions:      []string{},
 		Attempts:         []Attempt{},
 		Metadata: Metadata{
 			Timestamp:      start.UTC().Format(time.RFC3339),
-			Generator:      o.gen.Name(),
+			Generator:      gen.Name(),
 			MCPServersUsed: []string{},
 		},
 	}
@@ -410,7 +447,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		var actx context.Context
 		actx, attemptSpan = startAttempt(ctx, attempt, req.Repair)
 		progress(Progress{Stage: StageGenerating, Attempt: attempt})
-		plan, err := o.generate(actx, log, req, attempt)
+		plan, err := o.generate(actx, log, gen, req, attempt)
 		usage.PromptTokens += plan.Usage.PromptTokens
 		usage.CompletionTokens += plan.Usage.CompletionTokens
 		usage.TotalTokens += plan.Usage.TotalTokens
@@ -424,7 +461,11 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 			}
 			return finish(err)
 		}
-		res.Metadata.Fallback = res.Metadata.Fallback || plan.Fallback
+		if plan.Fallback {
+			res.Metadata.Fallback = true
+			res.Metadata.FallbackReason = plan.FallbackReason
+			o.metrics.fallback(plan.FallbackCause)
+		}
 		if plan.Generator != "" {
 			res.Metadata.Generator = plan.Generator
 		}
@@ -437,6 +478,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		tried = append(tried, plan.SQL)
 		res.SQL = plan.SQL
 		res.Explanation = plan.Explanation
+		res.Assumptions = append([]string{}, plan.Assumptions...)
 		res.Metadata.Confidence = plan.Confidence
 		res.ResolvedEntities = plan.ResolvedEntities
 		if res.ResolvedEntities == nil {
@@ -502,13 +544,13 @@ func startAttempt(ctx context.Context, attempt int, repair *sqlgen.Repair) (cont
 
 // generate calls the generator with logs, metrics and a span carrying the
 // token counts.
-func (o *Orchestrator) generate(ctx context.Context, log *slog.Logger, req sqlgen.Request, attempt int) (sqlgen.Plan, error) {
+func (o *Orchestrator) generate(ctx context.Context, log *slog.Logger, gen sqlgen.Generator, req sqlgen.Request, attempt int) (sqlgen.Plan, error) {
 	log.Info("llm prompt created", "event", "llm_prompt_created", "component", "sqlgen",
-		"attempt", attempt, "servers", len(req.Servers), "repair", req.Repair != nil, "generator", o.gen.Name())
+		"attempt", attempt, "servers", len(req.Servers), "repair", req.Repair != nil, "generator", gen.Name())
 	ctx, span := telemetry.Start(ctx, "generate", trace.SpanKindInternal, telemetry.AttrAttempt.Int(attempt),
-		telemetry.AttrGenerator.String(o.gen.Name()))
+		telemetry.AttrGenerator.String(gen.Name()))
 	t0 := time.Now()
-	plan, err := o.gen.Generate(ctx, req)
+	plan, err := gen.Generate(ctx, req)
 	d := time.Since(t0)
 	span.SetAttributes(telemetry.AttrPromptToks.Int(plan.Usage.PromptTokens), telemetry.AttrOutputToks.Int(plan.Usage.CompletionTokens))
 	telemetry.End(span, err)

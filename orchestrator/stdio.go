@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 
 	"talk2tables/resultlimit"
+	"talk2tables/telemetry"
 )
 
 // How a stdio child is stopped when its session closes: stdin is closed,
@@ -36,9 +37,13 @@ const tooLargeMarker = "talk2tables: MCP message over the size bound"
 // orchestrator does.
 func (c *conn) startStdio(env []string, max int64) (*transport.Stdio, *exec.Cmd, error) {
 	cmd := exec.CommandContext(c.o.bg, c.cfg.Command, c.cfg.Args...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = childEnv(os.Environ(), append(traceEnv(os.Environ()), env...))
 	cmd.Dir = c.cfg.Cwd
-	cmd.Stderr = c.o.childStderr
+	sink := newChildStderr(c.o.childStderr, c.log)
+	c.mu.Lock()
+	c.stderr = sink
+	c.mu.Unlock()
+	cmd.Stderr = sink
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, nil, err
@@ -159,6 +164,24 @@ func (b *boundedLines) standIn(head []byte) []byte {
 // stdio message.
 func isTooLarge(err error) bool {
 	return err != nil && strings.Contains(err.Error(), tooLargeMarker)
+}
+
+// traceEnv are the OpenTelemetry variables of parent a stdio child gets
+// while tracing is on, so talk2tables' own MCP servers export their spans to
+// the same collector. The OTLP headers are left out (they may hold the
+// collector's credentials): list them in the server's env to pass them.
+func traceEnv(parent []string) []string {
+	if !telemetry.Enabled() {
+		return nil
+	}
+	var out []string
+	for _, kv := range parent {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "OTEL_") && !strings.HasSuffix(name, "_HEADERS") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // stdioTransport starts the child of a stdio server config and returns the

@@ -65,8 +65,12 @@ type api struct {
 // CORS origins, rate limits and the name of the environment variable holding
 // API keys (read once, here). ui is the web UI, served at / (nil serves no
 // UI). The HTTP metrics are registered on reg, which /metrics exposes (nil
-// uses a fresh registry).
-func New(orch Orchestrator, cfg orchestrator.HTTPConfig, ui fs.FS, logger *slog.Logger, reg *prometheus.Registry) http.Handler {
+// uses a fresh registry). Options add optional parts (WithMCP).
+func New(orch Orchestrator, cfg orchestrator.HTTPConfig, ui fs.FS, logger *slog.Logger, reg *prometheus.Registry, opts ...Option) http.Handler {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -107,9 +111,17 @@ func New(orch Orchestrator, cfg orchestrator.HTTPConfig, ui fs.FS, logger *slog.
 	v1.GET("/models", a.handleModels)
 	r.Group("/chat", chat...).POST("/completions", a.handleChatCompletions)
 
+	a.mountMCP(r, o, guarded)
+
 	r.GET("/health", a.handleHealth)
-	metricsHandler := promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
-	r.GET("/metrics", gin.WrapH(metricsHandler))
+	switch {
+	case cfg.MetricsAddr != "":
+		// Served on its own listener (MetricsHandler); not here.
+	case cfg.MetricsAuth:
+		r.GET("/metrics", a.auth, gin.WrapH(MetricsHandler(reg)))
+	default:
+		r.GET("/metrics", gin.WrapH(MetricsHandler(reg)))
+	}
 
 	r.NoRoute(a.notFound(ui))
 	r.NoMethod(func(c *gin.Context) {
@@ -117,6 +129,18 @@ func New(orch Orchestrator, cfg orchestrator.HTTPConfig, ui fs.FS, logger *slog.
 			c.Request.Method+" is not supported on "+c.Request.URL.Path+"; see the API documentation for the allowed methods", ""), nil)
 	})
 	return r
+}
+
+// MetricsHandler serves the Prometheus metrics of reg, for the API's own
+// /metrics or a separate http.metrics_addr listener.
+func MetricsHandler(reg *prometheus.Registry) http.Handler {
+	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
+}
+
+// KeysConfigured reports whether cfg names an API-keys variable that holds at
+// least one key, so that the API requires one.
+func KeysConfigured(cfg orchestrator.HTTPConfig) bool {
+	return len(parseKeys(os.Getenv(cfg.APIKeysEnv), cfg.APIKeysEnv)) > 0
 }
 
 // withDefaults fills zero limits with the documented defaults.

@@ -77,7 +77,7 @@ func run() error {
 	flag.IntVar(&o.concurrency, "concurrency", 16, "query and cache modes: concurrent clients")
 	flag.IntVar(&o.rows, "rows", 50000, "sales rows in the generated database")
 	flag.StringVar(&o.dbPath, "db", "", "use this sample database instead of generating one")
-	flag.StringVar(&o.catalogPath, "catalog", "testdata/product_metadata.json", "product catalog (run from the repository root)")
+	flag.StringVar(&o.catalogPath, "catalog", "testdata/sales_catalog.json", "catalog (run from the repository root)")
 	flag.StringVar(&o.transport, "transport", "stdio", "how serve reaches database-mcp: stdio (a child process) or inprocess")
 	flag.IntVar(&o.connections, "connections", 0, "database-mcp's pool size (0: its default from the cores)")
 	flag.StringVar(&o.python, "python", "", "python3 for the C floor (default /usr/bin/python3, else python3 on PATH)")

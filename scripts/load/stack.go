@@ -118,7 +118,7 @@ func startStack(ctx context.Context, o options, so stackOptions) (*stack, error)
 	cfg.MCPServers = map[string]orchestrator.ServerConfig{
 		"database_mcp": dbCfg,
 		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: orchestrator.TransportInProcess, Priority: 1,
-			Domains:      []string{"products", "product_aliases", "column_mappings"},
+			Domains:      []string{"products", "customers", "orders", "sales", "entities", "semantic_model"},
 			Capabilities: []string{orchestrator.CapListResources}},
 	}
 	cfg.LLM = orchestrator.LLMConfig{Provider: orchestrator.ProviderOpenAI, Model: "load", BaseURL: llmURL,
