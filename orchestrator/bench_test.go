@@ -32,7 +32,9 @@ func BenchmarkProcessOverhead(b *testing.B) {
 	f := newFixture(b)
 	plan := llmtest.Plan("SELECT product_id, product_name FROM products WHERE product_id = 123", abraEntities, "x")
 	llm := llmtest.NewResponder(b, func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: plan} })
-	o := newOrch(b, inprocConfig(), WithGenerator(llmGen(b, llm)),
+	cfg := inprocConfig()
+	cfg.Orchestration.ResultCache.Enabled = false // every question validates and executes its SQL
+	o := newOrch(b, cfg, WithGenerator(llmGen(b, llm)),
 		WithInProcessServer("database_mcp", f.dbServer(b)),
 		WithInProcessServer("product_metadata_mcp", f.metaServer(b)))
 	ctx := context.Background()
