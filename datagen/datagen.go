@@ -102,20 +102,10 @@ const dateLayout = "2006-01-02"
 // an interrupted or failed run never leaves a partial database behind.
 func Generate(ctx context.Context, opts Options) (Stats, error) {
 	start := time.Now()
-	if opts.Catalog == nil || len(opts.Catalog.ProductAliases) == 0 {
-		return Stats{}, errors.New("generate: a catalog with at least one product is required")
+	asOf, err := opts.check()
+	if err != nil {
+		return Stats{}, err
 	}
-	if opts.Rows < 1 || opts.Rows > MaxRows {
-		return Stats{}, fmt.Errorf("generate: rows must be between 1 and %d, got %d", MaxRows, opts.Rows)
-	}
-	if opts.Path == "" {
-		return Stats{}, errors.New("generate: a database path is required")
-	}
-	asOf := opts.AsOf
-	if asOf.IsZero() {
-		asOf = time.Now()
-	}
-	asOf = time.Date(asOf.Year(), asOf.Month(), asOf.Day(), 0, 0, 0, 0, time.UTC)
 
 	dir := filepath.Dir(opts.Path)
 	tmp, err := os.CreateTemp(dir, filepath.Base(opts.Path)+".tmp-*")
@@ -152,6 +142,24 @@ func Generate(ctx context.Context, opts Options) (Stats, error) {
 	return st, nil
 }
 
+// check validates opts and returns the as-of day (UTC midnight).
+func (opts Options) check() (time.Time, error) {
+	if opts.Catalog == nil || len(opts.Catalog.ProductAliases) == 0 {
+		return time.Time{}, errors.New("generate: a catalog with at least one product is required")
+	}
+	if opts.Rows < 1 || opts.Rows > MaxRows {
+		return time.Time{}, fmt.Errorf("generate: rows must be between 1 and %d, got %d", MaxRows, opts.Rows)
+	}
+	if opts.Path == "" {
+		return time.Time{}, errors.New("generate: a database path is required")
+	}
+	asOf := opts.AsOf
+	if asOf.IsZero() {
+		asOf = time.Now()
+	}
+	return time.Date(asOf.Year(), asOf.Month(), asOf.Day(), 0, 0, 0, 0, time.UTC), nil
+}
+
 func build(ctx context.Context, path string, opts Options, asOf time.Time) (Stats, error) {
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
@@ -178,7 +186,7 @@ func build(ctx context.Context, path string, opts Options, asOf time.Time) (Stat
 		return Stats{}, fmt.Errorf("create schema: %w", err)
 	}
 	g := newGenerator(opts, asOf)
-	st, err := g.fill(ctx, tx)
+	st, err := g.fill(ctx, sqliteTarget{tx})
 	if err != nil {
 		return Stats{}, err
 	}
@@ -257,21 +265,21 @@ func newGenerator(opts Options, asOf time.Time) *generator {
 	return g
 }
 
-func (g *generator) fill(ctx context.Context, tx *sql.Tx) (Stats, error) {
+func (g *generator) fill(ctx context.Context, dst target) (Stats, error) {
 	st := Stats{From: g.days[0], To: g.days[len(g.days)-1]}
 	var err error
-	if st.Products, err = g.insertProducts(ctx, tx); err != nil {
+	if st.Products, err = g.insertProducts(ctx, dst); err != nil {
 		return st, err
 	}
-	if st.Customers, err = g.insertCustomers(ctx, tx); err != nil {
+	if st.Customers, err = g.insertCustomers(ctx, dst); err != nil {
 		return st, err
 	}
-	st.Orders, st.Sales, err = g.insertOrders(ctx, tx)
+	st.Orders, st.Sales, err = g.insertOrders(ctx, dst)
 	return st, err
 }
 
-func (g *generator) insertProducts(ctx context.Context, tx *sql.Tx) (int, error) {
-	ins, err := newInserter(ctx, tx, "products", 4)
+func (g *generator) insertProducts(ctx context.Context, dst target) (int, error) {
+	ins, err := dst.table(ctx, "products", 4)
 	if err != nil {
 		return 0, err
 	}
@@ -303,9 +311,9 @@ func fallbackPrice(id int64) float64 {
 	return float64(10+(id*7919)%490) + 0.99
 }
 
-func (g *generator) insertCustomers(ctx context.Context, tx *sql.Tx) (int, error) {
+func (g *generator) insertCustomers(ctx context.Context, dst target) (int, error) {
 	n := max(1, g.opts.Rows/25)
-	ins, err := newInserter(ctx, tx, "customers", 6)
+	ins, err := dst.table(ctx, "customers", 6)
 	if err != nil {
 		return 0, err
 	}
@@ -392,12 +400,14 @@ func (g *generator) dayQuotas() []int {
 	return quota
 }
 
-func (g *generator) insertOrders(ctx context.Context, tx *sql.Tx) (orders, sales int, err error) {
-	oIns, err := newInserter(ctx, tx, "orders", 4)
+func (g *generator) insertOrders(ctx context.Context, dst target) (orders, sales int, err error) {
+	// Sales first: a target that can stream only one table at a time
+	// (PostgreSQL's COPY) streams the big one and spools the orders.
+	sIns, err := dst.table(ctx, "sales", 9)
 	if err != nil {
 		return 0, 0, err
 	}
-	sIns, err := newInserter(ctx, tx, "sales", 9)
+	oIns, err := dst.table(ctx, "orders", 4)
 	if err != nil {
 		return 0, 0, err
 	}
