@@ -20,26 +20,37 @@ type Schema struct {
 	Tables   []Table `json:"tables"`
 }
 
-// Table describes one user table.
+// Table describes one user table or view (docs/contracts.md §2).
 type Table struct {
-	Name        string       `json:"name"`
+	Name string `json:"name"`
+	// Schema is the PostgreSQL schema; empty for SQLite and for public.
+	Schema string `json:"schema,omitempty"`
+	// Kind is "view" for views (and PostgreSQL materialized views); empty
+	// means a table.
+	Kind string `json:"kind,omitempty"`
+	// RowCount is exact for SQLite tables, PostgreSQL's estimate for its
+	// tables, and -1 when unknown (views).
 	RowCount    int64        `json:"row_count"`
+	Comment     string       `json:"comment,omitempty"`
 	Columns     []Column     `json:"columns"`
 	ForeignKeys []ForeignKey `json:"foreign_keys"`
 	Indexes     []Index      `json:"indexes"`
 }
 
-// Column describes one column. DistinctValues is set only for TEXT columns
-// with at most 10 distinct non-null values.
+// Column describes one column. DistinctValues is set only for text columns
+// with at most 10 distinct non-null values, sorted.
 type Column struct {
 	Name           string   `json:"name"`
 	Type           string   `json:"type"`
 	Nullable       bool     `json:"nullable"`
 	PrimaryKey     bool     `json:"primary_key"`
 	DistinctValues []string `json:"distinct_values,omitempty"`
+	Comment        string   `json:"comment,omitempty"`
 }
 
-// ForeignKey is one column reference to another table.
+// ForeignKey is one column reference to another table. A composite key is
+// one entry whose Column and ReferencesColumn list the columns joined by
+// commas, in order; ReferencesTable is "schema.table" outside public.
 type ForeignKey struct {
 	Column           string `json:"column"`
 	ReferencesTable  string `json:"references_table"`
@@ -82,15 +93,28 @@ func (db *DB) loadSchema(ctx context.Context) (*Schema, error) {
 		return db.schema, nil
 	}
 	s := &Schema{Dialect: "sqlite", Database: filepath.Base(db.path), Tables: []Table{}}
-	names, err := db.strings(ctx,
-		"SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+	rows, err := db.sql.QueryContext(ctx,
+		"SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
 	if err != nil {
 		return nil, fmt.Errorf("list tables: %w", err)
 	}
-	for _, name := range names {
-		t, err := db.table(ctx, name)
+	type rel struct{ name, kind string }
+	var rels []rel
+	for rows.Next() {
+		var r rel
+		if err := rows.Scan(&r.name, &r.kind); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("list tables: %w", err)
+		}
+		rels = append(rels, r)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, fmt.Errorf("list tables: %w", err)
+	}
+	for _, r := range rels {
+		t, err := db.table(ctx, r.name, r.kind == "view")
 		if err != nil {
-			return nil, fmt.Errorf("read table %s: %w", name, err)
+			return nil, fmt.Errorf("read %s %s: %w", r.kind, r.name, err)
 		}
 		s.Tables = append(s.Tables, *t)
 	}
@@ -98,10 +122,13 @@ func (db *DB) loadSchema(ctx context.Context) (*Schema, error) {
 	return s, nil
 }
 
-func (db *DB) table(ctx context.Context, name string) (*Table, error) {
+func (db *DB) table(ctx context.Context, name string, view bool) (*Table, error) {
 	t := &Table{Name: name, Columns: []Column{}, ForeignKeys: []ForeignKey{}, Indexes: []Index{}}
 	qn := quoteIdent(name)
-	if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM "+qn).Scan(&t.RowCount); err != nil {
+	if view {
+		// Counting a view runs its whole query: unknown.
+		t.Kind, t.RowCount = "view", -1
+	} else if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM "+qn).Scan(&t.RowCount); err != nil {
 		return nil, err
 	}
 

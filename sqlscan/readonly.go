@@ -251,6 +251,9 @@ type FuncCall struct {
 	Name string
 	// Schema is the qualifying schema (pg_catalog.now()), or "".
 	Schema string
+	// Quoted is set when the name is a quoted identifier ("now"()), which
+	// is never a keyword.
+	Quoted bool
 	// Pos is the byte offset of the name in the query.
 	Pos int
 }
@@ -267,7 +270,7 @@ func FunctionCalls(toks []Token) []FuncCall {
 		if !t.IsIdent() || !toks[i+1].IsPunct("(") {
 			continue
 		}
-		f := FuncCall{Name: t.Ident(), Pos: t.Pos}
+		f := FuncCall{Name: t.Ident(), Pos: t.Pos, Quoted: t.Kind == Quoted}
 		if i >= 2 && toks[i-1].IsPunct(".") && toks[i-2].IsIdent() {
 			f.Schema = toks[i-2].Ident()
 		}
