@@ -2,6 +2,7 @@ package databasemcp
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,5 +179,44 @@ func TestCleanMessage(t *testing.T) {
 		if got := cleanMessage(tt.in); got != tt.want {
 			t.Errorf("cleanMessage(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestSchemaViews: SQLite views are in the schema resource with kind
+// "view", an unknown row count and their columns.
+func TestSchemaViews(t *testing.T) {
+	path := testfixture.SalesDB(t, 500)
+	w, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = w.Exec("CREATE VIEW completed_orders AS SELECT order_id, status FROM orders WHERE status = 'completed'")
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := openDB(t, path, Options{})
+	s, err := db.Schema(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tb := range s.Tables {
+		names = append(names, tb.Name)
+		if tb.Name != "completed_orders" {
+			if tb.Kind != "" || tb.RowCount < 1 {
+				t.Errorf("table %s: kind %q, %d rows", tb.Name, tb.Kind, tb.RowCount)
+			}
+			continue
+		}
+		if tb.Kind != "view" || tb.RowCount != -1 || len(tb.Columns) != 2 || len(tb.ForeignKeys) != 0 {
+			t.Errorf("view = %+v, want kind view, row_count -1, 2 columns", tb)
+		}
+		if v := tb.Columns[1].DistinctValues; len(v) != 1 || v[0] != "completed" {
+			t.Errorf("view status values = %v, want [completed]", v)
+		}
+	}
+	if want := "completed_orders customers orders products sales"; strings.Join(names, " ") != want {
+		t.Errorf("tables = %v, want %s", names, want)
 	}
 }
