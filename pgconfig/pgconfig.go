@@ -146,12 +146,12 @@ func ConnectError(t Target, err error) error {
 	case errors.Is(err, context.Canceled):
 		return fmt.Errorf("%s: connecting was cancelled", t)
 	}
+	var de *net.DNSError
+	if errors.As(err, &de) {
+		return fmt.Errorf("%s: cannot resolve host %q (%s): check the host in the DSN", t, de.Name, de.Err)
+	}
 	var oe *net.OpError
 	if errors.As(err, &oe) {
-		var de *net.DNSError
-		if errors.As(err, &de) {
-			return fmt.Errorf("%s: unknown host %q: check the host in the DSN", t, de.Name)
-		}
 		return fmt.Errorf("%s: cannot reach the server (%s): check host and port in the DSN and that PostgreSQL is running and listening there",
 			t, netReason(oe))
 	}
