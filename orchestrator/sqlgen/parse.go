@@ -26,7 +26,7 @@ func CheckReadOnly(sql string) error { return CheckReadOnlyIn("sqlite", sql) }
 // CheckReadOnlyIn is CheckReadOnly with the lexical and statement rules of
 // dialect, as the executor's schema resource names it ("sqlite",
 // "postgres"; an unknown or empty name gets SQLite's rules). PostgreSQL's
-// rules understand '::' casts, dollar quoting, E” strings and nested
+// rules understand '::' casts, dollar quoting, E'...' strings and nested
 // comments, and also refuse what a PostgreSQL SELECT can hide (data-modifying
 // WITH, SELECT INTO, row locks, functions with side effects).
 func CheckReadOnlyIn(dialect, sql string) error {
