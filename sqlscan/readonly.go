@@ -45,6 +45,11 @@ func CheckReadOnly(sql string) *sqlerr.Error { return SQLite.CheckReadOnly(sql) 
 // SQLite's rules.
 func CheckReadOnlyTokens(toks []Token) *sqlerr.Error { return SQLite.CheckReadOnlyTokens(toks) }
 
+// IsWriteKeyword reports whether an upper-case word starts a statement that
+// changes the database, its schema, the connection or the file system, in
+// SQLite or PostgreSQL.
+func IsWriteKeyword(upper string) bool { return writeKeywords[upper] || pgWriteKeywords[upper] }
+
 // CheckReadOnly reports whether sql is exactly one read-only statement:
 // SELECT, WITH ... SELECT, VALUES, or EXPLAIN of one of them (SQLite: EXPLAIN
 // [QUERY PLAN]; PostgreSQL: EXPLAIN [ANALYZE] [VERBOSE] or EXPLAIN (options),
