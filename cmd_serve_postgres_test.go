@@ -37,7 +37,7 @@ func startReplica(t *testing.T, name, dsn string, llm *llmtest.Server) string {
     transport: stdio
     command: ` + os.Args[0] + `
     args: [database-mcp, --dsn, "` + dsn + `", --password-env, T2T_REPLICA_PASSWORD, --today, "2026-11-21"]
-    env: {` + envRunMain + `: "1"}
+    env: {` + envRunMain + `: "1", T2T_REPLICA_PASSWORD: "${T2T_REPLICA_PASSWORD}"}
     priority: 10
     domains: [sales]
     capabilities: [execute_query, validate_query, list_resources]
