@@ -27,6 +27,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -64,7 +65,7 @@ func main() {
 
 // options are the command line.
 type options struct {
-	dsn, passwordEnv, pgbench, bin, catalog, protocol string
+	dsn, passwordEnv, pgbench, bin, catalog, protocol, cpuProfile string
 	load, concurrency                                 int
 	duration                                          time.Duration
 }
@@ -81,6 +82,7 @@ func run(args []string, out io.Writer) error {
 	fs.StringVar(&o.pgbench, "pgbench", "", "pgbench binary (default: on $PATH, else /usr/lib/postgresql/*/bin/pgbench)")
 	fs.StringVar(&o.protocol, "protocol", "extended", "pgbench query protocol: simple, extended (talk2tables' own) or prepared")
 	fs.StringVar(&o.bin, "bin", "", "talk2tables binary: run database-mcp as its stdio child (default: in-process)")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the /api/sql phase to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -109,7 +111,20 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+	}
 	api, err := driveAPI(base, o)
+	if o.cpuProfile != "" {
+		pprof.StopCPUProfile()
+	}
 	stop()
 	if err != nil {
 		return err
