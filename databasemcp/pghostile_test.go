@@ -92,6 +92,10 @@ func TestPostgresHostileInputs(t *testing.T) {
 		"CREATE TABLE audit (x int)",
 		"CREATE FUNCTION sneaky() RETURNS int LANGUAGE plpgsql STABLE AS $$ BEGIN INSERT INTO audit VALUES (1); RETURN 1; END $$",
 		"CREATE PROCEDURE wipe() LANGUAGE sql AS $$ DELETE FROM sales $$",
+		// Session-level advisory locks hidden where the guard cannot see them:
+		// behind a view, and in a function mislabelled stable.
+		"CREATE VIEW locking_view AS SELECT pg_try_advisory_lock(4242) AS locked",
+		"CREATE FUNCTION sneaky_lock() RETURNS int LANGUAGE sql STABLE AS $$ SELECT pg_advisory_lock(4343); SELECT 1 $$",
 	)
 	before := takeSnapshot(t, db)
 	p := openPostgres(t, db.DSN(), Options{QueryTimeout: testTimeout})
@@ -246,6 +250,14 @@ func TestPostgresHostileInputs(t *testing.T) {
 		res, err := p.Query(ctx, "SELECT current_setting('statement_timeout'), current_setting('transaction_read_only')", 0)
 		if err != nil || res.Rows[0][0] != "300ms" || res.Rows[0][1] != "on" {
 			t.Fatalf("session settings after a rolled-back set_config = %v, %v; want 300ms, on", res, err)
+		}
+	}
+	// Locks taken behind the guard's back do not outlive their query.
+	for _, q := range []string{"SELECT * FROM locking_view", "SELECT sneaky_lock()"} {
+		for range 3 {
+			if _, err := p.Query(ctx, q, 0); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
 		}
 	}
 	// The sessions still serve after all that.

@@ -47,7 +47,9 @@ func (p *Postgres) Query(ctx context.Context, query string, maxRows int) (*Resul
 
 // run executes a statement that passed the guard in one batch (one round
 // trip): BEGIN READ ONLY, DECLARE a cursor for it and FETCH maxRows+1 rows
-// (direct: run it as is), ROLLBACK.
+// (direct: run it as is), ROLLBACK, and release any session-level advisory
+// lock a view or a mislabelled function may have taken (they outlive the
+// rollback and would stay with the pooled session).
 func (p *Postgres) run(ctx context.Context, body string, direct bool, maxRows int) (*Result, error) {
 	res := &Result{Columns: []string{}, Rows: [][]any{}}
 	err := p.withConn(ctx, func(ctx context.Context, c *pgx.Conn) error {
@@ -60,12 +62,15 @@ func (p *Postgres) run(ctx context.Context, body string, direct bool, maxRows in
 			b.Queue(fmt.Sprintf("FETCH FORWARD %d FROM %s", maxRows+1, cursorName))
 		}
 		b.Queue("ROLLBACK")
+		if p.unlockAdvisory {
+			b.Queue(unlockAdvisory)
+		}
 		br := c.SendBatch(ctx, b)
-		err := readBatch(br, direct, maxRows, res)
+		err := readBatch(br, direct, p.unlockAdvisory, maxRows, res)
 		if cerr := br.Close(); err == nil {
 			err = cerr
 		}
-		return endTransaction(ctx, c, err)
+		return p.endTransaction(ctx, c, err)
 	})
 	if err != nil {
 		return nil, p.categorize(err)
@@ -74,9 +79,12 @@ func (p *Postgres) run(ctx context.Context, body string, direct bool, maxRows in
 	return res, nil
 }
 
-// readBatch reads the results of Query's batch: BEGIN, the statement (or
-// DECLARE and FETCH), ROLLBACK.
-func readBatch(br pgx.BatchResults, explain bool, maxRows int, res *Result) error {
+// unlockAdvisory releases the session's advisory locks.
+const unlockAdvisory = "SELECT pg_catalog.pg_advisory_unlock_all()"
+
+// readBatch reads the results of run's batch: BEGIN, the statement (or
+// DECLARE and FETCH), ROLLBACK, and the advisory unlock when queued.
+func readBatch(br pgx.BatchResults, explain, unlock bool, maxRows int, res *Result) error {
 	if _, err := br.Exec(); err != nil {
 		return err
 	}
@@ -90,6 +98,9 @@ func readBatch(br pgx.BatchResults, explain bool, maxRows int, res *Result) erro
 		return err
 	}
 	if err := collect(rows, maxRows, res); err != nil {
+		return err
+	}
+	if _, err = br.Exec(); err != nil || !unlock {
 		return err
 	}
 	_, err = br.Exec()
@@ -137,12 +148,23 @@ func collect(rows pgx.Rows, maxRows int, res *Result) error {
 
 // endTransaction makes sure the session leaves the query's transaction: on
 // success the batch's own ROLLBACK did; after an error it is rolled back
-// here (and if even that fails the pool destroys the session on release).
-func endTransaction(ctx context.Context, c *pgx.Conn, err error) error {
-	if c.PgConn().TxStatus() != 'I' && !c.IsClosed() {
+// (and advisory locks released) here, and if even that fails the pool
+// destroys the session on release.
+func (p *Postgres) endTransaction(ctx context.Context, c *pgx.Conn, err error) error {
+	if err != nil && !c.IsClosed() {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		c.Exec(rctx, "ROLLBACK")
-		cancel()
+		defer cancel()
+		if c.PgConn().TxStatus() != 'I' {
+			if _, rerr := c.Exec(rctx, "ROLLBACK"); rerr != nil {
+				c.Close(rctx) // the pool drops it
+				return err
+			}
+		}
+		if p.unlockAdvisory {
+			if _, uerr := c.Exec(rctx, unlockAdvisory); uerr != nil {
+				c.Close(rctx)
+			}
+		}
 	}
 	return err
 }
@@ -163,7 +185,7 @@ func (p *Postgres) Validate(ctx context.Context, query string) error {
 		if err == nil {
 			_, err = c.Exec(ctx, "ROLLBACK")
 		}
-		return endTransaction(ctx, c, err)
+		return p.endTransaction(ctx, c, err)
 	})
 	if err != nil {
 		return p.categorize(err)

@@ -46,6 +46,9 @@ type Postgres struct {
 	conns  int
 
 	funcs *funcGuard
+	// unlockAdvisory: the role may run pg_advisory_unlock_all, and every
+	// query ends with it.
+	unlockAdvisory bool
 
 	schemaMu     sync.Mutex
 	schema       *Schema // cached without Today
@@ -98,6 +101,10 @@ func OpenPostgres(ctx context.Context, pc PostgresConfig, opts Options) (*Postgr
 		return nil, pgconfig.ConnectError(target, err)
 	}
 	err = p.funcs.load(ctx, c.Conn())
+	if err == nil {
+		err = c.Conn().QueryRow(ctx,
+			"SELECT has_function_privilege('pg_catalog.pg_advisory_unlock_all()', 'EXECUTE')").Scan(&p.unlockAdvisory)
+	}
 	c.Release()
 	if err != nil {
 		pool.Close()

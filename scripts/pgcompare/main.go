@@ -46,9 +46,9 @@ import (
 	"talk2tables/server"
 )
 
-// Queries is the analyst mix both sides run, round robin (each client
+// queries is the analyst mix both sides run, round robin (each client
 // starts at its own offset).
-var Queries = []string{
+var queries = []string{
 	"SELECT region, count(*) AS lines, round(sum(total_amount), 2) AS revenue FROM sales GROUP BY region ORDER BY revenue DESC",
 	"SELECT p.category, round(sum(s.total_amount), 2) AS revenue FROM sales s JOIN products p ON p.product_id = s.product_id GROUP BY p.category ORDER BY revenue DESC",
 	"SELECT to_char(date_trunc('month', o.order_date), 'YYYY-MM') AS month, count(*) AS orders FROM orders o WHERE o.status = 'completed' GROUP BY 1 ORDER BY 1",
@@ -151,7 +151,7 @@ func report(w io.Writer, o options, api, direct side) {
 		mode = "stdio"
 	}
 	fmt.Fprintf(w, "%d analyst queries round robin, %d clients, %s per side (database-mcp %s, pgbench -M %s)\n\n",
-		len(Queries), o.concurrency, o.duration, mode, o.protocol)
+		len(queries), o.concurrency, o.duration, mode, o.protocol)
 	fmt.Fprintf(w, "| path | queries/s | mean latency | p50 | p99 | errors |\n|---|---|---|---|---|---|\n")
 	fmt.Fprintf(w, "| POST /api/sql (talk2tables) | %.0f | %.2f ms | %.2f ms | %.2f ms | %d |\n",
 		api.qps, ms(api.mean), ms(api.p50), ms(api.p99), api.errors)
@@ -265,8 +265,8 @@ func driveAPI(base string, o options) (side, error) {
 	client := &http.Client{Timeout: 60 * time.Second,
 		Transport: &http.Transport{MaxIdleConns: o.concurrency * 2, MaxIdleConnsPerHost: o.concurrency * 2}}
 	defer client.CloseIdleConnections()
-	bodies := make([][]byte, len(Queries))
-	for i, q := range Queries {
+	bodies := make([][]byte, len(queries))
+	for i, q := range queries {
 		bodies[i], _ = json.Marshal(map[string]any{"sql": q, "max_rows": 1000})
 	}
 	for _, b := range bodies { // warm up: connections, resource cache, plans
@@ -367,7 +367,7 @@ func runPgbench(ctx context.Context, bin string, cfg *pgx.ConnConfig, o options)
 	defer os.RemoveAll(dir)
 	args := []string{"-n", "-M", o.protocol, "-c", strconv.Itoa(o.concurrency), "-j", strconv.Itoa(min(o.concurrency, 4)),
 		"-T", strconv.Itoa(int(o.duration.Seconds())), "-h", cfg.Host, "-p", strconv.Itoa(int(cfg.Port)), "-U", cfg.User}
-	for i, q := range Queries {
+	for i, q := range queries {
 		f := filepath.Join(dir, fmt.Sprintf("q%d.sql", i))
 		if err := os.WriteFile(f, []byte(q+";\n"), 0o644); err != nil {
 			return side{}, err
