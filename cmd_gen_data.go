@@ -24,7 +24,7 @@ func runGenData(ctx context.Context, args []string, io stdio) error {
 	passwordEnv := fs.String("password-env", "", "name of the environment variable holding the PostgreSQL password (with --dsn; default PGPASSWORD or ~/.pgpass)")
 	schema := fs.String("schema", "", "PostgreSQL schema for the tables, created when missing (with --dsn; default the user's current schema, usually public)")
 	replace := fs.Bool("replace", false, "drop the sample's four tables (products, customers, orders, sales) first when they exist (with --dsn)")
-	catalogPath := fs.String("catalog", "testdata/product_metadata.json", "product catalog JSON the products come from")
+	catalogPath := fs.String("catalog", "testdata/sales_catalog.json", "sample catalog whose products entity set (key, name, category and unit_price attributes) is sold")
 	seed := fs.Int64("seed", 1, "random seed; the same seed and --as-of give the same data")
 	asOf := fs.String("as-of", "", "last day of sales data, YYYY-MM-DD (default today, UTC); data covers the 24 months ending then")
 	rows := fs.Int("rows", 50000, fmt.Sprintf("number of sales rows, 1..%d", datagen.MaxRows))

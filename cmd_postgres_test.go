@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -31,12 +30,6 @@ func withoutPassword(tb testing.TB, dsn string) (string, string) {
 	return u.String(), pw
 }
 
-func runCmd(ctx context.Context, args ...string) (stdout, stderr string, err error) {
-	var out, errOut bytes.Buffer
-	err = run(ctx, args, stdio{strings.NewReader(""), &out, &errOut})
-	return out.String(), errOut.String(), err
-}
-
 func TestDatabaseMCPPostgresFlags(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -54,7 +47,7 @@ func TestDatabaseMCPPostgresFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			stdout, stderr, err := runCmd(context.Background(), append([]string{"database-mcp"}, tt.args...)...)
+			stdout, stderr, err := runCmd(t, append([]string{"database-mcp"}, tt.args...)...)
 			if err == nil {
 				t.Fatalf("run(%v) = nil, want an error", tt.args)
 			}
@@ -124,7 +117,7 @@ func TestDatabaseMCPPostgres(t *testing.T) {
 
 	t.Run("wrong password", func(t *testing.T) {
 		t.Setenv("T2T_TEST_DB_PASSWORD", "wrong-"+pw)
-		_, stderr, err := runCmd(context.Background(), "database-mcp", "--dsn", bare, "--password-env", "T2T_TEST_DB_PASSWORD")
+		_, stderr, err := runCmd(t, "database-mcp", "--dsn", bare, "--password-env", "T2T_TEST_DB_PASSWORD")
 		want := `database-mcp: postgres 127.0.0.1:` + strconv.Itoa(db.Cluster.Port) + ` database "` + db.Name + `" user "` + role.Name +
 			`": password authentication failed: check the password (PGPASSWORD, --password-env or the DSN)`
 		if err == nil || err.Error() != want || errors.Is(err, errUsage) {
@@ -185,7 +178,7 @@ func TestGenDataPostgres(t *testing.T) {
 	t.Setenv("PGPASSWORD", pw)
 	catalog := testfixture.CatalogPath(t)
 	gen := func(extra ...string) (string, error) {
-		out, _, err := runCmd(context.Background(),
+		out, _, err := runCmd(t,
 			append([]string{"gen-data", "--dsn", bare, "--catalog", catalog, "--rows", "400", "--as-of", "2026-11-21"}, extra...)...)
 		return out, err
 	}
@@ -213,7 +206,7 @@ func TestGenDataPostgres(t *testing.T) {
 	if _, err := gen("--replace"); err == nil || !strings.Contains(err.Error(), "password authentication failed") || strings.Contains(err.Error(), pw) {
 		t.Errorf("wrong password = %v", err)
 	}
-	if _, _, err := runCmd(context.Background(), "gen-data", "--db", "x.db", "--schema", "s"); err == nil || !strings.Contains(err.Error(), "apply to --dsn") {
+	if _, _, err := runCmd(t, "gen-data", "--db", "x.db", "--schema", "s"); err == nil || !strings.Contains(err.Error(), "apply to --dsn") {
 		t.Errorf("--schema with --db = %v", err)
 	}
 }

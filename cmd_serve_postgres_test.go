@@ -37,7 +37,7 @@ func startReplica(t *testing.T, name, dsn string, llm *llmtest.Server) string {
     transport: stdio
     command: ` + os.Args[0] + `
     args: [database-mcp, --dsn, "` + dsn + `", --password-env, T2T_REPLICA_PASSWORD, --today, "2026-11-21"]
-    env: {` + envRunMain + `: "1", T2T_REPLICA_PASSWORD: "${T2T_REPLICA_PASSWORD}"}
+    env: {` + runMainEnv + `: "1", T2T_REPLICA_PASSWORD: "${T2T_REPLICA_PASSWORD}"}
     priority: 10
     domains: [sales]
     capabilities: [execute_query, validate_query, list_resources]
@@ -46,7 +46,7 @@ func startReplica(t *testing.T, name, dsn string, llm *llmtest.Server) string {
     transport: stdio
     command: ` + os.Args[0] + `
     args: [metadata-mcp, --catalog, "` + testfixture.CatalogPath(t) + `"]
-    env: {` + envRunMain + `: "1"}
+    env: {` + runMainEnv + `: "1"}
     priority: 1
     domains: [products]
     capabilities: [list_resources]

@@ -127,7 +127,7 @@ ORDER BY n.nspname <> 'public', n.nspname, c.relname`)
 		}
 		switch kind {
 		case "v", "m":
-			t.Kind = "view"
+			t.Kind = KindView
 		}
 		switch {
 		case kind == "v" || kind == "f":
@@ -312,8 +312,10 @@ const distinctTimeout = 2 * time.Second
 
 // readDistinctValues lists the values of low-cardinality text columns:
 // enum labels; otherwise pg_stats (n_distinct and the most common values,
-// when those are all of them); otherwise, for columns without statistics
-// (views, tables never analyzed), SELECT DISTINCT with a time limit.
+// when those are all of them); otherwise, for table columns without
+// statistics (never analyzed), SELECT DISTINCT with a time limit. Views get
+// none without statistics: sampling one runs its whole query (as for
+// SQLite's views).
 func (r *schemaReader) readDistinctValues(ctx context.Context) error {
 	type key struct {
 		schema, table, column string
@@ -362,7 +364,7 @@ FROM pg_stats s WHERE NOT inherited AND schemaname <> 'information_schema' AND s
 		for _, i := range t.textCols {
 			c := &t.Columns[i]
 			vals, ok := stats[key{schema, t.Name, c.Name}]
-			if !ok {
+			if !ok && (t.relkind == "r" || t.relkind == "p") {
 				vals = r.sampleDistinct(ctx, t, c.Name)
 			}
 			if len(vals) > 0 && len(vals) <= maxDistinctValues {

@@ -23,13 +23,11 @@ type Schema struct {
 // Table describes one user table or view (docs/contracts.md §2).
 type Table struct {
 	Name string `json:"name"`
-	// Schema is the PostgreSQL schema; empty for SQLite and for public.
+	// Schema is the table's schema; omitted for SQLite (and PostgreSQL's public).
 	Schema string `json:"schema,omitempty"`
-	// Kind is "view" for views (and PostgreSQL materialized views); empty
-	// means a table.
+	// Kind is "view" for views; omitted for tables.
 	Kind string `json:"kind,omitempty"`
-	// RowCount is exact for SQLite tables, PostgreSQL's estimate for its
-	// tables, and -1 when unknown (views).
+	// RowCount is -1 for views: counting would run the view.
 	RowCount    int64        `json:"row_count"`
 	Comment     string       `json:"comment,omitempty"`
 	Columns     []Column     `json:"columns"`
@@ -37,8 +35,8 @@ type Table struct {
 	Indexes     []Index      `json:"indexes"`
 }
 
-// Column describes one column. DistinctValues is set only for text columns
-// with at most 10 distinct non-null values, sorted.
+// Column describes one column. DistinctValues is set only for TEXT columns
+// with at most 10 distinct non-null values.
 type Column struct {
 	Name           string   `json:"name"`
 	Type           string   `json:"type"`
@@ -48,9 +46,10 @@ type Column struct {
 	Comment        string   `json:"comment,omitempty"`
 }
 
-// ForeignKey is one column reference to another table. A composite key is
-// one entry whose Column and ReferencesColumn list the columns joined by
-// commas, in order; ReferencesTable is "schema.table" outside public.
+// KindView marks a view in Table.Kind.
+const KindView = "view"
+
+// ForeignKey is one column reference to another table.
 type ForeignKey struct {
 	Column           string `json:"column"`
 	ReferencesTable  string `json:"references_table"`
@@ -93,28 +92,26 @@ func (db *DB) loadSchema(ctx context.Context) (*Schema, error) {
 		return db.schema, nil
 	}
 	s := &Schema{Dialect: "sqlite", Database: filepath.Base(db.path), Tables: []Table{}}
-	rows, err := db.sql.QueryContext(ctx,
-		"SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+	names, err := db.strings(ctx,
+		"SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
 	if err != nil {
 		return nil, fmt.Errorf("list tables: %w", err)
 	}
-	type rel struct{ name, kind string }
-	var rels []rel
-	for rows.Next() {
-		var r rel
-		if err := rows.Scan(&r.name, &r.kind); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("list tables: %w", err)
-		}
-		rels = append(rels, r)
+	views, err := db.strings(ctx, "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")
+	if err != nil {
+		return nil, fmt.Errorf("list views: %w", err)
 	}
-	if err := closeRows(rows); err != nil {
-		return nil, fmt.Errorf("list tables: %w", err)
-	}
-	for _, r := range rels {
-		t, err := db.table(ctx, r.name, r.kind == "view")
+	for _, name := range names {
+		t, err := db.table(ctx, name, false)
 		if err != nil {
-			return nil, fmt.Errorf("read %s %s: %w", r.kind, r.name, err)
+			return nil, fmt.Errorf("read table %s: %w", name, err)
+		}
+		s.Tables = append(s.Tables, *t)
+	}
+	for _, name := range views {
+		t, err := db.table(ctx, name, true)
+		if err != nil {
+			return nil, fmt.Errorf("read view %s: %w", name, err)
 		}
 		s.Tables = append(s.Tables, *t)
 	}
@@ -126,8 +123,7 @@ func (db *DB) table(ctx context.Context, name string, view bool) (*Table, error)
 	t := &Table{Name: name, Columns: []Column{}, ForeignKeys: []ForeignKey{}, Indexes: []Index{}}
 	qn := quoteIdent(name)
 	if view {
-		// Counting a view runs its whole query: unknown.
-		t.Kind, t.RowCount = "view", -1
+		t.Kind, t.RowCount = KindView, -1
 	} else if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM "+qn).Scan(&t.RowCount); err != nil {
 		return nil, err
 	}
@@ -152,7 +148,8 @@ func (db *DB) table(ctx context.Context, name string, view bool) (*Table, error)
 	}
 	for i := range t.Columns {
 		c := &t.Columns[i]
-		if !textAffinity(c.Type) {
+		// A view's values would mean running the view: its tables list them.
+		if view || !textAffinity(c.Type) {
 			continue
 		}
 		vals, err := db.strings(ctx, fmt.Sprintf("SELECT DISTINCT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL LIMIT %[3]d",

@@ -96,7 +96,7 @@ type PostgresTarget struct {
 func GeneratePostgres(ctx context.Context, conn *pgx.Conn, opts Options, dst PostgresTarget) (Stats, error) {
 	start := time.Now()
 	opts.Path = "-"
-	asOf, err := opts.check()
+	products, asOf, err := opts.check()
 	if err != nil {
 		return Stats{}, err
 	}
@@ -112,7 +112,7 @@ func GeneratePostgres(ctx context.Context, conn *pgx.Conn, opts Options, dst Pos
 		return Stats{}, fmt.Errorf("create tables: %w", err)
 	}
 	pt := &pgTarget{conn: conn.PgConn()}
-	st, err := newGenerator(opts, asOf).fill(ctx, pt)
+	st, err := newGenerator(opts, products, asOf).fill(ctx, pt)
 	if err == nil {
 		err = pt.finish(ctx)
 	}

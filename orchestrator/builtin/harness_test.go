@@ -67,8 +67,10 @@ func roundTrip(tb testing.TB, v any) map[string]any {
 	return out
 }
 
-// catalogResources splits a catalog file into the metadata MCP resources.
-func catalogResources(tb testing.TB, path string) (aliases, mappings map[string]any) {
+// catalogResources splits a catalog file into the metadata MCP resources:
+// a version-2 catalog into the semantic model and the entities (as
+// metadata-mcp serves it), a version-1 catalog into aliases and mappings.
+func catalogResources(tb testing.TB, path string) map[string]any {
 	tb.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -78,18 +80,27 @@ func catalogResources(tb testing.TB, path string) (aliases, mappings map[string]
 	if err := json.Unmarshal(b, &cat); err != nil {
 		tb.Fatalf("parse catalog %s: %v", path, err)
 	}
-	aliases, _ = cat["product_aliases"].(map[string]any)
-	mappings, _ = cat["column_mappings"].(map[string]any)
+	if _, v2 := cat["version"]; v2 {
+		entities := map[string]any{"version": cat["version"], "entities": cat["entities"]}
+		delete(cat, "entities")
+		return map[string]any{"metadata://semantic_model": cat, "metadata://entities": entities}
+	}
+	aliases, _ := cat["product_aliases"].(map[string]any)
+	mappings, _ := cat["column_mappings"].(map[string]any)
 	if aliases == nil || mappings == nil {
 		tb.Fatalf("catalog %s lacks product_aliases or column_mappings", path)
 	}
-	return aliases, mappings
+	return map[string]any{
+		"metadata://product_aliases":  aliases,
+		"metadata://column_mappings":  mappings,
+		"metadata://metadata_summary": map[string]any{"product_count": float64(len(aliases))},
+	}
 }
 
 func newEnv(tb testing.TB, dbPath, catalogPath string) *env {
 	tb.Helper()
 	schema := schemaResource(tb, dbPath)
-	aliases, mappings := catalogResources(tb, catalogPath)
+	resources := catalogResources(tb, catalogPath)
 	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(dbPath)+"?mode=ro")
 	if err != nil {
 		tb.Fatalf("open %s: %v", dbPath, err)
@@ -100,12 +111,7 @@ func newEnv(tb testing.TB, dbPath, catalogPath string) *env {
 		Dialect: "sqlite",
 		Today:   today,
 		Servers: []sqlgen.ServerContext{
-			{ID: "product_metadata_mcp", Name: "Product Metadata MCP", Priority: 1,
-				Resources: map[string]any{
-					"metadata://product_aliases":  aliases,
-					"metadata://column_mappings":  mappings,
-					"metadata://metadata_summary": map[string]any{"product_count": float64(len(aliases))},
-				}},
+			{ID: "product_metadata_mcp", Name: "Product Metadata MCP", Priority: 1, Resources: resources},
 			{ID: "database_mcp", Name: "Database MCP Server", Priority: 10,
 				Resources: map[string]any{"database://schema": schema}},
 		},

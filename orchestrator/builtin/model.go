@@ -153,6 +153,14 @@ func classify(v any, schemas, aliases, mappings *[]map[string]any, depth int) {
 	if !ok || depth > 2 {
 		return
 	}
+	switch {
+	case isSemanticModel(obj):
+		*mappings = append(*mappings, semanticMappings(obj))
+		return
+	case isSemanticEntities(obj):
+		*aliases = append(*aliases, semanticEntities(obj))
+		return
+	}
 	if tbls, ok := obj["tables"].([]any); ok && len(tbls) > 0 {
 		if t0, ok := tbls[0].(map[string]any); ok {
 			if _, ok := t0["columns"]; ok {

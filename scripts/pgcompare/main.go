@@ -66,8 +66,8 @@ func main() {
 // options are the command line.
 type options struct {
 	dsn, passwordEnv, pgbench, bin, catalog, protocol, cpuProfile string
-	load, concurrency                                 int
-	duration                                          time.Duration
+	load, concurrency                                             int
+	duration                                                      time.Duration
 }
 
 func run(args []string, out io.Writer) error {
@@ -76,7 +76,7 @@ func run(args []string, out io.Writer) error {
 	fs.StringVar(&o.dsn, "dsn", os.Getenv("DATABASE_URL"), "PostgreSQL database with the sample tables (default $DATABASE_URL)")
 	fs.StringVar(&o.passwordEnv, "password-env", "", "environment variable with the password (default PGPASSWORD or ~/.pgpass)")
 	fs.IntVar(&o.load, "load", 0, "first replace the sample tables with this many sales rows (0: use what is there)")
-	fs.StringVar(&o.catalog, "catalog", "testdata/product_metadata.json", "catalog for -load (run from the repository root)")
+	fs.StringVar(&o.catalog, "catalog", "testdata/sales_catalog.json", "catalog for -load (run from the repository root)")
 	fs.IntVar(&o.concurrency, "concurrency", 8, "concurrent clients on both sides (and database-mcp's pool size)")
 	fs.DurationVar(&o.duration, "duration", 20*time.Second, "how long each side runs")
 	fs.StringVar(&o.pgbench, "pgbench", "", "pgbench binary (default: on $PATH, else /usr/lib/postgresql/*/bin/pgbench)")

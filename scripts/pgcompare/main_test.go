@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -18,7 +17,7 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 func TestCompare(t *testing.T) {
 	db := pgtest.NewDB(t)
 	var out bytes.Buffer
-	catalog := filepath.Join(testfixture.RepoRoot(t), "testdata", "product_metadata.json")
+	catalog := testfixture.CatalogPath(t)
 	err := run([]string{"-dsn", db.DSN(), "-load", "300", "-catalog", catalog, "-concurrency", "2", "-duration", "1s"}, &out)
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, out.String())
