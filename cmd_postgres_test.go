@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"net/url"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"talk2tables/catalog"
 	"talk2tables/internal/pgtest"
 	"talk2tables/internal/testfixture"
 )
@@ -208,5 +211,71 @@ func TestGenDataPostgres(t *testing.T) {
 	}
 	if _, _, err := runCmd(t, "gen-data", "--db", "x.db", "--schema", "s"); err == nil || !strings.Contains(err.Error(), "apply to --dsn") {
 		t.Errorf("--schema with --db = %v", err)
+	}
+}
+
+// TestCatalogInitPostgres drafts a catalog from the sample in PostgreSQL
+// through the read-only role and from the same sample in SQLite: the
+// tables get the same roles, keys, labels and date columns and the
+// columns the same kinds; then validate --dsn accepts the draft.
+func TestCatalogInitPostgres(t *testing.T) {
+	db := pgtest.NewDB(t)
+	pgtest.LoadSample(t, db, 1000)
+	role := db.ReadOnlyRole(t)
+	bare, pw := withoutPassword(t, role.DSN())
+	t.Setenv("T2T_DRAFT_PASSWORD", pw)
+	dir := t.TempDir()
+	pgOut, liteOut := filepath.Join(dir, "pg.json"), filepath.Join(dir, "lite.json")
+	stdout, _, err := runCmd(t, "catalog", "init", "--dsn", bare, "--password-env", "T2T_DRAFT_PASSWORD", "--out", pgOut)
+	if err != nil {
+		t.Fatalf("catalog init --dsn: %v", err)
+	}
+	wantAgain := "talk2tables catalog validate --catalog " + pgOut + " --dsn postgres://" + role.Name + "@127.0.0.1:" +
+		strconv.Itoa(db.Cluster.Port) + "/" + db.Name + " --password-env T2T_DRAFT_PASSWORD"
+	for _, want := range []string{`from postgres 127.0.0.1:`, "tables:       4 (2 fact, 2 dimension, 0 bridge, 0 view), 23 columns", wantAgain} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("catalog init --dsn output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, pw) {
+		t.Error("the output shows the password")
+	}
+	if _, _, err := runCmd(t, "catalog", "init", "--db", testfixture.SalesDB(t, 1000), "--out", liteOut); err != nil {
+		t.Fatalf("catalog init --db: %v", err)
+	}
+	pg, err := catalog.Load(pgOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lite, err := catalog.Load(liteOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pg.Source.Dialect != "postgres" || pg.Source.Database != db.Name {
+		t.Errorf("source = %+v, want postgres and %s", pg.Source, db.Name)
+	}
+	for name, lt := range lite.Tables {
+		pt := pg.Tables[name]
+		if pt == nil {
+			t.Errorf("table %s missing from the PostgreSQL draft", name)
+			continue
+		}
+		if pt.Role != lt.Role || pt.Key != lt.Key || pt.DateColumn != lt.DateColumn || !slices.Equal(pt.Label, lt.Label) {
+			t.Errorf("table %s: postgres role %s key %s date %s label %v; sqlite %s %s %s %v",
+				name, pt.Role, pt.Key, pt.DateColumn, pt.Label, lt.Role, lt.Key, lt.DateColumn, lt.Label)
+		}
+		for cn, lc := range lt.Columns {
+			if pc := pt.Columns[cn]; pc == nil || pc.Kind != lc.Kind {
+				t.Errorf("column %s.%s: postgres %+v, sqlite kind %s", name, cn, pc, lc.Kind)
+			}
+		}
+	}
+	out, _, err := runCmd(t, "catalog", "validate", "--catalog", pgOut, "--dsn", bare, "--password-env", "T2T_DRAFT_PASSWORD")
+	if err != nil || !strings.Contains(out, "is valid and matches postgres 127.0.0.1:") {
+		t.Errorf("catalog validate --dsn = %v\n%s", err, out)
+	}
+	if _, _, err := runCmd(t, "catalog", "init", "--db", "x.db", "--dsn", bare, "--out", filepath.Join(dir, "x.json")); err == nil ||
+		!strings.Contains(err.Error(), "not both") {
+		t.Errorf("--db with --dsn = %v", err)
 	}
 }

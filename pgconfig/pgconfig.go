@@ -110,6 +110,18 @@ func (t Target) Address() string {
 	return net.JoinHostPort(t.Host, strconv.Itoa(int(t.Port)))
 }
 
+// URL is postgres://user@host:port/database, without a password (a socket
+// directory host goes in the host= parameter).
+func (t Target) URL() string {
+	u := url.URL{Scheme: "postgres", User: url.User(t.User), Path: "/" + t.Database}
+	if strings.HasPrefix(t.Host, "/") {
+		u.RawQuery = url.Values{"host": {t.Host}, "port": {strconv.Itoa(int(t.Port))}}.Encode()
+	} else {
+		u.Host = net.JoinHostPort(t.Host, strconv.Itoa(int(t.Port)))
+	}
+	return u.String()
+}
+
 // String is "postgres <host:port> database <db> user <user>".
 func (t Target) String() string {
 	return fmt.Sprintf("postgres %s database %q user %q", t.Address(), t.Database, t.User)
