@@ -7,6 +7,7 @@
 //	talk2tables metadata-mcp  MCP server over a semantic catalog
 //	talk2tables gen-data      builds the sample SQLite database
 //	talk2tables catalog       drafts, migrates and validates catalogs
+//	talk2tables mcp           talk2tables itself as an MCP server over stdio
 //
 // main only parses flags and wires packages together.
 package main
@@ -41,6 +42,7 @@ var commands = map[string]command{
 	"metadata-mcp": {"run the MCP server over a semantic catalog", runMetadataMCP},
 	"gen-data":     {"generate the sample SQLite database", runGenData},
 	"catalog":      {"draft (init), migrate or validate a catalog", runCatalog},
+	"mcp":          {"serve talk2tables as an MCP server over stdio (ask, run_sql, downstream tools)", runMCP},
 }
 
 // errUsage marks a command-line mistake: usage was printed, exit code 2.

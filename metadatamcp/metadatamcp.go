@@ -127,6 +127,8 @@ func New(path string, logger *slog.Logger) (*Server, error) {
 		server.WithResourceCapabilities(true, true),
 		server.WithHooks(hooks),
 		server.WithRecovery(),
+		// logging/setLevel is answered (MCP clients and the conformance suite expect it).
+		server.WithLogging(),
 		server.WithInstructions("Semantic catalog for talk2tables (format version 2): what each table and column is called in "+
 			"business English, table roles, keys, labels and main dates, column kinds and measure types (additive: SUM is "+
 			"meaningful; non_additive: AVG/MIN/MAX only), derived measures over {Column} placeholders, named entities "+

