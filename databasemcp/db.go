@@ -275,10 +275,8 @@ func checkSQLiteFile(path string) error {
 // Close closes the database.
 func (db *DB) Close() error { return db.sql.Close() }
 
-// Result limits of Query, from Options.
-func (db *DB) limits(maxRows int) resultlimit.Limits {
-	return resultlimit.Limits{MaxRows: maxRows, MaxCellBytes: db.opts.MaxCellBytes, MaxBytes: db.opts.MaxResultBytes}
-}
+// limits are the result bounds of Query.
+func (db *DB) limits(maxRows int) resultlimit.Limits { return resultLimits(db.opts, maxRows) }
 
 // Path is the path the database was opened with.
 func (db *DB) Path() string { return db.path }
