@@ -226,6 +226,7 @@ func startStack(ctx context.Context, pg *pgx.ConnConfig, o options) (string, fun
 	cfg.MCPServers = map[string]orchestrator.ServerConfig{"database_mcp": dbCfg}
 	cfg.LLM.Provider, cfg.LLM.Fallback = orchestrator.ProviderBuiltin, ""
 	cfg.Orchestration.PingInterval = 0
+	cfg.Orchestration.ResultCache.Enabled = false // every query runs: measure the SQL path, not the result cache
 	cfg.HTTP.RateLimit = 0
 	if err := cfg.Validate(); err != nil {
 		return fail(err)
