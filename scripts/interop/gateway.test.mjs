@@ -16,7 +16,7 @@ import { startServe, stopServe, writeStackConfig } from '../testlib.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const bin = resolve(process.env.T2T_BIN || join(root, 'bin', 'talk2tables'));
-const catalog = join(root, 'testdata', 'product_metadata.json');
+const catalog = join(root, 'testdata', 'sales_catalog.json');
 const inspector = join(root, 'node_modules', '.bin', 'mcp-inspector');
 let dir, cfg, serve;
 
