@@ -91,29 +91,14 @@ func startStack(ctx context.Context, o options, so stackOptions) (*stack, error)
 	os.Setenv(keyEnv, "load-test")
 
 	cfg := orchestrator.DefaultConfig()
-	dbCfg := orchestrator.ServerConfig{Name: "Database MCP Server", Priority: 10,
-		Domains:      []string{"sales", "transactions", "orders", "products", "customers"},
-		Capabilities: []string{orchestrator.CapExecuteQuery, orchestrator.CapValidateQuery, orchestrator.CapListResources}}
 	opts := []orchestrator.Option{orchestrator.WithInProcessServer("product_metadata_mcp", meta.MCPServer())}
-	switch so.transport {
-	case "stdio":
-		self, err := os.Executable()
-		if err != nil {
-			return fail(err)
-		}
-		dbCfg.Transport = orchestrator.TransportStdio
-		dbCfg.Command = self
-		dbCfg.Env = map[string]string{envChildDB: st.dbPath, envChildConnections: strconv.Itoa(o.connections)}
-	case "inprocess":
-		db, err := databasemcp.Open(st.dbPath, databasemcp.Options{Connections: o.connections})
-		if err != nil {
-			return fail(err)
-		}
-		cleanups = append(cleanups, func() { db.Close() })
-		dbCfg.Transport = orchestrator.TransportInProcess
-		opts = append(opts, orchestrator.WithInProcessServer("database_mcp", databasemcp.NewServer(db, logger)))
-	default:
-		return fail(fmt.Errorf("-transport %q: want stdio or inprocess", so.transport))
+	dbCfg, dbOpt, closeDB, err := databaseServer(o, so, st.dbPath, logger)
+	if err != nil {
+		return fail(err)
+	}
+	if dbOpt != nil {
+		opts = append(opts, dbOpt)
+		cleanups = append(cleanups, closeDB)
 	}
 	cfg.MCPServers = map[string]orchestrator.ServerConfig{
 		"database_mcp": dbCfg,
@@ -160,6 +145,34 @@ func startStack(ctx context.Context, o options, so stackOptions) (*stack, error)
 	})
 	st.base = "http://" + ln.Addr().String()
 	return st, nil
+}
+
+// databaseServer configures database-mcp over the sample at path: a stdio
+// child (this program re-executed) or an in-process server, whose option
+// and closer it returns too.
+func databaseServer(o options, so stackOptions, path string, logger *slog.Logger) (orchestrator.ServerConfig, orchestrator.Option, func(), error) {
+	cfg := orchestrator.ServerConfig{Name: "Database MCP Server", Priority: 10,
+		Domains:      []string{"sales", "transactions", "orders", "products", "customers"},
+		Capabilities: []string{orchestrator.CapExecuteQuery, orchestrator.CapValidateQuery, orchestrator.CapListResources}}
+	switch so.transport {
+	case "stdio":
+		self, err := os.Executable()
+		if err != nil {
+			return cfg, nil, nil, err
+		}
+		cfg.Transport = orchestrator.TransportStdio
+		cfg.Command = self
+		cfg.Env = map[string]string{envChildDB: path, envChildConnections: strconv.Itoa(o.connections)}
+		return cfg, nil, nil, nil
+	case "inprocess":
+		db, err := databasemcp.Open(path, databasemcp.Options{Connections: o.connections})
+		if err != nil {
+			return cfg, nil, nil, err
+		}
+		cfg.Transport = orchestrator.TransportInProcess
+		return cfg, orchestrator.WithInProcessServer("database_mcp", databasemcp.NewServer(db, logger)), func() { db.Close() }, nil
+	}
+	return cfg, nil, nil, fmt.Errorf("-transport %q: want stdio or inprocess", so.transport)
 }
 
 // generateDB writes the sample database with o.rows sales rows into a
