@@ -1,0 +1,420 @@
+package builtin
+
+import (
+	"fmt"
+	"strings"
+
+	"talk2tables/catalog"
+)
+
+// bindFilters binds every named row and value. A value binds to a column
+// of a table the question names first, then to the root's own column,
+// then to a grouped table's, then to the one table reachable from the root
+// that holds it; two equally good columns decline.
+func (b *binder) bindFilters() error {
+	for _, f := range b.q.filters {
+		bf, err := b.bindFilter(f)
+		if err != nil {
+			return err
+		}
+		if b.frame == pLookup {
+			b.lookup = bf
+			b.root = bf.t
+			continue
+		}
+		b.filters = append(b.filters, bf)
+		if b.frame == pAggregate && len(bf.values)+len(bf.ents) > 1 && !f.neg && (b.q.compare || !f.or) {
+			b.groupByFilter(bf)
+		}
+	}
+	if b.q.compare && b.frame == pAggregate && !b.compared() {
+		return decline("compare what with what? name two values or rows").withHint("e.g. compare north and south revenue")
+	}
+	return nil
+}
+
+// compared: a grouping holds the compared values.
+func (b *binder) compared() bool {
+	for _, g := range b.groups {
+		if g.col != nil || g.ent != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// groupByFilter shows each of several named values or rows on its own
+// line ("revenue for hub and kettle", "compare north and south").
+func (b *binder) groupByFilter(bf *boundFilter) {
+	for _, g := range b.groups {
+		if bf.ents != nil && g.ent == bf.t || bf.ents == nil && g.col == bf.col {
+			return
+		}
+	}
+	if bf.ents != nil {
+		b.groups = append(b.groups, &boundGroup{ent: bf.t})
+	} else {
+		b.groups = append(b.groups, &boundGroup{col: bf.col})
+	}
+}
+
+func (b *binder) bindFilter(f *filterReq) (*boundFilter, error) {
+	var bf *boundFilter
+	for _, sp := range f.sps {
+		c, err := b.bindName(sp, f.label)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case bf == nil:
+			bf = &boundFilter{t: c.t, neg: f.neg, text: sp.text}
+			if c.e != nil && c.e.set.key != nil {
+				bf.col = c.e.set.key
+			} else {
+				bf.col = c.c
+			}
+		case c.t != bf.t || c.e == nil && c.c != bf.col || c.e != nil && c.e.set.key != bf.col:
+			return nil, decline("%q and %q are not values of the same column", f.sps[0].text, sp.text).
+				withHint("ask about one of them at a time")
+		default:
+			bf.text += ", " + sp.text
+		}
+		if c.e != nil && c.e.set.key != nil {
+			bf.ents = append(bf.ents, c.e)
+			b.resolveEntity(sp, c.e)
+		} else {
+			bf.values = append(bf.values, c.value)
+			b.resolve(sp.text, bf.col.ref(), c.value)
+		}
+		if sp.typo != "" {
+			b.assume = append(b.assume, fmt.Sprintf("'%s' read as '%s'", sp.text, sp.typo))
+		}
+	}
+	return bf, nil
+}
+
+func (b *binder) resolveEntity(sp *span, e *entity) {
+	set := e.set
+	b.resolve(sp.text, set.key.ref(), str(e.key))
+	for _, c := range set.cols {
+		b.resolve(sp.text, c.ref(), e.name)
+		break
+	}
+	b.assume = append(b.assume, fmt.Sprintf("'%s' → %s: %s (%s %s)", sp.text, set.t.name, e.name, set.key.name, str(e.key)))
+}
+
+// bindName picks the row or value a name span means.
+func (b *binder) bindName(sp *span, label *span) (cand, error) {
+	var cs []cand
+	for _, m := range sp.ms {
+		switch m.kind {
+		case mEntity:
+			cs = append(cs, cand{t: m.t, e: m.e, c: m.e.set.key})
+		case mValue:
+			cs = append(cs, cand{t: m.t, c: m.c, value: m.value, e: m.e})
+		}
+	}
+	cs = dedupe(cs)
+	if label != nil {
+		cs = narrow(cs, func(c cand) bool { return labelsCand(label, c) })
+	}
+	groupTables := map[*table]bool{}
+	for _, g := range b.groups {
+		if g.ent != nil {
+			groupTables[g.ent] = true
+		} else if g.col != nil {
+			groupTables[g.col.t] = true
+		}
+	}
+	rooted := func(c cand) bool { return b.root != nil && c.t == b.root }
+	// A value held by several tables binds only to one the question
+	// names, the root's own, or a grouped one: never to whichever table
+	// happens to be reachable.
+	cs = narrow(cs, func(c cand) bool { return b.named[c.t] }, rooted,
+		func(c cand) bool { return groupTables[c.t] }, func(c cand) bool { return !c.t.view })
+	if len(cs) > 1 {
+		if sameRowNames(cs) {
+			return cand{}, decline("%q could be %s", sp.text, candList(cs)).withHint("use a longer name")
+		}
+		return cand{}, decline("%q could mean %s", sp.text, candList(cs)).
+			withHint("say which, e.g. %s %s", cs[0].t.singular(), sp.text)
+	}
+	if len(cs) == 0 {
+		return cand{}, decline("I don't know %q", sp.text)
+	}
+	return cs[0], nil
+}
+
+func sameRowNames(cs []cand) bool {
+	for _, c := range cs {
+		if c.e == nil || c.e.set.key == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// labelsCand: the label noun names this candidate's column or table.
+func labelsCand(label *span, c cand) bool {
+	for _, m := range label.ms {
+		switch {
+		case m.kind == mTable && m.t == c.t:
+			return true
+		case m.kind == mColumn && m.c == c.c:
+			return true
+		case m.kind == mColumn && c.e != nil && m.t == c.t && m.c.kind == catalog.KindLabel:
+			return true
+		}
+	}
+	return false
+}
+
+// bindComparisons binds row-level comparisons ("products with a price over
+// 100", "invoices over $10") as WHERE conditions.
+func (b *binder) bindComparisons() error {
+	for _, c := range b.q.cmps {
+		if b.cmpBound(c) {
+			continue
+		}
+		t := b.root
+		if b.frame == pDistinct || b.frame == pLookup || t == nil {
+			return decline("I can't apply %q here", c.sp.text)
+		}
+		var col *column
+		if c.target == nil {
+			var err error
+			if col, err = b.ownMoney(t, c); err != nil {
+				return err
+			}
+		} else {
+			var cs []cand
+			for _, m := range c.target.ms {
+				if m.kind == mColumn && (m.c.kind == catalog.KindMeasure || m.c.numeric && !m.c.isKey()) {
+					cs = append(cs, cand{t: m.t, c: m.c, strength: m.strength})
+				}
+			}
+			cs = dedupe(cs)
+			cs = narrow(cs, b.own, b.reachable, strongest(cs))
+			if len(cs) != 1 || !b.reachable(cs[0]) {
+				if len(cs) > 1 {
+					return decline("%q could mean %s", c.target.text, candList(cs))
+				}
+				return decline("I can't compare %q for %s", c.target.text, t.phrase())
+			}
+			col = cs[0].c
+			b.resolve(c.target.text, "column", col.ref())
+		}
+		if c.sp.kw.unit != "" && col.unit != "" && col.unit != c.sp.kw.unit {
+			return decline("%q compares a %s, but %s is not one", c.sp.text, c.sp.kw.unit, col.ref())
+		}
+		b.cmps = append(b.cmps, &boundCmp{req: c, col: col})
+	}
+	return nil
+}
+
+func (b *binder) cmpBound(c *cmpReq) bool {
+	for _, x := range b.cmps {
+		if x.req == c {
+			return true
+		}
+	}
+	return false
+}
+
+// ownMoney is the table's own money column compared when the question
+// names none ("invoices over $10").
+func (b *binder) ownMoney(t *table, c *cmpReq) (*column, error) {
+	var cs []*column
+	for _, x := range t.cols {
+		if x.kind == catalog.KindMeasure && x.unit == unitMoney && (c.sp.kw.unit == "" || c.sp.kw.unit == unitMoney) {
+			cs = append(cs, x)
+		}
+	}
+	if len(cs) != 1 {
+		return nil, decline("%q: compared on which column of %s?", c.sp.text, t.name).
+			withHint("name it, e.g. %s with a total %s", t.phrase(), c.sp.text)
+	}
+	b.assume = append(b.assume, fmt.Sprintf("'%s' compares %s", c.sp.text, cs[0].ref()))
+	return cs[0], nil
+}
+
+// bindTime picks the date column the time range and grains apply to: the
+// one the question names, the root's own, or the closest reachable one.
+func (b *binder) bindTime() error {
+	needed := b.q.rng != nil
+	for _, g := range b.groups {
+		if g.grain != "" && g.col == nil {
+			needed = true
+		}
+	}
+	if !needed || b.frame == pLookup || b.frame == pDistinct && b.q.rng == nil {
+		if b.q.rng != nil && b.frame == pLookup {
+			return decline("a time range does not apply to a single row's details")
+		}
+		return nil
+	}
+	if sp := b.q.dateCol; sp != nil {
+		var cs []cand
+		for _, m := range sp.ms {
+			cs = append(cs, cand{t: m.t, c: m.c, strength: m.strength})
+		}
+		cs = dedupe(cs)
+		cs = narrow(cs, b.own, func(c cand) bool { return b.named[c.t] }, b.reachable, strongest(cs))
+		if len(cs) > 1 {
+			return decline("%q could mean %s", sp.text, candList(cs))
+		}
+		b.timeCol = cs[0].c
+		b.resolve(sp.text, "column", b.timeCol.ref())
+	} else if b.root.date != nil {
+		b.timeCol = b.root.date
+	} else {
+		col, err := b.nearestDate()
+		if err != nil {
+			return err
+		}
+		b.timeCol = col
+	}
+	for _, g := range b.groups {
+		if g.grain != "" && g.col == nil {
+			g.col = b.timeCol
+		}
+	}
+	if b.q.rng != nil {
+		b.resolve(b.q.timeSpan.text, "range", b.q.rng.String())
+		b.resolve(b.q.timeSpan.text, "column", b.timeCol.ref())
+	}
+	return nil
+}
+
+// nearestDate is the main date of the closest table the root reaches.
+func (b *binder) nearestDate() (*column, error) {
+	ps, amb := b.m.paths(b.root)
+	best, tie := -1, false
+	var col *column
+	for t, p := range ps {
+		if t.date == nil || amb[t] {
+			continue
+		}
+		switch {
+		case best < 0 || len(p) < best:
+			best, col, tie = len(p), t.date, false
+		case len(p) == best:
+			tie = true
+		}
+	}
+	if col == nil || tie {
+		return nil, decline("I don't know which date to use: %s has no date column", b.root.name).
+			withHint("name the date, e.g. by %s", b.dateExample())
+	}
+	return col, nil
+}
+
+func (b *binder) dateExample() string {
+	for _, t := range b.m.tables {
+		if t.date != nil {
+			return t.date.phrase()
+		}
+	}
+	return "order date"
+}
+
+// bindColumns binds the columns a listing or lookup shows and the column
+// whose distinct values are listed.
+func (b *binder) bindColumns() error {
+	switch b.frame {
+	case pAggregate:
+		if len(b.q.columns) > 0 {
+			sp := b.q.columns[0]
+			return decline("I don't know what to do with %q in this question", sp.text).
+				withHint("group by it (by %s) or filter by one of its values", sp.text)
+		}
+	case pLookup:
+		t := b.lookup.t
+		for _, mr := range b.q.measures {
+			b.listCols = append(b.listCols, b.columnOf(mr.sp, t))
+		}
+		for _, sp := range b.q.columns {
+			b.listCols = append(b.listCols, b.columnOf(sp, t))
+		}
+	case pList:
+		for _, sp := range b.q.columns {
+			c := b.columnOf(sp, b.root)
+			if c == nil {
+				return decline("%s has no %q", b.root.name, sp.text)
+			}
+			b.listCols = append(b.listCols, c)
+		}
+	case pDistinct:
+		sp := b.q.columns[0]
+		var cs []cand
+		for _, m := range sp.ms {
+			if m.kind == mColumn && m.c.kind != catalog.KindMeasure {
+				cs = append(cs, cand{t: m.t, c: m.c, strength: m.strength})
+			}
+		}
+		cs = dedupe(cs)
+		cs = narrow(cs, func(c cand) bool { return b.named[c.t] }, strongest(cs), func(c cand) bool { return !c.t.view })
+		if len(cs) != 1 {
+			if len(cs) == 0 {
+				return decline("I can't list the values of %q", sp.text)
+			}
+			return decline("%q could mean %s", sp.text, candList(cs))
+		}
+		b.root = cs[0].t
+		b.listCols = []*column{cs[0].c}
+		b.resolve(sp.text, "column", cs[0].c.ref())
+		if b.q.rng != nil {
+			if err := b.bindTime(); err != nil {
+				return err
+			}
+		}
+	}
+	for _, c := range b.listCols {
+		if c == nil {
+			return decline("I don't know which column of %s you mean", b.root.name)
+		}
+	}
+	return nil
+}
+
+// columnOf is the column of t a phrase names (any strength).
+func (b *binder) columnOf(sp *span, t *table) *column {
+	var best *column
+	bs := -1
+	for _, m := range sp.ms {
+		if m.kind == mColumn && m.c.t == t && m.strength > bs {
+			best, bs = m.c, m.strength
+		}
+	}
+	if best != nil {
+		b.resolve(sp.text, "column", best.ref())
+	}
+	return best
+}
+
+// statusColumns are attribute columns named like a status.
+func statusColumns(t *table) []*column {
+	var out []*column
+	for _, c := range t.cols {
+		if c.kind != catalog.KindAttribute || len(c.values) == 0 {
+			continue
+		}
+		for _, w := range catalog.IdentifierWords(c.name) {
+			if w == "status" || w == "state" && len(c.values) <= 10 && !strings.Contains(strings.ToLower(c.name), "province") && looksLikeStatus(c.values) {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// looksLikeStatus: values that read as states of a process, not places.
+func looksLikeStatus(vs []string) bool {
+	for _, v := range vs {
+		if len(v) == 2 && strings.ToUpper(v) == v {
+			return false // US states, provinces
+		}
+	}
+	return true
+}
