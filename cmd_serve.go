@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -50,6 +52,17 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 
+	listenAddr, warning, err := listenPolicy(cfg.HTTP.Addr, server.KeysConfigured(cfg.HTTP), cfg.HTTP.AllowUnauthenticated)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	if warning != "" {
+		logger.Warn(warning, "event", "http_unauthenticated", "addr", listenAddr)
+	} else if listenAddr != cfg.HTTP.Addr {
+		logger.Info("no API keys configured: listening on the loopback interface only", "event", "http_loopback_only",
+			"addr", listenAddr, "configured", cfg.HTTP.Addr,
+			"hint", "set http.api_keys_env (and its variable), or http.allow_unauthenticated: true, to listen on other interfaces")
+	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	orch, err := orchestrator.New(ctx, cfg, logger, orchestrator.WithMetrics(orchestrator.NewMetrics(reg)))
@@ -62,9 +75,17 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 		}
 	}()
 
-	ln, err := net.Listen("tcp", cfg.HTTP.Addr)
+	ln, err := listen(listenAddr)
 	if err != nil {
-		return fmt.Errorf("serve: listen on %s: %w (is another process using the port? pick one with --addr)", cfg.HTTP.Addr, err)
+		return fmt.Errorf("serve: %w", err)
+	}
+	if cfg.HTTP.MetricsAddr != "" {
+		_, stop, err := serveMetrics(cfg.HTTP.MetricsAddr, reg, logger)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("serve: metrics: %w", err)
+		}
+		defer stop()
 	}
 	// Requests run under baseCtx; when the shutdown grace period ends, it is
 	// cancelled with server.ErrShuttingDown so questions still running stop
@@ -81,7 +102,11 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 		WriteTimeout: cfg.Orchestration.QueryTimeout + 30*time.Second,
 		IdleTimeout:  120 * time.Second,
 	}
-	fmt.Fprintf(io.err, "talk2tables: serving on %s (API, UI, /health, /metrics)\n", displayURL(ln.Addr()))
+	metricsAt := "/metrics"
+	if cfg.HTTP.MetricsAddr != "" {
+		metricsAt = "/metrics on " + cfg.HTTP.MetricsAddr
+	}
+	fmt.Fprintf(io.err, "talk2tables: serving on %s (API, UI, /health, %s)\n", displayURL(ln.Addr()), metricsAt)
 	logger.Info("http server started", "event", "http_server_started", "addr", ln.Addr().String())
 
 	served := make(chan error, 1)
@@ -112,6 +137,81 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	}
 	logger.Info("http server stopped", "event", "http_server_stopped")
 	return nil
+}
+
+// listenPolicy decides where serve listens. With API keys, or on a loopback
+// address, addr as given. Without keys, an address on all interfaces
+// (":8001", "0.0.0.0:8001") is narrowed to 127.0.0.1 and any other address
+// refused, unless allowUnauthenticated, which keeps addr and returns a
+// warning to log.
+func listenPolicy(addr string, haveKeys, allowUnauthenticated bool) (listenAddr, warning string, err error) {
+	if err := orchestrator.CheckListenAddr(addr); err != nil {
+		return "", "", fmt.Errorf("--addr / http.addr %w", err)
+	}
+	host, port, _ := net.SplitHostPort(addr)
+	if haveKeys || isLoopback(host) {
+		return addr, "", nil
+	}
+	if allowUnauthenticated {
+		return addr, "serving without API keys beyond the loopback interface (http.allow_unauthenticated): " +
+			"anyone who can reach this address can ask questions and run SQL", nil
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		return net.JoinHostPort("127.0.0.1", port), "", nil
+	}
+	return "", "", fmt.Errorf("refusing to listen on %s without API keys: set http.api_keys_env to a variable "+
+		"holding comma-separated keys, or set http.allow_unauthenticated: true to serve it openly", addr)
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// listen opens the TCP listener, saying what to do when it cannot.
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	switch {
+	case err == nil:
+		return ln, nil
+	case errors.Is(err, syscall.EADDRINUSE):
+		return nil, fmt.Errorf("listen on %s: the port is in use by another process; pick another with --addr "+
+			"(e.g. make run ADDR=:9000)", addr)
+	case errors.Is(err, syscall.EACCES):
+		return nil, fmt.Errorf("listen on %s: permission denied (ports below 1024 need privileges); pick another "+
+			"with --addr, e.g. :8001", addr)
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		return nil, fmt.Errorf("listen on %s: this machine has no such address; use one of its own, or :PORT "+
+			"for all of them", addr)
+	}
+	return nil, fmt.Errorf("listen on %s: %w", addr, err)
+}
+
+// serveMetrics serves /metrics on its own listener until stop is called; it
+// returns the address it listens on.
+func serveMetrics(addr string, reg *prometheus.Registry, logger *slog.Logger) (bound string, stop func(), err error) {
+	ln, err := listen(addr)
+	if err != nil {
+		return "", nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", server.MetricsHandler(reg))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	logger.Info("metrics server started", "event", "metrics_server_started", "addr", ln.Addr().String())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = srv.Serve(ln)
+	}()
+	return ln.Addr().String(), func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+		<-done
+	}, nil
 }
 
 // displayURL turns a listen address into a URL a person can open.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +16,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"talk2tables/databasemcp"
 	"talk2tables/internal/llmtest"
@@ -27,6 +31,13 @@ func TestServeCommandErrors(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing.yaml")
 	typo := filepath.Join(dir, "typo.yaml")
+	// A config whose servers are never reached: serve stops at the address
+	// check, before connecting.
+	good := filepath.Join(dir, "good.yaml")
+	if err := os.WriteFile(good, []byte("mcp_servers:\n  db:\n    transport: streamable_http\n    url: http://127.0.0.1:1/mcp\n"+
+		"    priority: 1\n    capabilities: [execute_query]\nllm:\n  provider: builtin\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(typo, []byte("mcp_servers: {}\nhttp:\n  adress: \":8001\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +52,11 @@ func TestServeCommandErrors(t *testing.T) {
 		{name: "unknown flag", args: []string{"--nope"}, wantErr: errUsage, wantStderr: "flag provided but not defined"},
 		{name: "stray argument", args: []string{"extra"}, wantErr: errUsage, wantStderr: "unexpected argument"},
 		{name: "missing config", args: []string{"--config", missing}, wantMsg: []string{missing, "no such file"}},
-		{name: "invalid config", args: []string{"--config", typo}, wantMsg: []string{typo, "adress"}},
+		{name: "invalid config", args: []string{"--config", typo}, wantMsg: []string{typo, "unknown key `adress` in http; the keys there are addr, "}},
+		{name: "addr not an address", args: []string{"--config", good, "--addr", "notaport"},
+			wantMsg: []string{`"notaport" is not a listen address: write host:port or :port, e.g. :8001`}},
+		{name: "open address without keys", args: []string{"--config", good, "--addr", "192.0.2.1:8001"},
+			wantMsg: []string{"refusing to listen on 192.0.2.1:8001 without API keys", "http.allow_unauthenticated: true"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,6 +87,73 @@ func TestServeCommandErrors(t *testing.T) {
 		if !strings.Contains(stderr.String(), "  -"+flag+" ") {
 			t.Errorf("--help does not explain -%s:\n%s", flag, stderr.String())
 		}
+	}
+}
+
+func TestListenPolicy(t *testing.T) {
+	tests := []struct {
+		name        string
+		addr        string
+		keys, allow bool
+		want        string
+		wantWarn    bool
+		wantErr     string
+	}{
+		{name: "default narrowed to loopback without keys", addr: ":8001", want: "127.0.0.1:8001"},
+		{name: "all interfaces narrowed", addr: "0.0.0.0:8001", want: "127.0.0.1:8001"},
+		{name: "IPv6 all interfaces narrowed", addr: "[::]:8001", want: "127.0.0.1:8001"},
+		{name: "loopback kept", addr: "127.0.0.1:9000", want: "127.0.0.1:9000"},
+		{name: "localhost kept", addr: "localhost:9000", want: "localhost:9000"},
+		{name: "keys keep any address", addr: ":8001", keys: true, want: ":8001"},
+		{name: "explicit open address refused", addr: "10.1.2.3:8001", wantErr: "refusing to listen on 10.1.2.3:8001 without API keys"},
+		{name: "allowed, with a warning", addr: ":8001", allow: true, want: ":8001", wantWarn: true},
+		{name: "not an address", addr: "notaport", wantErr: "is not a listen address"},
+		{name: "port out of range", addr: ":70000", wantErr: "is not a listen address"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, warn, err := listenPolicy(tt.addr, tt.keys, tt.allow)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("listenPolicy(%q) error = %v, want %q", tt.addr, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want || (warn != "") != tt.wantWarn {
+				t.Errorf("listenPolicy(%q) = %q, warn %q, %v; want %q, warning %v", tt.addr, got, warn, err, tt.want, tt.wantWarn)
+			}
+		})
+	}
+}
+
+func TestListenErrorsSayWhatToDo(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, err = listen(ln.Addr().String())
+	if err == nil || !strings.Contains(err.Error(), "the port is in use by another process; pick another with --addr") {
+		t.Errorf("listen on a used port = %v, want the in-use hint", err)
+	}
+}
+
+func TestMetricsOnItsOwnListener(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector())
+	addr, stop, err := serveMetrics("127.0.0.1:0", reg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "go_goroutines") {
+		t.Errorf("GET /metrics = %d %.80q, want the metrics", resp.StatusCode, body)
 	}
 }
 

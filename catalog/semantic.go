@@ -106,9 +106,12 @@ type Table struct {
 	Label []string `json:"label,omitempty"`
 	// DateColumn is the table's main date (an order's date, not its ship date).
 	DateColumn string `json:"date_column,omitempty"`
-	// DefaultFilter is applied whenever the table's rows are counted or
-	// aggregated, unless the question names values of that column itself
-	// (e.g. count only completed orders unless asked otherwise).
+	// DefaultFilter is applied whenever the question counts or aggregates
+	// rows of this table or of a table that reaches it through many-to-one
+	// foreign keys (the lines of a cancelled order are not sold either), by
+	// joining it when needed; unless the question names values of that
+	// column itself (e.g. count only completed orders unless asked
+	// otherwise).
 	DefaultFilter *Filter            `json:"default_filter,omitempty"`
 	Columns       map[string]*Column `json:"columns"`
 	Why           string             `json:"why,omitempty"` // reasoning for role, label and date column

@@ -149,7 +149,7 @@ func checkSQLiteFile(path string) error {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return fmt.Errorf("database %s does not exist (generate it with 'talk2tables gen-data --db %s')", path, path)
+		return fmt.Errorf("database %s does not exist: generate the sample with 'make data' or 'talk2tables gen-data --db %s', or point --db at your own SQLite file", path, path)
 	case err != nil:
 		return fmt.Errorf("database %s: %w", path, err)
 	case fi.IsDir():

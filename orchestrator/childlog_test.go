@@ -2,7 +2,13 @@ package orchestrator
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"talk2tables/internal/testfixture"
 )
@@ -20,18 +26,115 @@ func TestChildLogSettings(t *testing.T) {
 	meta.Env[envPrintLogEnv] = "1"
 	meta.Env[EnvLogLevel] = "warn"
 
-	var stderr testfixture.LogBuffer
-	o, err := New(context.Background(), cfg, testLogger(t), WithChildStderr(&stderr))
+	var logs testfixture.LogBuffer
+	o, err := New(context.Background(), cfg, slog.New(slog.NewJSONHandler(&logs, nil)), WithChildStderr(io.Discard))
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
 	o.Close()
-	for _, want := range []string{
-		"child database: " + EnvLogLevel + "=debug " + EnvLogFormat + "=text",
-		"child metadata: " + EnvLogLevel + "=warn " + EnvLogFormat + "=text",
+	lines := map[string]string{}
+	for _, e := range logs.Events(t, "mcp_server_stderr") {
+		lines[e["mcp_server"].(string)] += e["line"].(string) + "\n"
+	}
+	for id, want := range map[string]string{
+		"database_mcp":         "child database: " + EnvLogLevel + "=debug " + EnvLogFormat + "=text",
+		"product_metadata_mcp": "child metadata: " + EnvLogLevel + "=warn " + EnvLogFormat + "=text",
 	} {
-		if !stderr.Contains(want) {
-			t.Errorf("children's stderr lacks %q; got:\n%s", want, stderr.String())
+		if !strings.Contains(lines[id], want) {
+			t.Errorf("%s's stderr events lack %q; got:\n%s", id, want, lines[id])
+		}
+	}
+}
+
+// TestChildEnvironment: a stdio child gets what a program needs to run
+// (PATH, HOME, locale) and its own env, never the parent's secrets.
+func TestChildEnvironment(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-parent-secret")
+	t.Setenv("TALK2TABLES_API_KEYS", "key-one,key-two")
+	t.Setenv("PGPASSWORD", "hunter2")
+	t.Setenv("LC_ALL", "C.UTF-8")
+	f := newFixture(t)
+	cfg := stdioConfig(f)
+	db := cfg.MCPServers["database_mcp"]
+	db.Env[envPrintEnv] = "1"
+	db.Env["PGPASSWORD"] = "${PGPASSWORD}" // listed: passed on
+	var logs testfixture.LogBuffer
+	o, err := New(context.Background(), cfg, slog.New(slog.NewJSONHandler(&logs, nil)), WithChildStderr(io.Discard))
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	o.Close()
+	var names string
+	for _, e := range logs.Events(t, "mcp_server_stderr") {
+		if l := e["line"].(string); strings.HasPrefix(l, "child env: ") {
+			names = " " + strings.TrimPrefix(l, "child env: ") + " "
+		}
+	}
+	if names == "" {
+		t.Fatalf("the child printed no environment; logs:\n%s", logs.String())
+	}
+	for _, want := range []string{"PATH", "LC_ALL", "PGPASSWORD", EnvLogLevel, envChild} {
+		if !strings.Contains(names, " "+want+" ") {
+			t.Errorf("child environment lacks %s: %s", want, names)
+		}
+	}
+	for _, secret := range []string{"OPENAI_API_KEY", "TALK2TABLES_API_KEYS"} {
+		if strings.Contains(names, " "+secret+" ") {
+			t.Errorf("child environment holds the parent's %s: %s", secret, names)
+		}
+	}
+	if strings.Contains(logs.String(), "sk-parent-secret") || strings.Contains(logs.String(), "hunter2") {
+		t.Error("a secret reached the log")
+	}
+}
+
+// TestChildStderr: JSON lines pass through raw, other lines become events
+// with the server id, a flood is cut and counted, and the last words explain
+// an exit.
+func TestChildStderr(t *testing.T) {
+	var raw, logs testfixture.LogBuffer
+	s := newChildStderr(&raw, slog.New(slog.NewJSONHandler(&logs, nil)).With("mcp_server", "dbhub"))
+	fmt.Fprint(s, "  ____  ____  _   _ _   _ ____\n{\"level\":\"INFO\",\"msg\":\"started\"}\npartial ")
+	fmt.Fprint(s, "line\n")
+	if got := raw.String(); got != "{\"level\":\"INFO\",\"msg\":\"started\"}\n" {
+		t.Errorf("raw = %q, want the JSON line only", got)
+	}
+	ev := logs.Events(t, "mcp_server_stderr")
+	if len(ev) != 2 || ev[0]["line"] != "  ____  ____  _   _ _   _ ____" || ev[1]["line"] != "partial line" ||
+		ev[0]["mcp_server"] != "dbhub" {
+		t.Errorf("events = %v, want the banner and the joined partial line, with the server id", ev)
+	}
+	for i := 0; i < 3*childLineBurst; i++ {
+		fmt.Fprintf(s, "noise %d\n", i)
+	}
+	time.Sleep(50 * time.Millisecond) // lets the limiter refill one token
+	fmt.Fprint(s, "database /x.db does not exist\n")
+	if n := len(logs.Events(t, "mcp_server_stderr")); n > childLineBurst+10 {
+		t.Errorf("%d stderr events logged for a flood of %d lines, want about the burst of %d", n, 3*childLineBurst, childLineBurst)
+	}
+	if d := logs.Events(t, "mcp_server_stderr_dropped"); len(d) != 1 || d[0]["lines"].(float64) < childLineBurst {
+		t.Errorf("dropped events = %v, want one counting the dropped lines", d)
+	}
+	if got := s.lastWords(); got != "database /x.db does not exist" {
+		t.Errorf("lastWords = %q", got)
+	}
+}
+
+// TestChildDiesAtStart: a stdio server that exits at start (here: its
+// database file is missing) fails with what it said, not just "transport
+// closed".
+func TestChildDiesAtStart(t *testing.T) {
+	f := newFixture(t)
+	cfg := stdioConfig(f)
+	missing := filepath.Join(t.TempDir(), "gone.db")
+	cfg.MCPServers["database_mcp"].Env[envDB] = missing
+	_, err := New(context.Background(), cfg, testLogger(t), WithChildStderr(io.Discard))
+	if err == nil {
+		t.Fatal("New succeeded with a missing database")
+	}
+	for _, want := range []string{`"database_mcp"`, missing + " does not exist", "make data"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error = %q, want it to contain %q", err, want)
 		}
 	}
 }

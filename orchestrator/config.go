@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -140,6 +142,12 @@ type LLMConfig struct {
 	// Fallback "builtin" answers with the offline generator when the LLM
 	// cannot be reached.
 	Fallback string `yaml:"fallback"`
+	// CircuitFailures consecutive questions whose LLM call failed (after
+	// its retries) open the circuit: the LLM is skipped for CircuitCooldown
+	// (the fallback answers at once, or the question fails fast), then one
+	// question probes it. Default 3; 0 turns the breaker off.
+	CircuitFailures int           `yaml:"circuit_failures"`
+	CircuitCooldown time.Duration `yaml:"circuit_cooldown"` // default 30s
 }
 
 // Bounds of llm.max_retries and llm.retry_base_delay.
@@ -168,6 +176,16 @@ type HTTPConfig struct {
 	DefaultMaxRows    int           `yaml:"default_max_rows"`    // 500
 	MaxRowsLimit      int           `yaml:"max_rows_limit"`      // 10000
 	ShutdownTimeout   time.Duration `yaml:"shutdown_timeout"`    // 30s
+	// AllowUnauthenticated lets serve listen beyond the loopback interface
+	// with no API keys configured (it then logs a WARN at start). Without it,
+	// an address on all interfaces (":8001") is narrowed to 127.0.0.1, and
+	// any other non-loopback address is refused.
+	AllowUnauthenticated bool `yaml:"allow_unauthenticated"`
+	// MetricsAuth puts /metrics behind the API keys.
+	MetricsAuth bool `yaml:"metrics_auth"`
+	// MetricsAddr serves /metrics on its own listener (e.g.
+	// "127.0.0.1:9090") instead of the API's.
+	MetricsAddr string `yaml:"metrics_addr"`
 }
 
 // Environment variables set for stdio MCP children so they log at the
@@ -194,10 +212,12 @@ func DefaultConfig() *Config {
 			LogFormat:        "json",
 		},
 		LLM: LLMConfig{
-			Timeout:        30 * time.Second,
-			MaxTokens:      1024,
-			MaxRetries:     3,
-			RetryBaseDelay: 500 * time.Millisecond,
+			Timeout:         30 * time.Second,
+			MaxTokens:       1024,
+			MaxRetries:      3,
+			RetryBaseDelay:  500 * time.Millisecond,
+			CircuitFailures: 3,
+			CircuitCooldown: 30 * time.Second,
 		},
 		HTTP: HTTPConfig{
 			Addr:              ":8001",
@@ -233,6 +253,9 @@ func ParseConfig(data []byte) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
+		if ce := explainDecodeError(data, err); ce != err {
+			return nil, ce
+		}
 		return nil, fmt.Errorf("%s (check the key names and value types against the documented configuration)",
 			strings.TrimPrefix(err.Error(), "yaml: "))
 	}
@@ -405,6 +428,12 @@ func (c *Config) Validate() error {
 	case d > maxRetryBaseDelay:
 		add("llm.retry_base_delay: %v is longer than %v; retries would outlast any query (e.g. 500ms)", d, maxRetryBaseDelay)
 	}
+	if l.CircuitFailures < 0 || l.CircuitFailures > 100 {
+		add("llm.circuit_failures: %d is out of range 0..100 (0 turns the circuit breaker off)", l.CircuitFailures)
+	}
+	if l.CircuitFailures > 0 && (l.CircuitCooldown < time.Second || l.CircuitCooldown > time.Hour) {
+		add("llm.circuit_cooldown: %s must be between 1s and 1h", l.CircuitCooldown)
+	}
 	switch l.Fallback {
 	case "", ProviderBuiltin:
 	default:
@@ -434,9 +463,36 @@ func (c *Config) Validate() error {
 		add("http.default_max_rows: %d must be in 1..max_rows_limit (%d)", h.DefaultMaxRows, h.MaxRowsLimit)
 	}
 	checkDur("http.shutdown_timeout", h.ShutdownTimeout, false)
+	if h.Addr != "" {
+		if err := CheckListenAddr(h.Addr); err != nil {
+			add("http.addr: %v", err)
+		}
+	}
+	if h.MetricsAddr != "" {
+		if err := CheckListenAddr(h.MetricsAddr); err != nil {
+			add("http.metrics_addr: %v", err)
+		}
+	}
 
 	if len(p) > 0 {
 		return &ConfigError{Problems: p}
+	}
+	return nil
+}
+
+// CheckListenAddr checks that addr is a TCP listen address: host:port or
+// :port with a numeric port.
+func CheckListenAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		var n int
+		n, err = strconv.Atoi(port)
+		if err == nil && (n < 0 || n > 65535) {
+			err = errors.New("port out of range")
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%q is not a listen address: write host:port or :port, e.g. :8001 or 127.0.0.1:8001", addr)
 	}
 	return nil
 }

@@ -82,9 +82,27 @@ func TestParseConfigProblems(t *testing.T) {
 		want []string // substrings, all of which must appear
 	}{
 		{
-			name: "typo names the line",
+			name: "typo names the line, the place and the nearest key",
 			yaml: "mcp_servers:\n  db:\n    transport: stdio\n    command: x\n    prioriti: 1\n",
-			want: []string{"line 5", "prioriti"},
+			want: []string{"line 5: unknown key `prioriti` in mcp_servers.db; did you mean `priority`?"},
+		},
+		{
+			name: "unknown key far from any lists the keys",
+			yaml: "orchestration:\n  speed: fast\n",
+			want: []string{"line 2: unknown key `speed` in orchestration; the keys there are", "fail_fast", "query_timeout"},
+		},
+		{
+			name: "unknown top-level section",
+			yaml: "mcp_server:\n  db: {}\n",
+			want: []string{"line 1: unknown key `mcp_server` at the top level; did you mean `mcp_servers`?"},
+		},
+		{
+			name: "every type problem in YAML words, no Go types",
+			yaml: "mcp_servers:\n  m:\n    transport: stdio\n    args: x\n    env: [a]\n    priority: high\nhttp:\n  rate_limit: [1]\n",
+			want: []string{"mcp_servers.m.args (line 4): `x` is text, but it takes a list",
+				"mcp_servers.m.env (line 5): the value is a list, but it takes a mapping",
+				"mcp_servers.m.priority (line 6): `high` is text, but it takes a whole number",
+				"http.rate_limit (line 8): the value is a list, but it takes a number"},
 		},
 		{
 			name: "priority out of range",
@@ -147,7 +165,7 @@ llm:
 		{
 			name: "bare number duration",
 			yaml: "mcp_servers:\n  m:\n    transport: stdio\n    command: x\n    priority: 1\n    capabilities: [execute_query]\norchestration:\n  query_timeout: 30\n",
-			want: []string{"line 8", "time.Duration"},
+			want: []string{"orchestration.query_timeout (line 8): `30` is a whole number, but it takes a duration such as 30s"},
 		},
 		{
 			name: "model required for llm provider",
@@ -169,6 +187,11 @@ llm:
 			for _, w := range tt.want {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error = %q\nwant it to contain %q", err, w)
+				}
+			}
+			for _, goType := range []string{"time.Duration", "orchestrator.", "[]string", "map[string]", "float64"} {
+				if strings.Contains(err.Error(), goType) {
+					t.Errorf("error = %q names the Go type %q", err, goType)
 				}
 			}
 		})
@@ -239,7 +262,7 @@ func TestParseConfigLLMRetries(t *testing.T) {
 		{name: "negative delay", llm: "  retry_base_delay: -1s\n",
 			wantErr: []string{"llm.retry_base_delay: -1s must not be negative"}},
 		{name: "delay without unit", llm: "  retry_base_delay: 500\n",
-			wantErr: []string{"line 8", "time.Duration"}},
+			wantErr: []string{"line 8", "takes a duration such as 30s"}},
 		{name: "delay below a millisecond", llm: "  retry_base_delay: 500us\n",
 			wantErr: []string{"llm.retry_base_delay: 500µs is too small", "500ms"}},
 		{name: "delay too long", llm: "  retry_base_delay: 2m\n",
@@ -247,7 +270,7 @@ func TestParseConfigLLMRetries(t *testing.T) {
 		{name: "delay not a duration", llm: "  retry_base_delay: soon\n",
 			wantErr: []string{"line 8", "soon"}},
 		{name: "misspelt key", llm: "  max_retry: 3\n",
-			wantErr: []string{"line 8", "max_retry"}},
+			wantErr: []string{"line 8", "`max_retry`", "did you mean `max_retries`?"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -56,6 +56,7 @@ type conn struct {
 	tools        []string // tool names as the server spells them
 	resources    []string // resource URIs from the last listing
 	cmd          *exec.Cmd
+	stderr       *childStderr // the stdio child's stderr, for its last words
 	reconnecting bool
 	connectedAt  int // how many times it connected
 	// toolsDirty is set by a tools/list_changed notification; a single
@@ -135,14 +136,17 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		}
 		var cmd *exec.Cmd
 		var cmdMu sync.Mutex
-		stderr := c.o.childStderr
+		sink := newChildStderr(c.o.childStderr, c.log)
+		c.mu.Lock()
+		c.stderr = sink
+		c.mu.Unlock()
 		t := transport.NewStdioWithOptions(c.cfg.Command, env, c.cfg.Args,
 			transport.WithCommandLogger(c.log),
 			transport.WithCommandFunc(func(ctx context.Context, command string, env, args []string) (*exec.Cmd, error) {
 				x := exec.CommandContext(ctx, command, args...)
-				x.Env = append(os.Environ(), env...)
+				x.Env = childEnv(os.Environ(), env)
 				x.Dir = c.cfg.Cwd
-				x.Stderr = stderr
+				x.Stderr = sink
 				cmdMu.Lock()
 				cmd = x
 				cmdMu.Unlock()
@@ -232,6 +236,29 @@ func (c *conn) connect(ctx context.Context) error {
 
 var errClosed = errors.New("orchestrator closed")
 
+// withLastWords adds to a failed connection what a stdio child last wrote
+// on stderr (typically why it exited: a missing database file, a bad flag),
+// waiting a moment for the pipe to deliver it.
+func (c *conn) withLastWords(err error) error {
+	c.mu.Lock()
+	sink := c.stderr
+	c.mu.Unlock()
+	if sink == nil || c.cfg.Transport != TransportStdio {
+		return err
+	}
+	var words string
+	for wait := 0; wait < 20; wait++ {
+		if words = sink.lastWords(); words != "" {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if words == "" {
+		return fmt.Errorf("%w (the server wrote nothing on stderr; check command %q and its args)", err, c.cfg.Command)
+	}
+	return fmt.Errorf("%w; the server said: %s", err, words)
+}
+
 // callTimeoutError says a server did not answer within mcp_call_timeout.
 // It deliberately does not unwrap to context.DeadlineExceeded: that means
 // the question's own query_timeout ran out (HTTP 504 "try a narrower
@@ -264,7 +291,7 @@ func (c *conn) dial(ctx context.Context) error {
 	// background context, never on a request's.
 	if err := cl.Start(c.o.bg); err != nil {
 		_ = cl.Close()
-		return fmt.Errorf("start %s transport: %w", c.cfg.Transport, err)
+		return c.withLastWords(fmt.Errorf("start %s transport: %w", c.cfg.Transport, err))
 	}
 	var cmd *exec.Cmd
 	if getCmd != nil {
@@ -276,7 +303,7 @@ func (c *conn) dial(ctx context.Context) error {
 	res, err := cl.Initialize(ctx, init)
 	if err != nil {
 		_ = cl.Close()
-		return fmt.Errorf("initialize: %w", err)
+		return c.withLastWords(fmt.Errorf("initialize: %w", err))
 	}
 	var tools, resources []string
 	if res.Capabilities.Tools != nil {

@@ -67,6 +67,14 @@ func (e *ResourceFetchError) Unwrap() error { return e.Err }
 // orchestrator need only this package.
 type SQLGenerationError = sqlgen.SQLGenerationError
 
+// Reasons of a SQLGenerationError, re-exported with it.
+const (
+	ReasonLLMCommunication = sqlgen.ReasonLLMCommunication
+	ReasonInvalidSQL       = sqlgen.ReasonInvalidSQL
+	ReasonNotConfigured    = sqlgen.ReasonNotConfigured
+	ReasonDeclined         = sqlgen.ReasonDeclined
+)
+
 // Reasons of a QueryExecutionError.
 const (
 	ReasonNoExecutor   = "no_executor"

@@ -49,14 +49,18 @@ func NewGenerator(cfg LLMConfig, logger *slog.Logger) (sqlgen.Generator, error) 
 	if err != nil {
 		return nil, err
 	}
+	var primary sqlgen.Generator = llm
+	if cfg.CircuitFailures > 0 {
+		primary = sqlgen.NewCircuit(llm, cfg.CircuitFailures, cfg.CircuitCooldown, logger)
+	}
 	if cfg.Fallback == ProviderBuiltin {
 		b, err := newBuiltin(logger)
 		if err != nil {
 			return nil, err
 		}
-		return sqlgen.Fallback(llm, b), nil
+		return sqlgen.Fallback(primary, b), nil
 	}
-	return llm, nil
+	return primary, nil
 }
 
 // llmRetries maps llm.max_retries (0 = never) to sqlgen.LLMOptions.MaxRetries

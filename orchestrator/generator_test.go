@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"talk2tables/internal/llmtest"
 	"talk2tables/internal/testfixture"
@@ -109,5 +113,51 @@ func TestProcessFallbackToBuiltin(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLLMCircuitBreaker: with the LLM down, the first questions pay its
+// failure and fall back; once the circuit opens, questions go to the builtin
+// generator without asking the LLM, the result says why, and /metrics counts
+// it.
+func TestLLMCircuitBreaker(t *testing.T) {
+	f := newFixture(t)
+	llm := llmtest.NewResponder(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Status: 503} })
+	t.Setenv("T2T_CB_KEY", "k")
+	cfg := inprocConfig()
+	cfg.LLM = LLMConfig{Provider: "openai", Model: "m", BaseURL: llm.URL, APIKeyEnv: "T2T_CB_KEY", Fallback: "builtin",
+		Timeout: DefaultConfig().LLM.Timeout, MaxTokens: 100, MaxRetries: 1, RetryBaseDelay: time.Millisecond,
+		CircuitFailures: 2, CircuitCooldown: time.Minute}
+	m := NewMetrics(prometheus.NewRegistry())
+	o := newOrch(t, cfg, WithMetrics(m),
+		WithInProcessServer("database_mcp", f.dbServer(t)),
+		WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
+	var results []*QueryResult
+	for range 4 {
+		res, err := o.Process(context.Background(), Query{Question: "total revenue by region"})
+		if err != nil {
+			t.Fatalf("Process: %v", err)
+		}
+		results = append(results, res)
+	}
+	if got := len(llm.Requests()); got != 4 {
+		t.Errorf("LLM requests = %d, want 4 (2 questions × 2 tries, then the circuit is open)", got)
+	}
+	for i, res := range results {
+		if !res.Metadata.Fallback || res.Metadata.Generator != "builtin" || res.Metadata.FallbackReason == "" {
+			t.Errorf("question %d metadata = %+v, want a builtin fallback with its reason", i, res.Metadata)
+		}
+	}
+	if r := results[3].Metadata.FallbackReason; !strings.Contains(r, "not asked again until") {
+		t.Errorf("reason = %q, want it to say the LLM is skipped", r)
+	}
+	if got := testutil.ToFloat64(m.fallbacks.WithLabelValues(sqlgen.FallbackCircuitOpen)); got != 2 {
+		t.Errorf("fallbacks{circuit_open} = %v, want 2", got)
+	}
+	if got := testutil.ToFloat64(m.fallbacks.WithLabelValues(sqlgen.FallbackLLMFailed)); got != 2 {
+		t.Errorf("fallbacks{llm_failed} = %v, want 2", got)
+	}
+	if got := testutil.ToFloat64(m.circuitOpen); got != 1 {
+		t.Errorf("llm_circuit_open = %v, want 1", got)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+	"sort"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -31,11 +33,23 @@ const (
 	envChild = "T2T_ORCH_TEST_CHILD" // "database" | "metadata"
 	// envPrintLogEnv makes a child print the log settings it inherited.
 	envPrintLogEnv = "T2T_ORCH_TEST_PRINT_LOG_ENV"
-	envDB          = "T2T_ORCH_TEST_DB"
-	envCat         = "T2T_ORCH_TEST_CATALOG"
+	// envPrintEnv makes a child print the names of its environment.
+	envPrintEnv = "T2T_ORCH_TEST_PRINT_ENV"
+	envDB       = "T2T_ORCH_TEST_DB"
+	envCat      = "T2T_ORCH_TEST_CATALOG"
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(envChild) != "" && os.Getenv(envPrintEnv) != "" {
+		// Report every variable name the child got, for TestChildEnvironment.
+		var names []string
+		for _, kv := range os.Environ() {
+			name, _, _ := strings.Cut(kv, "=")
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		fmt.Fprintf(os.Stderr, "child env: %s\n", strings.Join(names, " "))
+	}
 	if os.Getenv(envChild) != "" && os.Getenv(envPrintLogEnv) != "" {
 		// Report what the orchestrator passed down, for TestChildLogSettings.
 		fmt.Fprintf(os.Stderr, "child %s: %s=%s %s=%s\n", os.Getenv(envChild),

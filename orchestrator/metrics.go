@@ -5,6 +5,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 )
 
@@ -29,6 +30,8 @@ type Metrics struct {
 	recoveryOutcomes *prometheus.CounterVec
 	inFlight         prometheus.Gauge
 	queries          *prometheus.CounterVec
+	fallbacks        *prometheus.CounterVec
+	circuitOpen      prometheus.Gauge
 }
 
 // NewMetrics creates the collectors and registers them with reg (nil reg:
@@ -53,10 +56,15 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "talk2tables_queries_in_flight", Help: "Questions being processed.",
 		}),
 		queries: counterVec("talk2tables_queries_total", "Questions processed by outcome (success, error).", "outcome"),
+		fallbacks: counterVec("talk2tables_llm_fallbacks_total",
+			"Questions answered by the fallback generator, by cause (llm_failed, circuit_open, not_configured).", "cause"),
+		circuitOpen: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "talk2tables_llm_circuit_open", Help: "1 while the LLM circuit breaker skips the LLM (open or half-open), else 0.",
+		}),
 	}
 	if reg != nil {
 		reg.MustRegister(m.llmDuration, m.llmTokens, m.mcpDuration, m.cacheHits, m.cacheMisses,
-			m.sqlErrors, m.recoveryAttempts, m.recoveryOutcomes, m.inFlight, m.queries)
+			m.sqlErrors, m.recoveryAttempts, m.recoveryOutcomes, m.inFlight, m.queries, m.fallbacks, m.circuitOpen)
 	}
 	return m
 }
@@ -113,6 +121,23 @@ func (m *Metrics) recoveryAttempt(c sqlerr.Category) {
 func (m *Metrics) recoveryOutcome(outcome string) {
 	if m != nil {
 		m.recoveryOutcomes.WithLabelValues(outcome).Inc()
+	}
+}
+
+func (m *Metrics) fallback(cause string) {
+	if m != nil && cause != "" {
+		m.fallbacks.WithLabelValues(cause).Inc()
+	}
+}
+
+func (m *Metrics) circuitState(state string) {
+	if m == nil {
+		return
+	}
+	if state == sqlgen.CircuitClosed {
+		m.circuitOpen.Set(0)
+	} else {
+		m.circuitOpen.Set(1)
 	}
 }
 

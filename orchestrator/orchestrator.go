@@ -107,6 +107,9 @@ func New(ctx context.Context, cfg *Config, logger *slog.Logger, opts ...Option) 
 		}
 		o.gen, o.ownGen = g, true
 	}
+	if c, ok := o.gen.(interface{ OnCircuitChange(func(string)) }); ok {
+		c.OnCircuitChange(o.metrics.circuitState)
+	}
 	o.bg, o.cancel = context.WithCancel(context.Background())
 	o.cache = newResourceCache(o, cfg.Orchestration.CacheTTL())
 	for id, sc := range cfg.MCPServers {
@@ -314,6 +317,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 	res := &QueryResult{
 		Query:            q.Question,
 		ResolvedEntities: map[string]map[string]string{},
+		Assumptions:      []string{},
 		Attempts:         []Attempt{},
 		Metadata: Metadata{
 			Timestamp:      start.UTC().Format(time.RFC3339),
@@ -402,7 +406,11 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 			}
 			return finish(err)
 		}
-		res.Metadata.Fallback = res.Metadata.Fallback || plan.Fallback
+		if plan.Fallback {
+			res.Metadata.Fallback = true
+			res.Metadata.FallbackReason = plan.FallbackReason
+			o.metrics.fallback(plan.FallbackCause)
+		}
 		if plan.Generator != "" {
 			res.Metadata.Generator = plan.Generator
 		}
@@ -415,6 +423,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		tried = append(tried, plan.SQL)
 		res.SQL = plan.SQL
 		res.Explanation = plan.Explanation
+		res.Assumptions = append([]string{}, plan.Assumptions...)
 		res.Metadata.Confidence = plan.Confidence
 		res.ResolvedEntities = plan.ResolvedEntities
 		if res.ResolvedEntities == nil {

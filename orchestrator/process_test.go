@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/databasemcp"
 	"talk2tables/internal/llmtest"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
@@ -299,5 +300,109 @@ func TestProcessConcurrent(t *testing.T) {
 		if err != nil {
 			t.Errorf("Process %d: %v", i, err)
 		}
+	}
+}
+
+// TestProcessRepairsEveryCategory: a scripted LLM breaks its first SQL in
+// each repairable category (on the real database server, whose statement
+// timeout is short here so TIMEOUT can happen); every question is repaired on
+// the second attempt, and each repair prompt carries the failed SQL, the
+// exact error, the category and what to change.
+func TestProcessRepairsEveryCategory(t *testing.T) {
+	good := "SELECT region, SUM(total_amount) AS total FROM sales GROUP BY region ORDER BY region"
+	tests := []struct {
+		bad string
+		cat sqlerr.Category
+	}{
+		{"SELEC region, SUM(total_amount) FORM sales GROUP BY region", sqlerr.SyntaxError},
+		{"SELECT region, SUM(total_amount) FROM sale GROUP BY region", sqlerr.MissingTable},
+		{"SELECT region, SUM(amount) FROM sales GROUP BY region", sqlerr.MissingColumn},
+		{"SELECT region, SUM(s.total_amount) FROM sales s JOIN orders o ON o.order_id = s.order_id " +
+			"JOIN customers c ON c.customer_id = o.customer_id GROUP BY region", sqlerr.AmbiguousColumn},
+		{"SELECT region, product_id, SUM(total_amount) FROM sales GROUP BY region", sqlerr.AggregationError},
+		{"SELECT region, SUM(total_amount) FROM sales WHERE SUM(total_amount) > 0 GROUP BY region", sqlerr.AggregationError},
+		{"SELECT region, SUM(total_amount) FROM sales GROUP BY region LIMIT 'all'", sqlerr.DataTypeMismatch},
+		{"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) " +
+			"SELECT region, (SELECT max(n) FROM r) FROM sales GROUP BY region", sqlerr.Timeout},
+		{"SELECT region, length(randomblob(2000000000)) FROM sales GROUP BY region", sqlerr.ResourceLimit},
+		{"SELECT region, abs(-9223372036854775807 - 1) FROM sales GROUP BY region", sqlerr.UnknownError},
+	}
+	f := newFixture(t)
+	// Short enough that the runaway query of the TIMEOUT case ends soon, long
+	// enough that the good query never hits it on a loaded machine.
+	db, err := databasemcp.Open(f.dbPath, databasemcp.Options{QueryTimeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	for _, tt := range tests {
+		t.Run(string(tt.cat), func(t *testing.T) {
+			llm := llmtest.New(t, llmtest.Step{Content: llmtest.Plan(tt.bad, nil, "")},
+				llmtest.Step{Content: llmtest.Plan(good, nil, "")})
+			o := newOrch(t, inprocConfig(), WithGenerator(llmGen(t, llm)),
+				WithInProcessServer("database_mcp", databasemcp.NewServer(db, testLogger(t))),
+				WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
+			res, err := o.Process(context.Background(), Query{Question: "revenue by region"})
+			if err != nil {
+				t.Fatalf("Process: %v (attempts %+v)", err, res.Attempts)
+			}
+			if len(res.Attempts) != 2 || res.Attempts[0].Category != tt.cat || res.Attempts[0].SQL != tt.bad {
+				t.Fatalf("attempts = %+v, want the broken SQL as a %s attempt, then the repair", res.Attempts, tt.cat)
+			}
+			if res.Result.RowCount != 4 {
+				t.Errorf("row_count = %d, want 4 regions", res.Result.RowCount)
+			}
+			repair := llm.Requests()[1].User()
+			for _, want := range []string{tt.bad, res.Attempts[0].Error, "Error (" + string(tt.cat) + ")",
+				"How to fix " + string(tt.cat) + ": " + sqlgen.RepairInstruction(tt.cat)} {
+				if !strings.Contains(repair, want) {
+					t.Errorf("repair prompt lacks %q:\n%s", want, repair)
+				}
+			}
+		})
+	}
+}
+
+// TestProcessGeneratedWriteRefused: a write from the generator is an attempt
+// with its SQL and a PERMISSION_ERROR; it is never sent to the database and
+// never repaired.
+func TestProcessGeneratedWriteRefused(t *testing.T) {
+	f := newFixture(t)
+	for _, sql := range []string{
+		"DELETE FROM sales",
+		"UPDATE sales SET quantity = 0",
+		"ATTACH DATABASE '/tmp/x.db' AS x",
+		"SELECT 1; DROP TABLE sales",
+	} {
+		t.Run(sql, func(t *testing.T) {
+			calls := 0
+			spy := newResourceServer("spy", nil, map[string]server.ToolHandlerFunc{
+				"execute_query": func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					calls++
+					return mcp.NewToolResultText(`{"columns":["x"],"rows":[[1]]}`), nil
+				},
+			})
+			cfg := inprocConfig()
+			cfg.MCPServers["database_mcp"] = ServerConfig{Transport: TransportInProcess, Priority: 10,
+				Capabilities: []string{CapExecuteQuery}}
+			llm := llmtest.New(t, llmtest.Step{Content: llmtest.Plan(sql, nil, "")},
+				llmtest.Step{Content: llmtest.Plan("SELECT 1", nil, "")})
+			o := newOrch(t, cfg, WithGenerator(llmGen(t, llm)),
+				WithInProcessServer("database_mcp", spy.s), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
+			res, err := o.Process(context.Background(), Query{Question: "remove the sales"})
+			var qe *QueryExecutionError
+			if !errors.As(err, &qe) || qe.Category != sqlerr.PermissionError {
+				t.Fatalf("err = %v, want PERMISSION_ERROR", err)
+			}
+			if len(res.Attempts) != 1 || res.Attempts[0].SQL != sql || res.Attempts[0].Category != sqlerr.PermissionError {
+				t.Errorf("attempts = %+v, want one PERMISSION_ERROR attempt with the SQL", res.Attempts)
+			}
+			if res.SQL != sql {
+				t.Errorf("result sql = %q, want the refused SQL shown", res.SQL)
+			}
+			if calls != 0 || llm.Remaining() != 1 {
+				t.Errorf("executor calls = %d, llm steps left = %d; want 0 and 1 (never executed, never retried)", calls, llm.Remaining())
+			}
+		})
 	}
 }

@@ -7,12 +7,16 @@ import (
 // QueryResult is the answer to one question (DESIGN.md "Contracts"): the
 // seed's Query_Result plus the attempts.
 type QueryResult struct {
-	Success          bool                         `json:"success"`
-	Query            string                       `json:"query"`
-	SQL              string                       `json:"sql"`
-	Result           *QueryData                   `json:"result,omitempty"`
-	Error            string                       `json:"error,omitempty"`
-	Explanation      string                       `json:"explanation"`
+	Success     bool       `json:"success"`
+	Query       string     `json:"query"`
+	SQL         string     `json:"sql"`
+	Result      *QueryData `json:"result,omitempty"`
+	Error       string     `json:"error,omitempty"`
+	Explanation string     `json:"explanation"`
+	// Assumptions say in plain words what the answer took for granted (the
+	// date range as dates, the statuses counted, which row a name meant);
+	// always present, empty when the generator stated none.
+	Assumptions      []string                     `json:"assumptions"`
 	ResolvedEntities map[string]map[string]string `json:"resolved_entities"`
 	Attempts         []Attempt                    `json:"attempts"`
 	Metadata         Metadata                     `json:"metadata"`
@@ -45,10 +49,13 @@ type Metadata struct {
 	Timestamp      string   `json:"timestamp"` // RFC 3339, UTC
 	Generator      string   `json:"generator"`
 	// Fallback is set when the configured LLM failed and llm.fallback answered.
-	Fallback   bool        `json:"fallback,omitempty"`
-	Cache      string      `json:"cache"` // hit | miss | partial
-	Confidence float64     `json:"confidence,omitempty"`
-	Usage      *TokenUsage `json:"usage,omitempty"`
+	Fallback bool `json:"fallback,omitempty"`
+	// FallbackReason says why the fallback answered (the LLM's failure, or
+	// that its circuit breaker is open).
+	FallbackReason string      `json:"fallback_reason,omitempty"`
+	Cache          string      `json:"cache"` // hit | miss | partial
+	Confidence     float64     `json:"confidence,omitempty"`
+	Usage          *TokenUsage `json:"usage,omitempty"`
 }
 
 // TokenUsage is the LLM token usage of all attempts of one question.

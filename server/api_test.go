@@ -513,3 +513,24 @@ func TestResponsesNotHTMLEscaped(t *testing.T) {
 		})
 	}
 }
+
+// TestGeneratedWriteIs422: a write from the LLM is answered 422 with
+// PERMISSION_ERROR, and the result shows it as the one attempt, with its SQL.
+func TestGeneratedWriteIs422(t *testing.T) {
+	st := newStack(t, stackOptions{steps: []llmtest.Step{{Content: llmtest.Plan("DELETE FROM sales", nil, "clean up")}}})
+	resp, body := st.call(t, "POST", "/api/query", `{"question":"delete all sales"}`, nil)
+	if resp.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("status = %d, want 422; body %s", resp.StatusCode, body)
+	}
+	e := errorOf(t, body)
+	if e.Error.Category != sqlerr.PermissionError || e.Error.Code != "sql_execution_failed" {
+		t.Errorf("error = %+v, want sql_execution_failed with PERMISSION_ERROR", e.Error)
+	}
+	if e.Result == nil || len(e.Result.Attempts) != 1 || e.Result.Attempts[0].SQL != "DELETE FROM sales" ||
+		e.Result.Attempts[0].Category != sqlerr.PermissionError {
+		t.Errorf("result = %+v, want one PERMISSION_ERROR attempt showing the SQL", e.Result)
+	}
+	if st.llm.Remaining() != 0 || len(st.llm.Requests()) != 1 {
+		t.Errorf("llm requests = %d, want 1 (a write is never repaired)", len(st.llm.Requests()))
+	}
+}

@@ -51,6 +51,8 @@ type errorDetail struct {
 	RequestID string          `json:"request_id"`
 	Field     string          `json:"field,omitempty"`
 	Category  sqlerr.Category `json:"category,omitempty"`
+	// Hint suggests how to rephrase a declined question.
+	Hint string `json:"hint,omitempty"`
 }
 
 // classified is the outcome of mapping an error for a client.
@@ -95,7 +97,7 @@ func classify(err error) classified {
 	case errors.Is(err, context.Canceled):
 		return c(499, "client_closed_request", "the request was cancelled by the client")
 	case errors.As(err, &exec):
-		if exec.Reason == "no_executor" {
+		if exec.Reason == orchestrator.ReasonNoExecutor {
 			return c(http.StatusServiceUnavailable, "no_executor",
 				"no connected MCP server can execute SQL; check /api/servers and the execute_query capability in the configuration")
 		}
@@ -104,15 +106,17 @@ func classify(err error) classified {
 		return out
 	case errors.As(err, &gen):
 		switch gen.Reason {
-		case "not_configured":
+		case orchestrator.ReasonNotConfigured:
 			return c(http.StatusServiceUnavailable, "llm_not_configured", safeGenMessage(gen,
 				"no LLM is configured; set llm.provider in the configuration (or use the builtin generator)"))
-		case "llm_communication":
+		case orchestrator.ReasonLLMCommunication:
 			return c(http.StatusBadGateway, "llm_unavailable",
 				"the language model could not be reached or kept failing; check the llm settings and API key, then try again")
-		case "declined":
-			return c(http.StatusUnprocessableEntity, "question_declined", safeGenMessage(gen,
-				"the question could not be understood well enough to answer; rephrase it with table or product names"))
+		case orchestrator.ReasonDeclined:
+			out := c(http.StatusUnprocessableEntity, "question_declined", safeGenMessage(gen,
+				"the question could not be understood well enough to answer; rephrase it with the names of tables, columns or things in your data"))
+			out.detail.Hint = gen.Hint
+			return out
 		default:
 			return c(http.StatusUnprocessableEntity, "invalid_sql", safeGenMessage(gen,
 				"no valid read-only SQL could be generated for this question; rephrase it and try again"))

@@ -248,3 +248,33 @@ func TestRecovery(t *testing.T) {
 		t.Errorf("logged = %v, want the panic logged once", got)
 	}
 }
+
+// TestMetricsPlacement: /metrics is open by default, behind the API keys
+// with metrics_auth, and absent from the API's listener with metrics_addr.
+func TestMetricsPlacement(t *testing.T) {
+	const key = "metrics-key"
+	tests := []struct {
+		name     string
+		http     func(*orchestrator.HTTPConfig)
+		auth     string
+		wantCode int
+	}{
+		{name: "open by default", wantCode: 200},
+		{name: "behind keys without one", http: func(h *orchestrator.HTTPConfig) { h.MetricsAuth = true }, wantCode: 401},
+		{name: "behind keys with one", http: func(h *orchestrator.HTTPConfig) { h.MetricsAuth = true }, auth: "Bearer " + key, wantCode: 200},
+		{name: "on its own listener", http: func(h *orchestrator.HTTPConfig) { h.MetricsAddr = "127.0.0.1:9090" }, auth: "Bearer " + key, wantCode: 404},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := newStack(t, stackOptions{apiKeys: key, http: tt.http})
+			h := map[string]string{}
+			if tt.auth != "" {
+				h["Authorization"] = tt.auth
+			}
+			resp, body := st.call(t, "GET", "/metrics", "", h)
+			if resp.StatusCode != tt.wantCode {
+				t.Errorf("GET /metrics = %d, want %d (%.100s)", resp.StatusCode, tt.wantCode, body)
+			}
+		})
+	}
+}

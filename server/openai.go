@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -146,13 +147,24 @@ func (a *api) handleChatCompletions(c *gin.Context) {
 	q := orchestrator.Query{Question: question, MaxRows: a.cfg.DefaultMaxRows, OperationID: requestIDOf(c)}
 	a.logQueryReceived(c, q, "openai")
 	res, err := a.orch.Process(c.Request.Context(), q)
-	if err != nil {
+	var answer string
+	var gen *orchestrator.SQLGenerationError
+	switch {
+	case err != nil && errors.As(err, &gen) && gen.Reason == orchestrator.ReasonDeclined:
+		// A chat front end shows an HTTP error as a failure (and some
+		// retry it): a declined question is an answer saying why.
+		answer = declineMarkdown(gen)
+	case err != nil:
 		a.fail(c, err, res)
 		return
+	default:
+		answer = answerMarkdown(res)
 	}
-	answer := answerMarkdown(res)
-	usage := usageOf(res)
-	id := "chatcmpl-" + q.OperationID
+	a.writeChatAnswer(c, req, "chatcmpl-"+q.OperationID, answer, usageOf(res))
+}
+
+// writeChatAnswer sends answer as a chat completion, whole or streamed.
+func (a *api) writeChatAnswer(c *gin.Context, req chatRequest, id, answer string, usage chatUsage) {
 	created := time.Now().Unix()
 	stop := "stop"
 	if !req.Stream {
@@ -257,14 +269,36 @@ func splitLines(s string) []string {
 	return out
 }
 
+// declineMarkdown renders a declined question for a chat client: that it
+// could not be answered, why, and how to rephrase it.
+func declineMarkdown(gen *orchestrator.SQLGenerationError) string {
+	var b strings.Builder
+	b.WriteString("**I could not answer that.** ")
+	b.WriteString(strings.TrimSpace(gen.Message))
+	b.WriteString("\n")
+	if h := strings.TrimSpace(gen.Hint); h != "" {
+		b.WriteString("\n_Try:_ ")
+		b.WriteString(strings.TrimSpace(strings.TrimPrefix(h, "try:")))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
 // answerMarkdown renders a result for a chat client: the explanation, the
-// SQL in a fenced block, the first rows as a table and, when recovery
+// assumptions, the SQL in a fenced block, the first rows as a table and, when recovery
 // happened, the failed attempts.
 func answerMarkdown(res *orchestrator.QueryResult) string {
 	var b strings.Builder
 	if e := strings.TrimSpace(res.Explanation); e != "" {
 		b.WriteString(e)
 		b.WriteString("\n\n")
+	}
+	if len(res.Assumptions) > 0 {
+		b.WriteString("Assumptions:\n")
+		for _, a := range res.Assumptions {
+			b.WriteString("- " + oneLine(a) + "\n")
+		}
+		b.WriteString("\n")
 	}
 	if res.SQL != "" {
 		b.WriteString("```sql\n")

@@ -12,6 +12,7 @@ import (
 	"github.com/tmc/langchaingo/llms/openai"
 
 	"talk2tables/internal/llmtest"
+	"talk2tables/orchestrator"
 )
 
 const chatBody = `{"model":"talk2tables","temperature":0.2,"messages":[` +
@@ -159,6 +160,39 @@ func TestChatCompletionsErrors(t *testing.T) {
 				t.Errorf("error = %s, want type %q param %q with message and code", body, tt.wantType, tt.wantParam)
 			}
 		})
+	}
+}
+
+// TestChatCompletionsDecline: on the OpenAI-compatible endpoints a declined
+// question is a normal assistant answer (200, finish_reason stop) saying
+// why, whole and streamed; the REST API keeps its 422.
+func TestChatCompletionsDecline(t *testing.T) {
+	st := newStack(t, stackOptions{orch: func(c *orchestrator.Config) { c.LLM.Provider = orchestrator.ProviderBuiltin }})
+	const question = "why did revenue drop"
+	resp, body := st.call(t, "POST", "/v1/chat/completions",
+		`{"model":"talk2tables","messages":[{"role":"user","content":"`+question+`"}]}`, nil)
+	if resp.StatusCode != 200 {
+		t.Fatalf("status = %d, want 200; %s", resp.StatusCode, body)
+	}
+	var cc chatCompletion
+	if err := json.Unmarshal(body, &cc); err != nil {
+		t.Fatal(err)
+	}
+	if len(cc.Choices) != 1 || cc.Choices[0].FinishReason == nil || *cc.Choices[0].FinishReason != "stop" ||
+		!strings.HasPrefix(cc.Choices[0].Message.Content, "**I could not answer that.** ") {
+		t.Errorf("completion = %s, want a stop-finished answer that declines", body)
+	}
+
+	resp, body = st.call(t, "POST", "/v1/chat/completions",
+		`{"stream":true,"messages":[{"role":"user","content":"`+question+`"}]}`, nil)
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "I could not answer that") ||
+		!strings.Contains(string(body), `"finish_reason":"stop"`) || !strings.Contains(string(body), "data: [DONE]") {
+		t.Errorf("stream = %d %s, want the decline streamed and finished", resp.StatusCode, body)
+	}
+
+	resp, body = st.call(t, "POST", "/api/query", `{"question":"`+question+`"}`, nil)
+	if resp.StatusCode != 422 || errorOf(t, body).Error.Code != "question_declined" {
+		t.Errorf("/api/query = %d %s, want 422 question_declined", resp.StatusCode, body)
 	}
 }
 

@@ -108,8 +108,14 @@ func New(orch Orchestrator, cfg orchestrator.HTTPConfig, ui fs.FS, logger *slog.
 	r.Group("/chat", chat...).POST("/completions", a.handleChatCompletions)
 
 	r.GET("/health", a.handleHealth)
-	metricsHandler := promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
-	r.GET("/metrics", gin.WrapH(metricsHandler))
+	switch {
+	case cfg.MetricsAddr != "":
+		// Served on its own listener (MetricsHandler); not here.
+	case cfg.MetricsAuth:
+		r.GET("/metrics", a.auth, gin.WrapH(MetricsHandler(reg)))
+	default:
+		r.GET("/metrics", gin.WrapH(MetricsHandler(reg)))
+	}
 
 	r.NoRoute(a.notFound(ui))
 	r.NoMethod(func(c *gin.Context) {
@@ -117,6 +123,18 @@ func New(orch Orchestrator, cfg orchestrator.HTTPConfig, ui fs.FS, logger *slog.
 			c.Request.Method+" is not supported on "+c.Request.URL.Path+"; see the API documentation for the allowed methods", ""), nil)
 	})
 	return r
+}
+
+// MetricsHandler serves the Prometheus metrics of reg, for the API's own
+// /metrics or a separate http.metrics_addr listener.
+func MetricsHandler(reg *prometheus.Registry) http.Handler {
+	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
+}
+
+// KeysConfigured reports whether cfg names an API-keys variable that holds at
+// least one key, so that the API requires one.
+func KeysConfigured(cfg orchestrator.HTTPConfig) bool {
+	return len(parseKeys(os.Getenv(cfg.APIKeysEnv), cfg.APIKeysEnv)) > 0
 }
 
 // withDefaults fills zero limits with the documented defaults.

@@ -113,6 +113,14 @@ func TestAnswerMarkdown(t *testing.T) {
 			absent: []string{"p\\|20"},
 		},
 		{
+			name: "assumptions",
+			res: &orchestrator.QueryResult{Success: true, SQL: "SELECT 1", Explanation: "Revenue last quarter.",
+				Assumptions: []string{"period: 2026-07-01 to 2026-09-30", "all order statuses counted:\ncompleted, pending"},
+				Result:      &orchestrator.QueryData{Columns: []string{"x"}, Rows: [][]any{{1.0}}, RowCount: 1}},
+			want: []string{"Revenue last quarter.\n\nAssumptions:\n- period: 2026-07-01 to 2026-09-30\n" +
+				"- all order statuses counted: completed, pending\n\n```sql"},
+		},
+		{
 			name: "no rows",
 			res: &orchestrator.QueryResult{Success: true, SQL: "SELECT 1 WHERE 0",
 				Result: &orchestrator.QueryData{Columns: []string{"x"}, Rows: [][]any{}}},
@@ -159,7 +167,8 @@ func TestClassify(t *testing.T) {
 		{"LLM unreachable", wrap(&orchestrator.SQLGenerationError{Reason: sqlgen.ReasonLLMCommunication, Message: "at http://10.0.0.5"}), 502, "llm_unavailable"},
 		{"LLM not configured", wrap(&orchestrator.SQLGenerationError{Reason: sqlgen.ReasonNotConfigured}), 503, "llm_not_configured"},
 		{"invalid SQL", wrap(&orchestrator.SQLGenerationError{Reason: sqlgen.ReasonInvalidSQL}), 422, "invalid_sql"},
-		{"declined", wrap(&orchestrator.SQLGenerationError{Reason: sqlgen.ReasonDeclined, Message: "which product?"}), 422, "question_declined"},
+		{"declined", wrap(&orchestrator.SQLGenerationError{Reason: sqlgen.ReasonDeclined, Message: "which product?",
+			Hint: "try: revenue for a product by name"}), 422, "question_declined"},
 		{"deadline wins over the wrapper", wrap(&orchestrator.SQLGenerationError{Reason: sqlgen.ReasonLLMCommunication, Err: context.DeadlineExceeded}), 504, "timeout"},
 		{"client went away", wrap(context.Canceled), 499, "client_closed_request"},
 		{"body too large", &http.MaxBytesError{Limit: 10}, 413, "body_too_large"},
@@ -170,6 +179,10 @@ func TestClassify(t *testing.T) {
 			got := classify(tt.err)
 			if got.status != tt.wantStatus || got.detail.Code != tt.wantCode {
 				t.Errorf("classify = %d %q, want %d %q", got.status, got.detail.Code, tt.wantStatus, tt.wantCode)
+			}
+			var ge *orchestrator.SQLGenerationError
+			if errors.As(tt.err, &ge) && ge.Reason == orchestrator.ReasonDeclined && got.detail.Hint != ge.Hint {
+				t.Errorf("hint = %q, want the decline's %q", got.detail.Hint, ge.Hint)
 			}
 			if got.detail.Message == "" || strings.Contains(got.detail.Message, "10.0.0.5") || strings.Contains(got.detail.Message, "/var/lib") {
 				t.Errorf("message = %q, want a safe, non-empty message", got.detail.Message)

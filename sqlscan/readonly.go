@@ -19,6 +19,10 @@ var writeKeywords = map[string]bool{
 	"BEGIN": true, "COMMIT": true, "END": true, "ROLLBACK": true, "SAVEPOINT": true, "RELEASE": true,
 }
 
+// IsWriteKeyword reports whether an upper-case word starts a statement that
+// changes the database, its schema, the connection or the file system.
+func IsWriteKeyword(upper string) bool { return writeKeywords[upper] }
+
 // CheckReadOnly reports whether sql is exactly one read-only statement:
 // SELECT, WITH ... SELECT, VALUES, or EXPLAIN [QUERY PLAN] of one of them,
 // possibly in parentheses, with any number of trailing semicolons. It

@@ -18,6 +18,14 @@ type fallback struct{ primary, secondary Generator }
 
 func (f *fallback) Name() string { return f.primary.Name() }
 
+// OnCircuitChange forwards to the primary generator when it is behind a
+// circuit breaker.
+func (f *fallback) OnCircuitChange(fn func(state string)) {
+	if c, ok := f.primary.(interface{ OnCircuitChange(func(string)) }); ok {
+		c.OnCircuitChange(fn)
+	}
+}
+
 // CloseIdleConnections forwards to both generators that have idle
 // connections to close.
 func (f *fallback) CloseIdleConnections() {
@@ -58,6 +66,15 @@ func (f *fallback) Generate(ctx context.Context, req Request) (Plan, error) {
 		p2.Generator = f.secondary.Name()
 	}
 	p2.Fallback = true
+	p2.FallbackReason = ge.Message
+	switch {
+	case errors.Is(err, ErrCircuitOpen):
+		p2.FallbackCause = FallbackCircuitOpen
+	case ge.Reason == ReasonNotConfigured:
+		p2.FallbackCause = FallbackNotConfigured
+	default:
+		p2.FallbackCause = FallbackLLMFailed
+	}
 	// Count the tokens the primary spent before failing, too.
 	p2.Usage.PromptTokens += plan.Usage.PromptTokens
 	p2.Usage.CompletionTokens += plan.Usage.CompletionTokens

@@ -112,7 +112,9 @@ func TestLLMResponseShapes(t *testing.T) {
 		{"json inside prose", "Here is my answer:\n" + llmtest.Plan(goodSQL, nil, "x") + "\nThanks.", goodSQL, ""},
 		{"fenced sql", "I could not do JSON.\n```sql\n" + goodSQL + ";\n```", goodSQL, ""},
 		{"garbage", "The weather is nice today.", "", ReasonInvalidSQL},
-		{"write statement", llmtest.Plan("DROP TABLE sales", nil, "oops"), "", ReasonInvalidSQL},
+		// A write is returned as SQL: the orchestrator's attempt loop records
+		// and refuses it (PERMISSION_ERROR) without executing it.
+		{"write statement", llmtest.Plan("DROP TABLE sales", nil, "oops"), "DROP TABLE sales", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -67,10 +67,13 @@ func sqlerrOf(err error) *sqlerr.Error {
 // ParseResponse extracts the plan from a model's answer. It accepts the JSON
 // response contract, also inside prose or a ```json fence (the first balanced
 // JSON object with an "sql" field wins); failing that, SQL in a ```sql fenced
-// block, in any fenced block that starts with SELECT or WITH, or an answer
-// that is bare SQL. Empty SQL, or SQL that is not one read-only statement, is
-// a SQLGenerationError with Reason invalid_sql. Generator and Usage are left
-// for the caller.
+// block, in any fenced block that starts like a SQL statement, or an answer
+// that is bare SQL. Only an answer with no SQL at all is a
+// SQLGenerationError with Reason invalid_sql: SQL that is broken, or not
+// read-only, is returned as it is, so the caller's attempt loop records it,
+// refuses a write (PERMISSION_ERROR, never executed) and repairs the rest
+// like any other failed attempt. Generator and Usage are left for the
+// caller.
 func ParseResponse(text string) (Plan, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -91,9 +94,6 @@ func ParseResponse(text string) (Plan, error) {
 			msg += ": " + plan.Explanation
 		}
 		return Plan{}, invalidSQL(msg, nil)
-	}
-	if err := CheckReadOnly(plan.SQL); err != nil {
-		return Plan{}, invalidSQL("the model's SQL is not a single read-only statement: "+err.Error(), errors.New(excerpt(plan.SQL)))
 	}
 	if plan.ResolvedEntities == nil {
 		plan.ResolvedEntities = map[string]map[string]string{}
@@ -130,6 +130,7 @@ type wirePlan struct {
 	Query            *string         `json:"query"` // a common deviation
 	ResolvedEntities json.RawMessage `json:"resolved_entities"`
 	Explanation      any             `json:"explanation"`
+	Assumptions      any             `json:"assumptions"`
 	Confidence       any             `json:"confidence"`
 }
 
@@ -166,6 +167,7 @@ func (w wirePlan) plan() Plan {
 		p.Explanation = s
 	}
 	p.Confidence = confidence(w.Confidence)
+	p.Assumptions = assumptions(w.Assumptions)
 	var ents map[string]any
 	if json.Unmarshal(w.ResolvedEntities, &ents) == nil {
 		for phrase, v := range ents {
@@ -183,6 +185,25 @@ func (w wirePlan) plan() Plan {
 		}
 	}
 	return p
+}
+
+// assumptions reads a list of strings, or one string, dropping blanks.
+func assumptions(v any) []string {
+	var out []string
+	add := func(x any) {
+		if s, ok := x.(string); ok && strings.TrimSpace(s) != "" {
+			out = append(out, strings.TrimSpace(s))
+		}
+	}
+	switch v := v.(type) {
+	case []any:
+		for _, x := range v {
+			add(x)
+		}
+	default:
+		add(v)
+	}
+	return out
 }
 
 // confidence reads a number or numeric string, clamped to 0..1 (a value in
@@ -263,8 +284,8 @@ func balancedEnd(s string, start int) int {
 	return -1
 }
 
-// sqlFromText takes SQL from a ```sql fence, any fence whose body starts with
-// SELECT or WITH, or a bare SQL answer.
+// sqlFromText takes SQL from a ```sql fence, any fence whose body starts
+// like a SQL statement, or a bare SQL answer.
 func sqlFromText(text string) (string, bool) {
 	var anyFence string
 	rest := text
@@ -288,7 +309,7 @@ func sqlFromText(text string) (string, bool) {
 		if lang == "sql" || lang == "sqlite" {
 			return code, true
 		}
-		if anyFence == "" && startsWithQuery(code) {
+		if anyFence == "" && startsLikeSQL(code) {
 			anyFence = code
 		}
 		if end == len(body) {
@@ -299,17 +320,52 @@ func sqlFromText(text string) (string, bool) {
 	if anyFence != "" {
 		return anyFence, true
 	}
-	if startsWithQuery(text) {
+	if startsLikeSQL(text) {
 		return text, true
 	}
 	return "", false
 }
 
-// startsWithQuery reports whether s starts (after comments) with SELECT or WITH.
-func startsWithQuery(s string) bool {
-	toks, err := sqlscan.Tokenize(s)
-	if err != nil || len(toks) == 0 {
+// startsLikeSQL reports whether s starts (after comments) like a SQL
+// statement: a statement keyword, read-only or not (SELECT, WITH, DELETE,
+// ATTACH, ...), or a near miss of SELECT ("SELEC", "SLECT"), so that a model
+// answering with a write or a typo gets its attempt recorded and refused or
+// repaired rather than being told it sent no SQL.
+func startsLikeSQL(s string) bool {
+	toks, _ := sqlscan.Tokenize(s)
+	if len(toks) == 0 || toks[0].Kind != sqlscan.Word {
 		return false
 	}
-	return toks[0].IsWord("SELECT") || toks[0].IsWord("WITH")
+	w := toks[0].Upper
+	if statementKeywords[w] || sqlscan.IsWriteKeyword(w) {
+		return true
+	}
+	// A typo of SELECT must look like one: upper case in the answer and
+	// followed by more SQL, so that prose starting "Select the ..." is not
+	// mistaken for it.
+	return len(toks) > 1 && toks[0].Text == w && len(w) >= 4 && editDistance(w, "SELECT") <= 2
+}
+
+// statementKeywords start read-only statements.
+var statementKeywords = map[string]bool{"SELECT": true, "WITH": true, "VALUES": true, "EXPLAIN": true}
+
+// editDistance is the Levenshtein distance of two short ASCII words.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

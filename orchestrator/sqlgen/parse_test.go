@@ -2,6 +2,7 @@ package sqlgen
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,11 +101,16 @@ func TestParseResponse(t *testing.T) {
 		wantEnt    map[string]map[string]string
 		wantConf   float64
 		wantExpl   string
+		wantAssume []string
 		wantReason Reason // "" = success
 		wantMsg    string
 	}{
 		{name: "contract", text: `{"sql": "` + sql + `", "resolved_entities": {"abracadabra": {"products.product_id": "123"}}, "explanation": "sum", "confidence": 0.8}`,
 			wantSQL: sql, wantEnt: map[string]map[string]string{"abracadabra": {"products.product_id": "123"}}, wantConf: 0.8, wantExpl: "sum"},
+		{name: "assumptions", text: `{"sql": "` + sql + `", "assumptions": ["2026-07-01 to 2026-09-30", " ", 3]}`,
+			wantSQL: sql, wantAssume: []string{"2026-07-01 to 2026-09-30"}},
+		{name: "one assumption as a string", text: `{"sql": "` + sql + `", "assumptions": "all statuses"}`,
+			wantSQL: sql, wantAssume: []string{"all statuses"}},
 		{name: "numeric entity values", text: `{"sql": "` + sql + `", "resolved_entities": {"abra": {"products.product_id": 123, "products.price": 9.5}}}`,
 			wantSQL: sql, wantEnt: map[string]map[string]string{"abra": {"products.product_id": "123", "products.price": "9.5"}}},
 		{name: "string entity value", text: `{"sql": "` + sql + `", "resolved_entities": {"abra": "products.product_id = 123"}}`,
@@ -128,9 +134,17 @@ func TestParseResponse(t *testing.T) {
 		{name: "broken json", text: `{"sql": "SELECT 1`, wantReason: ReasonInvalidSQL, wantMsg: "neither"},
 		{name: "json without sql", text: `{"answer": 42}`, wantReason: ReasonInvalidSQL, wantMsg: "neither"},
 		{name: "empty sql with explanation", text: `{"sql": "", "explanation": "no table holds weather data"}`, wantReason: ReasonInvalidSQL, wantMsg: "no table holds weather data"},
-		{name: "write statement", text: `{"sql": "DELETE FROM sales"}`, wantReason: ReasonInvalidSQL, wantMsg: "not a single read-only statement"},
-		{name: "two statements in fence", text: "```sql\nSELECT 1; DROP TABLE sales;\n```", wantReason: ReasonInvalidSQL, wantMsg: "more than one statement"},
-		{name: "placeholder left", text: `{"sql": "SELECT * FROM sales WHERE {date_column} > date('now')"}`, wantReason: ReasonInvalidSQL, wantMsg: "{date_column}"},
+		// SQL that is broken or not read-only is still SQL: the attempt loop
+		// records it, refuses writes and repairs the rest.
+		{name: "write statement", text: `{"sql": "DELETE FROM sales"}`, wantSQL: "DELETE FROM sales"},
+		{name: "bare write", text: "ATTACH DATABASE 'x.db' AS x;", wantSQL: "ATTACH DATABASE 'x.db' AS x"},
+		{name: "write in plain fence", text: "```\nUPDATE sales SET quantity = 0\n```", wantSQL: "UPDATE sales SET quantity = 0"},
+		{name: "two statements in fence", text: "```sql\nSELECT 1; DROP TABLE sales;\n```", wantSQL: "SELECT 1; DROP TABLE sales"},
+		{name: "placeholder left", text: `{"sql": "SELECT * FROM sales WHERE {date_column} > date('now')"}`, wantSQL: "SELECT * FROM sales WHERE {date_column} > date('now')"},
+		{name: "typo in contract", text: `{"sql": "SELEC region FORM sales"}`, wantSQL: "SELEC region FORM sales"},
+		{name: "bare typo", text: "SELEC region FORM sales", wantSQL: "SELEC region FORM sales"},
+		{name: "prose", text: "Sure, I can do that: selecting the regions now.", wantReason: ReasonInvalidSQL, wantMsg: "neither"},
+		{name: "lower-case near miss is prose", text: "selec the regions", wantReason: ReasonInvalidSQL, wantMsg: "neither"},
 		{name: "non-query fence only", text: "```\nprint('hi')\n```", wantReason: ReasonInvalidSQL, wantMsg: "neither"},
 	}
 	for _, tt := range tests {
@@ -154,6 +168,9 @@ func TestParseResponse(t *testing.T) {
 			}
 			if p.Confidence != tt.wantConf {
 				t.Errorf("Confidence = %v, want %v", p.Confidence, tt.wantConf)
+			}
+			if !slices.Equal(p.Assumptions, tt.wantAssume) {
+				t.Errorf("Assumptions = %q, want %q", p.Assumptions, tt.wantAssume)
 			}
 			if p.Explanation != tt.wantExpl {
 				t.Errorf("Explanation = %q, want %q", p.Explanation, tt.wantExpl)
@@ -185,8 +202,8 @@ func FuzzParseResponse(f *testing.F) {
 			if p.SQL == "" {
 				t.Fatal("success with empty SQL")
 			}
-			if cerr := CheckReadOnly(p.SQL); cerr != nil {
-				t.Fatalf("success with non-read-only SQL %q: %v", p.SQL, cerr)
+			if strings.TrimSpace(p.SQL) != p.SQL || strings.HasSuffix(p.SQL, ";") {
+				t.Fatalf("SQL %q not trimmed", p.SQL)
 			}
 		}
 		_ = CheckAggregation(s)

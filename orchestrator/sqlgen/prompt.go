@@ -12,34 +12,78 @@ import (
 	"talk2tables/sqlerr"
 )
 
-// repairInstructions tell the model how to fix each category of error.
+// repairInstructions tell the model how to fix each category of error. They
+// name no table or column: the examples from the live database are added by
+// writeRepair (see examples).
 var repairInstructions = map[sqlerr.Category]string{
 	sqlerr.MissingTable: "A table does not exist. Use only the tables listed in the database schema " +
-		"resource (tables[].name), spelled exactly; map the user's words to real tables with " +
-		"column_mappings.table_aliases (e.g. \"transactions\" -> sales).",
+		"resource (tables[].name), spelled exactly as listed (quoted when the name has spaces or capitals); " +
+		"map the user's words to real tables with the semantic model's table words.",
 	sqlerr.MissingColumn: "A column does not exist. Check the exact column names of each table in the " +
 		"schema (tables[].columns[].name), use the column on the table that really has it (join if needed), " +
 		"and qualify every column with its table alias.",
 	sqlerr.AmbiguousColumn: "A column name exists in more than one joined table. Give every table an " +
-		"alias and qualify every column with its table alias (s.region, c.region).",
+		"alias and qualify every column with its table alias.",
 	sqlerr.AggregationError: "Aggregation is wrong. Every selected column that is not inside an aggregate " +
 		"(SUM, COUNT, AVG, MIN, MAX) must appear in GROUP BY; aggregates cannot be used in WHERE (use HAVING); " +
 		"do not nest aggregates.",
-	sqlerr.SyntaxError: "The SQL is not valid SQLite. Use SQLite syntax only: date('now', '-30 days'), " +
-		"strftime('%Y-%m', col) for months, LIKE (no ILIKE), LIMIT (no TOP), no DATE_TRUNC, EXTRACT or " +
-		"INTERVAL; balance parentheses and quotes; write exactly one statement.",
-	sqlerr.DataTypeMismatch: "Types do not match. Dates are ISO 'YYYY-MM-DD' text: compare them with text " +
-		"literals or date(); compare ids with numbers and names with quoted strings; CAST explicitly when " +
+	sqlerr.SyntaxError: "The SQL does not parse. Start with SELECT (or WITH), check the spelling of every " +
+		"keyword (SELECT, FROM, WHERE, GROUP BY, ORDER BY), balance parentheses and quotes, use only the " +
+		"dialect's own functions, and write exactly one statement.",
+	sqlerr.DataTypeMismatch: "Types do not match. Compare dates with date literals in the column's own " +
+		"format, ids with numbers and names with quoted strings; LIMIT takes a number; CAST explicitly when " +
 		"types differ.",
 	sqlerr.PermissionError: "The statement was refused as not read-only. Write a single SELECT (or WITH ... " +
-		"SELECT); never INSERT, UPDATE, DELETE, CREATE, DROP, ALTER, ATTACH or PRAGMA.",
+		"SELECT); never INSERT, UPDATE, DELETE, CREATE, DROP, ALTER, ATTACH, SET or PRAGMA.",
 	sqlerr.Timeout: "The query took too long. Add selective WHERE filters (dates, ids), join only on " +
-		"foreign keys (never a cartesian product), aggregate before joining large tables, and add a LIMIT.",
+		"foreign keys (never a cartesian product), no unbounded recursion, aggregate before joining large " +
+		"tables, and add a LIMIT.",
 	sqlerr.ResourceLimit: "The result is too large for the executor's size limits. Select fewer columns, " +
 		"never select large text or blob values whole (use length() or substr()), aggregate instead of listing " +
 		"rows, and add a LIMIT.",
-	sqlerr.UnknownError: "Read the error message carefully, re-check every table and column against the " +
-		"schema, and write a simpler query that answers the question.",
+	sqlerr.UnknownError: "Read the error message carefully, re-check every table, column and function " +
+		"against the schema, and write a simpler query that answers the question.",
+}
+
+// dialectRepair adds the dialect's own rules to the instructions of the
+// categories they concern.
+func dialectRepair(c sqlerr.Category, dialect string) string {
+	pg := isPostgres(dialect)
+	switch c {
+	case sqlerr.SyntaxError:
+		if pg {
+			return " PostgreSQL: double-quote identifiers with capitals or spaces, use date_trunc/EXTRACT/" +
+				"INTERVAL for dates, ILIKE for case-insensitive matching, LIMIT (no TOP)."
+		}
+		return " SQLite: date(), strftime('%Y-%m', col), LIKE (no ILIKE), LIMIT (no TOP), no DATE_TRUNC, " +
+			"EXTRACT or INTERVAL; quote identifiers with spaces in double quotes."
+	case sqlerr.DataTypeMismatch:
+		if pg {
+			return " PostgreSQL: compare timestamps with DATE '2024-01-31' or '2024-01-31'::date, cast text " +
+				"to numeric before arithmetic, ROUND(x::numeric, 2)."
+		}
+		return " SQLite: dates are usually ISO text ('YYYY-MM-DD', maybe with a time part): compare them " +
+			"with text literals or date()."
+	}
+	return ""
+}
+
+// exampleRepair points a category's instruction at this database.
+func exampleRepair(c sqlerr.Category, ex examples) string {
+	switch {
+	case c == sqlerr.MissingTable && ex.tableWord != "":
+		return " For example " + ex.tableWord + "."
+	case c == sqlerr.MissingColumn && ex.columnWord != "":
+		return " For example " + ex.columnWord + "."
+	case c == sqlerr.AmbiguousColumn && ex.sharedColumn != "":
+		return " For example " + ex.sharedColumn + " share a name: write the table alias before it."
+	}
+	return ""
+}
+
+func isPostgres(dialect string) bool {
+	d := strings.ToLower(dialect)
+	return strings.HasPrefix(d, "postgres") || d == "pg"
 }
 
 // RepairInstruction returns the category-specific fix instruction used in
@@ -54,7 +98,9 @@ func RepairInstruction(c sqlerr.Category) string {
 // ResponseContract is the JSON answer shape the prompt asks for.
 const ResponseContract = `{"sql": "<one read-only SELECT statement>", ` +
 	`"resolved_entities": {"<phrase from the question>": {"<table.column>": "<value>"}}, ` +
-	`"explanation": "<one or two sentences on what the query does>", "confidence": <0.0-1.0>}`
+	`"explanation": "<one or two sentences on what the query does>", ` +
+	`"assumptions": ["<what the answer takes for granted, e.g. the date range as dates, the statuses counted>"], ` +
+	`"confidence": <0.0-1.0>}`
 
 // BuildPrompt renders the system and user messages for req. The output is
 // deterministic: servers are ordered by priority (then id) and JSON object
@@ -86,7 +132,7 @@ func BuildPrompt(req Request) (system, user string) {
 	u.WriteString(rendered.text)
 	if r := req.Repair; r != nil {
 		u.WriteString("\n")
-		writeRepair(&u, req.Question, r)
+		writeRepair(&u, req.Question, dialect, rendered.examples, r)
 	}
 	u.WriteString("\nRespond with the JSON object only.")
 	return system, u.String()
@@ -121,26 +167,43 @@ func renderSystem(dialect, today string) string {
 		"read-only %s query over the database described by the MCP servers' resources below.\n\n", dialect)
 	s.WriteString("Rules:\n")
 	rules := []string{
-		"Use only the tables and columns listed in the database schema resource (database://schema). " +
-			"Never invent a table or a column; map the user's words to tables with column_mappings.table_aliases.",
-		"Resolve product names and aliases through the metadata resources: find the phrase (case-insensitive) " +
-			"as a key of product_aliases or in its \"aliases\" list, and filter with the values in its " +
-			"database_references (prefer products.product_id = <id> over matching the name).",
-		"Map business words to columns with column_mappings.user_friendly_terms (e.g. revenue -> " +
-			"sales.total_amount) and to aggregates with aggregation_terms.",
-		"Express relative dates with column_mappings.date_terms, replacing {date_column} with the table's " +
-			"date column from date_columns (e.g. sales.sale_date). Never leave {date_column} in the SQL.",
+		"Use only the tables and columns listed in the database schema resource (tables[].name, " +
+			"tables[].columns[].name), spelled exactly. Never invent a table or a column.",
+		"Map the user's words to tables and columns with the semantic model resource when there is one " +
+			"(tables.<table>.words, tables.<table>.columns.<column>.words, vocabulary.synonyms); otherwise " +
+			"with the schema's own names.",
+		"Resolve names of things (a customer, a product, a place) through the entities resource: find the " +
+			"phrase (case-insensitive) as an entity's name or alias; filter with the entity set's key column = " +
+			"the entity's key when the set has a key, else with its column = the name.",
+		"Respect measure types: a column of kind measure with measure \"additive\" may be summed; " +
+			"\"non_additive\" (prices, rates, percentages, durations, ages) only averaged or min/max'ed, never " +
+			"summed; identifiers are counted, never summed or averaged. Derived measures (measures.<name>) " +
+			"replace each {Column} placeholder with that column of the measure's table: an expression is " +
+			"combined with its aggregate, a formula is used as it is.",
+		"Filter time periods on the table's date_column, in its date_format (text dates with a time part " +
+			"compare with '2024-01-01' <= col < '2024-02-01'), computing relative periods from today's date " +
+			"given below; apply a table's default_filter unless the question names values of that column.",
+		"Group by an entity (per customer, per product) with its key and show its label columns: names " +
+			"are not unique.",
 		"When two servers define the same thing, follow the server with the lower priority number " +
 			"(servers are listed most preferred first).",
 		"Write exactly one read-only SELECT statement (WITH ... SELECT is fine) in " + dialect + " syntax: " +
-			"no INSERT, UPDATE, DELETE, DDL or PRAGMA, no second statement, no parameter placeholders " +
-			"(?, :name) - put literal values in the SQL.",
+			"no INSERT, UPDATE, DELETE, DDL, SET or PRAGMA, no second statement, no parameter placeholders " +
+			"(?, :name, $1) - put literal values in the SQL.",
 		"Qualify columns with table aliases when you join; every selected column that is not inside an " +
 			"aggregate must appear in GROUP BY; use HAVING, not WHERE, to filter on aggregates.",
+		"List in \"assumptions\" what the answer takes for granted, in words a business user reads: the " +
+			"date range as dates, which statuses were counted, which row a name was taken to mean.",
 	}
-	if strings.EqualFold(dialect, "sqlite") {
-		rules = append(rules, "SQLite specifics: dates are ISO 'YYYY-MM-DD' text; use date(), strftime('%Y-%m', col) "+
-			"and date('now', '-30 days'); there is no DATE_TRUNC, EXTRACT, INTERVAL, ILIKE or TOP; use LIMIT.")
+	switch {
+	case strings.EqualFold(dialect, "sqlite"):
+		rules = append(rules, "SQLite specifics: use date(), strftime('%Y-%m', col) and date('now', '-30 days'); "+
+			"there is no DATE_TRUNC, EXTRACT, INTERVAL, ILIKE or TOP; use LIMIT; double-quote identifiers "+
+			"with spaces.")
+	case isPostgres(dialect):
+		rules = append(rules, "PostgreSQL specifics: double-quote identifiers with capital letters or spaces "+
+			"(\"InvoiceDate\"); use date_trunc('month', col), EXTRACT(YEAR FROM col), col >= DATE '2024-01-01', "+
+			"now() - INTERVAL '30 days', ILIKE for case-insensitive matching, ROUND(x::numeric, 2); LIMIT, no TOP.")
 	}
 	for i, r := range rules {
 		fmt.Fprintf(&s, "%d. %s\n", i+1, r)
@@ -152,7 +215,7 @@ func renderSystem(dialect, today string) string {
 	return s.String()
 }
 
-func writeRepair(u *strings.Builder, question string, r *Repair) {
+func writeRepair(u *strings.Builder, question, dialect string, ex examples, r *Repair) {
 	category := r.Category
 	if category == "" {
 		category = sqlerr.Classify(r.Error)
@@ -161,7 +224,8 @@ func writeRepair(u *strings.Builder, question string, r *Repair) {
 	fmt.Fprintf(u, "Original question: %s\n", question)
 	fmt.Fprintf(u, "Failed SQL:\n```sql\n%s\n```\n", strings.TrimSpace(r.FailedSQL))
 	fmt.Fprintf(u, "Error (%s): %s\n", category, r.Error)
-	fmt.Fprintf(u, "How to fix %s: %s\n", category, RepairInstruction(category))
+	fmt.Fprintf(u, "How to fix %s: %s%s%s\n", category, RepairInstruction(category),
+		dialectRepair(category, dialect), exampleRepair(category, ex))
 	if len(r.Tried) > 0 {
 		u.WriteString("SQL already tried (each failed; do not return any of these again):\n")
 		for i, t := range r.Tried {
@@ -175,8 +239,9 @@ func writeRepair(u *strings.Builder, question string, r *Repair) {
 // every server with its resources as JSON, most preferred first. It is
 // immutable and safe to share between goroutines.
 type RenderedServers struct {
-	src  []ServerContext // the slice it was rendered from (identity only)
-	text string
+	src      []ServerContext // the slice it was rendered from (identity only)
+	text     string
+	examples examples
 }
 
 // RenderServers renders servers as BuildPrompt lists them. Pass the result in
@@ -201,6 +266,11 @@ func RenderServers(servers []ServerContext) *RenderedServers {
 		b.WriteString(": ")
 		b.WriteString(compactJSON(sc))
 		b.WriteString("\n")
+	}
+	r.examples = liveExamples(sorted)
+	if ex := r.examples.lines(); ex != "" {
+		b.WriteString("\n")
+		b.WriteString(ex)
 	}
 	r.text = b.String()
 	return r

@@ -39,19 +39,28 @@ func sampleRequest() Request {
 			},
 			{
 				ID: "product_metadata_mcp", Name: "Product Metadata MCP", Priority: 1,
-				Domains:      []string{"products", "product_aliases", "column_mappings"},
+				Domains:      []string{"products", "catalog"},
 				Capabilities: []string{"list_resources"},
 				Resources: map[string]any{
-					"metadata://product_aliases": map[string]any{"abracadabra": map[string]any{
-						"canonical_id": "123", "canonical_name": "Magic Wand Pro",
-						"aliases":             []any{"abracadabra", "abra"},
-						"database_references": map[string]any{"products.product_id": 123},
+					"metadata://entities": map[string]any{"version": 2, "entities": []any{map[string]any{
+						"table": "products", "key": "product_id", "columns": []any{"product_name"},
+						"values": []any{map[string]any{"name": "Magic Wand Pro", "key": 123,
+							"aliases": []any{"abracadabra", "abra"}}},
+					}}},
+					"metadata://semantic_model": map[string]any{"version": 2, "tables": map[string]any{
+						"sales": map[string]any{"words": []any{"sales", "transactions"}, "role": "fact",
+							"date_column": "sale_date", "columns": map[string]any{
+								"total_amount": map[string]any{"words": []any{"sales amount", "revenue"}, "kind": "measure",
+									"measure": "additive", "unit": "money"},
+								"sale_date":  map[string]any{"kind": "date", "date_format": "date"},
+								"product_id": map[string]any{"kind": "identifier", "references": "products.product_id"},
+							}},
+						"products": map[string]any{"words": []any{"products", "items"}, "role": "dimension",
+							"key": "product_id", "label": []any{"product_name"}, "columns": map[string]any{
+								"product_id":   map[string]any{"kind": "identifier"},
+								"product_name": map[string]any{"kind": "label"},
+							}},
 					}},
-					"metadata://column_mappings": map[string]any{
-						"user_friendly_terms": map[string]any{"sales amount": "sales.total_amount"},
-						"date_terms":          map[string]any{"this month": "strftime('%Y-%m', {date_column}) = strftime('%Y-%m', 'now')"},
-						"date_columns":        map[string]any{"sales": "sale_date"},
-					},
 					"metadata://notes": "plain text <resource> & more",
 				},
 			},
@@ -110,8 +119,9 @@ func TestBuildPromptGolden(t *testing.T) {
 func TestBuildPromptContent(t *testing.T) {
 	req := sampleRequest()
 	system, user := BuildPrompt(req)
-	for _, want := range []string{"sqlite", "2026-11-22", "product_aliases", "database_references",
-		"user_friendly_terms", "{date_column}", "lower priority number", "read-only SELECT", `"resolved_entities"`, `"confidence"`} {
+	for _, want := range []string{"sqlite", "2026-11-22", "semantic model", "entities resource", "non_additive",
+		"{Column}", "date_column", "default_filter", "lower priority number", "read-only SELECT",
+		`"resolved_entities"`, `"assumptions"`, `"confidence"`} {
 		if !strings.Contains(system, want) {
 			t.Errorf("system prompt lacks %q", want)
 		}
@@ -162,12 +172,12 @@ func TestRepairPromptPerCategory(t *testing.T) {
 		t.Errorf("unknown category instruction = %q, want the UNKNOWN_ERROR one", got)
 	}
 	checks := map[sqlerr.Category][]string{
-		sqlerr.MissingTable:     {"table_aliases", "tables listed"},
+		sqlerr.MissingTable:     {"table words", "tables listed"},
 		sqlerr.MissingColumn:    {"exact column names", "qualify"},
 		sqlerr.AmbiguousColumn:  {"qualify every column"},
 		sqlerr.AggregationError: {"GROUP BY", "HAVING"},
-		sqlerr.SyntaxError:      {"strftime", "DATE_TRUNC", "ILIKE", "TOP", "one statement"},
-		sqlerr.DataTypeMismatch: {"ISO", "CAST"},
+		sqlerr.SyntaxError:      {"SELECT", "spelling", "one statement"},
+		sqlerr.DataTypeMismatch: {"date literals", "CAST"},
 		sqlerr.Timeout:          {"filters", "cartesian", "LIMIT"},
 	}
 	for c, wants := range checks {
@@ -175,6 +185,59 @@ func TestRepairPromptPerCategory(t *testing.T) {
 			if !strings.Contains(RepairInstruction(c), w) {
 				t.Errorf("RepairInstruction(%s) lacks %q", c, w)
 			}
+		}
+	}
+}
+
+// TestRepairPromptFollowsDialectAndDatabase: the repair instructions add the
+// dialect's own rules and examples taken from this request's resources, and
+// a prompt over another database names none of the sample's tables.
+func TestRepairPromptFollowsDialectAndDatabase(t *testing.T) {
+	repair := func(req Request, c sqlerr.Category) string {
+		req.Repair = &Repair{Attempt: 1, FailedSQL: "SELECT 1", Error: "boom", Category: c}
+		_, user := BuildPrompt(req)
+		return user
+	}
+	req := sampleRequest()
+	for c, want := range map[sqlerr.Category]string{
+		sqlerr.SyntaxError:      "SQLite: date(), strftime",
+		sqlerr.DataTypeMismatch: "SQLite: dates are usually ISO text",
+		sqlerr.MissingTable:     `For example "items" -> table products.`,
+		sqlerr.MissingColumn:    `For example "sales amount" -> sales.total_amount.`,
+	} {
+		if got := repair(req, c); !strings.Contains(got, want) {
+			t.Errorf("%s repair lacks %q", c, want)
+		}
+	}
+	req.Dialect = "postgres"
+	if got := repair(req, sqlerr.SyntaxError); !strings.Contains(got, "PostgreSQL: double-quote identifiers") {
+		t.Errorf("postgres syntax repair lacks the PostgreSQL rules:\n%s", got)
+	}
+
+	other := Request{Question: "invoice totals per country", Dialect: "sqlite", Today: "2026-06-30",
+		Servers: []ServerContext{{ID: "db", Priority: 1, Resources: map[string]any{"database://schema": map[string]any{
+			"dialect": "sqlite", "tables": []any{
+				map[string]any{"name": "Invoice", "columns": []any{
+					map[string]any{"name": "InvoiceId", "type": "INTEGER"},
+					map[string]any{"name": "BillingCountry", "type": "NVARCHAR(40)"},
+					map[string]any{"name": "InvoiceDate", "type": "DATETIME"}}},
+				map[string]any{"name": "Customer", "columns": []any{
+					map[string]any{"name": "CustomerId", "type": "INTEGER"},
+					map[string]any{"name": "Country", "type": "NVARCHAR(40)"}}},
+				map[string]any{"name": "Employee", "columns": []any{
+					map[string]any{"name": "EmployeeId", "type": "INTEGER"},
+					map[string]any{"name": "Country", "type": "NVARCHAR(40)"}}},
+			}}}}}}
+	system, user := BuildPrompt(other)
+	all := system + user + repair(other, sqlerr.AmbiguousColumn)
+	for _, sample := range []string{"sales", "total_amount", "region", "products", "abracadabra", "sale_date"} {
+		if strings.Contains(strings.ToLower(all), sample) {
+			t.Errorf("prompt over another database mentions the sample's %q", sample)
+		}
+	}
+	for _, want := range []string{"Customer.Country and Employee.Country", "Invoice.InvoiceDate"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("prompt lacks the live example %q", want)
 		}
 	}
 }

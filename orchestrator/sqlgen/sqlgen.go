@@ -78,9 +78,20 @@ type Plan struct {
 	Generator string `json:"-"`
 	Usage     Usage  `json:"-"`
 	// Fallback is set when the plan came from a fallback generator because
-	// the primary one could not be reached or was not configured.
-	Fallback bool `json:"-"`
+	// the primary one could not be reached or was not configured;
+	// FallbackCause says which (Fallback* constants) and FallbackReason, in
+	// words, why.
+	Fallback       bool   `json:"-"`
+	FallbackCause  string `json:"-"`
+	FallbackReason string `json:"-"`
 }
+
+// Causes of a fallback plan.
+const (
+	FallbackLLMFailed     = "llm_failed"     // the LLM could not be reached or kept failing
+	FallbackCircuitOpen   = "circuit_open"   // the LLM was skipped: it failed repeatedly just before
+	FallbackNotConfigured = "not_configured" // the LLM refused the configuration (e.g. a rejected key)
+)
 
 // Usage is token usage normalised across providers.
 type Usage struct {

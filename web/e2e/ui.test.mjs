@@ -127,10 +127,13 @@ test('web UI answers a question end to end in chromium', { timeout: 180_000 }, a
       assert.doesNotMatch(text, /goroutine|panic|\.go:\d+/);
     });
 
-    await t.test('a question the generator declines shows a readable error', async () => {
+    await t.test('a question the generator declines reads as a decline, not a failure', async () => {
       await page.fill('#question', 'what is the meaning of life');
       await page.press('#question', 'Enter');
       await page.waitForSelector('#error:not([hidden])', { timeout: 30_000 });
+      assert.equal((await page.textContent('#error h2')).trim(), 'I could not answer that');
+      assert.doesNotMatch(await page.textContent('#error'), /Something went wrong/);
+      assert.match(await page.textContent('#status'), /Not answered/);
       assert.ok((await page.textContent('#error .error-message')).length > 10, 'error message shown');
       assert.ok((await page.textContent('#error .request-id')).length > 0, 'request id shown');
       assert.equal(await page.isHidden('#result'), true, 'a stale result is still shown');

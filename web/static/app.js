@@ -129,7 +129,7 @@ async function readError(res) {
 function errorFrom(body, rid = '', status = 0) {
   const e = body && typeof body === 'object' ? body.error : null;
   if (e && typeof e === 'object') {
-    return { message: e.message || 'the request failed', code: e.code || '', request_id: e.request_id || rid, result: body.result || null };
+    return { message: e.message || 'the request failed', code: e.code || '', hint: e.hint || '', request_id: e.request_id || rid, result: body.result || null };
   }
   if (typeof e === 'string') return { message: e, code: '', request_id: rid, result: null };
   const msg = status === 401
@@ -138,11 +138,18 @@ function errorFrom(body, rid = '', status = 0) {
   return { message: msg, code: '', request_id: rid, result: null };
 }
 
+// declineCode is the error code of a question the generator declined: not a
+// failure of the system, so it reads as an answer, with how to rephrase.
+const declineCode = 'question_declined';
+
 function showError(err) {
   const box = $('error');
+  const declined = err.code === declineCode;
+  box.classList.toggle('declined', declined);
   box.replaceChildren(
-    h('h2', {}, 'Something went wrong'),
+    h('h2', {}, declined ? 'I could not answer that' : 'Something went wrong'),
     h('p', { class: 'error-message' }, capitalize(err.message)),
+    err.hint ? h('p', { class: 'decline-hint' }, h('strong', {}, 'Try: '), err.hint.replace(/^try:\s*/i, '')) : '',
     err.code || err.request_id
       ? h('p', { class: 'hint' },
         err.code ? h('span', {}, 'Code ', h('code', {}, err.code)) : '',
@@ -151,7 +158,7 @@ function showError(err) {
       : '',
   );
   box.hidden = false;
-  setStatus('Failed: see the error below.');
+  setStatus(declined ? 'Not answered: see why below.' : 'Failed: see the error below.');
   if (err.result) showAnswer(err.result, false);
 }
 
@@ -384,7 +391,10 @@ function showAnswer(r, withResult) {
   }
   $('entities').replaceChildren(...chips);
   $('entities-wrap').hidden = chips.length === 0;
-  $('answer').hidden = !r.explanation && chips.length === 0;
+  const assumptions = (r.assumptions || []).filter((a) => typeof a === 'string' && a.trim() !== '');
+  $('assumptions').replaceChildren(...assumptions.map((a) => h('li', {}, a)));
+  $('assumptions-wrap').hidden = assumptions.length === 0;
+  $('answer').hidden = !r.explanation && chips.length === 0 && assumptions.length === 0;
 
   renderAttempts(r.attempts || []);
   renderMeta(r.metadata || {}, r.attempts || [], r.success);

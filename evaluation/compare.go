@@ -1,0 +1,227 @@
+package evaluation
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+)
+
+// Tolerances of number comparison: equal within either.
+const (
+	relTolerance = 1e-6
+	absTolerance = 0.005
+)
+
+// Table is a result set: column names and rows of JSON values (float64,
+// string or nil), as execute_query returns them.
+type Table struct {
+	Columns []string
+	Rows    [][]any
+}
+
+// withoutNullRows drops rows whose every value is NULL: an aggregate over
+// no rows (SUM of nothing) is one all-NULL row and means "no answer".
+func withoutNullRows(rows [][]any) [][]any {
+	out := rows[:0:0]
+	for _, r := range rows {
+		if slices.ContainsFunc(r, func(v any) bool { return v != nil }) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Empty reports whether t has no rows once all-NULL rows are dropped.
+func (t *Table) Empty() bool { return t == nil || len(withoutNullRows(t.Rows)) == 0 }
+
+// Compare checks a result against the gold result. Every gold column must
+// be matched by a distinct result column holding equal values row for row
+// (extra result columns, such as an entity's key beside its name, are
+// allowed); the row counts must be equal; rows are compared in order only
+// when ordered. Numbers are equal within 1e-6 relative or 0.005 absolute;
+// all-NULL rows count as no rows. It returns nil when the result is right,
+// else what differs.
+func Compare(got, want *Table, ordered bool) error {
+	g, w := withoutNullRows(got.Rows), withoutNullRows(want.Rows)
+	if len(w) == 0 {
+		return fmt.Errorf("the gold result is empty: the question cannot be checked")
+	}
+	if len(g) != len(w) {
+		return fmt.Errorf("%d rows, want %d", len(g), len(w))
+	}
+	nw, ng := len(want.Columns), len(got.Columns)
+	if ng < nw {
+		return fmt.Errorf("%d columns, want at least %d (%v)", ng, nw, want.Columns)
+	}
+	// Candidate result columns of each gold column: equal as sequences when
+	// ordered, equal as multisets otherwise.
+	cands := make([][]int, nw)
+	for j := range nw {
+		wc := column(w, j)
+		for k := range ng {
+			gc := column(g, k)
+			if ordered && sameSeq(gc, wc) || !ordered && sameSeq(sortedVals(gc), sortedVals(wc)) {
+				cands[j] = append(cands[j], k)
+			}
+		}
+		if len(cands[j]) == 0 {
+			return fmt.Errorf("no result column holds the values of gold column %q (gold %s; got columns %v)",
+				want.Columns[j], preview(wc), got.Columns)
+		}
+	}
+	used := make([]bool, ng)
+	assign := make([]int, nw)
+	var try func(j int) bool
+	try = func(j int) bool {
+		if j == nw {
+			// Ordered: every mapped column already equals its gold column
+			// position by position, so the rows are equal.
+			return ordered || sameRowMultiset(g, w, assign)
+		}
+		for _, k := range cands[j] {
+			if used[k] {
+				continue
+			}
+			used[k], assign[j] = true, k
+			if try(j + 1) {
+				return true
+			}
+			used[k] = false
+		}
+		return false
+	}
+	if !try(0) {
+		return fmt.Errorf("every gold column has a matching result column, but the rows pair them differently")
+	}
+	return nil
+}
+
+func column(rows [][]any, j int) []any {
+	out := make([]any, len(rows))
+	for i, r := range rows {
+		if j < len(r) {
+			out[i] = r[j]
+		}
+	}
+	return out
+}
+
+func sameSeq(a, b []any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !Equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameRowMultiset reports whether got's rows, projected on assign, pair off
+// one to one with want's rows.
+func sameRowMultiset(got, want [][]any, assign []int) bool {
+	taken := make([]bool, len(got))
+	for _, wr := range want {
+		found := false
+		for i, gr := range got {
+			if taken[i] {
+				continue
+			}
+			match := true
+			for j, k := range assign {
+				if !Equal(gr[k], wr[j]) {
+					match = false
+					break
+				}
+			}
+			if match {
+				taken[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// number returns v as a float64 when it is a number (or a string holding
+// one: NUMERIC money may come back either way from other executors).
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	case string:
+		f, err := strconv.ParseFloat(x, 64)
+		return f, err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
+	}
+	return 0, false
+}
+
+// Equal compares two result values: numbers within the tolerances, other
+// values exactly, NULL only with NULL.
+func Equal(a, b any) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	_, aStr := a.(string)
+	_, bStr := b.(string)
+	if aStr && bStr {
+		return a == b
+	}
+	fa, okA := number(a)
+	fb, okB := number(b)
+	if okA && okB {
+		d := math.Abs(fa - fb)
+		return d <= absTolerance || d <= relTolerance*math.Max(math.Abs(fa), math.Abs(fb))
+	}
+	return fmt.Sprint(a) == fmt.Sprint(b)
+}
+
+// sortedVals orders values NULL < numbers < other text, numbers by value.
+func sortedVals(vs []any) []any {
+	out := slices.Clone(vs)
+	rank := func(v any) int {
+		if v == nil {
+			return 0
+		}
+		if _, ok := number(v); ok {
+			return 1
+		}
+		return 2
+	}
+	slices.SortStableFunc(out, func(a, b any) int {
+		if c := cmp.Compare(rank(a), rank(b)); c != 0 {
+			return c
+		}
+		fa, okA := number(a)
+		fb, okB := number(b)
+		if okA && okB {
+			return cmp.Compare(fa, fb)
+		}
+		return cmp.Compare(fmt.Sprint(a), fmt.Sprint(b))
+	})
+	return out
+}
+
+// preview shows the first values of a column.
+func preview(vs []any) string {
+	if len(vs) > 5 {
+		return fmt.Sprintf("%v … (%d values)", vs[:5], len(vs))
+	}
+	return fmt.Sprint(vs)
+}

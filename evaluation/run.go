@@ -1,0 +1,228 @@
+// Package evaluation measures the offline planner end to end: for each
+// fixture it builds the database, produces its catalog (drafted, or the
+// sample's hand-maintained one), serves both through the real database-mcp
+// and metadata-mcp servers, asks every question through the orchestrator
+// with the built-in generator, and classifies each answer against the
+// question's hand-written gold SQL as correct, declined, wrong or error.
+//
+// TestFixtures enforces the targets (no wrong answer anywhere; correct-rate
+// floors per fixture); `go run ./scripts/eval` prints the report table.
+package evaluation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
+
+	"talk2tables/internal/fixtures"
+	"talk2tables/orchestrator/sqlgen"
+)
+
+// CatalogFunc produces the catalog JSON of a database: the drafter, or a
+// fixed file for the sample database.
+type CatalogFunc func(ctx context.Context, dbPath string) ([]byte, error)
+
+// CatalogFile is a CatalogFunc that returns the file at path whatever the
+// database.
+func CatalogFile(path string) CatalogFunc {
+	return func(context.Context, string) ([]byte, error) { return os.ReadFile(path) }
+}
+
+// Outcome classifies one answer.
+type Outcome string
+
+// Outcomes.
+const (
+	Correct  Outcome = "correct"  // answerable: same rows as gold; must-decline: declined
+	Declined Outcome = "declined" // answerable, but the planner declined
+	Wrong    Outcome = "wrong"    // answerable: rows differ from gold; must-decline: answered
+	Error    Outcome = "error"    // failed otherwise (SQL error after the repairs, a server failure)
+)
+
+// Result is the outcome of one question.
+type Result struct {
+	Question fixtures.Question
+	Outcome  Outcome
+	SQL      string // what the planner ran
+	Detail   string // why it is not correct
+}
+
+// Report is one fixture run.
+type Report struct {
+	Fixture string
+	Edited  bool // the catalog had the fixture's edits applied
+	Results []Result
+}
+
+// Counts are a report's outcomes.
+type Counts struct {
+	Answerable, Correct, Declined, Wrong, Error int
+	// MustDecline questions: DeclineOK declined them, DeclineWrong answered.
+	MustDecline, DeclineOK, DeclineWrong, DeclineError int
+}
+
+// Counts tallies the report.
+func (r *Report) Counts() Counts {
+	var c Counts
+	for _, res := range r.Results {
+		if res.Question.Decline {
+			c.MustDecline++
+			switch res.Outcome {
+			case Correct:
+				c.DeclineOK++
+			case Wrong:
+				c.DeclineWrong++
+			default:
+				c.DeclineError++
+			}
+			continue
+		}
+		c.Answerable++
+		switch res.Outcome {
+		case Correct:
+			c.Correct++
+		case Declined:
+			c.Declined++
+		case Wrong:
+			c.Wrong++
+		default:
+			c.Error++
+		}
+	}
+	return c
+}
+
+// CorrectRate is the share of answerable questions answered correctly.
+func (c Counts) CorrectRate() float64 {
+	if c.Answerable == 0 {
+		return 0
+	}
+	return float64(c.Correct) / float64(c.Answerable)
+}
+
+// Options configures Run.
+type Options struct {
+	Dir       string      // where the database and catalog are written
+	Catalog   CatalogFunc // produces the catalog from the built database
+	Edited    bool        // apply the fixture's edits.json to the catalog
+	Transport string      // InProcess (default) or StreamableHTTP
+	Logger    *slog.Logger
+}
+
+// Run evaluates one fixture: build, catalog, servers, every question.
+// Questions that rely on edits are asked only when opts.Edited.
+func Run(ctx context.Context, name string, opts Options) (*Report, error) {
+	if opts.Catalog == nil {
+		return nil, fmt.Errorf("fixture %s: no catalog function", name)
+	}
+	qs, err := fixtures.Questions(name)
+	if err != nil {
+		return nil, err
+	}
+	dbPath, err := fixtures.Build(ctx, name, opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := opts.Catalog(ctx, dbPath)
+	if err != nil {
+		return nil, fmt.Errorf("fixture %s: catalog: %w", name, err)
+	}
+	if opts.Edited {
+		if cat, err = ApplyEdits(name, cat); err != nil {
+			return nil, err
+		}
+	}
+	catPath := filepath.Join(opts.Dir, name+"-catalog.json")
+	if err := os.WriteFile(catPath, cat, 0o644); err != nil {
+		return nil, err
+	}
+	env, err := Start(ctx, EnvOptions{DBPath: dbPath, CatalogPath: catPath, Today: fixtures.AsOf(name),
+		Transport: opts.Transport, Logger: opts.Logger})
+	if err != nil {
+		return nil, fmt.Errorf("fixture %s: %w", name, err)
+	}
+	defer env.Close()
+	rep := &Report{Fixture: name, Edited: opts.Edited}
+	for _, q := range qs {
+		if len(q.Edits) > 0 && !opts.Edited {
+			continue
+		}
+		res, err := env.judge(ctx, q, opts.Edited)
+		if err != nil {
+			return nil, fmt.Errorf("fixture %s, question %s: %w", name, q.ID, err)
+		}
+		rep.Results = append(rep.Results, res)
+	}
+	return rep, nil
+}
+
+// ApplyEdits applies the fixture's edits.json (a JSON merge patch, RFC 7386)
+// to a catalog.
+func ApplyEdits(name string, catalog []byte) ([]byte, error) {
+	path := fixtures.EditsPath(name)
+	if path == "" {
+		return nil, fmt.Errorf("fixture %s has no edits", name)
+	}
+	patch, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out, err := jsonpatch.MergePatch(catalog, patch)
+	if err != nil {
+		return nil, fmt.Errorf("apply %s: %w", path, err)
+	}
+	return out, nil
+}
+
+// judge asks one question and classifies the answer. An error means the
+// gold SQL itself failed: the fixture is broken, not the planner.
+func (e *Env) judge(ctx context.Context, q fixtures.Question, edited bool) (Result, error) {
+	res := Result{Question: q}
+	var want *Table
+	if !q.Decline {
+		var err error
+		if want, err = e.Gold(ctx, q.GoldFor(edited)); err != nil {
+			return res, fmt.Errorf("gold SQL: %w", err)
+		}
+		if want.Empty() {
+			return res, errors.New("gold result is empty or all NULL: the question has gone stale")
+		}
+	}
+	ans, err := e.Ask(ctx, q.Text)
+	if ans != nil {
+		res.SQL = ans.SQL
+	}
+	switch {
+	case err != nil && isDecline(err):
+		res.Outcome = Declined
+		if q.Decline {
+			res.Outcome = Correct
+		}
+		res.Detail = err.Error()
+	case err != nil:
+		res.Outcome, res.Detail = Error, err.Error()
+	case q.Decline:
+		res.Outcome, res.Detail = Wrong, "answered a question that must be declined"
+	default:
+		got := &Table{}
+		if ans.Result != nil {
+			got = &Table{Columns: ans.Result.Columns, Rows: ans.Result.Rows}
+		}
+		if cerr := Compare(got, want, q.Ordered); cerr != nil {
+			res.Outcome, res.Detail = Wrong, cerr.Error()
+		} else {
+			res.Outcome = Correct
+		}
+	}
+	return res, nil
+}
+
+func isDecline(err error) bool {
+	var ge *sqlgen.SQLGenerationError
+	return errors.As(err, &ge) && ge.Reason == sqlgen.ReasonDeclined
+}

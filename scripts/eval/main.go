@@ -1,0 +1,94 @@
+// Command eval prints the end-to-end evaluation report: for each fixture
+// database, how many questions the offline planner answers correctly,
+// declines or gets wrong, with the catalog as drafted and after the
+// fixture's small edits.
+//
+//	go run ./scripts/eval [-fixtures sales,bikeshop] [-details] [-transport inprocess|streamable_http]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"talk2tables/evaluation"
+	"talk2tables/internal/fixtures"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "eval:", err)
+		if errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+var errUsage = errors.New("usage")
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	names := fs.String("fixtures", strings.Join(fixtures.Names(), ","), "comma-separated fixtures to evaluate")
+	details := fs.Bool("details", false, "list every question not answered correctly, with the SQL run and why")
+	transport := fs.String("transport", evaluation.InProcess, "how the MCP servers are reached: inprocess or streamable_http")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if *transport != evaluation.InProcess && *transport != evaluation.StreamableHTTP {
+		return fmt.Errorf("%w: -transport %q: want inprocess or streamable_http", errUsage, *transport)
+	}
+	dir, err := os.MkdirTemp("", "talk2tables-eval-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+
+	var reports []*evaluation.Report
+	var skipped []string
+	for _, name := range strings.Split(*names, ",") {
+		name = strings.TrimSpace(name)
+		if _, err := fixtures.Questions(name); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		cat, ok := evaluation.CatalogFor(name)
+		if !ok {
+			skipped = append(skipped, name)
+			continue
+		}
+		modes := []bool{false}
+		if fixtures.EditsPath(name) != "" {
+			modes = append(modes, true)
+		}
+		for _, edited := range modes {
+			sub, err := os.MkdirTemp(dir, name+"-")
+			if err != nil {
+				return err
+			}
+			rep, err := evaluation.Run(ctx, name, evaluation.Options{Dir: sub, Catalog: cat, Edited: edited, Transport: *transport})
+			if err != nil {
+				return err
+			}
+			reports = append(reports, rep)
+		}
+	}
+	if err := evaluation.WriteTable(stdout, reports); err != nil {
+		return err
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(stdout, "\nnot evaluated (no catalog drafter on this branch yet): %s\n", strings.Join(skipped, ", "))
+	}
+	if *details {
+		fmt.Fprintln(stdout)
+		return evaluation.WriteDetails(stdout, reports)
+	}
+	return nil
+}
