@@ -29,20 +29,8 @@ var floors = map[string]floor{
 // knownWrong lists answers the planner on main gets wrong, by fixture and
 // question id, with the reason. They are reported but do not fail the test;
 // an entry whose question is no longer answered wrongly fails it, so the
-// list only shrinks. The planner rewrite (branch planner) is expected to
-// empty it: relative dates there resolve against the schema's pinned today.
-var knownWrong = map[string]string{
-	"sales/s-revenue-last-month":     "relative dates use SQLite's clock, not the schema's pinned today",
-	"sales/s-revenue-last-7-days":    "relative dates use SQLite's clock, not the schema's pinned today",
-	"sales/s-revenue-today":          "relative dates use SQLite's clock, not the schema's pinned today",
-	"sales/s-revenue-yesterday":      "relative dates use SQLite's clock, not the schema's pinned today",
-	"sales/s-abracadabra-this-month": "relative dates use SQLite's clock, not the schema's pinned today",
-	"sales/s-compare-last-quarter":   "relative dates use SQLite's clock, not the schema's pinned today",
-	"sales/s-list-pending-orders":    "relative dates use SQLite's clock, not the schema's pinned today",
-	"sales/s-customers-ordered-2025": "counts customers by signup date instead of distinct customers with orders in 2025",
-	"sales/s-top3-customers":         "groups by customer name, merging different customers who share a name",
-	"sales/s-x-sum-price":            "sums unit_price, a non-additive column, instead of declining",
-}
+// list only shrinks. The planner rewrite (branch planner) emptied it.
+var knownWrong = map[string]string{}
 
 // TestFixtures runs every fixture end to end through the real MCP servers and
 // the orchestrator with the built-in generator, and fails on any wrong answer

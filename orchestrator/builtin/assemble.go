@@ -56,6 +56,9 @@ func (b *binder) neededByGroupsAndFilters() []*table {
 	for _, f := range b.filters {
 		ts = appendUnique(ts, f.t)
 	}
+	if b.timeCol != nil {
+		ts = appendUnique(ts, b.timeCol.t)
+	}
 	return ts
 }
 
@@ -145,6 +148,12 @@ func (b *binder) assembleWhere(p *plan) error {
 		}
 		p.where = append(p.where, &cond{kind: cCmp, e: expr{kind: eCol, col: c.col}, op: c.req.sp.op, a: c.req.sp.a, b: c.req.sp.b})
 	}
+	if b.frame == pList && b.q.rng != nil && b.timeCol != nil && b.timeCol.t != b.root && semiConds[b.timeCol.t] == nil {
+		if _, ok := b.m.reach(b.root, b.timeCol.t); !ok {
+			semiOrder = append(semiOrder, b.timeCol.t)
+			semiConds[b.timeCol.t] = []*cond{}
+		}
+	}
 	timeInSemi := b.frame == pList && len(semiOrder) > 0 && b.q.dateCol == nil && b.q.rng != nil
 	if b.q.rng != nil && !timeInSemi {
 		if b.timeCol == nil {
@@ -186,6 +195,12 @@ func directEdge(root, t *table, key *column) *edge {
 }
 
 func (b *binder) filterCond(f *boundFilter, col *column) *cond {
+	if f.flag {
+		return &cond{kind: cFlag, e: expr{kind: eCol, col: col}, neg: f.neg}
+	}
+	if f.has {
+		return &cond{kind: cNotNull, e: expr{kind: eCol, col: col}, neg: f.neg}
+	}
 	c := &cond{kind: cValues, e: expr{kind: eCol, col: col}, neg: f.neg}
 	for _, e := range f.ents {
 		c.values = append(c.values, e.key)

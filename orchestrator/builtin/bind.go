@@ -57,6 +57,8 @@ type boundGroup struct {
 }
 
 type boundFilter struct {
+	flag   bool // a yes/no column is true (or false when neg)
+	has    bool // the column is not NULL (NULL when neg)
 	col    *column
 	values []string
 	ents   []*entity
@@ -159,7 +161,7 @@ func (m *model) bind(q *query, today time.Time) (*plan, *binder, error) {
 	b := &binder{m: m, q: q, today: today, named: map[*table]bool{}, resolved: map[string]map[string]string{}}
 	for _, step := range []func() error{
 		b.bindSubjects, b.bindFrame, b.bindMeasures, b.bindRoot, b.bindGroups, b.bindRanking,
-		b.bindFilters, b.bindComparisons, b.bindReroot, b.bindTime, b.bindColumns,
+		b.bindFilters, b.bindComparisons, b.bindTimeTable, b.bindReroot, b.bindTime, b.bindColumns,
 	} {
 		if err := step(); err != nil {
 			return nil, nil, err

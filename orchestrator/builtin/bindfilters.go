@@ -59,6 +59,12 @@ func (b *binder) groupByFilter(bf *boundFilter) {
 }
 
 func (b *binder) bindFilter(f *filterReq) (*boundFilter, error) {
+	if len(f.sps) == 1 && flagLike(f.sps[0]) {
+		return b.bindFlag(f)
+	}
+	if f.has != nil {
+		return b.bindHas(f)
+	}
 	var bf *boundFilter
 	for _, sp := range f.sps {
 		c, err := b.bindName(sp, f.label)
@@ -93,6 +99,47 @@ func (b *binder) bindFilter(f *filterReq) (*boundFilter, error) {
 	return bf, nil
 }
 
+// bindHas binds "with an email": the column is filled in.
+func (b *binder) bindHas(f *filterReq) (*boundFilter, error) {
+	sp := f.has
+	var cs []cand
+	for _, m := range sp.ms {
+		if m.kind == mColumn {
+			cs = append(cs, cand{t: m.t, c: m.c, strength: m.strength})
+		}
+	}
+	cs = dedupe(cs)
+	cs = narrow(cs, func(c cand) bool { return b.named[c.t] }, func(c cand) bool { return b.root != nil && c.t == b.root }, b.reachableOrAny, strongest(cs))
+	if len(cs) != 1 {
+		return nil, decline("%q could mean %s", sp.text, candList(cs))
+	}
+	c := cs[0].c
+	b.resolve(sp.text, "column", c.ref())
+	return &boundFilter{has: true, col: c, t: c.t, neg: f.neg, text: sp.text}, nil
+}
+
+func (b *binder) reachableOrAny(c cand) bool { return b.root == nil || b.reachable(c) }
+
+// bindFlag binds a yes/no column named as a filter ("discontinued products").
+func (b *binder) bindFlag(f *filterReq) (*boundFilter, error) {
+	sp := f.sps[0]
+	var cs []cand
+	for _, m := range sp.ms {
+		cs = append(cs, cand{t: m.t, c: m.c, strength: m.strength})
+	}
+	cs = dedupe(cs)
+	cs = narrow(cs, func(c cand) bool { return b.named[c.t] }, func(c cand) bool { return b.root != nil && c.t == b.root }, strongest(cs))
+	if len(cs) > 1 {
+		return nil, decline("%q could mean %s", sp.text, candList(cs))
+	}
+	c := cs[0].c
+	if !c.numeric && !c.boolean {
+		return nil, decline("%q (%s) is a yes/no column stored as text; I don't know which value means yes", sp.text, c.ref())
+	}
+	b.resolve(sp.text, c.ref(), fmt.Sprint(!f.neg))
+	return &boundFilter{flag: true, col: c, t: c.t, neg: f.neg, text: sp.text}, nil
+}
+
 func (b *binder) resolveEntity(sp *span, e *entity) {
 	set := e.set
 	b.resolve(sp.text, set.key.ref(), str(e.key))
@@ -114,7 +161,7 @@ func (b *binder) bindName(sp *span, label *span) (cand, error) {
 			cs = append(cs, cand{t: m.t, c: m.c, value: m.value, e: m.e})
 		}
 	}
-	cs = dedupe(cs)
+	cs = dropLabelValues(dedupe(cs))
 	if label != nil {
 		cs = narrow(cs, func(c cand) bool { return labelsCand(label, c) })
 	}
@@ -143,6 +190,26 @@ func (b *binder) bindName(sp *span, label *span) (cand, error) {
 		return cand{}, decline("I don't know %q", sp.text)
 	}
 	return cs[0], nil
+}
+
+// dropLabelValues: a named row and the same name as a value of its own
+// label column are one thing; keep the row (filtered by key).
+func dropLabelValues(cs []cand) []cand {
+	var out []cand
+	for _, c := range cs {
+		dup := false
+		if c.e == nil || c.e.set.key == nil {
+			for _, o := range cs {
+				if o.e != nil && o.e.set.key != nil && o.t == c.t && containsCol(o.e.set.cols, c.c) && strings.EqualFold(o.e.name, c.value) {
+					dup = true
+				}
+			}
+		}
+		if !dup {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func sameRowNames(cs []cand) bool {
@@ -238,16 +305,25 @@ func (b *binder) ownMoney(t *table, c *cmpReq) (*column, error) {
 	return cs[0], nil
 }
 
-// bindTime picks the date column the time range and grains apply to: the
-// one the question names, the root's own, or the closest reachable one.
-func (b *binder) bindTime() error {
-	needed := b.q.rng != nil
+// timeNeeded: a date range or a time grain needs a date column.
+func (b *binder) timeNeeded() bool {
+	if b.q.rng != nil {
+		return true
+	}
 	for _, g := range b.groups {
 		if g.grain != "" && g.col == nil {
-			needed = true
+			return true
 		}
 	}
-	if !needed || b.frame == pLookup || b.frame == pDistinct && b.q.rng == nil {
+	return false
+}
+
+// bindTimeTable picks the date a time range is on when the question says
+// which, before the root may move: a date column it names ("joined last
+// year"), a verb ("hired in 2025"), or the date of a fact table it names
+// when the root is not one ("customers who placed orders in 2025").
+func (b *binder) bindTimeTable() error {
+	if !b.timeNeeded() || b.frame == pLookup || b.frame == pDistinct && b.q.rng == nil {
 		if b.q.rng != nil && b.frame == pLookup {
 			return decline("a time range does not apply to a single row's details")
 		}
@@ -265,9 +341,89 @@ func (b *binder) bindTime() error {
 		}
 		b.timeCol = cs[0].c
 		b.resolve(sp.text, "column", b.timeCol.ref())
-	} else if b.root.date != nil {
+		return nil
+	}
+	if c := b.verbDate(); c != nil {
+		b.timeCol = c
+		return nil
+	}
+	if b.root.date == nil || b.root.role != catalog.RoleFact {
+		var facts []*table
+		for t := range b.named {
+			if t != b.root && t.date != nil && t.role == catalog.RoleFact {
+				facts = append(facts, t)
+			}
+		}
+		if len(facts) == 1 && (b.canReroot() || b.frame == pList || b.reachable(cand{t: facts[0]})) {
+			b.timeCol = facts[0].date
+		}
+	}
+	return nil
+}
+
+// canReroot: every measure is a count, so the root may move to a table
+// that reaches more.
+func (b *binder) canReroot() bool {
+	if b.frame != pAggregate {
+		return false
+	}
+	for _, bm := range b.measures {
+		if bm.countT == nil && bm.distinct == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// verbDate is the date column a verb names ("signed up" → signup_date).
+func (b *binder) verbDate() *column {
+	v := b.q.dateVerb
+	if v == nil {
+		return nil
+	}
+	var cs []cand
+	for _, t := range b.m.tables {
+		if t.view {
+			continue
+		}
+		for _, c := range t.cols {
+			if c.kind == catalog.KindDate && hasForm(c, v.kw.forms) {
+				cs = append(cs, cand{t: t, c: c})
+			}
+		}
+	}
+	cs = narrow(cs, b.own, func(c cand) bool { return b.named[c.t] }, b.reachable)
+	if len(cs) != 1 {
+		return nil
+	}
+	b.resolve(v.text, "column", cs[0].c.ref())
+	return cs[0].c
+}
+
+func hasForm(c *column, forms []string) bool {
+	words := catalog.IdentifierWords(c.name)
+	for _, w := range c.words {
+		words = append(words, strings.Fields(w)...)
+	}
+	for _, w := range words {
+		for _, f := range forms {
+			if w == f {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bindTime picks the date column the time range and grains apply to when
+// the question did not say: the root's own, or the closest reachable one.
+func (b *binder) bindTime() error {
+	if !b.timeNeeded() || b.frame == pLookup || b.frame == pDistinct && b.q.rng == nil {
+		return nil
+	}
+	if b.timeCol == nil && b.root.date != nil {
 		b.timeCol = b.root.date
-	} else {
+	} else if b.timeCol == nil {
 		col, err := b.nearestDate()
 		if err != nil {
 			return err

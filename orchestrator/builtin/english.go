@@ -6,34 +6,35 @@ import "strings"
 type kw int
 
 const (
-	kwNone     kw = iota
-	kwCount       // how many, number of, count
-	kwAgg         // total, sum, average, max, min (fn)
-	kwRank        // top, bottom, best, worst, highest, most, least (dir)
-	kwSuper       // superlative adjectives: most expensive, cheapest, longest (dir, unit)
-	kwSell        // selling, sold: ranks by quantity
-	kwSpend       // spent, paid: ranks by money
-	kwGroup       // by, per, for each, across
-	kwWise        // "region wise"
-	kwTrend       // trend, over time
-	kwGrain       // daily, monthly, quarterly, yearly (grain)
-	kwGrainNoun   // day, week, month, quarter, year after by/per/each (grain)
-	kwList        // list, show, display
-	kwWhich       // which, what
-	kwNeg         // excluding, not, except
-	kwCompare     // compare, vs
-	kwHowMuch     // how much
-	kwWrite       // delete, update, drop
-	kwWrite0      // add, remove, change: a write only as the first word
-	kwWhy         // why
-	kwFuture      // will, predict, forecast, next
-	kwDistinct    // distinct, different, unique
-	kwAnd         // and
-	kwOr          // or
-	kwLast        // last (recency when not a time phrase)
-	kwFirst       // first
-	kwCmp         // comparators (op, unit)
-	kwNoneOf      // no, never, none: not answered offline
+	kwNone      kw = iota
+	kwCount        // how many, number of, count
+	kwAgg          // total, sum, average, max, min (fn)
+	kwRank         // top, bottom, best, worst, highest, most, least (dir)
+	kwSuper        // superlative adjectives: most expensive, cheapest, longest (dir, unit)
+	kwSell         // selling, sold: ranks by quantity
+	kwSpend        // spent, paid: ranks by money
+	kwGroup        // by, per, for each, across
+	kwWise         // "region wise"
+	kwTrend        // trend, over time
+	kwGrain        // daily, monthly, quarterly, yearly (grain)
+	kwGrainNoun    // day, week, month, quarter, year after by/per/each (grain)
+	kwList         // list, show, display
+	kwWhich        // which, what
+	kwNeg          // excluding, not, except
+	kwCompare      // compare, vs
+	kwHowMuch      // how much
+	kwWrite        // delete, update, drop
+	kwWrite0       // add, remove, change: a write only as the first word
+	kwWhy          // why
+	kwFuture       // will, predict, forecast, next
+	kwDistinct     // distinct, different, unique
+	kwAnd          // and
+	kwOr           // or
+	kwLast         // last (recency when not a time phrase)
+	kwFirst        // first
+	kwCmp          // comparators (op, unit)
+	kwNoneOf       // no, never, none: not answered offline
+	kwDateVerb     // signed up, hired, shipped: which date a time range is on (forms)
 )
 
 // kwInfo is one meaning of a keyword phrase.
@@ -44,6 +45,38 @@ type kwInfo struct {
 	unit string // kwSuper, kwCmp: the kind of quantity the adjective speaks of
 	op   string // kwCmp: >, >=, <, <=, =, between
 	gr   string // kwGrain, kwGrainNoun: day, week, month, quarter, year
+	// forms (kwDateVerb) are words a date column named for the event has:
+	// "hired" → hire, hired, hiring.
+	forms []string
+}
+
+// dateVerbs say which event a time range dates ("customers who signed up
+// in 2025", "employees hired last year"): the date column whose words
+// include one of the forms.
+var dateVerbs = map[string][]string{
+	"signed up":  {"signup", "sign", "signed", "registration", "registered", "join", "joined", "created", "creation"},
+	"sign up":    {"signup", "sign", "signed", "registration", "registered", "join", "joined", "created", "creation"},
+	"signed":     {"signup", "sign", "signed", "registration", "registered"},
+	"registered": {"registration", "registered", "register", "signup", "join", "joined", "created", "creation"},
+	"hired":      {"hire", "hired", "hiring", "employment"},
+	"shipped":    {"ship", "shipped", "shipping", "shipment", "dispatch", "dispatched"},
+	"dispatched": {"dispatch", "dispatched", "ship", "shipped", "shipping"},
+	"delivered":  {"deliver", "delivered", "delivery"},
+	"born":       {"birth", "born", "dob", "birthday"},
+	"released":   {"release", "released", "publish", "published", "publication"},
+	"published":  {"publish", "published", "publication", "release", "released"},
+	"created":    {"create", "created", "creation"},
+	"opened":     {"open", "opened", "opening"},
+	"closed":     {"close", "closed", "closing"},
+	"placed":     {"order", "ordered", "placed", "placement"},
+	"ordered":    {"order", "ordered"},
+	"invoiced":   {"invoice", "invoiced", "billing", "billed"},
+	"billed":     {"bill", "billed", "billing", "invoice", "invoiced"},
+	"booked":     {"book", "booked", "booking", "reservation", "reserved"},
+	"reserved":   {"reservation", "reserved", "booking", "booked"},
+	"started":    {"start", "started"},
+	"ended":      {"end", "ended"},
+	"joined":     {"join", "joined", "joining", "signup", "registration"},
 }
 
 // Units that superlatives and comparisons speak of.
@@ -66,7 +99,7 @@ var keywords = map[string]kwInfo{
 
 	"total": {kw: kwAgg, fn: "SUM"}, "sum": {kw: kwAgg, fn: "SUM"}, "sum of": {kw: kwAgg, fn: "SUM"},
 	"total of": {kw: kwAgg, fn: "SUM"},
-	"average": {kw: kwAgg, fn: "AVG"}, "avg": {kw: kwAgg, fn: "AVG"}, "mean": {kw: kwAgg, fn: "AVG"},
+	"average":  {kw: kwAgg, fn: "AVG"}, "avg": {kw: kwAgg, fn: "AVG"}, "mean": {kw: kwAgg, fn: "AVG"},
 	"average of": {kw: kwAgg, fn: "AVG"}, "typical": {kw: kwAgg, fn: "AVG"},
 	"maximum": {kw: kwAgg, fn: "MAX"}, "max": {kw: kwAgg, fn: "MAX"},
 	"minimum": {kw: kwAgg, fn: "MIN"}, "min": {kw: kwAgg, fn: "MIN"},
@@ -100,10 +133,10 @@ var keywords = map[string]kwInfo{
 
 	"trend": {kw: kwTrend}, "trends": {kw: kwTrend}, "over time": {kw: kwTrend}, "evolution": {kw: kwTrend},
 	"timeline": {kw: kwTrend},
-	"daily": {kw: kwGrain, gr: "day"}, "weekly": {kw: kwGrain, gr: "week"}, "monthly": {kw: kwGrain, gr: "month"},
+	"daily":    {kw: kwGrain, gr: "day"}, "weekly": {kw: kwGrain, gr: "week"}, "monthly": {kw: kwGrain, gr: "month"},
 	"quarterly": {kw: kwGrain, gr: "quarter"}, "yearly": {kw: kwGrain, gr: "year"}, "annual": {kw: kwGrain, gr: "year"},
 	"annually": {kw: kwGrain, gr: "year"},
-	"day": {kw: kwGrainNoun, gr: "day"}, "week": {kw: kwGrainNoun, gr: "week"}, "month": {kw: kwGrainNoun, gr: "month"},
+	"day":      {kw: kwGrainNoun, gr: "day"}, "week": {kw: kwGrainNoun, gr: "week"}, "month": {kw: kwGrainNoun, gr: "month"},
 	"quarter": {kw: kwGrainNoun, gr: "quarter"}, "year": {kw: kwGrainNoun, gr: "year"},
 
 	"list": {kw: kwList}, "show": {kw: kwList}, "display": {kw: kwList}, "give": {kw: kwList}, "get": {kw: kwList},
@@ -128,7 +161,7 @@ var keywords = map[string]kwInfo{
 	"create": {kw: kwWrite0}, "remove": {kw: kwWrite0}, "modify": {kw: kwWrite0}, "replace": {kw: kwWrite0},
 	"attach": {kw: kwWrite0}, "erase": {kw: kwWrite0}, "wipe": {kw: kwWrite0}, "add": {kw: kwWrite0},
 	"change": {kw: kwWrite0}, "set": {kw: kwWrite0}, "rename": {kw: kwWrite0}, "edit": {kw: kwWrite0},
-	"why": {kw: kwWhy},
+	"why":  {kw: kwWhy},
 	"will": {kw: kwFuture}, "predict": {kw: kwFuture}, "forecast": {kw: kwFuture}, "next": {kw: kwFuture},
 	"projected": {kw: kwFuture}, "projection": {kw: kwFuture}, "expected": {kw: kwFuture}, "estimate": {kw: kwFuture},
 	"going to": {kw: kwFuture}, "tomorrow": {kw: kwFuture},
@@ -146,8 +179,8 @@ var keywords = map[string]kwInfo{
 	"less than": {kw: kwCmp, op: "<"}, "fewer than": {kw: kwCmp, op: "<"}, "lower than": {kw: kwCmp, op: "<"},
 	"smaller than": {kw: kwCmp, op: "<"}, "under": {kw: kwCmp, op: "<"}, "below": {kw: kwCmp, op: "<"},
 	"at most": {kw: kwCmp, op: "<="}, "no more than": {kw: kwCmp, op: "<="}, "not more than": {kw: kwCmp, op: "<="},
-	"up to": {kw: kwCmp, op: "<="},
-	"between": {kw: kwCmp, op: "between"},
+	"up to":    {kw: kwCmp, op: "<="},
+	"between":  {kw: kwCmp, op: "between"},
 	"equal to": {kw: kwCmp, op: "="}, "equals": {kw: kwCmp, op: "="}, "exactly": {kw: kwCmp, op: "="},
 	"more expensive than": {kw: kwCmp, op: ">", unit: unitMoney}, "pricier than": {kw: kwCmp, op: ">", unit: unitMoney},
 	"cheaper than": {kw: kwCmp, op: "<", unit: unitMoney}, "less expensive than": {kw: kwCmp, op: "<", unit: unitMoney},
@@ -162,6 +195,11 @@ var keywords = map[string]kwInfo{
 }
 
 func init() {
+	for verb, forms := range dateVerbs {
+		if _, taken := keywords[verb]; !taken {
+			keywords[verb] = kwInfo{kw: kwDateVerb, forms: forms}
+		}
+	}
 	// "products that cost less than 50", "items priced over 100": the verb
 	// says the comparison is on a money column.
 	for phrase, info := range keywords {
@@ -207,7 +245,7 @@ var stopwords = setOf(
 	"happen", "done", "performed", "perform", "performing", "performance", "result", "results",
 	"them", "him", "her", "his", "hers", "she", "he", "yet", "still", "already", "just",
 	"whole", "every", "full", "complete", "currently", "right", "now", "ago", "since",
-	"over", "under", "above", "below",
+	"over", "under", "above", "below", "single", "individual", "ones", "one's",
 )
 
 func setOf(ws ...string) map[string]bool {

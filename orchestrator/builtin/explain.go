@@ -121,6 +121,15 @@ func colNames(cs []*column) string {
 }
 
 func describeFilter(f *boundFilter) string {
+	if f.has && f.neg {
+		return fmt.Sprintf("where %s is empty", f.col.ref())
+	}
+	if f.has {
+		return fmt.Sprintf("where %s is filled in", f.col.ref())
+	}
+	if f.flag {
+		return fmt.Sprintf("where %s is %v", f.col.ref(), !f.neg)
+	}
 	var vals []string
 	for _, e := range f.ents {
 		vals = append(vals, fmt.Sprintf("%s (%s %s)", e.name, f.t.name, str(e.key)))

@@ -3,6 +3,8 @@ package builtin
 import (
 	"fmt"
 	"strings"
+
+	"talk2tables/catalog"
 )
 
 // declineError is a question the planner will not answer, with what to
@@ -45,6 +47,7 @@ type groupReq struct {
 // filterReq is a named row or value, maybe negated, maybe with the noun
 // that labels it ("north region", "customers in the north").
 type filterReq struct {
+	has   *span   // "customers with an email": the column is not empty
 	sps   []*span // values of one column joined by and/or
 	neg   bool
 	label *span
@@ -88,6 +91,7 @@ type query struct {
 	rng        *dateRange
 	timeSpan   *span
 	dateCol    *span   // a date column named with the time range ("joined last year")
+	dateVerb   *span   // a verb saying which date the range is on ("hired in 2025")
 	subjects   []*span // table phrases naming what the question is about
 	columns    []*span // column phrases to show (listings, lookups)
 	grainTrend bool
@@ -173,6 +177,11 @@ func (q *query) readTime() error {
 			sp.used = true
 		case sp.kind == spKw && sp.is(kwTrend):
 			q.grainTrend, sp.used = true, true
+		case sp.kind == spKw && sp.is(kwDateVerb):
+			if q.dateVerb == nil {
+				q.dateVerb = sp
+			}
+			sp.used = true
 		}
 	}
 	if q.grainTrend && !q.hasGrain() {
@@ -196,7 +205,20 @@ func isNoun(sp *span) bool {
 }
 
 func isName(sp *span) bool {
-	return sp != nil && sp.kind == spWord && (sp.has(mEntity) || sp.has(mValue))
+	return sp != nil && sp.kind == spWord && (sp.has(mEntity) || sp.has(mValue) || flagLike(sp))
+}
+
+// flagLike: a phrase naming only yes/no columns ("discontinued").
+func flagLike(sp *span) bool {
+	if sp == nil || sp.kind != spWord || len(sp.ms) == 0 {
+		return false
+	}
+	for _, m := range sp.ms {
+		if m.kind != mColumn || m.c.kind != catalog.KindFlag {
+			return false
+		}
+	}
+	return true
 }
 
 // measureLike: a column measure or derived measure meaning.
@@ -205,7 +227,7 @@ func measureLike(sp *span) bool {
 		return false
 	}
 	for _, m := range sp.ms {
-		if m.kind == mDerived || m.kind == mColumn && m.c.kind == "measure" {
+		if m.kind == mDerived || m.kind == mColumn && m.c.kind == catalog.KindMeasure {
 			return true
 		}
 	}
@@ -218,7 +240,7 @@ func groupLike(sp *span) bool {
 		return false
 	}
 	for _, m := range sp.ms {
-		if m.kind == mTable || m.kind == mColumn && m.c.kind != "measure" && m.c.kind != "text" {
+		if m.kind == mTable || m.kind == mColumn && m.c.kind != catalog.KindMeasure && m.c.kind != catalog.KindText {
 			return true
 		}
 	}
@@ -321,7 +343,7 @@ func (q *query) nextTarget(i int, pred func(*span) bool) *span {
 		switch {
 		case sp.used:
 			continue
-		case isName(sp) && !isNoun(sp):
+		case isName(sp) && (!isNoun(sp) || flagLike(sp)):
 			continue
 		case sp.is(kwSell) || sp.is(kwSpend):
 			continue
@@ -496,7 +518,7 @@ func (q *query) readGroupTargets(by *span) error {
 			q.rank.measure = &measureReq{sp: nx, fn: tg.kw.fn, fnSpan: tg}
 			tg.used, nx.used = true, true
 			return nil
-		case isNoun(tg) && measureLike(tg) && !groupLike(tg):
+		case isNoun(tg) && measureLike(tg) && (!groupLike(tg) || q.rank != nil && q.rank.measure == nil && q.rank.target != nil):
 			if q.rank != nil && q.rank.measure == nil {
 				q.rank.measure = &measureReq{sp: tg}
 				tg.used = true
@@ -507,8 +529,9 @@ func (q *query) readGroupTargets(by *span) error {
 		case isNoun(tg) && groupLike(tg):
 			q.groups = append(q.groups, &groupReq{sp: tg})
 			tg.used = true
-		case isName(tg):
-			return decline("%q names a value, not something to group by", tg.text)
+		case isName(tg) && !flagLike(tg):
+			// "albums by Kraftwerk Kids": made by, a filter
+			return nil
 		default:
 			return decline("I don't know how to group by %q", tg.text).withHint("e.g. by month, or by a column the data has")
 		}
@@ -620,7 +643,7 @@ func (q *query) readCount(sp *span) error {
 	for i := sp.idx + 1; i < len(q.spans); i++ {
 		nx := q.spans[i]
 		switch {
-		case nx.used || isName(nx) && !isNoun(nx) || nx.is(kwNeg) || nx.kind == spTime:
+		case nx.used || isName(nx) && (!isNoun(nx) || flagLike(nx)) || nx.is(kwNeg) || nx.kind == spTime:
 			continue
 		case nx.is(kwDistinct):
 			nx.used = true
@@ -704,7 +727,7 @@ func labels(noun, name *span) bool {
 				return true
 			case m.kind == mColumn && nm.kind == mValue && m.c == nm.c:
 				return true
-			case m.kind == mColumn && nm.kind == mEntity && m.t == nm.t && (m.c.kind == "label" || m.c == nm.e.set.key):
+			case m.kind == mColumn && nm.kind == mEntity && m.t == nm.t && (m.c.kind == catalog.KindLabel || m.c == nm.e.set.key):
 				return true
 			}
 		}
@@ -725,6 +748,14 @@ func (q *query) readSubjects() error {
 			sp.used = true
 		case sp.has(mColumn) && q.rng != nil && dateOnly(sp) && q.dateCol == nil:
 			q.dateCol, sp.used = sp, true
+		case sp.has(mColumn) && (sp.afterHave || q.at(sp.idx-1).is(kwNeg) && q.at(sp.idx-1).text == "without"):
+			// "customers with an email", "how many customers have a phone"
+			neg := q.at(sp.idx-1).is(kwNeg)
+			if neg {
+				q.at(sp.idx - 1).used = true
+			}
+			q.filters = append(q.filters, &filterReq{has: sp, neg: neg})
+			sp.used = true
 		case sp.has(mColumn):
 			q.columns = append(q.columns, sp)
 			sp.used = true
@@ -737,7 +768,7 @@ func (q *query) readSubjects() error {
 
 func dateOnly(sp *span) bool {
 	for _, m := range sp.ms {
-		if m.kind != mColumn || m.c.kind != "date" {
+		if m.kind != mColumn || m.c.kind != catalog.KindDate {
 			return false
 		}
 	}

@@ -236,7 +236,8 @@ func (m *model) addColumnWords() {
 				m.lex.addColumn(tw+" "+ident, c, strengthWord)
 			}
 			head := ws[len(ws)-1]
-			if len(ws) > 1 && head != "id" && head != "key" {
+			_, isKeyword := keywords[head]
+			if len(ws) > 1 && head != "id" && head != "key" && !stopwords[head] && !isKeyword {
 				m.lex.addColumn(head, c, strengthHead)
 				if !strings.HasPrefix(ident, tw) {
 					m.lex.addColumn(tw+" "+head, c, strengthWord)

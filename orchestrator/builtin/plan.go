@@ -46,6 +46,7 @@ const (
 	cCmp                        // numeric comparison
 	cSemi                       // col IN (SELECT ...)
 	cNotNull                    // col IS NOT NULL
+	cFlag                       // a yes/no column is true (false when neg)
 )
 
 // cond is one WHERE or HAVING condition.

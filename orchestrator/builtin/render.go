@@ -237,7 +237,21 @@ func (r *renderer) cond(c *cond) string {
 		}
 		return lhs + " IN (" + strings.Join(vals, ", ") + ")"
 	case cNotNull:
+		if c.neg {
+			return r.expr(c.e) + " IS NULL"
+		}
 		return r.expr(c.e) + " IS NOT NULL"
+	case cFlag:
+		v := "1"
+		switch {
+		case c.e.col.boolean && c.neg:
+			v = "FALSE"
+		case c.e.col.boolean:
+			v = "TRUE"
+		case c.neg:
+			v = "0"
+		}
+		return r.expr(c.e) + " = " + v
 	case cRange:
 		return r.dateRange(c.e.col, c.rng)
 	case cCmp:

@@ -30,6 +30,9 @@ type span struct {
 	op    string // spCmp: >, >=, <, <=, =, between
 	a, b  float64
 	used  bool
+	// afterHave: "have", "has" or "with" comes right before (articles
+	// aside): "customers with an email" asks for rows having one.
+	afterHave bool
 }
 
 func (s *span) is(k kw) bool { return s != nil && s.kw.kw == k }
@@ -91,19 +94,32 @@ func (m *model) scan(question string, today time.Time) scanned {
 	var sc scanned
 	toks, sc.rewrites = m.applySynonyms(toks)
 	sc.toks = toks
+	have := false
 	for i := 0; i < len(toks); {
 		n, sp := m.spanAt(toks, i, today)
-		if sp != nil {
+		switch {
+		case sp != nil:
 			sp.idx = len(sc.spans)
+			sp.afterHave = have
 			sc.spans = append(sc.spans, sp)
-		} else if n == 1 && !stopwords[toks[i].w] {
+			have = false
+		case n == 1 && !stopwords[toks[i].w]:
 			sc.unknown = append(sc.unknown, toks[i].text)
+		case haveWords[toks[i].w]:
+			have = true
+		case !articles[toks[i].w]:
+			have = false
 		}
 		i += n
 	}
 	sc.spans = foldPostfixComparisons(sc.spans)
 	return sc
 }
+
+var (
+	haveWords = setOf("have", "has", "having", "with")
+	articles  = setOf("a", "an", "the", "any", "some")
+)
 
 // spanAt reads the span at toks[i]; it returns the tokens used and the span
 // (nil for a stopword or an unknown word).
