@@ -84,6 +84,9 @@ func (b *binder) assemble() (*plan, error) {
 		for _, c := range cols {
 			p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
 		}
+		if l, ok := labelExpr(b.root); ok && l.kind == eLabel {
+			p.sels = append(p.sels, selItem{e: l, alias: uniqueAlias(p.sels, exprAlias(l))})
+		}
 		p.order = b.order
 	case pDistinct:
 		c := b.listCols[0]
@@ -101,10 +104,8 @@ func (b *binder) assemble() (*plan, error) {
 func (b *binder) assembleLookup(p *plan) (*plan, error) {
 	f := b.lookup
 	p.root, p.joins = f.t, newJoinSet(f.t)
-	if len(f.ents) > 1 {
-		for _, c := range f.t.label {
-			p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
-		}
+	if l, ok := labelExpr(f.t); ok && len(f.ents) > 1 {
+		p.sels = append(p.sels, selItem{e: l, alias: exprAlias(l)})
 	}
 	for _, c := range b.listCols {
 		p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
@@ -287,7 +288,7 @@ func (b *binder) assembleAggregate(p *plan) error {
 				a = alias(e.col.t.singular() + " " + e.col.name)
 			}
 			p.sels = append(p.sels, selItem{e: e, alias: uniqueAlias(p.sels, a)})
-			p.groupBy = append(p.groupBy, e)
+			p.groupBy = append(p.groupBy, groupByExprs(e)...)
 		}
 	}
 	if len(b.measures) == 0 {
@@ -316,18 +317,18 @@ func (b *binder) assembleAggregate(p *plan) error {
 	switch {
 	case rankSel >= 0:
 		p.order = append(p.order, orderItem{sel: rankSel, desc: b.order[0].desc})
-		for i := range p.groupBy {
+		for i := 0; i < first; i++ {
 			p.order = append(p.order, orderItem{sel: i})
 		}
 	case hasGrain(b.groups):
-		for i, g := range p.groupBy {
-			if g.kind == eGrain {
+		for i := 0; i < first; i++ {
+			if p.sels[i].e.kind == eGrain {
 				p.order = append(p.order, orderItem{sel: i})
 			}
 		}
-	case len(p.groupBy) > 0:
+	case first > 0:
 		p.order = append(p.order, orderItem{sel: first, desc: true})
-		for i := range p.groupBy {
+		for i := 0; i < first; i++ {
 			p.order = append(p.order, orderItem{sel: i})
 		}
 	}
@@ -343,7 +344,8 @@ func hasGrain(gs []*boundGroup) bool {
 	return false
 }
 
-// groupExprs: a grain, a column, or an entity's key and label columns.
+// groupExprs: a grain, a column, or an entity's key and label (a
+// multi-column label as one column, contracts §5).
 func groupExprs(g *boundGroup) []expr {
 	switch {
 	case g.grain != "":
@@ -355,17 +357,43 @@ func groupExprs(g *boundGroup) []expr {
 	if g.ent.key != nil {
 		out = append(out, expr{kind: eCol, col: g.ent.key})
 	}
-	for _, c := range g.ent.label {
-		if c != g.ent.key {
-			out = append(out, expr{kind: eCol, col: c})
-		}
+	if l, ok := labelExpr(g.ent); ok {
+		out = append(out, l)
+	}
+	return out
+}
+
+// labelExpr is how a row of t is named: its label column, or its label
+// columns joined with a space.
+func labelExpr(t *table) (expr, bool) {
+	switch {
+	case len(t.label) == 1 && t.label[0] != t.key:
+		return expr{kind: eCol, col: t.label[0]}, true
+	case len(t.label) > 1:
+		return expr{kind: eLabel, cols: t.label}, true
+	}
+	return expr{}, false
+}
+
+// groupByExprs: what GROUP BY lists for a select item (the columns of a
+// joined label, so every dialect accepts the query).
+func groupByExprs(e expr) []expr {
+	if e.kind != eLabel {
+		return []expr{e}
+	}
+	var out []expr
+	for _, c := range e.cols {
+		out = append(out, expr{kind: eCol, col: c})
 	}
 	return out
 }
 
 func exprAlias(e expr) string {
-	if e.kind == eGrain {
+	switch e.kind {
+	case eGrain:
 		return e.grain
+	case eLabel:
+		return alias(e.cols[0].t.singular() + " name")
 	}
 	return e.col.name
 }

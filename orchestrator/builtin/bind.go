@@ -262,6 +262,10 @@ func (b *binder) bindFrame() error {
 		// "compare supersonic with the drone": by the headline measure
 		b.frame = pAggregate
 		q.measures = append(q.measures, &measureReq{})
+	case b.subject != nil && q.rank == nil && !q.listVerb && !q.which && q.rng != nil && b.subject.role == catalog.RoleFact && len(q.columns) == 0:
+		// "orders this month": how many
+		b.frame = pAggregate
+		q.measures = append(q.measures, &measureReq{count: b.subjectSpan(), fn: "COUNT"})
 	case b.subject != nil, q.rank != nil:
 		b.frame = pList
 	case len(q.columns) == 1:

@@ -12,6 +12,7 @@ import (
 // then to a grouped table's, then to the one table reachable from the root
 // that holds it; two equally good columns decline.
 func (b *binder) bindFilters() error {
+	b.preferVerbDate()
 	for _, f := range b.q.filters {
 		bf, err := b.bindFilter(f)
 		if err != nil {
@@ -31,6 +32,22 @@ func (b *binder) bindFilters() error {
 		return decline("compare what with what? name two values or rows").withHint("e.g. compare north and south revenue")
 	}
 	return nil
+}
+
+// preferVerbDate: "shipments delivered in July" dates the shipments by
+// their delivery date when they have one, rather than filtering a
+// "delivered" status and dating by another column.
+func (b *binder) preferVerbDate() {
+	v := b.q.dateVerb
+	if v == nil || v.kind != spWord || b.q.rng == nil || b.q.dateCol != nil || b.verbDate() == nil {
+		return
+	}
+	for i, f := range b.q.filters {
+		if len(f.sps) == 1 && f.sps[0] == v && !f.neg {
+			b.q.filters = append(b.q.filters[:i], b.q.filters[i+1:]...)
+			return
+		}
+	}
 }
 
 // compared: a grouping holds the compared values.
@@ -189,7 +206,48 @@ func (b *binder) bindName(sp *span, label *span) (cand, error) {
 	if len(cs) == 0 {
 		return cand{}, decline("I don't know %q", sp.text)
 	}
+	if c := cs[0]; c.e == nil || c.e.set.key == nil {
+		if other := b.unlistedTwin(c); other != nil {
+			return cand{}, decline("%q is a value of %s, but %s may hold it too (its values are not listed)", sp.text, c.c.ref(), other.ref()).
+				withHint("say which, e.g. %s %s %s", c.t.singular(), catalog.IdentifierPhrase(c.c.name), sp.text)
+		}
+	}
 	return cs[0], nil
+}
+
+// unlistedTwin: a column like c (same name or same last word, "City") on
+// the root or a named table whose values the planner does not know, so a
+// value found in c might be meant for it ("customers in Portland" when
+// only the stores' cities are listed).
+func (b *binder) unlistedTwin(c cand) *column {
+	if c.t == b.root || b.named[c.t] {
+		return nil
+	}
+	last := func(x *column) string {
+		ws := catalog.IdentifierWords(x.name)
+		if len(ws) == 0 {
+			return ""
+		}
+		return ws[len(ws)-1]
+	}
+	var ts []*table
+	if b.root != nil {
+		ts = append(ts, b.root)
+	}
+	for t := range b.named {
+		ts = append(ts, t)
+	}
+	for _, t := range ts {
+		for _, x := range t.cols {
+			if x == c.c || len(x.values) > 0 || x.kind == catalog.KindMeasure || x.kind == catalog.KindDate || x.isKey() {
+				continue
+			}
+			if strings.EqualFold(x.name, c.c.name) || last(x) != "" && last(x) == last(c.c) {
+				return x
+			}
+		}
+	}
+	return nil
 }
 
 // dropLabelValues: a named row and the same name as a value of its own
@@ -348,9 +406,10 @@ func (b *binder) bindTimeTable() error {
 		return nil
 	}
 	if b.root.date == nil || b.root.role != catalog.RoleFact {
+		// a fact table below the root: its rows are the root's events
 		var facts []*table
 		for t := range b.named {
-			if t != b.root && t.date != nil && t.role == catalog.RoleFact {
+			if _, below := b.m.reach(t, b.root); t != b.root && t.date != nil && t.role == catalog.RoleFact && below {
 				facts = append(facts, t)
 			}
 		}
@@ -442,13 +501,15 @@ func (b *binder) bindTime() error {
 	return nil
 }
 
-// nearestDate is the main date of the closest table the root reaches.
+// nearestDate is the main date of the closest header table the root
+// reaches (an order line is dated by its order), never of a dimension it
+// points to (a shipment is not dated by its depot's opening).
 func (b *binder) nearestDate() (*column, error) {
 	ps, amb := b.m.paths(b.root)
 	best, tie := -1, false
 	var col *column
 	for t, p := range ps {
-		if t.date == nil || amb[t] {
+		if t.date == nil || amb[t] || !headerPath(p) {
 			continue
 		}
 		switch {
@@ -463,6 +524,24 @@ func (b *binder) nearestDate() (*column, error) {
 			withHint("name the date, e.g. by %s", b.dateExample())
 	}
 	return col, nil
+}
+
+// headerPath: every step goes to a header of the table before it — a
+// fact the catalog names so, or (without a catalog) a table with a date
+// holding at least a twentieth as many rows.
+func headerPath(p path) bool {
+	for _, e := range p {
+		parent, child := e.to, e.from
+		switch {
+		case parent.described:
+			if parent.role != catalog.RoleFact {
+				return false
+			}
+		case parent.role != catalog.RoleFact || parent.rows <= 0 || child.rows <= 0 || parent.rows*20 < child.rows:
+			return false
+		}
+	}
+	return true
 }
 
 func (b *binder) dateExample() string {

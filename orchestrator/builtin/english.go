@@ -246,6 +246,9 @@ var stopwords = setOf(
 	"them", "him", "her", "his", "hers", "she", "he", "yet", "still", "already", "just",
 	"whole", "every", "full", "complete", "currently", "right", "now", "ago", "since",
 	"over", "under", "above", "below", "single", "individual", "ones", "one's",
+	"live", "lives", "living", "located", "based", "situated", "take", "took", "taken", "takes",
+	"handle", "handled", "handles", "handling", "process", "processed", "serve", "served", "serves",
+	"receive", "received", "receives", "recorded", "record", "records", "entered", "stored",
 )
 
 func setOf(ws ...string) map[string]bool {

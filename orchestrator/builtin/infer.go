@@ -46,7 +46,7 @@ func (m *model) inferColumns() {
 			if c.unit == "" && (c.kind == catalog.KindMeasure || c.kind == catalog.KindDate) {
 				c.unit = inferUnit(catalog.IdentifierWords(c.name), c.kind)
 			}
-			if c.kind == catalog.KindDate && c.dateFmt == "" {
+			if c.kind == catalog.KindDate && c.dateFmt == "" && !c.numeric {
 				c.dateFmt = catalog.DateTimeISO
 				if strings.Contains(c.typ, "DATE") && !strings.Contains(c.typ, "TIME") {
 					c.dateFmt = catalog.DateISO
@@ -70,6 +70,11 @@ func (c *column) inferKind() {
 		c.kind = catalog.KindFlag
 	case c.dateType || textual && (anyIn(ws, dateWords) || len(ws) > 1 && dateSuffixes[last]):
 		c.kind = catalog.KindDate
+	case c.numeric && (anyIn(ws, dateWords) || len(ws) > 1 && dateSuffixes[last]):
+		// a number that is a date (unix seconds or milliseconds?): its
+		// format is unknown until a catalog says, so it is never summed
+		// and never compared with dates
+		c.kind = catalog.KindDate
 	case c.numeric && len(ws) > 0 && (last == "year" || last == "month"):
 		c.kind = catalog.KindAttribute
 	case c.numeric:
@@ -78,10 +83,10 @@ func (c *column) inferKind() {
 		if anyIn(ws, nonAdditive) {
 			c.measure = catalog.MeasureNonAdditive
 		}
+	case anyIn(ws, labelWords) && !anyIn(ws, textWords):
+		c.kind = catalog.KindLabel
 	case len(c.values) > 0:
 		c.kind = catalog.KindAttribute
-	case anyIn(ws, labelWords):
-		c.kind = catalog.KindLabel
 	case anyIn(ws, textWords):
 		c.kind = catalog.KindText
 	default:
@@ -127,6 +132,12 @@ func (m *model) inferTables() {
 		}
 		if len(t.label) == 0 && !t.described {
 			t.label = inferLabel(t)
+			// other name-like columns are attributes ("Title" of a person)
+			for _, c := range t.cols {
+				if c.inferred && c.kind == catalog.KindLabel && !containsCol(t.label, c) {
+					c.kind = catalog.KindAttribute
+				}
+			}
 		}
 		if t.date == nil && !(t.described && m.catalog) {
 			t.date = inferDate(t)
@@ -154,19 +165,27 @@ func inferLabel(t *table) []*column {
 	var first, lastName *column
 	for _, c := range labels {
 		ws := catalog.IdentifierWords(c.name)
-		switch {
-		case len(ws) == 1 && (ws[0] == "name" || ws[0] == "title"):
-			return []*column{c}
-		case slices.Equal(ws, append(slices.Clone(tw), "name")), slices.Equal(ws, append(slices.Clone(tw), "title")):
-			return []*column{c}
-		case len(ws) == 2 && ws[1] == "name" && ws[0] == "first":
+		if len(ws) == 2 && ws[1] == "name" && ws[0] == "first" {
 			first = c
-		case len(ws) == 2 && ws[1] == "name" && ws[0] == "last":
+		}
+		if len(ws) == 2 && ws[1] == "name" && ws[0] == "last" {
 			lastName = c
 		}
 	}
 	if first != nil && lastName != nil {
+		// a person: FirstName LastName (a "Title" here is a job title)
 		return []*column{first, lastName}
+	}
+	for _, c := range labels {
+		ws := catalog.IdentifierWords(c.name)
+		head := ws[len(ws)-1]
+		switch {
+		case len(ws) == 1 && (head == "name" || head == "title"):
+			return []*column{c}
+		case (head == "name" || head == "title") && isSuffix(ws[:len(ws)-1], tw):
+			// "CategoryName" in [Product Category], "region_name" in regions
+			return []*column{c}
+		}
 	}
 	for _, c := range labels {
 		ws := catalog.IdentifierWords(c.name)
@@ -177,10 +196,28 @@ func inferLabel(t *table) []*column {
 	return nil
 }
 
+// isPrefixOf reports whether the word(s) a start a word of b: "ship"
+// in [shipment].
+func isPrefixOf(a, b []string) bool {
+	if len(a) != 1 || len(b) == 0 {
+		return false
+	}
+	return len(a[0]) >= 3 && strings.HasPrefix(b[len(b)-1], a[0])
+}
+
+// isSuffix reports whether a (non-empty) ends b: [category] ends
+// [product, category].
+func isSuffix(a, b []string) bool {
+	if len(a) == 0 || len(a) > len(b) {
+		return false
+	}
+	return slices.Equal(a, b[len(b)-len(a):])
+}
+
 func inferDate(t *table) *column {
 	var dates []*column
 	for _, c := range t.cols {
-		if c.kind == catalog.KindDate && c.unit != unitAge {
+		if c.kind == catalog.KindDate && c.unit != unitAge && (!c.numeric || numericDate(c.dateFmt)) {
 			dates = append(dates, c)
 		}
 	}
@@ -190,7 +227,8 @@ func inferDate(t *table) *column {
 	tw := catalog.IdentifierWords(t.singular())
 	for _, c := range dates {
 		ws := catalog.IdentifierWords(c.name)
-		if len(ws) == 1 && ws[0] == "date" || slices.Equal(ws, append(slices.Clone(tw), "date")) {
+		// "date", "OrderDate" in SalesOrder, "ship_date" in shipments
+		if len(ws) == 1 && ws[0] == "date" || ws[len(ws)-1] == "date" && (isSuffix(ws[:len(ws)-1], tw) || isPrefixOf(ws[:len(ws)-1], tw)) {
 			return c
 		}
 	}

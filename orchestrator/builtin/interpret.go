@@ -133,6 +133,9 @@ func (q *query) readUnsupported() error {
 		case sp.is(kwFuture):
 			return decline("I report recorded data and cannot predict or forecast").
 				withHint("ask about a past period, e.g. last month")
+		case sp.is(kwNoneOf) && noneOfColumn(q.at(i+1)):
+			// "customers with no phone number": the column is empty
+			q.at(i + 1).afterHave = true
 		case sp.is(kwNoneOf):
 			return decline("questions about what did not happen (%q) are not answered offline", sp.text).
 				withHint("ask about what did happen, e.g. how many orders each customer placed")
@@ -167,6 +170,10 @@ func (q *query) readTime() error {
 	for _, sp := range q.spans {
 		switch {
 		case sp.kind == spTime:
+			if sp.rng.yearless {
+				return decline("%q does not say which year", sp.text).
+					withHint("add the year, e.g. %s %d", sp.text, sp.rng.start.Year())
+			}
 			if q.rng != nil {
 				return decline("two time windows (%q and %q); ask about one at a time", q.timeSpan.text, sp.text).
 					withHint("compare periods with a monthly or yearly breakdown, e.g. by month")
@@ -177,11 +184,13 @@ func (q *query) readTime() error {
 			sp.used = true
 		case sp.kind == spKw && sp.is(kwTrend):
 			q.grainTrend, sp.used = true, true
-		case sp.kind == spKw && sp.is(kwDateVerb):
+		case sp.is(kwDateVerb):
 			if q.dateVerb == nil {
 				q.dateVerb = sp
 			}
-			sp.used = true
+			// a verb that is also a value ("delivered") stays a filter
+			// unless binding finds its date column
+			sp.used = sp.kind == spKw
 		}
 	}
 	if q.grainTrend && !q.hasGrain() {
@@ -285,7 +294,9 @@ func (q *query) readComparisons() error {
 	return nil
 }
 
-func trimFloat(f float64) string { return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.4f", f), "0"), ".") }
+func trimFloat(f float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.4f", f), "0"), ".")
+}
 
 // readRanking finds top/bottom N, most/least, superlatives (most
 // expensive, longest, latest) and recency (last N orders).
@@ -391,6 +402,15 @@ func (q *query) readSuperlative(sp *span) error {
 }
 
 func (q *query) readRank(sp *span) error {
+	nx := q.at(sp.idx + 1)
+	if nx != nil && nx.kind == spNum {
+		nx = q.at(sp.idx + 2)
+	}
+	if nx != nil && nx.kind == spKw && nx.is(kwSuper) && sp.kw.dir > 0 {
+		// "top 5 most expensive products": the superlative ranks
+		sp.used = true
+		return nil
+	}
 	r := &rankReq{sp: sp, dir: sp.kw.dir}
 	sp.used = true
 	i := q.rankN(r, sp)
@@ -553,7 +573,11 @@ func (q *query) readMeasures() error {
 			continue
 		}
 		switch {
-		case sp.is(kwCount) && (sp.kind == spKw || !isNoun(q.at(sp.idx-1))):
+		case sp.is(kwCount) && sp.text == "count" && isNoun(q.at(sp.idx-1)) && q.at(sp.idx-1).has(mTable) && !isNoun(q.at(sp.idx+1)):
+			// "shipment count by month"
+			sp.used = true
+			q.addMeasure(&measureReq{count: q.at(sp.idx - 1), fn: "COUNT", fnSpan: sp})
+		case sp.is(kwCount):
 			if err := q.readCount(sp); err != nil {
 				return err
 			}
@@ -750,11 +774,14 @@ func (q *query) readSubjects() error {
 			q.dateCol, sp.used = sp, true
 		case sp.has(mColumn) && (sp.afterHave || q.at(sp.idx-1).is(kwNeg) && q.at(sp.idx-1).text == "without"):
 			// "customers with an email", "how many customers have a phone"
-			neg := q.at(sp.idx-1).is(kwNeg)
+			neg := q.at(sp.idx - 1).is(kwNeg)
 			if neg {
 				q.at(sp.idx - 1).used = true
 			}
 			q.filters = append(q.filters, &filterReq{has: sp, neg: neg})
+			if len(q.columns) > 0 && q.columns[len(q.columns)-1] == sp {
+				q.columns = q.columns[:len(q.columns)-1]
+			}
 			sp.used = true
 		case sp.has(mColumn):
 			q.columns = append(q.columns, sp)
@@ -764,6 +791,12 @@ func (q *query) readSubjects() error {
 		}
 	}
 	return nil
+}
+
+// noneOfColumn: "no <column>" asks for an empty column, not for rows
+// that do not exist ("no orders").
+func noneOfColumn(sp *span) bool {
+	return sp != nil && sp.kind == spWord && sp.has(mColumn) && !sp.has(mTable) && !sp.has(mValue) && !sp.has(mEntity)
 }
 
 func dateOnly(sp *span) bool {

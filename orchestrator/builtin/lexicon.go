@@ -199,8 +199,11 @@ func (l *lexicon) typo(toks []token, i int) ([]*lexEntry, int) {
 	return hits, bestLen
 }
 
-// addTableWords: the catalog's words and the identifier of every table.
+// addTableWords: the catalog's words and the identifier of every table,
+// and the last word of a several-word identifier when no other table ends
+// so ("orders" for SalesOrder, "category" for [Product Category]).
 func (m *model) addTableWords() {
+	heads := map[string][]*table{}
 	for _, t := range m.tables {
 		ident := catalog.IdentifierPhrase(t.bare)
 		if len(t.words) == 0 {
@@ -210,7 +213,28 @@ func (m *model) addTableWords() {
 			m.lex.addTable(w, t)
 		}
 		m.lex.addTable(ident, t)
+		if ws := catalog.IdentifierWords(t.bare); len(ws) > 1 && !t.view {
+			h := catalog.Singular(ws[len(ws)-1])
+			heads[h] = append(heads[h], t)
+		}
 	}
+	for h, ts := range heads {
+		if len(ts) == 1 && m.lex.byKey[h] == nil && !stopwords[h] {
+			m.lex.addTable(h, ts[0])
+		}
+	}
+}
+
+// unitWords end identifiers with the unit of their values ("weight_kg",
+// "surcharge_pct"): the phrase without it is what people say.
+var unitWords = setOf("kg", "g", "lbs", "lb", "pct", "percent", "usd", "eur", "gbp", "ms", "sec", "secs", "hours", "hrs", "mins", "km", "cm", "mm", "m", "mi", "amt", "num", "cnt")
+
+// expansions are how people say some column identifiers in full.
+var expansions = map[string][]string{
+	"email": {"email address", "e mail", "mail address"},
+	"phone": {"phone number", "telephone", "telephone number"},
+	"zip":   {"zip code", "postcode"},
+	"dob":   {"date of birth", "birth date", "birthday"},
 }
 
 // addColumnWords: the catalog's words, the identifier, the identifier
@@ -234,6 +258,19 @@ func (m *model) addColumnWords() {
 			}
 			if !strings.HasPrefix(ident, tw) {
 				m.lex.addColumn(tw+" "+ident, c, strengthWord)
+			}
+			if len(ws) > 1 && (unitWords[ws[len(ws)-1]] || c.fk != nil && ws[len(ws)-1] == "id") {
+				// "weight" for weight_kg, "support rep" for SupportRepId
+				short := strings.Join(ws[:len(ws)-1], " ")
+				m.lex.addColumn(short, c, idStrength)
+				if !strings.HasPrefix(short, tw) {
+					m.lex.addColumn(tw+" "+short, c, strengthWord)
+				}
+			}
+			for _, w := range ws {
+				for _, x := range expansions[w] {
+					m.lex.addColumn(strings.Replace(ident, w, x, 1), c, idStrength)
+				}
 			}
 			head := ws[len(ws)-1]
 			_, isKeyword := keywords[head]

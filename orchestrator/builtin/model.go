@@ -243,7 +243,9 @@ func (c *column) classifyType() {
 
 func (m *model) table(name string) *table { return m.byName[strings.ToLower(strings.TrimSpace(name))] }
 
-func (t *table) column(name string) *column { return t.byName[strings.ToLower(strings.TrimSpace(name))] }
+func (t *table) column(name string) *column {
+	return t.byName[strings.ToLower(strings.TrimSpace(name))]
+}
 
 // overlayCatalog copies what the catalog says about tables and columns the
 // schema has; the rest of the catalog is ignored (the schema is the authority

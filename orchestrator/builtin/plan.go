@@ -20,6 +20,7 @@ const (
 	eCountAll                     // COUNT(*)
 	eDerived                      // a derived measure (expression aggregated, or formula)
 	eGrain                        // a date column truncated to a grain
+	eLabel                        // label columns joined with a space
 )
 
 // expr is one SQL expression of the plan.
@@ -30,6 +31,7 @@ type expr struct {
 	distinct bool
 	d        *derived
 	grain    string
+	cols     []*column // eLabel
 }
 
 // selItem is one selected expression and its output name.
@@ -41,12 +43,12 @@ type selItem struct {
 type condKind int
 
 const (
-	cValues condKind = iota + 1 // col = v / col IN (...) / NOT
-	cRange                      // a date range on a date column
-	cCmp                        // numeric comparison
-	cSemi                       // col IN (SELECT ...)
-	cNotNull                    // col IS NOT NULL
-	cFlag                       // a yes/no column is true (false when neg)
+	cValues  condKind = iota + 1 // col = v / col IN (...) / NOT
+	cRange                       // a date range on a date column
+	cCmp                         // numeric comparison
+	cSemi                        // col IN (SELECT ...)
+	cNotNull                     // col IS NOT NULL
+	cFlag                        // a yes/no column is true (false when neg)
 )
 
 // cond is one WHERE or HAVING condition.

@@ -202,6 +202,12 @@ func (r *renderer) expr(e expr) string {
 		return e.fn + "(" + r.placeholders(e.d.expr, e.d.t) + ")"
 	case eGrain:
 		return r.grain(e.col, e.grain)
+	case eLabel:
+		parts := make([]string, len(e.cols))
+		for i, c := range e.cols {
+			parts[i] = r.col(c)
+		}
+		return strings.Join(parts, " || ' ' || ")
 	}
 	r.err = fmt.Errorf("unknown expression kind %d", e.kind)
 	return ""
@@ -310,6 +316,10 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'
 
 // dateRange renders [start, end) on a date column in its storage format.
 func (r *renderer) dateRange(c *column, rng *dateRange) string {
+	if c.numeric && !numericDate(c.dateFmt) {
+		r.err = &declineError{why: fmt.Sprintf("I don't know how %s stores dates (a number: unix seconds or milliseconds?)", c.ref()),
+			hint: "a catalog can say it (date_format unix_seconds or unix_millis)"}
+	}
 	lit := func(t time.Time) string {
 		switch c.dateFmt {
 		case catalog.DateUnixSeconds:
@@ -339,6 +349,10 @@ func (r *renderer) dateRange(c *column, rng *dateRange) string {
 // as text that sorts in time order.
 func (r *renderer) grain(c *column, g string) string {
 	col := r.col(c)
+	if c.numeric && !numericDate(c.dateFmt) {
+		r.err = &declineError{why: fmt.Sprintf("I don't know how %s stores dates (a number: unix seconds or milliseconds?)", c.ref()),
+			hint: "a catalog can say it (date_format unix_seconds or unix_millis)"}
+	}
 	if c.dateFmt == catalog.DateYear {
 		if g != "year" {
 			r.err = &declineError{why: fmt.Sprintf("%s holds years only; group by year", c.ref())}
@@ -355,6 +369,10 @@ func (r *renderer) grain(c *column, g string) string {
 		col = "datetime(" + col + " / 1000, 'unixepoch')"
 	}
 	return textGrain(col, g, "date("+"substr("+col+", 1, 10), 'weekday 0', '-6 days')")
+}
+
+func numericDate(f string) bool {
+	return f == catalog.DateUnixSeconds || f == catalog.DateUnixMillis || f == catalog.DateYear
 }
 
 // textGrain cuts an ISO date text ('YYYY-MM-DD...').

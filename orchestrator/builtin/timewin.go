@@ -11,6 +11,7 @@ import (
 type dateRange struct {
 	start, end time.Time
 	phrase     string
+	yearless   bool // a month or quarter without a year: which one is not sure
 }
 
 // String says the range as dates a business user reads, inclusive.
@@ -43,9 +44,10 @@ var datePrepositions = setOf("in", "during", "since", "between", "from", "before
 
 // period is a calendar period [start, end), or a month without a year.
 type period struct {
-	start, end time.Time
-	yearless   bool
-	month      time.Month
+	start, end    time.Time
+	yearless      bool
+	month         time.Month
+	quarterNoYear bool
 }
 
 // matchTime recognises a time phrase at toks[i]: the number of tokens it
@@ -112,21 +114,23 @@ func matchTimeAt(toks []token, i int, today time.Time) (int, *dateRange) {
 				}
 				break
 			}
+			yearless := p.yearless || p.quarterNoYear
 			resolveYear(&p, today)
 			s := p.start
 			if w == "after" {
 				s = p.end
 			}
-			return n + 1, &dateRange{start: s}
+			return n + 1, &dateRange{start: s, yearless: yearless}
 		}
 	case "before", "until", "till", "prior to":
 		if n, p := parsePeriod(toks, i+1, today, true); n > 0 {
+			yearless := p.yearless || p.quarterNoYear
 			resolveYear(&p, today)
 			e := p.start
 			if w != "before" {
 				e = p.end
 			}
-			return n + 1, &dateRange{end: e}
+			return n + 1, &dateRange{end: e, yearless: yearless}
 		}
 	case "between":
 		if n, p := parsePeriod(toks, i+1, today, true); n > 0 {
@@ -134,8 +138,9 @@ func matchTimeAt(toks []token, i int, today time.Time) (int, *dateRange) {
 		}
 	}
 	if n, p := parsePeriod(toks, i, today, i > 0 && datePrepositions[toks[i-1].w] || i == 0); n > 0 {
+		yearless := p.yearless || p.quarterNoYear
 		resolveYear(&p, today)
-		return n, &dateRange{start: p.start, end: p.end}
+		return n, &dateRange{start: p.start, end: p.end, yearless: yearless}
 	}
 	return 0, nil
 }
@@ -156,6 +161,7 @@ func fromTo(toks []token, i, n1 int, p1 period, today time.Time) (int, *dateRang
 	if n2 == 0 {
 		return 0, nil
 	}
+	yearless := p2.yearless || p2.quarterNoYear || p1.quarterNoYear
 	resolveYear(&p2, today)
 	if p1.yearless {
 		y := p2.start.Year()
@@ -167,7 +173,7 @@ func fromTo(toks []token, i, n1 int, p1 period, today time.Time) (int, *dateRang
 	if !p1.start.Before(p2.end) {
 		return 0, nil
 	}
-	return n1 + n2 + 2, &dateRange{start: p1.start, end: p2.end}
+	return n1 + n2 + 2, &dateRange{start: p1.start, end: p2.end, yearless: yearless}
 }
 
 func unitOf(s string) string {
@@ -256,9 +262,6 @@ func parsePeriod(toks []token, i int, today time.Time, dated bool) (int, period)
 		if hasYear {
 			return 2, monthPeriod(y, mo)
 		}
-		if !dated && t.w != "january" && t.w != "february" && t.w != "march" {
-			return 1, period{yearless: true, month: mo}
-		}
 		return 1, period{yearless: true, month: mo}
 	}
 	if y, ok := year(i); ok && dated {
@@ -275,7 +278,7 @@ func parsePeriod(toks []token, i int, today time.Time, dated bool) (int, period)
 			}
 		}
 		s := time.Date(y, time.Month((q-1)*3+1), 1, 0, 0, 0, 0, time.UTC)
-		return n, period{start: s, end: s.AddDate(0, 3, 0)}
+		return n, period{start: s, end: s.AddDate(0, 3, 0), quarterNoYear: !ok}
 	}
 	return 0, period{}
 }
