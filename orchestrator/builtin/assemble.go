@@ -97,7 +97,9 @@ func (b *binder) assemble() (*plan, error) {
 		p.sels = []selItem{{e: expr{kind: eCol, col: c}, alias: c.name}}
 		p.order = []orderItem{{sel: 0}}
 	}
-	b.applyDefaults(p)
+	if err := b.applyDefaults(p); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -448,41 +450,65 @@ func (b *binder) measureExpr(p *plan, bm *boundMeasure) (expr, error) {
 	return expr{kind: eAgg, fn: bm.fn, col: bm.col}, nil
 }
 
-// applyDefaults adds the catalog's default filters of the tables read,
-// unless the question filters that column, and notes unfiltered statuses.
-func (b *binder) applyDefaults(p *plan) {
-	tables := append([]*table{p.root}, joinedTables(p.joins)...)
+// applyDefaults adds the catalog's default filters — of the root and of
+// every table it reaches many-to-one, joined when needed (contracts §5),
+// when rows are counted or aggregated — unless the question filters that
+// column; and notes status columns left unfiltered.
+func (b *binder) applyDefaults(p *plan) error {
+	if b.frame != pAggregate {
+		return nil
+	}
+	ps, amb := b.m.paths(p.root)
+	tables := []*table{p.root}
+	for _, t := range b.m.tables {
+		if _, ok := ps[t]; ok && t != p.root {
+			tables = append(tables, t)
+		}
+	}
 	for _, t := range tables {
-		if f := t.defFilter; f != nil && !b.filtered(f.col) {
-			c := &cond{kind: cValues, e: expr{kind: eCol, col: f.col}}
-			vals := f.include
-			if len(f.exclude) > 0 {
-				c.neg, vals = true, f.exclude
-			}
-			for _, v := range vals {
-				c.values = append(c.values, v)
-			}
-			p.where = append(p.where, c)
-			word := "only"
-			if c.neg {
-				word = "excluding"
-			}
-			note := fmt.Sprintf("%s %s %s %s (catalog default)", word, strings.Join(vals, ", "), t.phrase(), f.col.name)
-			if f.why != "" {
-				note += ": " + f.why
-			}
-			b.assume = append(b.assume, note)
+		f := t.defFilter
+		if f == nil || b.filtered(f.col) {
 			continue
 		}
-		if b.frame != pAggregate {
+		if amb[t] || !p.joins.need(b.m, t) {
+			return decline("the catalog counts only some %s rows by default, and %s reaches %s in two ways", t.phrase(), p.root.name, t.name)
+		}
+		c := &cond{kind: cValues, e: expr{kind: eCol, col: f.col}}
+		vals := f.include
+		if len(f.exclude) > 0 {
+			c.neg, vals = true, f.exclude
+		}
+		for _, v := range vals {
+			c.values = append(c.values, v)
+		}
+		p.where = append(p.where, c)
+		word := "only"
+		if c.neg {
+			word = "excluding"
+		}
+		note := fmt.Sprintf("%s %s %s %s (catalog default)", word, strings.Join(vals, ", "), t.phrase(), catalog.IdentifierPhrase(f.col.name))
+		if f.why != "" {
+			note += ": " + f.why
+		}
+		b.assume = append(b.assume, note)
+	}
+	noted := map[*table]bool{}
+	status := append([]*table{p.root}, joinedTables(p.joins)...)
+	for _, e := range p.root.out {
+		status = append(status, e.to)
+	}
+	for _, t := range status {
+		if t.defFilter != nil || noted[t] {
 			continue
 		}
+		noted[t] = true
 		for _, c := range statusColumns(t) {
 			if !b.filtered(c) {
 				b.assume = append(b.assume, fmt.Sprintf("all %s %s values counted: %s", t.singular(), catalog.IdentifierPhrase(c.name), strings.Join(c.values, ", ")))
 			}
 		}
 	}
+	return nil
 }
 
 func joinedTables(j *joinSet) []*table {

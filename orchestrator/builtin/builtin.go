@@ -26,6 +26,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/singleflight"
+
 	"talk2tables/orchestrator/sqlgen"
 )
 
@@ -48,6 +50,7 @@ type Generator struct {
 	mu       sync.Mutex
 	cache    []cacheEntry // most recent first
 	compiles atomic.Int64
+	sf       singleflight.Group // one compile per key at a time
 }
 
 type cacheEntry struct {
@@ -64,6 +67,11 @@ func New(logger *slog.Logger) *Generator {
 	}
 	return &Generator{logger: logger}
 }
+
+// Compiles reports how many models the generator has compiled: once per
+// set of (server id, resource version) pairs it has seen recently, and
+// once per request whose servers carry no version.
+func (g *Generator) Compiles() int64 { return g.compiles.Load() }
 
 // Name returns "builtin".
 func (g *Generator) Name() string { return Name }
@@ -316,17 +324,30 @@ func (g *Generator) model(servers []sqlgen.ServerContext) *model {
 		}
 		g.mu.Unlock()
 	}
-	m := compile(gather(servers))
-	g.compiles.Add(1)
-	if cacheable {
+	if !cacheable {
+		g.compiles.Add(1)
+		return compile(gather(servers))
+	}
+	v, _, _ := g.sf.Do(key, func() (any, error) {
+		g.mu.Lock()
+		for _, e := range g.cache {
+			if e.key == key {
+				g.mu.Unlock()
+				return e.model, nil
+			}
+		}
+		g.mu.Unlock()
+		m := compile(gather(servers))
+		g.compiles.Add(1)
 		g.mu.Lock()
 		g.cache = append([]cacheEntry{{key: key, model: m}}, g.cache...)
 		if len(g.cache) > cacheSize {
 			g.cache = g.cache[:cacheSize]
 		}
 		g.mu.Unlock()
-	}
-	return m
+		return m, nil
+	})
+	return v.(*model)
 }
 
 func cacheKey(servers []sqlgen.ServerContext) (string, bool) {

@@ -5,11 +5,33 @@ import "strings"
 // path is a chain of many-to-one edges from one table to another.
 type path []*edge
 
+// reachInfo is every table reachable from one table.
+type reachInfo struct {
+	paths     map[*table]path
+	ambiguous map[*table]bool
+}
+
 // paths returns, for every table reachable from t through many-to-one
 // foreign keys, its shortest path; tables with two different shortest
 // paths are in ambiguous (e.g. a flight's origin and destination airport).
-// Views are not joined through.
+// Views are not joined through. Computed once per table at compile.
 func (m *model) paths(t *table) (map[*table]path, map[*table]bool) {
+	if ri, ok := m.reachable[t]; ok {
+		return ri.paths, ri.ambiguous
+	}
+	return m.findPaths(t)
+}
+
+// computePaths fills the reachability of every table.
+func (m *model) computePaths() {
+	m.reachable = make(map[*table]reachInfo, len(m.tables))
+	for _, t := range m.tables {
+		p, a := m.findPaths(t)
+		m.reachable[t] = reachInfo{paths: p, ambiguous: a}
+	}
+}
+
+func (m *model) findPaths(t *table) (map[*table]path, map[*table]bool) {
 	best := map[*table]path{t: nil}
 	ambiguous := map[*table]bool{}
 	frontier := []*table{t}

@@ -27,6 +27,7 @@ type model struct {
 	notes      []string
 	hasSchema  bool
 	maxSynonym int
+	reachable  map[*table]reachInfo // by computePaths
 }
 
 // table is one table or view.
@@ -179,6 +180,7 @@ func compile(src sources) *model {
 		m.addVocabulary(sem)
 	}
 	m.lex.finish()
+	m.computePaths()
 	return m
 }
 
