@@ -184,21 +184,31 @@ func isV1Products(obj map[string]any) bool {
 func convertV1(aliases, mappings map[string]any) *catalog.Semantic {
 	sem := &catalog.Semantic{Version: catalog.FormatVersion, Tables: map[string]*catalog.Table{},
 		Vocabulary: &catalog.Vocabulary{AggregationTerms: map[string]string{}}}
-	tbl := func(name string) *catalog.Table {
-		t := sem.Tables[name]
-		if t == nil {
-			t = &catalog.Table{Columns: map[string]*catalog.Column{}}
-			sem.Tables[name] = t
-		}
-		return t
+	v1Terms(sem, mappings)
+	v1Tables(sem, mappings)
+	v1Products(sem, aliases)
+	return sem
+}
+
+func v1Table(sem *catalog.Semantic, name string) *catalog.Table {
+	t := sem.Tables[name]
+	if t == nil {
+		t = &catalog.Table{Columns: map[string]*catalog.Column{}}
+		sem.Tables[name] = t
 	}
+	return t
+}
+
+// v1Terms: user-friendly terms become column words; aggregation terms the
+// vocabulary's.
+func v1Terms(sem *catalog.Semantic, mappings map[string]any) {
 	if uf, ok := mappings["user_friendly_terms"].(map[string]any); ok {
 		for _, term := range sortedKeys(uf) {
 			tn, cn, ok := strings.Cut(str(uf[term]), ".")
 			if !ok {
 				continue
 			}
-			t := tbl(tn)
+			t := v1Table(sem, tn)
 			c := t.Columns[cn]
 			if c == nil {
 				c = &catalog.Column{}
@@ -212,19 +222,28 @@ func convertV1(aliases, mappings map[string]any) *catalog.Semantic {
 			sem.Vocabulary.AggregationTerms[strings.ToLower(term)] = strings.ToUpper(str(ag[term]))
 		}
 	}
+}
+
+// v1Tables: date columns and table aliases.
+func v1Tables(sem *catalog.Semantic, mappings map[string]any) {
 	if dc, ok := mappings["date_columns"].(map[string]any); ok {
 		for _, tn := range sortedKeys(dc) {
-			tbl(tn).DateColumn = str(dc[tn])
+			v1Table(sem, tn).DateColumn = str(dc[tn])
 		}
 	}
 	if ta, ok := mappings["table_aliases"].(map[string]any); ok {
 		for _, tn := range sortedKeys(ta) {
 			words, _ := ta[tn].([]any)
 			for _, w := range words {
-				tbl(tn).Words = append(tbl(tn).Words, strings.ToLower(str(w)))
+				v1Table(sem, tn).Words = append(v1Table(sem, tn).Words, strings.ToLower(str(w)))
 			}
 		}
 	}
+}
+
+// v1Products: each product is a row entity keyed by its numeric database
+// reference, named by its text one, with its aliases.
+func v1Products(sem *catalog.Semantic, aliases map[string]any) {
 	sets := map[string]*catalog.EntitySet{}
 	for _, key := range sortedKeys(aliases) {
 		p, _ := aliases[key].(map[string]any)
@@ -236,8 +255,7 @@ func convertV1(aliases, mappings map[string]any) *catalog.Semantic {
 			if !ok {
 				continue
 			}
-			set = sets[tn]
-			if set == nil {
+			if set = sets[tn]; set == nil {
 				set = &catalog.EntitySet{Table: tn}
 				sets[tn] = set
 				sem.Entities = append(sem.Entities, set)
@@ -271,7 +289,6 @@ func convertV1(aliases, mappings map[string]any) *catalog.Semantic {
 		}
 		set.Values = append(set.Values, e)
 	}
-	return sem
 }
 
 func sortedKeys[V any](m map[string]V) []string {

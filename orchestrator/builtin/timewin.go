@@ -1,9 +1,6 @@
 package builtin
 
-import (
-	"fmt"
-	"time"
-)
+import "time"
 
 // dateRange is a closed-open range of days [start, end); a zero bound is
 // open. Time phrases become literal ranges computed from today, so the SQL
@@ -62,6 +59,22 @@ func matchTime(toks []token, i int, today time.Time) (int, *dateRange) {
 }
 
 func matchTimeAt(toks []token, i int, today time.Time) (int, *dateRange) {
+	if n, r := relativeTime(toks, i, today); n > 0 {
+		return n, r
+	}
+	if n, r := boundedTime(toks, i, today); n > 0 {
+		return n, r
+	}
+	if n, p := parsePeriod(toks, i, today, i > 0 && datePrepositions[toks[i-1].w] || i == 0); n > 0 {
+		yearless := p.yearless || p.quarterNoYear
+		resolveYear(&p, today)
+		return n, &dateRange{start: p.start, end: p.end, yearless: yearless}
+	}
+	return 0, nil
+}
+
+// relativeTime reads today, yesterday, ytd, this/last month, last N days.
+func relativeTime(toks []token, i int, today time.Time) (int, *dateRange) {
 	w := toks[i].w
 	next := func(k int) token {
 		if i+k < len(toks) {
@@ -106,41 +119,46 @@ func matchTimeAt(toks []token, i int, today time.Time) (int, *dateRange) {
 				return 3, rolling(u, int(nt.num), today)
 			}
 		}
+	}
+	return 0, nil
+}
+
+// boundedTime reads since/after/before/until a period, and between/from …
+// and/to ….
+func boundedTime(toks []token, i int, today time.Time) (int, *dateRange) {
+	w := toks[i].w
+	switch w {
 	case "since", "after", "from":
-		if n, p := parsePeriod(toks, i+1, today, true); n > 0 {
-			if w == "from" {
-				if m, r := fromTo(toks, i, n, p, today); m > 0 {
-					return m, r
-				}
-				break
-			}
-			yearless := p.yearless || p.quarterNoYear
-			resolveYear(&p, today)
-			s := p.start
-			if w == "after" {
-				s = p.end
-			}
-			return n + 1, &dateRange{start: s, yearless: yearless}
+		n, p := parsePeriod(toks, i+1, today, true)
+		if n == 0 {
+			return 0, nil
 		}
-	case "before", "until", "till", "prior to":
-		if n, p := parsePeriod(toks, i+1, today, true); n > 0 {
-			yearless := p.yearless || p.quarterNoYear
-			resolveYear(&p, today)
-			e := p.start
-			if w != "before" {
-				e = p.end
-			}
-			return n + 1, &dateRange{end: e, yearless: yearless}
+		if w == "from" {
+			return fromTo(toks, i, n, p, today)
 		}
+		yearless := p.yearless || p.quarterNoYear
+		resolveYear(&p, today)
+		s := p.start
+		if w == "after" {
+			s = p.end
+		}
+		return n + 1, &dateRange{start: s, yearless: yearless}
+	case "before", "until", "till":
+		n, p := parsePeriod(toks, i+1, today, true)
+		if n == 0 {
+			return 0, nil
+		}
+		yearless := p.yearless || p.quarterNoYear
+		resolveYear(&p, today)
+		e := p.start
+		if w != "before" {
+			e = p.end
+		}
+		return n + 1, &dateRange{end: e, yearless: yearless}
 	case "between":
 		if n, p := parsePeriod(toks, i+1, today, true); n > 0 {
 			return fromTo(toks, i, n, p, today)
 		}
-	}
-	if n, p := parsePeriod(toks, i, today, i > 0 && datePrepositions[toks[i-1].w] || i == 0); n > 0 {
-		yearless := p.yearless || p.quarterNoYear
-		resolveYear(&p, today)
-		return n, &dateRange{start: p.start, end: p.end, yearless: yearless}
 	}
 	return 0, nil
 }
@@ -321,5 +339,3 @@ func grainLabel(g string) string {
 	}
 	return g
 }
-
-var _ = fmt.Sprintf
