@@ -381,6 +381,9 @@ func (b *binder) timeNeeded() bool {
 // year"), a verb ("hired in 2025"), or the date of a fact table it names
 // when the root is not one ("customers who placed orders in 2025").
 func (b *binder) bindTimeTable() error {
+	if b.root == nil {
+		return nil // a distinct listing: bound with its column
+	}
 	if !b.timeNeeded() || b.frame == pLookup || b.frame == pDistinct && b.q.rng == nil {
 		if b.q.rng != nil && b.frame == pLookup {
 			return decline("a time range does not apply to a single row's details")
@@ -459,14 +462,14 @@ func (b *binder) verbDate() *column {
 	return cs[0].c
 }
 
+// hasForm: one of the forms is a word (or words) of the column's name or
+// catalog words ("check in" in CHECK_IN_DATE, not in CHECK_OUT_DATE).
 func hasForm(c *column, forms []string) bool {
-	words := catalog.IdentifierWords(c.name)
-	for _, w := range c.words {
-		words = append(words, strings.Fields(w)...)
-	}
-	for _, w := range words {
+	phrases := append([]string{catalog.IdentifierPhrase(c.name)}, c.words...)
+	for _, p := range phrases {
+		p = " " + p + " "
 		for _, f := range forms {
-			if w == f {
+			if strings.Contains(p, " "+f+" ") {
 				return true
 			}
 		}
@@ -477,6 +480,9 @@ func hasForm(c *column, forms []string) bool {
 // bindTime picks the date column the time range and grains apply to when
 // the question did not say: the root's own, or the closest reachable one.
 func (b *binder) bindTime() error {
+	if b.root == nil {
+		return nil // a distinct listing: bound with its column
+	}
 	if !b.timeNeeded() || b.frame == pLookup || b.frame == pDistinct && b.q.rng == nil {
 		return nil
 	}
