@@ -280,6 +280,15 @@ func (b *binder) fewestHopsFromRoot(cs []cand) func(cand) bool {
 // average of per-customer totals is a different query.
 func (b *binder) checkAveragePerEntity() error {
 	for _, g := range b.groups {
+		if g.grain != "" {
+			for _, bm := range b.measures {
+				if bm.fn == "AVG" && (bm.col != nil && bm.col.additive() || bm.d != nil && bm.d.additive()) {
+					return decline("\"average %s per %s\" is ambiguous: an average of individual rows in each %s, or of the %s totals", strings.TrimPrefix(bm.phrase, "average "), g.grain, g.grain, g.grain).
+						withHint("ask for the total by %s (e.g. %s by %s)", g.grain, strings.TrimPrefix(bm.phrase, "average "), g.grain)
+				}
+			}
+			continue
+		}
 		if g.ent == nil || g.ent == b.root {
 			continue
 		}
@@ -394,9 +403,18 @@ func (b *binder) superColumn(r *rankReq) (*column, error) {
 }
 
 func (b *binder) bindAggregateRank(r *rankReq) error {
-	bg, err := b.bindGroupSpan(r.target)
-	if err != nil {
-		return err
+	if len(b.groups) > 0 {
+		return decline("the %s per group (%q within each group) is not answered offline", r.sp.text, r.sp.text).
+			withHint("ask for the full breakdown, e.g. by both groupings, and read the top rows")
+	}
+	var bg *boundGroup
+	if r.grain != "" {
+		bg = &boundGroup{grain: r.grain}
+	} else {
+		var err error
+		if bg, err = b.bindGroupSpan(r.target); err != nil {
+			return err
+		}
 	}
 	b.groups = append([]*boundGroup{bg}, b.groups...)
 	dir := r.dir > 0

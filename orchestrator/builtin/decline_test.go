@@ -66,6 +66,10 @@ func salesDeclines() []string {
 		"revenue for north and abracadabra",
 		"how many customers will buy next year",
 		"total average order value",
+		"how many products were sold",
+		"top region by revenue in each month",
+		"average revenue per month",
+		"average monthly revenue",
 	}
 }
 

@@ -121,7 +121,7 @@ var keywords = map[string]kwInfo{
 	"recent": {kw: kwSuper, dir: 1, unit: unitDate},
 
 	"selling": {kw: kwSell}, "sold": {kw: kwSell}, "sell": {kw: kwSell}, "sells": {kw: kwSell},
-	"seller": {kw: kwSell}, "sellers": {kw: kwSell},
+	"seller": {kw: kwSell}, "sellers": {kw: kwSell}, "popular": {kw: kwSell},
 	"spent": {kw: kwSpend}, "spend": {kw: kwSpend}, "spending": {kw: kwSpend}, "spends": {kw: kwSpend},
 	"paid": {kw: kwSpend}, "spender": {kw: kwSpend}, "spenders": {kw: kwSpend},
 

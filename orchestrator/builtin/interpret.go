@@ -73,6 +73,7 @@ type rankReq struct {
 	super   *kwInfo     // a superlative adjective: by a column of the target
 	recency bool        // by date (latest, last N, first N)
 	ownCol  *column     // ranked by a column of the target's own rows ("top 5 products by price")
+	grain   string      // ranked periods ("which month had the highest revenue")
 }
 
 // query is the interpreted question.
@@ -218,6 +219,18 @@ func isName(sp *span) bool {
 }
 
 // flagLike: a phrase naming only yes/no columns ("discontinued").
+// sameTables: two phrases name a table in common.
+func sameTables(a, b *span) bool {
+	for _, t := range a.tables() {
+		for _, u := range b.tables() {
+			if t == u {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func flagLike(sp *span) bool {
 	if sp == nil || sp.kind != spWord || len(sp.ms) == 0 {
 		return false
@@ -421,6 +434,19 @@ func (q *query) readRank(sp *span) error {
 	}
 	next := q.nextTarget(i, isNoun)
 	prev := q.prevTarget(sp.idx, groupLike)
+	if g := q.grainNear(sp, i); g != nil && prev == nil && (next == nil || measureLike(next) && !next.has(mTable)) {
+		// "which month had the highest revenue", "best month for sales"
+		r.grain, g.used = g.kw.gr, true
+		if next != nil {
+			r.measure = &measureReq{sp: next}
+			next.used = true
+		}
+		if r.measure == nil && hint != kwNone {
+			r.measure = &measureReq{hint: hint}
+		}
+		q.rank = r
+		return nil
+	}
 	switch {
 	case next != nil && measureLike(next) && !(groupLike(next) && prev == nil):
 		// "which region has the highest revenue"
@@ -460,6 +486,17 @@ func (q *query) readRank(sp *span) error {
 		r.measure = &measureReq{hint: hint}
 	}
 	q.rank = r
+	return nil
+}
+
+// grainNear is a period noun right before the ranking word or right after
+// it (and its number).
+func (q *query) grainNear(sp *span, next int) *span {
+	for _, g := range []*span{q.at(sp.idx - 1), q.at(next)} {
+		if g != nil && !g.used && g.kind == spKw && g.is(kwGrainNoun) {
+			return g
+		}
+	}
 	return nil
 }
 
@@ -546,6 +583,11 @@ func (q *query) readGroupTargets(by *span) error {
 			}
 			return decline("%q is a number to compute, not something to group by", tg.text).
 				withHint("to rank by it, ask e.g. top 10 ... by %s", tg.text)
+		case isNoun(tg) && tg.has(mTable) && !measureLike(tg) && q.rank != nil && q.rank.measure == nil && q.rank.target != nil && !sameTables(tg, q.rank.target):
+			// "top 5 customers by orders": by how many
+			q.rank.measure = &measureReq{count: tg}
+			tg.used = true
+			return nil
 		case isNoun(tg) && groupLike(tg):
 			q.groups = append(q.groups, &groupReq{sp: tg})
 			tg.used = true
@@ -613,6 +655,12 @@ func (q *query) readMeasures() error {
 	}
 	for _, sp := range q.spans {
 		if !sp.used && (sp.is(kwSell) || sp.is(kwSpend)) {
+			for _, mr := range q.measures {
+				if mr.count != nil && !mr.distinct {
+					return decline("%q with %q could mean the units sold or how many different %s were sold", mr.count.text, sp.text, mr.count.text).
+						withHint("ask for the units sold, or the number of different %s with sales", mr.count.text)
+				}
+			}
 			sp.used = true
 			if len(q.measures) == 0 && (q.rank == nil || q.rank.measure != nil) && len(q.cmps) == 0 {
 				q.measures = append(q.measures, &measureReq{hint: sp.kw.kw})

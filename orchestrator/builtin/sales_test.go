@@ -143,6 +143,10 @@ func salesQuestions() []question {
 		{name: "customer with most orders", q: "which customer placed the most orders", want: "SELECT c.customer_id, c.customer_name, COUNT(*) AS n FROM orders o JOIN customers c ON c.customer_id = o.customer_id GROUP BY c.customer_id ORDER BY n DESC, c.customer_id LIMIT 1"},
 		{name: "most expensive product", q: "most expensive product", want: "SELECT * FROM products ORDER BY unit_price DESC, product_id LIMIT 1"},
 		{name: "cheapest 3 products", q: "the 3 cheapest products", want: "SELECT * FROM products ORDER BY unit_price, product_id LIMIT 3"},
+		{name: "month with the highest revenue", q: "which month had the highest revenue", want: "SELECT substr(sale_date, 1, 7) AS m, SUM(total_amount) AS r FROM sales GROUP BY m ORDER BY r DESC, m LIMIT 1"},
+		{name: "best month", q: "best month for sales in 2025", want: "SELECT substr(sale_date, 1, 7) AS m, SUM(total_amount) AS r FROM sales WHERE sale_date LIKE '2025%' GROUP BY m ORDER BY r DESC, m LIMIT 1"},
+		{name: "top customers by orders", q: "top 5 customers by orders", want: "SELECT c.customer_id, c.customer_name, COUNT(*) AS n FROM orders o JOIN customers c ON c.customer_id = o.customer_id GROUP BY c.customer_id ORDER BY n DESC, c.customer_id LIMIT 5"},
+		{name: "most popular product", q: "most popular product", want: "SELECT p.product_id, p.product_name, SUM(s.quantity) AS u" + sp + " GROUP BY p.product_id ORDER BY u DESC, p.product_id LIMIT 1"},
 		{name: "top products by own price", q: "top 3 products by list price", want: "SELECT * FROM products ORDER BY unit_price DESC, product_id LIMIT 3"},
 
 		// comparisons of values and of numbers
