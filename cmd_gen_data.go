@@ -16,7 +16,7 @@ import (
 func runGenData(ctx context.Context, args []string, io stdio) error {
 	fs := newFlagSet("gen-data", "--db FILE [flags]", io)
 	dbPath := fs.String("db", "", "database file to create or replace (required), e.g. testdata/sales.db")
-	catalogPath := fs.String("catalog", "testdata/product_metadata.json", "product catalog JSON the products come from")
+	catalogPath := fs.String("catalog", "testdata/sales_catalog.json", "sample catalog whose products entity set (key, name, category and unit_price attributes) is sold")
 	seed := fs.Int64("seed", 1, "random seed; the same seed and --as-of give the same data")
 	asOf := fs.String("as-of", "", "last day of sales data, YYYY-MM-DD (default today, UTC); data covers the 24 months ending then")
 	rows := fs.Int("rows", 50000, fmt.Sprintf("number of sales rows, 1..%d", datagen.MaxRows))

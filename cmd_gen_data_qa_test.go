@@ -12,7 +12,7 @@ import (
 func TestGenDataDirectoryAsDB(t *testing.T) {
 	dir := t.TempDir()
 	var out, errOut strings.Builder
-	err := run(context.Background(), []string{"gen-data", "--db", dir, "--rows", "10", "--catalog", "testdata/product_metadata.json"},
+	err := run(context.Background(), []string{"gen-data", "--db", dir, "--rows", "10", "--catalog", "testdata/sales_catalog.json"},
 		stdio{strings.NewReader(""), &out, &errOut})
 	if err == nil {
 		t.Fatal("gen-data --db <directory> succeeded, want an error")

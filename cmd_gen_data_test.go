@@ -20,7 +20,7 @@ func runGenDataCmd(t *testing.T, args ...string) (stdout, stderr string, err err
 }
 
 func TestGenDataCommand(t *testing.T) {
-	catalogPath := filepath.Join("testdata", "product_metadata.json")
+	catalogPath := filepath.Join("testdata", "sales_catalog.json")
 	dir := t.TempDir()
 	badCatalog := filepath.Join(dir, "bad.json")
 	os.WriteFile(badCatalog, []byte(`{"product_aliases": {"abra": {"canonical_name": "X"}}, "column_mappings": {}}`), 0o644)
@@ -75,7 +75,7 @@ func TestGenDataCommand(t *testing.T) {
 func TestGenDataCommandGenerates(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "sales.db")
 	stdout, _, err := runGenDataCmd(t, "--db", db, "--rows", "300", "--seed", "3", "--as-of", "2026-02-28",
-		"--catalog", filepath.Join("testdata", "product_metadata.json"))
+		"--catalog", filepath.Join("testdata", "sales_catalog.json"))
 	if err != nil {
 		t.Fatalf("gen-data: %v", err)
 	}
@@ -107,7 +107,7 @@ func TestGenDataCommandInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var out, errOut bytes.Buffer
-	err := run(ctx, []string{"gen-data", "--db", db, "--rows", "1000", "--catalog", filepath.Join("testdata", "product_metadata.json")},
+	err := run(ctx, []string{"gen-data", "--db", db, "--rows", "1000", "--catalog", filepath.Join("testdata", "sales_catalog.json")},
 		stdio{strings.NewReader(""), &out, &errOut})
 	if err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Errorf("err = %v, want an interrupted error", err)

@@ -10,10 +10,10 @@ import (
 	"talk2tables/orchestrator"
 )
 
-// runMetadataMCP serves the product catalog as an MCP server.
+// runMetadataMCP serves a semantic catalog as an MCP server.
 func runMetadataMCP(ctx context.Context, args []string, io stdio) error {
 	fs := newFlagSet("metadata-mcp", "[flags]", io)
-	catalogPath := fs.String("catalog", "testdata/product_metadata.json", "product catalog JSON to serve; reloaded when the file changes")
+	catalogPath := fs.String("catalog", "testdata/sales_catalog.json", "catalog JSON to serve (version 2, or a version-1 product catalog converted on load); reloaded when the file changes")
 	transport := fs.String("transport", mcpserve.Stdio, "MCP transport: stdio, sse (serves /sse and /message) or http (streamable HTTP, serves /mcp)")
 	addr := fs.String("addr", ":8002", "listen address for the sse and http transports")
 	watch := fs.Bool("watch", true, "reload the catalog when its file changes and notify subscribed clients")

@@ -58,7 +58,7 @@ func TestMetadataMCPCommandStdio(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"metadata-mcp", "--catalog", filepath.Join("testdata", "product_metadata.json")}, stdio{inR, outW, &errOut})
+		done <- run(ctx, []string{"metadata-mcp", "--catalog", filepath.Join("testdata", "sales_catalog.json")}, stdio{inR, outW, &errOut})
 		outW.Close()
 	}()
 	lines := bufio.NewScanner(outR)
@@ -82,8 +82,8 @@ func TestMetadataMCPCommandStdio(t *testing.T) {
 	}
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	send(`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"metadata://metadata_summary"}}`)
-	if got := next(); !strings.Contains(got, `\"product_count\":42`) {
-		t.Errorf("read summary response = %s, want product_count 42", got)
+	if got := next(); !strings.Contains(got, `\"version\":2,\"tables\":4,`) {
+		t.Errorf("read summary response = %s, want version 2 with 4 tables", got)
 	}
 	inW.Close() // EOF ends the stdio server cleanly
 	go io.Copy(io.Discard, outR)

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"talk2tables/gateway"
 	"talk2tables/orchestrator"
 	"talk2tables/server"
 	"talk2tables/web"
@@ -75,6 +76,14 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 		}
 	}()
 
+	// The MCP face (ask, run_sql, downstream tools) at /mcp and /sse.
+	gw := gateway.New(orch, cfg, logger)
+	defer gw.Close()
+	mcpHandlers, err := gw.HTTPHandlers()
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+
 	ln, err := listen(listenAddr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -94,7 +103,7 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	baseCtx, cancelBase := context.WithCancelCause(context.Background())
 	defer cancelBase(nil)
 	srv := &http.Server{
-		Handler:           server.New(orch, cfg.HTTP, web.Files, logger, reg),
+		Handler:           server.New(orch, cfg.HTTP, web.Files, logger, reg, server.WithMCP(mcpHandlers.Streamable, mcpHandlers.SSE)),
 		BaseContext:       func(net.Listener) context.Context { return baseCtx },
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
@@ -106,7 +115,7 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	if cfg.HTTP.MetricsAddr != "" {
 		metricsAt = "/metrics on " + cfg.HTTP.MetricsAddr
 	}
-	fmt.Fprintf(io.err, "talk2tables: serving on %s (API, UI, /health, %s)\n", displayURL(ln.Addr()), metricsAt)
+	fmt.Fprintf(io.err, "talk2tables: serving on %s (API, UI, MCP at /mcp and /sse, /health, %s)\n", displayURL(ln.Addr()), metricsAt)
 	logger.Info("http server started", "event", "http_server_started", "addr", ln.Addr().String())
 
 	served := make(chan error, 1)
@@ -120,6 +129,8 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	logger.Info("http server stopping", "event", "http_server_stopping", "timeout", cfg.HTTP.ShutdownTimeout.String())
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.HTTP.ShutdownTimeout)
 	defer cancel()
+	// MCP event streams stay open until their sessions end.
+	mcpHandlers.Close()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		// Grace period over: stop what still runs, give the handlers a moment
 		// to answer 503 / send their SSE error event, then cut the rest.

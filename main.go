@@ -4,8 +4,10 @@
 //
 //	talk2tables serve         the HTTP API, orchestrator and web UI
 //	talk2tables database-mcp  MCP server over a SQLite file
-//	talk2tables metadata-mcp  MCP server over the product catalog
+//	talk2tables metadata-mcp  MCP server over a semantic catalog
 //	talk2tables gen-data      builds the sample SQLite database
+//	talk2tables catalog       drafts, migrates and validates catalogs
+//	talk2tables mcp           talk2tables itself as an MCP server over stdio
 //
 // main only parses flags and wires packages together.
 package main
@@ -37,8 +39,10 @@ type stdio struct {
 var commands = map[string]command{
 	"serve":        {"run the HTTP API, orchestrator and web UI", runServe},
 	"database-mcp": {"run the MCP server over a SQLite database", runDatabaseMCP},
-	"metadata-mcp": {"run the MCP server over the product catalog", runMetadataMCP},
+	"metadata-mcp": {"run the MCP server over a semantic catalog", runMetadataMCP},
 	"gen-data":     {"generate the sample SQLite database", runGenData},
+	"catalog":      {"draft (init), migrate or validate a catalog", runCatalog},
+	"mcp":          {"serve talk2tables as an MCP server over stdio (ask, run_sql, downstream tools)", runMCP},
 }
 
 // errUsage marks a command-line mistake: usage was printed, exit code 2.

@@ -1,7 +1,14 @@
-// Package catalog reads and validates the product catalog
-// (testdata/product_metadata.json): products with their aliases and database
-// references, and the column mappings that translate business words into
-// table columns, aggregates and SQLite date expressions.
+// Package catalog reads, validates, migrates and writes the semantic catalog
+// (format version 2, see semantic.go): what each table and column of a
+// database is called in business English, which numbers may be summed,
+// which rows and values are named entities, and derived measures.
+//
+// Loading is strict: unknown keys, wrong JSON types, bad enum values and
+// references to tables or columns the catalog does not declare are all
+// reported at once, each with the file, the JSON path and what to do.
+// Version-1 product catalogs (no "version" key; product_aliases and
+// column_mappings) still load: they are validated as version 1 and converted
+// in memory by Migrate.
 package catalog
 
 import (
@@ -9,84 +16,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"slices"
-	"sort"
-	"strconv"
 	"strings"
 )
 
-// Reference keys every product carries in its database_references.
-const (
-	RefProductID   = "products.product_id"
-	RefProductName = "products.product_name"
-	// RefUnitPrice is optional: the product's list price, used by the data generator.
-	RefUnitPrice = "products.unit_price"
-)
-
-// DateColumnPlaceholder is replaced by a real column in date_terms expressions.
-const DateColumnPlaceholder = "{date_column}"
-
-// Catalog is a validated product catalog.
-type Catalog struct {
-	LastUpdated    string             `json:"last_updated,omitempty"`
-	ProductAliases map[string]Product `json:"product_aliases"`
-	ColumnMappings ColumnMappings     `json:"column_mappings"`
-
-	byAlias map[string]string // lowercase alias -> product key
-}
-
-// Product is one catalog entry, stored under its primary alias (Key).
-type Product struct {
-	// Key is the entry's key in product_aliases (its primary alias); not part of the JSON value.
-	Key                string                     `json:"-"`
-	CanonicalID        string                     `json:"canonical_id"`
-	CanonicalName      string                     `json:"canonical_name"`
-	Aliases            []string                   `json:"aliases"`
-	DatabaseReferences map[string]json.RawMessage `json:"database_references"`
-	// Categories: the first is products.category in the database, the rest are tags.
-	Categories []string `json:"categories"`
-}
-
-// ColumnMappings maps business vocabulary to SQL.
-type ColumnMappings struct {
-	UserFriendlyTerms map[string]string   `json:"user_friendly_terms"`
-	AggregationTerms  map[string]string   `json:"aggregation_terms"`
-	DateTerms         map[string]string   `json:"date_terms"`
-	DateColumns       map[string]string   `json:"date_columns,omitempty"`
-	TableAliases      map[string][]string `json:"table_aliases"`
-}
-
-// ID returns the numeric product id (canonical_id, validated on load).
-func (p Product) ID() int64 {
-	id, _ := strconv.ParseInt(p.CanonicalID, 10, 64)
-	return id
-}
-
-// Category returns the product's database category (categories[0]).
-func (p Product) Category() string {
-	if len(p.Categories) == 0 {
-		return ""
-	}
-	return p.Categories[0]
-}
-
-// UnitPrice returns the list price from database_references["products.unit_price"],
-// and false when the catalog gives none.
-func (p Product) UnitPrice() (float64, bool) {
-	raw, ok := p.DatabaseReferences[RefUnitPrice]
-	if !ok {
-		return 0, false
-	}
-	var f float64
-	if err := json.Unmarshal(raw, &f); err != nil {
-		return 0, false
-	}
-	return f, true
-}
-
-// Load reads and validates the catalog file at path. Problems are reported
-// together in a *ValidationError naming path.
-func Load(path string) (*Catalog, error) {
+// Load reads and validates the catalog file at path (version 2, or version 1
+// converted by Migrate). Problems are reported together in a
+// *ValidationError naming path.
+func Load(path string) (*Semantic, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read catalog: %w", err)
@@ -94,84 +30,131 @@ func Load(path string) (*Catalog, error) {
 	return Parse(path, data)
 }
 
-// Parse decodes and validates a catalog; name (usually the file name) prefixes
-// every problem. Unknown fields, wrong types and inconsistent products are
-// all reported at once in a *ValidationError.
-func Parse(name string, data []byte) (*Catalog, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		return nil, &ValidationError{File: name, Problems: []Problem{{Path: "$", Message: "invalid JSON: " + jsonErrorDetail(data, err)}}}
+// Parse decodes and validates a catalog; name (usually the file name)
+// prefixes every problem. A version-1 catalog is validated as such and
+// converted with Migrate.
+func Parse(name string, data []byte) (*Semantic, error) {
+	doc, err := decodeTree(name, data)
+	if err != nil {
+		return nil, err
 	}
-	if dec.More() {
-		return nil, &ValidationError{File: name, Problems: []Problem{{Path: "$", Message: "unexpected data after the JSON object"}}}
+	if isV1(doc) {
+		old, err := parseV1Tree(name, data, doc)
+		if err != nil {
+			return nil, err
+		}
+		return Migrate(old, nil)
 	}
-	v := &validator{}
+	v := newV2Validator()
 	v.document(doc)
 	if len(v.problems) > 0 {
 		return nil, &ValidationError{File: name, Problems: v.problems}
 	}
-	// The tree is known good now; a strict typed decode cannot disagree with it.
-	strict := json.NewDecoder(bytes.NewReader(data))
-	strict.DisallowUnknownFields()
-	var c Catalog
-	if err := strict.Decode(&c); err != nil {
+	s, err := decodeSemantic(data)
+	if err != nil {
 		return nil, &ValidationError{File: name, Problems: []Problem{{Path: "$", Message: err.Error()}}}
 	}
-	c.index()
-	return &c, nil
+	return s, nil
 }
 
-func (c *Catalog) index() {
-	c.byAlias = make(map[string]string)
-	for key, p := range c.ProductAliases {
-		p.Key = key
-		c.ProductAliases[key] = p
-		c.byAlias[normalize(key)] = key
-		for _, a := range p.Aliases {
-			c.byAlias[normalize(a)] = key
-		}
-	}
+// IsVersion1 reports whether data is a version-1 product catalog (an object
+// with product_aliases or column_mappings and no version key).
+func IsVersion1(data []byte) bool {
+	doc, err := decodeTree("", data)
+	return err == nil && isV1(doc)
 }
 
-func normalize(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
-
-// Lookup finds the product an alias names, ignoring case and surrounding
-// space ("Abra" and "abracadabra" both find Magic Wand Pro).
-func (c *Catalog) Lookup(alias string) (Product, bool) {
-	key, ok := c.byAlias[normalize(alias)]
+func isV1(doc any) bool {
+	m, ok := doc.(map[string]any)
 	if !ok {
-		return Product{}, false
+		return false
 	}
-	return c.ProductAliases[key], true
+	if _, ok := m["version"]; ok {
+		return false
+	}
+	_, pa := m["product_aliases"]
+	_, cm := m["column_mappings"]
+	return pa || cm
 }
 
-// Products returns every product ordered by numeric id.
-func (c *Catalog) Products() []Product {
-	out := make([]Product, 0, len(c.ProductAliases))
-	for _, p := range c.ProductAliases {
-		out = append(out, p)
+// decodeSemantic decodes a validated version-2 document. Numbers in entity
+// keys and attributes become int64 when written as integers, float64
+// otherwise.
+func decodeSemantic(data []byte) (*Semantic, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	var s Semantic
+	if err := dec.Decode(&s); err != nil {
+		return nil, err
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID() < out[j].ID() })
-	return out
-}
-
-// Categories returns the distinct database categories (categories[0] of each
-// product), sorted.
-func (c *Catalog) Categories() []string {
-	var out []string
-	for _, p := range c.ProductAliases {
-		if cat := p.Category(); cat != "" && !slices.Contains(out, cat) {
-			out = append(out, cat)
+	for _, set := range s.Entities {
+		for _, e := range set.Values {
+			e.Key = plainNumbers(e.Key)
+			for k, a := range e.Attributes {
+				e.Attributes[k] = plainNumbers(a)
+			}
 		}
 	}
-	sort.Strings(out)
-	return out
+	return &s, nil
 }
 
-// AliasCount returns the number of distinct aliases across all products.
-func (c *Catalog) AliasCount() int { return len(c.byAlias) }
+// plainNumbers replaces json.Number values (also inside arrays and objects)
+// by int64 or float64.
+func plainNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if !strings.ContainsAny(x.String(), ".eE") {
+			if n, err := x.Int64(); err == nil {
+				return n
+			}
+		}
+		f, _ := x.Float64()
+		return f
+	case []any:
+		for i := range x {
+			x[i] = plainNumbers(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = plainNumbers(x[k])
+		}
+	}
+	return v
+}
+
+// Validate checks an in-memory catalog with the rules Load applies to a
+// file: it returns a *ValidationError (File "catalog") listing every problem,
+// or nil.
+func (s *Semantic) Validate() error {
+	data, err := Marshal(s)
+	if err != nil {
+		return err
+	}
+	doc, err := decodeTree("catalog", data)
+	if err != nil {
+		return err
+	}
+	v := newV2Validator()
+	v.document(doc)
+	if len(v.problems) > 0 {
+		return &ValidationError{File: "catalog", Problems: v.problems}
+	}
+	return nil
+}
+
+// Marshal renders a catalog as indented JSON with a final newline, keys in
+// a stable order and no HTML escaping ("Home & Kitchen" stays readable).
+func Marshal(s *Semantic) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(s); err != nil {
+		return nil, fmt.Errorf("encode catalog: %w", err)
+	}
+	return buf.Bytes(), nil
+}
 
 // ValidationError lists every problem found in a catalog.
 type ValidationError struct {
@@ -181,8 +164,8 @@ type ValidationError struct {
 
 // Problem is one validation failure at a JSON path.
 type Problem struct {
-	Path    string // e.g. product_aliases.abra.canonical_id
-	Message string // e.g. missing
+	Path    string // e.g. tables.sales.columns.unit_price.measure
+	Message string // what is wrong and how to fix it
 }
 
 // Error returns every problem on one line, each naming the file and JSON path.
@@ -192,28 +175,4 @@ func (e *ValidationError) Error() string {
 		parts[i] = fmt.Sprintf("%s: %s: %s", e.File, p.Path, p.Message)
 	}
 	return strings.Join(parts, "; ")
-}
-
-// jsonErrorDetail adds a line:column position to a decoding error.
-func jsonErrorDetail(data []byte, err error) string {
-	var off int64 = -1
-	switch e := err.(type) {
-	case *json.SyntaxError:
-		off = e.Offset
-	case *json.UnmarshalTypeError:
-		off = e.Offset
-	}
-	if off < 0 {
-		return err.Error()
-	}
-	line, col := 1, 1
-	for _, b := range data[:min(int(off), len(data))] {
-		if b == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-	}
-	return fmt.Sprintf("%v (line %d, column %d)", err, line, col)
 }

@@ -170,8 +170,10 @@ type EntitySet struct {
 
 // Entity is one named row or value.
 type Entity struct {
-	Name    string   `json:"name"`              // exactly as stored (label columns joined with a space)
-	Key     any      `json:"key,omitempty"`     // the row's key value (number or string) when the set has a Key
+	Name string `json:"name"` // exactly as stored (label columns joined with a space)
+	// Key is the row's key value (number or string) when the set has a Key.
+	// Loaded from JSON it is an int64 (an integer), a float64 or a string.
+	Key     any      `json:"key,omitempty"`
 	Aliases []string `json:"aliases,omitempty"` // other names users say ("abracadabra")
 	// Attributes carry extra facts about the row (e.g. a list price); the
 	// planner ignores them.

@@ -2,6 +2,7 @@ package databasemcp
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,5 +179,37 @@ func TestCleanMessage(t *testing.T) {
 		if got := cleanMessage(tt.in); got != tt.want {
 			t.Errorf("cleanMessage(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestSchemaViews: views are in the schema with kind "view" and an unknown
+// row count; tables keep no kind.
+func TestSchemaViews(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v.db")
+	w, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = w.Exec(`CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT);
+		INSERT INTO items VALUES (1, 'a'), (2, 'b');
+		CREATE VIEW "Item Names" AS SELECT name FROM items`)
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := openDB(t, path, Options{})
+	s, err := db.Schema(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Tables) != 2 {
+		t.Fatalf("tables = %+v, want items and the view", s.Tables)
+	}
+	tb, v := s.Tables[0], s.Tables[1]
+	if tb.Name != "items" || tb.Kind != "" || tb.RowCount != 2 || len(tb.Columns[1].DistinctValues) != 2 {
+		t.Errorf("table = %+v, want items without kind, 2 rows, its distinct names", tb)
+	}
+	if v.Name != "Item Names" || v.Kind != KindView || v.RowCount != -1 || len(v.Columns) != 1 || v.Columns[0].DistinctValues != nil {
+		t.Errorf("view = %+v, want kind view, row count -1, one column without values", v)
 	}
 }

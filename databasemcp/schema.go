@@ -20,10 +20,16 @@ type Schema struct {
 	Tables   []Table `json:"tables"`
 }
 
-// Table describes one user table.
+// Table describes one user table or view (docs/contracts.md §2).
 type Table struct {
-	Name        string       `json:"name"`
+	Name string `json:"name"`
+	// Schema is the table's schema; omitted for SQLite (and PostgreSQL's public).
+	Schema string `json:"schema,omitempty"`
+	// Kind is "view" for views; omitted for tables.
+	Kind string `json:"kind,omitempty"`
+	// RowCount is -1 for views: counting would run the view.
 	RowCount    int64        `json:"row_count"`
+	Comment     string       `json:"comment,omitempty"`
 	Columns     []Column     `json:"columns"`
 	ForeignKeys []ForeignKey `json:"foreign_keys"`
 	Indexes     []Index      `json:"indexes"`
@@ -37,7 +43,11 @@ type Column struct {
 	Nullable       bool     `json:"nullable"`
 	PrimaryKey     bool     `json:"primary_key"`
 	DistinctValues []string `json:"distinct_values,omitempty"`
+	Comment        string   `json:"comment,omitempty"`
 }
+
+// KindView marks a view in Table.Kind.
+const KindView = "view"
 
 // ForeignKey is one column reference to another table.
 type ForeignKey struct {
@@ -87,10 +97,21 @@ func (db *DB) loadSchema(ctx context.Context) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list tables: %w", err)
 	}
+	views, err := db.strings(ctx, "SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")
+	if err != nil {
+		return nil, fmt.Errorf("list views: %w", err)
+	}
 	for _, name := range names {
-		t, err := db.table(ctx, name)
+		t, err := db.table(ctx, name, false)
 		if err != nil {
 			return nil, fmt.Errorf("read table %s: %w", name, err)
+		}
+		s.Tables = append(s.Tables, *t)
+	}
+	for _, name := range views {
+		t, err := db.table(ctx, name, true)
+		if err != nil {
+			return nil, fmt.Errorf("read view %s: %w", name, err)
 		}
 		s.Tables = append(s.Tables, *t)
 	}
@@ -98,10 +119,12 @@ func (db *DB) loadSchema(ctx context.Context) (*Schema, error) {
 	return s, nil
 }
 
-func (db *DB) table(ctx context.Context, name string) (*Table, error) {
+func (db *DB) table(ctx context.Context, name string, view bool) (*Table, error) {
 	t := &Table{Name: name, Columns: []Column{}, ForeignKeys: []ForeignKey{}, Indexes: []Index{}}
 	qn := quoteIdent(name)
-	if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM "+qn).Scan(&t.RowCount); err != nil {
+	if view {
+		t.Kind, t.RowCount = KindView, -1
+	} else if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM "+qn).Scan(&t.RowCount); err != nil {
 		return nil, err
 	}
 
@@ -125,7 +148,8 @@ func (db *DB) table(ctx context.Context, name string) (*Table, error) {
 	}
 	for i := range t.Columns {
 		c := &t.Columns[i]
-		if !textAffinity(c.Type) {
+		// A view's values would mean running the view: its tables list them.
+		if view || !textAffinity(c.Type) {
 			continue
 		}
 		vals, err := db.strings(ctx, fmt.Sprintf("SELECT DISTINCT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL LIMIT %[3]d",

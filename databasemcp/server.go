@@ -35,6 +35,8 @@ func NewServer(db *DB, logger *slog.Logger) *server.MCPServer {
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(false, false),
 		server.WithRecovery(),
+		// logging/setLevel is answered (MCP clients and the conformance suite expect it).
+		server.WithLogging(),
 		server.WithInstructions("Read-only SQL over a SQLite database. Read database://schema first "+
 			"(tables, columns, foreign keys, indexes, row counts, low-cardinality values, today's date), "+
 			"check a statement with validate_query, run it with execute_query. Only one SELECT / WITH ... SELECT / EXPLAIN statement per call."),

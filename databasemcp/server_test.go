@@ -383,3 +383,30 @@ func TestTimeoutLeavesConnectionsUsable(t *testing.T) {
 		t.Errorf("cancelled query error = %v, want %s", err, sqlerr.Timeout)
 	}
 }
+
+// TestLoggingSetLevel: the server declares logging, so a client (and the
+// MCP conformance suite's logging-set-level scenario) may set its level.
+func TestLoggingSetLevel(t *testing.T) {
+	c, err := client.NewInProcessClientWithOptions(NewServer(openDB(t, testfixture.SalesDB(t, 10), Options{}), nil),
+		client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	res, err := c.Initialize(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Capabilities.Logging == nil {
+		t.Error("capabilities.logging not declared")
+	}
+	if err := c.SetLevel(ctx, mcp.SetLevelRequest{Params: mcp.SetLevelParams{Level: mcp.LoggingLevelWarning}}); err != nil {
+		t.Errorf("logging/setLevel: %v", err)
+	}
+}

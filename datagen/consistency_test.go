@@ -1,9 +1,10 @@
 package datagen_test
 
 import (
-	"encoding/json"
+	"database/sql"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,144 +12,141 @@ import (
 	"talk2tables/internal/testfixture"
 )
 
-var identRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// quote quotes an SQLite identifier.
+func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
-// TestCatalogMatchesDatabase proves the catalog and a generated database agree:
-// every reference, mapped column, table alias and date term works against it.
+var distinctClaim = regexp.MustCompile(`(\d+) distinct values`)
+
+// TestCatalogMatchesDatabase proves the sample catalog and a generated
+// database agree: every table, column, key, reference, date column,
+// derived measure, entity and "why" claim holds against the data.
 func TestCatalogMatchesDatabase(t *testing.T) {
 	cat := loadCatalog(t)
 	db := openDB(t, testfixture.SalesDB(t, 5000))
 
-	columns := map[string]map[string]bool{} // table -> column set
-	rows, err := db.Query(`SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table'`)
+	type colInfo struct {
+		typ string
+		pk  bool
+	}
+	columns := map[string]map[string]colInfo{} // table -> column -> info
+	rows, err := db.Query(`SELECT m.name, p.name, p.type, p.pk FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table'`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for rows.Next() {
-		var table, col string
-		if err := rows.Scan(&table, &col); err != nil {
+		var table, col, typ string
+		var pk int
+		if err := rows.Scan(&table, &col, &typ, &pk); err != nil {
 			t.Fatal(err)
 		}
 		if columns[table] == nil {
-			columns[table] = map[string]bool{}
+			columns[table] = map[string]colInfo{}
 		}
-		columns[table][col] = true
+		columns[table][col] = colInfo{typ: typ, pk: pk > 0}
 	}
 	rows.Close()
-	hasColumn := func(ref string) bool {
-		table, col, ok := strings.Cut(ref, ".")
-		return ok && columns[table][col]
-	}
 
-	t.Run("database references", func(t *testing.T) {
-		for _, p := range cat.Products() {
-			for ref, raw := range p.DatabaseReferences {
-				if !hasColumn(ref) {
-					t.Errorf("%s: database_references.%s: no such column", p.Key, ref)
+	t.Run("tables and columns", func(t *testing.T) {
+		for tname, tb := range cat.Tables {
+			if columns[tname] == nil {
+				t.Errorf("table %s: not in the database", tname)
+				continue
+			}
+			if len(tb.Columns) != len(columns[tname]) {
+				t.Errorf("table %s: catalog has %d columns, database %d", tname, len(tb.Columns), len(columns[tname]))
+			}
+			if tb.Key != "" && !columns[tname][tb.Key].pk {
+				t.Errorf("table %s: key %s is not its primary key", tname, tb.Key)
+			}
+			for cname, c := range tb.Columns {
+				_, ok := columns[tname][cname]
+				if !ok {
+					t.Errorf("%s.%s: no such column", tname, cname)
 					continue
 				}
-				var v any
-				if err := json.Unmarshal(raw, &v); err != nil {
-					t.Fatal(err)
-				}
-				table, col, _ := strings.Cut(ref, ".")
-				if table != "products" {
-					q := fmt.Sprintf("SELECT count(*) FROM %s WHERE %s = ?", table, col)
-					if n := queryInt(t, db, q, v); n == 0 {
-						t.Errorf("%s: %s = %v matches no row", p.Key, ref, v)
+				checkColumn(t, db, tname, cname, c)
+			}
+		}
+	})
+
+	t.Run("derived measures run", func(t *testing.T) {
+		for name, m := range cat.Measures {
+			expr := m.Formula
+			if m.Expression != "" {
+				expr = strings.ToUpper(m.Aggregate) + "(" + m.Expression + ")"
+			}
+			for _, col := range regexp.MustCompile(`\{([^{}]*)\}`).FindAllStringSubmatch(expr, -1) {
+				expr = strings.ReplaceAll(expr, col[0], quote(col[1]))
+			}
+			var v sql.NullFloat64
+			if err := db.QueryRow("SELECT " + expr + " FROM " + quote(m.Table)).Scan(&v); err != nil || !v.Valid || v.Float64 <= 0 {
+				t.Errorf("measure %q: SELECT %s FROM %s = %v, %v; want a positive number", name, expr, m.Table, v, err)
+			}
+		}
+	})
+
+	t.Run("entities", func(t *testing.T) {
+		for _, set := range cat.Entities {
+			for _, e := range set.Values {
+				if set.Key != "" {
+					label := make([]string, len(set.Columns))
+					for i, c := range set.Columns {
+						label[i] = "coalesce(" + quote(c) + ", '')"
+					}
+					q := fmt.Sprintf("SELECT %s FROM %s WHERE %s = ?", strings.Join(label, " || ' ' || "), quote(set.Table), quote(set.Key))
+					var name string
+					if err := db.QueryRow(q, e.Key).Scan(&name); err != nil || name != e.Name {
+						t.Errorf("%s %v: name %q (%v), catalog says %q", set.Table, e.Key, name, err, e.Name)
+					}
+					for attr, want := range e.Attributes {
+						if _, isCol := columns[set.Table][attr]; !isCol {
+							continue
+						}
+						var got any
+						db.QueryRow(fmt.Sprintf("SELECT %s FROM %s WHERE %s = ?", quote(attr), quote(set.Table), quote(set.Key)), e.Key).Scan(&got)
+						if fmt.Sprint(got) != fmt.Sprint(want) {
+							t.Errorf("%s %v: %s = %v, catalog attribute says %v", set.Table, e.Key, attr, got, want)
+						}
 					}
 					continue
 				}
-				q := fmt.Sprintf("SELECT count(*) FROM products WHERE product_id = ? AND %s = ?", col)
-				if n := queryInt(t, db, q, p.ID(), v); n != 1 {
-					t.Errorf("%s: product %d has no %s = %v", p.Key, p.ID(), ref, v)
-				}
-			}
-			var name, category string
-			err := db.QueryRow("SELECT product_name, category FROM products WHERE product_id = ?", p.ID()).Scan(&name, &category)
-			if err != nil {
-				t.Errorf("%s: product %d: %v", p.Key, p.ID(), err)
-				continue
-			}
-			if name != p.CanonicalName || category != p.Category() {
-				t.Errorf("%s: product %d is %q in %q, catalog says %q in %q", p.Key, p.ID(), name, category, p.CanonicalName, p.Category())
-			}
-		}
-		if got, want := queryInt(t, db, "SELECT count(*) FROM products"), len(cat.ProductAliases); got != want {
-			t.Errorf("products table has %d rows, catalog %d products", got, want)
-		}
-	})
-
-	t.Run("user friendly terms", func(t *testing.T) {
-		for term, ref := range cat.ColumnMappings.UserFriendlyTerms {
-			if !hasColumn(ref) {
-				t.Errorf("user_friendly_terms[%q] = %q: no such column", term, ref)
-			}
-		}
-	})
-
-	t.Run("date columns and table aliases", func(t *testing.T) {
-		for table, col := range cat.ColumnMappings.DateColumns {
-			if !columns[table][col] {
-				t.Errorf("date_columns[%q] = %q: no such column", table, col)
-			}
-		}
-		for table := range cat.ColumnMappings.TableAliases {
-			if columns[table] == nil {
-				t.Errorf("table_aliases names table %q, which does not exist", table)
-			}
-		}
-	})
-
-	t.Run("date terms run", func(t *testing.T) {
-		for term, expr := range cat.ColumnMappings.DateTerms {
-			for table, col := range cat.ColumnMappings.DateColumns {
-				if !identRe.MatchString(table) || !identRe.MatchString(col) {
-					t.Fatalf("bad identifier %s.%s", table, col)
-				}
-				cond := strings.ReplaceAll(expr, catalog.DateColumnPlaceholder, col)
-				var n int
-				if err := db.QueryRow(fmt.Sprintf("SELECT count(*) FROM %s WHERE %s", table, cond)).Scan(&n); err != nil {
-					t.Errorf("date term %q on %s.%s: %v\n  SQL condition: %s", term, table, col, err, cond)
+				q := fmt.Sprintf("SELECT count(*) FROM %s WHERE %s = ?", quote(set.Table), quote(set.Columns[0]))
+				if queryInt(t, db, q, e.Name) == 0 {
+					t.Errorf("%s.%s has no value %q", set.Table, set.Columns[0], e.Name)
 				}
 			}
 		}
-		for _, term := range []string{"this month", "last 30 days", "today", "this year", "last month", "last year", "this quarter", "last quarter", "year to date"} {
-			expr, ok := cat.ColumnMappings.DateTerms[term]
-			if !ok {
-				t.Errorf("date term %q missing", term)
-				continue
-			}
-			q := "SELECT count(*) FROM sales WHERE " + strings.ReplaceAll(expr, catalog.DateColumnPlaceholder, "sale_date")
-			if n := queryInt(t, db, q); n == 0 {
-				t.Errorf("date term %q finds no sales; want some (%s)", term, q)
-			}
-		}
-		// Independent check of the quarter arithmetic against a Go-computed start.
-		now := testfixture.AsOf()
-		qStart := fmt.Sprintf("%04d-%02d-01", now.Year(), (int(now.Month())-1)/3*3+1)
-		want := queryInt(t, db, "SELECT count(*) FROM sales WHERE sale_date >= ?", qStart)
-		got := queryInt(t, db, "SELECT count(*) FROM sales WHERE "+strings.ReplaceAll(cat.ColumnMappings.DateTerms["this quarter"], catalog.DateColumnPlaceholder, "sale_date"))
-		if got != want {
-			t.Errorf("this quarter: %d sales, want %d (since %s)", got, want, qStart)
-		}
 	})
+}
 
-	t.Run("aliases resolve to exactly one product", func(t *testing.T) {
-		owners := map[string][]string{}
-		for _, p := range cat.Products() {
-			for _, a := range p.Aliases {
-				owners[a] = append(owners[a], p.Key)
-			}
+// checkColumn checks what the catalog says about one column against the data.
+func checkColumn(t *testing.T, db *sql.DB, table, name string, c *catalog.Column) {
+	t.Helper()
+	qt, qc := quote(table), quote(name)
+	switch c.Kind {
+	case catalog.KindMeasure:
+		if n := queryInt(t, db, fmt.Sprintf("SELECT count(*) FROM %s WHERE typeof(%s) NOT IN ('integer', 'real')", qt, qc)); n > 0 {
+			t.Errorf("%s.%s: measure with %d non-numeric values", table, name, n)
 		}
-		for alias, keys := range owners {
-			if len(keys) != 1 {
-				t.Errorf("alias %q belongs to %v, want exactly one product", alias, keys)
-			}
-			p, ok := cat.Lookup(strings.ToUpper(alias))
-			if !ok || p.Key != keys[0] {
-				t.Errorf("Lookup(%q) = %q, %v; want %q", strings.ToUpper(alias), p.Key, ok, keys[0])
-			}
+	case catalog.KindDate:
+		if c.DateFormat != catalog.DateISO {
+			t.Errorf("%s.%s: date format %s, the sample stores ISO dates", table, name, c.DateFormat)
 		}
-	})
+		if n := queryInt(t, db, fmt.Sprintf("SELECT count(*) FROM %s WHERE %s NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'", qt, qc)); n > 0 {
+			t.Errorf("%s.%s: %d values are not YYYY-MM-DD", table, name, n)
+		}
+	}
+	if c.References != "" {
+		rt, rc, _ := strings.Cut(c.References, ".")
+		q := fmt.Sprintf("SELECT count(*) FROM %s WHERE %s NOT IN (SELECT %s FROM %s)", qt, qc, quote(rc), quote(rt))
+		if n := queryInt(t, db, q); n > 0 {
+			t.Errorf("%s.%s: %d values are missing from %s", table, name, n, c.References)
+		}
+	}
+	if m := distinctClaim.FindStringSubmatch(c.Why); m != nil {
+		want, _ := strconv.Atoi(m[1])
+		if got := queryInt(t, db, fmt.Sprintf("SELECT count(DISTINCT %s) FROM %s", qc, qt)); got != want {
+			t.Errorf("%s.%s: why says %d distinct values, the data has %d", table, name, want, got)
+		}
+	}
 }

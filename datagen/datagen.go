@@ -1,5 +1,7 @@
-// Package datagen builds the sample SQLite sales database from the product
-// catalog: products, customers, orders and sales over the 24 months ending at
+// Package datagen builds the sample SQLite sales database from the sample
+// catalog (testdata/sales_catalog.json): the products come from the entity
+// set of its products table (key, name, attributes category and unit_price);
+// customers, orders and sales over the 24 months ending at
 // an as-of date, deterministic for a seed, with realistic skew (popular
 // products, one dominant region, seasonality, growth) and indexes on the
 // columns queries filter and join on.
@@ -23,16 +25,107 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
+// The sample schema's product table, as the catalog names it.
+const (
+	productsTable = "products"
+	productsKey   = "product_id"
+)
+
+// Product is one product the generator sells, from the catalog's entity set
+// of table products.
+type Product struct {
+	ID        int64   // the entity's key (products.product_id)
+	Name      string  // products.product_name
+	Category  string  // attributes.category (products.category)
+	UnitPrice float64 // attributes.unit_price; 0 when the catalog gives none
+	Tags      []string
+}
+
+// Products reads the products from the catalog's keyed entity set of table
+// products, ordered by id: every entity needs an integer key and a category
+// attribute; a unit_price attribute, when given, must be a positive number.
+func Products(c *catalog.Semantic) ([]Product, error) {
+	if c == nil {
+		return nil, errors.New("a catalog with at least one product is required")
+	}
+	var set *catalog.EntitySet
+	for _, s := range c.Entities {
+		if s.Table == productsTable && s.Key == productsKey {
+			set = s
+			break
+		}
+	}
+	if set == nil || len(set.Values) == 0 {
+		return nil, fmt.Errorf("the catalog lists no products: it needs an entity set of table %q keyed by %q with at least one value", productsTable, productsKey)
+	}
+	var out []Product
+	var problems []string
+	seen := map[int64]bool{}
+	for i, e := range set.Values {
+		p, err := productOf(e)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("products entity %d (%q): %v", i, e.Name, err))
+			continue
+		}
+		if seen[p.ID] {
+			problems = append(problems, fmt.Sprintf("products entity %d (%q): key %d is used twice", i, e.Name, p.ID))
+			continue
+		}
+		seen[p.ID] = true
+		out = append(out, p)
+	}
+	if len(problems) > 0 {
+		return nil, errors.New(strings.Join(problems, "; "))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+func productOf(e *catalog.Entity) (Product, error) {
+	p := Product{Name: e.Name, Tags: e.Tags}
+	switch k := e.Key.(type) {
+	case int64:
+		p.ID = k
+	case float64:
+		if k != math.Trunc(k) {
+			return p, fmt.Errorf("key %v is not an integer", k)
+		}
+		p.ID = int64(k)
+	default:
+		return p, fmt.Errorf("key %v is not an integer", e.Key)
+	}
+	if p.ID <= 0 {
+		return p, fmt.Errorf("key %d is not a positive integer", p.ID)
+	}
+	cat, _ := e.Attributes["category"].(string)
+	if strings.TrimSpace(cat) == "" {
+		return p, errors.New(`needs a "category" attribute (its products.category)`)
+	}
+	p.Category = cat
+	if raw, ok := e.Attributes["unit_price"]; ok {
+		switch x := raw.(type) {
+		case float64:
+			p.UnitPrice = x
+		case int64:
+			p.UnitPrice = float64(x)
+		}
+		if p.UnitPrice <= 0 {
+			return p, fmt.Errorf("unit_price attribute %v is not a positive number", raw)
+		}
+	}
+	return p, nil
+}
+
 // MaxRows is the largest number of sales rows Generate accepts.
 const MaxRows = 10_000_000
 
 // Options configures Generate.
 type Options struct {
-	Path    string           // destination database file; replaced atomically
-	Catalog *catalog.Catalog // products to sell
-	Seed    int64            // same seed and AsOf give the same data
-	AsOf    time.Time        // last day of data (UTC date); zero means today
-	Rows    int              // number of sales rows, 1..MaxRows
+	Path    string            // destination database file; replaced atomically
+	Catalog *catalog.Semantic // products to sell: the keyed entity set of table products
+	Seed    int64             // same seed and AsOf give the same data
+	AsOf    time.Time         // last day of data (UTC date); zero means today
+	Rows    int               // number of sales rows, 1..MaxRows
 }
 
 // Stats describes a generated database.
@@ -102,8 +195,9 @@ const dateLayout = "2006-01-02"
 // an interrupted or failed run never leaves a partial database behind.
 func Generate(ctx context.Context, opts Options) (Stats, error) {
 	start := time.Now()
-	if opts.Catalog == nil || len(opts.Catalog.ProductAliases) == 0 {
-		return Stats{}, errors.New("generate: a catalog with at least one product is required")
+	products, err := Products(opts.Catalog)
+	if err != nil {
+		return Stats{}, fmt.Errorf("generate: %w", err)
 	}
 	if opts.Rows < 1 || opts.Rows > MaxRows {
 		return Stats{}, fmt.Errorf("generate: rows must be between 1 and %d, got %d", MaxRows, opts.Rows)
@@ -136,7 +230,7 @@ func Generate(ctx context.Context, opts Options) (Stats, error) {
 		}
 	}()
 
-	st, err := build(ctx, tmpPath, opts, asOf)
+	st, err := build(ctx, tmpPath, opts, products, asOf)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -152,7 +246,7 @@ func Generate(ctx context.Context, opts Options) (Stats, error) {
 	return st, nil
 }
 
-func build(ctx context.Context, path string, opts Options, asOf time.Time) (Stats, error) {
+func build(ctx context.Context, path string, opts Options, products []Product, asOf time.Time) (Stats, error) {
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
 		return Stats{}, fmt.Errorf("open %s: %w", path, err)
@@ -177,7 +271,7 @@ func build(ctx context.Context, path string, opts Options, asOf time.Time) (Stat
 	if _, err := tx.ExecContext(ctx, Schema); err != nil {
 		return Stats{}, fmt.Errorf("create schema: %w", err)
 	}
-	g := newGenerator(opts, asOf)
+	g := newGenerator(opts, products, asOf)
 	st, err := g.fill(ctx, tx)
 	if err != nil {
 		return Stats{}, err
@@ -237,18 +331,18 @@ type generator struct {
 	rng       *rand.Rand
 	opts      Options
 	days      []string // the sales window, oldest first
-	catalog   []catalog.Product
+	catalog   []Product
 	products  []product // in popularity order
 	popCDF    []float64
 	customers []customer
 	signupDay []int // per customer: index into the sales window, may be negative
 }
 
-func newGenerator(opts Options, asOf time.Time) *generator {
+func newGenerator(opts Options, products []Product, asOf time.Time) *generator {
 	g := &generator{
 		rng:     rand.New(rand.NewPCG(uint64(opts.Seed), 0x7a1c2b7ab1e5)),
 		opts:    opts,
-		catalog: opts.Catalog.Products(),
+		catalog: products,
 	}
 	first := time.Date(asOf.Year(), asOf.Month()-23, 1, 0, 0, 0, 0, time.UTC)
 	for d := first; !d.After(asOf); d = d.AddDate(0, 0, 1) {
@@ -276,12 +370,12 @@ func (g *generator) insertProducts(ctx context.Context, tx *sql.Tx) (int, error)
 		return 0, err
 	}
 	for _, p := range g.catalog {
-		price, ok := p.UnitPrice()
-		if !ok {
-			price = fallbackPrice(p.ID())
+		price := p.UnitPrice
+		if price <= 0 {
+			price = fallbackPrice(p.ID)
 		}
-		g.products = append(g.products, product{id: p.ID(), price: price})
-		if err := ins.add(ctx, p.ID(), p.CanonicalName, p.Category(), price); err != nil {
+		g.products = append(g.products, product{id: p.ID, price: price})
+		if err := ins.add(ctx, p.ID, p.Name, p.Category, price); err != nil {
 			return 0, err
 		}
 	}

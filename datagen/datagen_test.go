@@ -19,7 +19,7 @@ import (
 
 var asOf = time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 
-func loadCatalog(tb testing.TB) *catalog.Catalog {
+func loadCatalog(tb testing.TB) *catalog.Semantic {
 	tb.Helper()
 	c, err := catalog.Load(testfixture.CatalogPath(tb))
 	if err != nil {
@@ -204,6 +204,49 @@ func TestGenerateTinyAndBounds(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := datagen.Generate(context.Background(), tt.opts)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Generate error = %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestProductsFromCatalog(t *testing.T) {
+	ps, err := datagen.Products(loadCatalog(t))
+	if err != nil {
+		t.Fatalf("Products: %v", err)
+	}
+	if len(ps) != 42 || ps[0].ID != 101 || ps[0].Name != "Quantum Processor" || ps[0].Category != "Computing" || ps[0].UnitPrice != 899 {
+		t.Errorf("products = %d, first %+v; want 42 starting with 101 Quantum Processor (Computing, 899)", len(ps), ps[0])
+	}
+	products := func(s *catalog.Semantic) *catalog.EntitySet {
+		for _, set := range s.Entities {
+			if set.Table == "products" && set.Key == "product_id" {
+				return set
+			}
+		}
+		t.Fatal("the sample catalog has no products entity set")
+		return nil
+	}
+	tests := []struct {
+		name string
+		edit func(*catalog.Semantic)
+		want string
+	}{
+		{"no entity set", func(s *catalog.Semantic) { s.Entities = nil },
+			`the catalog lists no products: it needs an entity set of table "products" keyed by "product_id"`},
+		{"no category", func(s *catalog.Semantic) { delete(products(s).Values[0].Attributes, "category") },
+			`products entity 0 ("Quantum Processor"): needs a "category" attribute`},
+		{"text key", func(s *catalog.Semantic) { products(s).Values[1].Key = "x102" },
+			`products entity 1 ("Neural Accelerator Card"): key x102 is not an integer`},
+		{"bad price", func(s *catalog.Semantic) { products(s).Values[2].Attributes["unit_price"] = "cheap" },
+			`products entity 2 ("UltraBook 14"): unit_price attribute cheap is not a positive number`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := loadCatalog(t)
+			tt.edit(c)
+			_, err := datagen.Generate(context.Background(), datagen.Options{Catalog: c, Rows: 10, Path: filepath.Join(t.TempDir(), "x.db")})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Generate error = %v, want one containing %q", err, tt.want)
 			}

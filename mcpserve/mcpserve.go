@@ -82,6 +82,14 @@ type HandlerOption func(*handlerConfig)
 
 type handlerConfig struct {
 	sessionIdleTTL time.Duration
+	contextFunc    func(ctx context.Context, r *http.Request) context.Context
+}
+
+// WithContextFunc lets fn add values from each HTTP request (headers such
+// as Authorization or X-Request-ID) to the context of the MCP messages it
+// carries, on both transports.
+func WithContextFunc(fn func(ctx context.Context, r *http.Request) context.Context) HandlerOption {
+	return func(c *handlerConfig) { c.contextFunc = fn }
 }
 
 // WithSessionIdleTTL sets how long an idle streamable HTTP session is kept
@@ -105,16 +113,25 @@ func Handler(s *server.MCPServer, transport string, opts ...HandlerOption) (http
 	var h http.Handler
 	switch transport {
 	case SSE:
-		h = server.NewSSEServer(s, server.WithKeepAliveInterval(heartbeatInterval))
+		sseOpts := []server.SSEOption{server.WithKeepAliveInterval(heartbeatInterval)}
+		if cfg.contextFunc != nil {
+			sseOpts = append(sseOpts, server.WithSSEContextFunc(cfg.contextFunc))
+		}
+		h = server.NewSSEServer(s, sseOpts...)
 	case StreamableHTTP, "streamable_http":
 		if cfg.sessionIdleTTL <= 0 {
 			return nil, fmt.Errorf("session idle TTL must be positive, got %s", cfg.sessionIdleTTL)
 		}
 		// The heartbeat (a ping on the listening stream) refreshes the
 		// session, so it must come well within the TTL.
-		h = server.NewStreamableHTTPServer(s,
+		httpOpts := []server.StreamableHTTPOption{
 			server.WithSessionIdleTTL(cfg.sessionIdleTTL),
-			server.WithHeartbeatInterval(min(heartbeatInterval, cfg.sessionIdleTTL/3)))
+			server.WithHeartbeatInterval(min(heartbeatInterval, cfg.sessionIdleTTL/3)),
+		}
+		if cfg.contextFunc != nil {
+			httpOpts = append(httpOpts, server.WithHTTPContextFunc(cfg.contextFunc))
+		}
+		h = server.NewStreamableHTTPServer(s, httpOpts...)
 	default:
 		return nil, fmt.Errorf("transport %q is not an HTTP transport (want sse or http)", transport)
 	}

@@ -1,8 +1,9 @@
-// Package metadatamcp is the MCP server over the product catalog
-// ("talk2tables-metadata"). It serves three JSON resources — the product
-// aliases, the column mappings and a summary — and watches the catalog file:
-// a valid change is swapped in atomically and announced to subscribed
-// clients; an invalid change is logged and the last good catalog stays.
+// Package metadatamcp is the MCP server over a semantic catalog (format
+// version 2, package catalog) ("talk2tables-metadata"). It serves three JSON
+// resources — the semantic model (tables, columns, measures, vocabulary),
+// the entities and a summary — and watches the catalog file: a valid change
+// is swapped in atomically and announced to subscribed clients; an invalid
+// change is logged and the last good catalog stays.
 package metadatamcp
 
 import (
@@ -13,6 +14,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,28 +34,63 @@ const (
 
 // Resource URIs.
 const (
-	URIProductAliases  = "metadata://product_aliases"
-	URIColumnMappings  = "metadata://column_mappings"
+	URISemanticModel   = "metadata://semantic_model"
+	URIEntities        = "metadata://entities"
 	URIMetadataSummary = "metadata://metadata_summary"
 )
 
 // URIs lists every resource the server offers.
-var URIs = []string{URIProductAliases, URIColumnMappings, URIMetadataSummary}
+func URIs() []string { return []string{URISemanticModel, URIEntities, URIMetadataSummary} }
 
 // debounce collapses the burst of events one save produces.
 const debounce = 100 * time.Millisecond
 
+// Model is the metadata://semantic_model resource: the catalog without its
+// entities.
+type Model struct {
+	Version     int                         `json:"version"`
+	LastUpdated string                      `json:"last_updated,omitempty"`
+	Source      *catalog.Source             `json:"source,omitempty"`
+	Tables      map[string]*catalog.Table   `json:"tables"`
+	Measures    map[string]*catalog.Measure `json:"measures,omitempty"`
+	Vocabulary  *catalog.Vocabulary         `json:"vocabulary,omitempty"`
+}
+
+// Entities is the metadata://entities resource.
+type Entities struct {
+	Version  int                  `json:"version"`
+	Entities []*catalog.EntitySet `json:"entities"`
+}
+
 // Summary is the metadata://metadata_summary resource.
 type Summary struct {
-	ProductCount int      `json:"product_count"`
-	AliasCount   int      `json:"alias_count"`
-	Categories   []string `json:"categories"`
-	LastUpdated  string   `json:"last_updated"`
+	Version     int             `json:"version"`
+	Tables      int             `json:"tables"`
+	Columns     int             `json:"columns"`
+	Measures    int             `json:"measures"`
+	EntitySets  int             `json:"entity_sets"`
+	Entities    int             `json:"entities"`
+	LastUpdated string          `json:"last_updated,omitempty"`
+	Source      *catalog.Source `json:"source,omitempty"`
+}
+
+// summarize counts what a catalog holds.
+func summarize(c *catalog.Semantic) Summary {
+	s := Summary{Version: c.Version, Tables: len(c.Tables), Measures: len(c.Measures), EntitySets: len(c.Entities),
+		LastUpdated: c.LastUpdated, Source: c.Source}
+	for _, t := range c.Tables {
+		s.Columns += len(t.Columns)
+	}
+	for _, set := range c.Entities {
+		s.Entities += len(set.Values)
+	}
+	return s
 }
 
 // snapshot is one loaded catalog with its resources rendered once.
 type snapshot struct {
-	catalog *catalog.Catalog
+	catalog *catalog.Semantic
+	summary Summary
 	raw     []byte            // file bytes, to ignore saves that change nothing
 	content map[string]string // URI -> JSON text
 }
@@ -90,13 +127,17 @@ func New(path string, logger *slog.Logger) (*Server, error) {
 		server.WithResourceCapabilities(true, true),
 		server.WithHooks(hooks),
 		server.WithRecovery(),
-		server.WithInstructions("Product catalog for talk2tables: product aliases with canonical ids and database references, "+
-			"column mappings from business terms to SQL (SQLite date expressions over {date_column}), and a summary."),
+		// logging/setLevel is answered (MCP clients and the conformance suite expect it).
+		server.WithLogging(),
+		server.WithInstructions("Semantic catalog for talk2tables (format version 2): what each table and column is called in "+
+			"business English, table roles, keys, labels and main dates, column kinds and measure types (additive: SUM is "+
+			"meaningful; non_additive: AVG/MIN/MAX only), derived measures over {Column} placeholders, named entities "+
+			"(rows by key, or column values, with aliases) and vocabulary."),
 	)
 	resources := []struct{ uri, name, desc string }{
-		{URIProductAliases, "product_aliases", "Products by primary alias: canonical_id, canonical_name, aliases, database_references, categories."},
-		{URIColumnMappings, "column_mappings", "Business terms to table.column, aggregation words to SQL aggregates, date phrases to SQLite conditions over {date_column}, each table's date column, table aliases."},
-		{URIMetadataSummary, "metadata_summary", "Counts of products and aliases, the product categories, and when the catalog was last updated."},
+		{URISemanticModel, "semantic_model", "The semantic model (version 2): tables with words, role, key, label, date column, default filter and columns (words, kind, measure type, unit, date format, references); derived measures; vocabulary."},
+		{URIEntities, "entities", "Named entities (version 2): rows of a table by key (\"Acme Corp\" -> suppliers.supplier_id = 7) or values of a column (\"Portugal\" -> customers.country), with aliases."},
+		{URIMetadataSummary, "metadata_summary", "Counts of tables, columns, measures, entity sets and entities, when the catalog was last updated and where it came from."},
 	}
 	for _, r := range resources {
 		uri := r.uri
@@ -114,7 +155,7 @@ func New(path string, logger *slog.Logger) (*Server, error) {
 func (s *Server) MCPServer() *server.MCPServer { return s.mcp }
 
 // Catalog returns the catalog currently served.
-func (s *Server) Catalog() *catalog.Catalog { return s.cur.Load().catalog }
+func (s *Server) Catalog() *catalog.Semantic { return s.cur.Load().catalog }
 
 func load(path string) (*snapshot, error) {
 	data, err := os.ReadFile(path)
@@ -129,23 +170,24 @@ func parse(path string, data []byte) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	summary := Summary{
-		ProductCount: len(c.ProductAliases),
-		AliasCount:   c.AliasCount(),
-		Categories:   c.Categories(),
-		LastUpdated:  c.LastUpdated,
+	snap := &snapshot{catalog: c, summary: summarize(c), raw: data, content: map[string]string{}}
+	entities := c.Entities
+	if entities == nil {
+		entities = []*catalog.EntitySet{}
 	}
-	snap := &snapshot{catalog: c, raw: data, content: map[string]string{}}
 	for uri, v := range map[string]any{
-		URIProductAliases:  c.ProductAliases,
-		URIColumnMappings:  c.ColumnMappings,
-		URIMetadataSummary: summary,
+		URISemanticModel: Model{Version: c.Version, LastUpdated: c.LastUpdated, Source: c.Source, Tables: c.Tables,
+			Measures: c.Measures, Vocabulary: c.Vocabulary},
+		URIEntities:        Entities{Version: c.Version, Entities: entities},
+		URIMetadataSummary: snap.summary,
 	} {
-		b, err := json.Marshal(v)
-		if err != nil {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
 			return nil, fmt.Errorf("render %s: %w", uri, err)
 		}
-		snap.content[uri] = string(b)
+		snap.content[uri] = strings.TrimSuffix(buf.String(), "\n")
 	}
 	return snap, nil
 }
@@ -214,8 +256,8 @@ func (s *Server) reload(ctx context.Context) {
 	}
 	s.cur.Store(snap)
 	s.logger.Info("catalog reloaded", "event", "catalog_reloaded", "path", s.path,
-		"product_count", len(snap.catalog.ProductAliases), "alias_count", snap.catalog.AliasCount())
-	for _, uri := range URIs {
+		"tables", snap.summary.Tables, "entities", snap.summary.Entities)
+	for _, uri := range URIs() {
 		s.subs.notifyUpdated(s.logger, uri)
 	}
 	s.mcp.SendNotificationToAllClients(mcp.MethodNotificationResourcesListChanged, nil)

@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"talk2tables/catalog"
 	"talk2tables/internal/testfixture"
 	"talk2tables/mcpserve"
 )
@@ -97,7 +98,7 @@ func copyCatalog(tb testing.TB) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	path := filepath.Join(tb.TempDir(), "product_metadata.json")
+	path := filepath.Join(tb.TempDir(), "catalog.json")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		tb.Fatal(err)
 	}
@@ -239,7 +240,7 @@ func (h *harness) subscribe(t *testing.T) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	for _, uri := range URIs {
+	for _, uri := range URIs() {
 		if err := h.client.Subscribe(ctx, mcp.SubscribeRequest{Params: mcp.SubscribeParams{URI: uri}}); err != nil {
 			t.Fatalf("subscribe %s: %v", uri, err)
 		}
@@ -304,43 +305,98 @@ func TestResources(t *testing.T) {
 					t.Errorf("%s: mime %q description %q, want application/json and a description", r.URI, r.MIMEType, r.Description)
 				}
 			}
-			want := slices.Sorted(slices.Values(URIs))
+			want := slices.Sorted(slices.Values(URIs()))
 			slices.Sort(got)
 			if !slices.Equal(got, want) {
 				t.Errorf("resources = %v, want %v", got, want)
 			}
-
-			var aliases map[string]struct {
-				CanonicalID        string         `json:"canonical_id"`
-				CanonicalName      string         `json:"canonical_name"`
-				Aliases            []string       `json:"aliases"`
-				DatabaseReferences map[string]any `json:"database_references"`
-			}
-			mustUnmarshal(t, h.read(t, URIProductAliases), &aliases)
-			magic := aliases["abracadabra"]
-			if magic.CanonicalID != "123" || magic.CanonicalName != "Magic Wand Pro" ||
-				magic.DatabaseReferences["products.product_id"] != float64(123) || len(magic.Aliases) != 4 {
-				t.Errorf("abracadabra = %+v, want id 123 Magic Wand Pro with 4 aliases", magic)
-			}
-
-			var mappings struct {
-				UserFriendlyTerms map[string]string `json:"user_friendly_terms"`
-				DateTerms         map[string]string `json:"date_terms"`
-				DateColumns       map[string]string `json:"date_columns"`
-			}
-			mustUnmarshal(t, h.read(t, URIColumnMappings), &mappings)
-			if mappings.UserFriendlyTerms["revenue"] != "sales.total_amount" || mappings.DateColumns["sales"] != "sale_date" ||
-				!strings.Contains(mappings.DateTerms["this month"], "{date_column}") {
-				t.Errorf("column_mappings = %+v, want revenue, sales date column and this month", mappings)
-			}
-
-			var sum Summary
-			mustUnmarshal(t, h.read(t, URIMetadataSummary), &sum)
-			if sum.ProductCount != 42 || sum.AliasCount < 100 || len(sum.Categories) != 7 || sum.LastUpdated != "2026-11-01T00:00:00Z" {
-				t.Errorf("summary = %+v, want 42 products, >=100 aliases, 7 categories, last_updated 2026-11-01T00:00:00Z", sum)
-			}
+			checkServedUnchanged(t, h, testfixture.CatalogPath(t))
 		})
 	}
+}
+
+// checkServedUnchanged reads every resource and checks the semantic model
+// plus the entities are exactly the catalog file, and the summary counts it.
+func checkServedUnchanged(t *testing.T, h *harness, path string) {
+	t.Helper()
+	want, err := catalog.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var model map[string]any
+	mustUnmarshal(t, h.read(t, URISemanticModel), &model)
+	if _, has := model["entities"]; has {
+		t.Errorf("semantic_model carries entities; they are a resource of their own")
+	}
+	if model["version"] != float64(2) {
+		t.Errorf("semantic_model version = %v, want 2", model["version"])
+	}
+	var ents map[string]any
+	mustUnmarshal(t, h.read(t, URIEntities), &ents)
+	if ents["version"] != float64(2) {
+		t.Errorf("entities version = %v, want 2", ents["version"])
+	}
+	model["entities"] = ents["entities"]
+	if len(want.Entities) == 0 {
+		delete(model, "entities")
+	}
+	joined, err := json.Marshal(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := catalog.Parse("served", joined)
+	if err != nil {
+		t.Fatalf("the served resources do not form a valid catalog: %v", err)
+	}
+	gotJSON, _ := catalog.Marshal(got)
+	wantJSON, _ := catalog.Marshal(want)
+	if string(gotJSON) != string(wantJSON) {
+		t.Errorf("served catalog differs from the file:\n%.400s\n---\n%.400s", gotJSON, wantJSON)
+	}
+	var sum Summary
+	mustUnmarshal(t, h.read(t, URIMetadataSummary), &sum)
+	cols, values := 0, 0
+	for _, tb := range want.Tables {
+		cols += len(tb.Columns)
+	}
+	for _, set := range want.Entities {
+		values += len(set.Values)
+	}
+	if sum.Version != 2 || sum.Tables != len(want.Tables) || sum.Columns != cols || sum.Measures != len(want.Measures) ||
+		sum.EntitySets != len(want.Entities) || sum.Entities != values || sum.LastUpdated != want.LastUpdated {
+		t.Errorf("summary = %+v, want %d tables, %d columns, %d measures, %d sets, %d entities, last_updated %s",
+			sum, len(want.Tables), cols, len(want.Measures), len(want.Entities), values, want.LastUpdated)
+	}
+}
+
+// editCatalog loads data, lets edit change it and renders it again (without
+// validating: an edit may make it invalid on purpose).
+func editCatalog(tb testing.TB, data []byte, edit func(*catalog.Semantic)) []byte {
+	tb.Helper()
+	s, err := catalog.Parse("catalog.json", data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	edit(s)
+	out, err := catalog.Marshal(s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// entity finds the entity named name in the catalog's entity sets.
+func entity(tb testing.TB, s *catalog.Semantic, name string) *catalog.Entity {
+	tb.Helper()
+	for _, set := range s.Entities {
+		for _, e := range set.Values {
+			if e.Name == name {
+				return e
+			}
+		}
+	}
+	tb.Fatalf("no entity %q", name)
+	return nil
 }
 
 func mustUnmarshal(t *testing.T, s string, v any) {
@@ -361,7 +417,7 @@ func TestReload(t *testing.T) {
 		t.Run(tr.name, func(t *testing.T) {
 			path := copyCatalog(t)
 			h := start(t, tr.kind, tr.legacy, path)
-			before := h.read(t, URIProductAliases)
+			before := h.read(t, URIEntities)
 			h.subscribe(t)
 
 			// An invalid save: the server logs why and keeps the last good catalog.
@@ -369,17 +425,23 @@ func TestReload(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			bad := bytes.Replace(good, []byte(`"abra",`), []byte(`"abra", "quantum",`), 1)
+			bad := editCatalog(t, good, func(s *catalog.Semantic) {
+				e := entity(t, s, "Magic Wand Pro")
+				e.Aliases = append(e.Aliases, "quantum")
+			})
 			replaceFile(t, path, bad)
 			h.logs.waitCount(t, "catalog_reload_failed", 1)
-			h.logs.waitCount(t, `alias \"quantum\" is shared by`, 1)
-			if got := h.read(t, URIProductAliases); got != before {
-				t.Errorf("after an invalid save product_aliases changed")
+			h.logs.waitCount(t, `\"quantum\" also names`, 1)
+			if got := h.read(t, URIEntities); got != before {
+				t.Errorf("after an invalid save the entities changed")
 			}
 
 			// A valid save: subscribers hear about every resource, then read the new content.
-			changed := bytes.Replace(good, []byte(`"abra",`), []byte(`"abra", "hocus pocus",`), 1)
-			changed = bytes.Replace(changed, []byte(`"last_updated": "2026-11-01T00:00:00Z"`), []byte(`"last_updated": "2026-11-20T08:00:00Z"`), 1)
+			changed := editCatalog(t, good, func(s *catalog.Semantic) {
+				e := entity(t, s, "Magic Wand Pro")
+				e.Aliases = append(e.Aliases, "hocus pocus")
+				s.LastUpdated = "2026-11-20T08:00:00Z"
+			})
 			replaceFile(t, path, changed)
 			seen := map[string]bool{}
 			h.waitNote(t, func(n mcp.JSONRPCNotification) bool {
@@ -388,10 +450,10 @@ func TestReload(t *testing.T) {
 						seen[uri] = true
 					}
 				}
-				return len(seen) == len(URIs)
+				return len(seen) == len(URIs())
 			}, "resources/updated for every URI")
-			if got := h.read(t, URIProductAliases); !strings.Contains(got, `"hocus pocus"`) {
-				t.Errorf("after a valid save product_aliases lacks the new alias: %.200s", got)
+			if got := h.read(t, URIEntities); !strings.Contains(got, `"hocus pocus"`) {
+				t.Errorf("after a valid save the entities lack the new alias: %.200s", got)
 			}
 			var sum Summary
 			mustUnmarshal(t, h.read(t, URIMetadataSummary), &sum)
@@ -409,12 +471,14 @@ func TestNewBadCatalog(t *testing.T) {
 		data string
 		want string
 	}{
-		{"not json", "{", "product_metadata.json: $: invalid JSON"},
-		{"missing sections", "{}", "product_metadata.json: product_aliases: missing"},
+		{"not json", "{", "catalog.json: $: invalid JSON"},
+		{"missing sections", "{}", "catalog.json: version: missing"},
+		{"missing tables", `{"version": 2}`, "catalog.json: tables: missing"},
+		{"version 1 without products", `{"product_aliases": {}, "column_mappings": {}}`, "catalog.json: product_aliases: must list at least one product"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "product_metadata.json")
+			path := filepath.Join(t.TempDir(), "catalog.json")
 			os.WriteFile(path, []byte(tt.data), 0o644)
 			_, err := New(path, nil)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -59,8 +59,10 @@ func TestCacheHitExpiryInvalidation(t *testing.T) {
 	}
 	before := meta.reads.Load()
 	eventually(t, "expiry", func() bool {
-		_, expired := o.cache.lookup("product_metadata_mcp", time.Now())
-		return expired
+		// Both entries: the two servers were fetched a moment apart.
+		_, metaExpired := o.cache.lookup("product_metadata_mcp", time.Now())
+		_, dbExpired := o.cache.lookup("database_mcp", time.Now())
+		return metaExpired && dbExpired
 	})
 	g, _ = o.gather(ctx, "t")
 	if got := meta.reads.Load(); got != before+2 || g.cacheStatus() != "miss" {

@@ -60,6 +60,7 @@ type childStderr struct {
 	raw     io.Writer
 	log     *slog.Logger
 	limiter *rate.Limiter
+	now     func() time.Time // the limiter's clock (tests set it)
 
 	mu      sync.Mutex
 	partial []byte
@@ -69,7 +70,7 @@ type childStderr struct {
 }
 
 func newChildStderr(raw io.Writer, log *slog.Logger) *childStderr {
-	return &childStderr{raw: raw, log: log, limiter: rate.NewLimiter(childLineRate, childLineBurst)}
+	return &childStderr{raw: raw, log: log, limiter: rate.NewLimiter(childLineRate, childLineBurst), now: time.Now}
 }
 
 // Write implements io.Writer for exec.Cmd.Stderr.
@@ -105,9 +106,10 @@ func (s *childStderr) line(b []byte) {
 	if len(s.last) > childLastLines {
 		s.last = s.last[len(s.last)-childLastLines:]
 	}
-	if !s.limiter.Allow() {
+	now := s.now()
+	if !s.limiter.AllowN(now, 1) {
 		if s.dropped == 0 {
-			s.since = time.Now()
+			s.since = now
 		}
 		s.dropped++
 		return

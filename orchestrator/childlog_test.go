@@ -94,6 +94,8 @@ func TestChildEnvironment(t *testing.T) {
 func TestChildStderr(t *testing.T) {
 	var raw, logs testfixture.LogBuffer
 	s := newChildStderr(&raw, slog.New(slog.NewJSONHandler(&logs, nil)).With("mcp_server", "dbhub"))
+	clock := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	s.now = func() time.Time { return clock }
 	fmt.Fprint(s, "  ____  ____  _   _ _   _ ____\n{\"level\":\"INFO\",\"msg\":\"started\"}\npartial ")
 	fmt.Fprint(s, "line\n")
 	if got := raw.String(); got != "{\"level\":\"INFO\",\"msg\":\"started\"}\n" {
@@ -107,12 +109,14 @@ func TestChildStderr(t *testing.T) {
 	for i := 0; i < 3*childLineBurst; i++ {
 		fmt.Fprintf(s, "noise %d\n", i)
 	}
-	time.Sleep(50 * time.Millisecond) // lets the limiter refill one token
+	clock = clock.Add(time.Second / childLineRate) // the limiter refills one line
 	fmt.Fprint(s, "database /x.db does not exist\n")
-	if n := len(logs.Events(t, "mcp_server_stderr")); n > childLineBurst+10 {
-		t.Errorf("%d stderr events logged for a flood of %d lines, want about the burst of %d", n, 3*childLineBurst, childLineBurst)
+	// The burst covers the 3 lines before the flood and burst-3 of it; one
+	// more line passes after the refill.
+	if n := len(logs.Events(t, "mcp_server_stderr")); n != childLineBurst {
+		t.Errorf("%d stderr events logged (JSON lines aside), want %d: the burst, then one line after a refill", n, childLineBurst)
 	}
-	if d := logs.Events(t, "mcp_server_stderr_dropped"); len(d) != 1 || d[0]["lines"].(float64) < childLineBurst {
+	if d := logs.Events(t, "mcp_server_stderr_dropped"); len(d) != 1 || d[0]["lines"].(float64) != 2*childLineBurst+3 {
 		t.Errorf("dropped events = %v, want one counting the dropped lines", d)
 	}
 	if got := s.lastWords(); got != "database /x.db does not exist" {

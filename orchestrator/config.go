@@ -47,6 +47,8 @@ type Config struct {
 	Orchestration OrchestrationConfig     `yaml:"orchestration"`
 	LLM           LLMConfig               `yaml:"llm"`
 	HTTP          HTTPConfig              `yaml:"http"`
+	// Gateway configures talk2tables as an MCP server (package gateway).
+	Gateway GatewayConfig `yaml:"gateway"`
 }
 
 // ServerConfig is one MCP server. Relative stdio command and cwd paths are
@@ -75,6 +77,18 @@ type ServerConfig struct {
 	// SQLTool names a third-party executor's SQL tool and its argument;
 	// default {name: execute_query, argument: query}.
 	SQLTool *SQLTool `yaml:"sql_tool"`
+
+	// Gateway keys (talk2tables as an MCP server re-exposing this server).
+	// ForwardAuth sends each MCP caller's Authorization header instead of
+	// static headers, with one session per caller token (see
+	// gateway.auth_sessions); such a server is not connected at start.
+	ForwardAuth bool `yaml:"forward_auth"`
+	// OAuth gets a client-credentials token when the server asks for one.
+	OAuth *OAuthClientConfig `yaml:"oauth"`
+	// Approval is asked before any of its tools runs: none, elicit or webhook.
+	Approval string `yaml:"approval"`
+	// RateLimit bounds calls to this server's tools through the gateway.
+	RateLimit *RateLimit `yaml:"rate_limit"`
 }
 
 // SQLTool maps the executor's SQL tool.
@@ -229,6 +243,7 @@ func DefaultConfig() *Config {
 			MaxRowsLimit:      10000,
 			ShutdownTimeout:   30 * time.Second,
 		},
+		Gateway: defaultGatewayConfig(),
 	}
 }
 
@@ -356,6 +371,7 @@ func (c *Config) Validate() error {
 				add("%s.headers: %q is not a valid header name", at, k)
 			}
 		}
+		validateServerPolicy(at, s, add)
 	}
 	if len(c.MCPServers) > 0 && executors == 0 {
 		add("mcp_servers: no server has capability execute_query; questions cannot be answered without an executor")
@@ -473,6 +489,7 @@ func (c *Config) Validate() error {
 			add("http.metrics_addr: %v", err)
 		}
 	}
+	c.validateGateway(add)
 
 	if len(p) > 0 {
 		return &ConfigError{Problems: p}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -55,6 +56,8 @@ type conn struct {
 	caps         mcp.ServerCapabilities
 	tools        []string // tool names as the server spells them
 	resources    []string // resource URIs from the last listing
+	toolDefs     []mcp.Tool
+	resourceDefs []mcp.Resource
 	cmd          *exec.Cmd
 	stderr       *childStderr // the stdio child's stderr, for its last words
 	reconnecting bool
@@ -63,6 +66,13 @@ type conn struct {
 	// refresher (toolsRefreshing) re-lists until it stays clear.
 	toolsDirty      bool
 	toolsRefreshing bool
+	// resourcesDirty/resourcesRefreshing do the same for
+	// resources/list_changed (downstream.go).
+	resourcesDirty      bool
+	resourcesRefreshing bool
+	// rawHeaders are sent as they are (no ${VAR} expansion) over the
+	// configured headers: a forward_auth caller's Authorization.
+	rawHeaders map[string]string
 }
 
 // status returns the server's ServerStatus.
@@ -160,7 +170,8 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		return client.NewClient(t, opts...), getCmd, nil
 	case TransportSSE:
 		t, err := transport.NewSSE(c.cfg.URL,
-			transport.WithHeaders(expandHeaders(c.cfg.Headers)),
+			transport.WithHeaders(c.headers()),
+			transport.WithHeaderFunc(c.oauthHeader),
 			transport.WithSSELogger(c.log))
 		if err != nil {
 			return nil, nil, err
@@ -173,7 +184,8 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		// 1 s gap in which notifications are lost). Every request is
 		// bounded by its context instead (dial, call).
 		t, err := transport.NewStreamableHTTP(c.cfg.URL,
-			transport.WithHTTPHeaders(expandHeaders(c.cfg.Headers)),
+			transport.WithHTTPHeaders(c.headers()),
+			transport.WithHTTPHeaderFunc(c.oauthHeader),
 			transport.WithContinuousListening(),
 			transport.WithHTTPLogger(c.log))
 		if err != nil {
@@ -189,6 +201,21 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		return cl, nil, err
 	}
 	return nil, nil, fmt.Errorf("unknown transport %q", c.cfg.Transport)
+}
+
+// headers returns the configured headers, expanded, with rawHeaders over
+// them.
+func (c *conn) headers() map[string]string {
+	h := expandHeaders(c.cfg.Headers)
+	for k, v := range c.rawHeaders {
+		for old := range h {
+			if strings.EqualFold(old, k) {
+				delete(h, old)
+			}
+		}
+		h[k] = v
+	}
+	return h
 }
 
 // expandHeaders expands ${VAR} in header values from the environment.
@@ -278,6 +305,12 @@ func (c *conn) dial(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	if src := c.o.oauth[c.id]; src != nil {
+		// Discover and get the token now, so a failure says why.
+		if _, err := src.token(ctx); err != nil {
+			return err
+		}
+	}
 	cl, getCmd, err := c.newClient()
 	if err != nil {
 		return err
@@ -306,11 +339,14 @@ func (c *conn) dial(ctx context.Context) error {
 		return c.withLastWords(fmt.Errorf("initialize: %w", err))
 	}
 	var tools, resources []string
+	var toolDefs []mcp.Tool
+	var resourceDefs []mcp.Resource
 	if res.Capabilities.Tools != nil {
-		if tools, err = listTools(ctx, cl); err != nil {
+		if toolDefs, err = listTools(ctx, cl); err != nil {
 			_ = cl.Close()
 			return fmt.Errorf("list tools: %w", err)
 		}
+		tools = toolNames(toolDefs)
 	}
 	if res.Capabilities.Resources != nil {
 		list, err := listResources(ctx, cl)
@@ -318,6 +354,7 @@ func (c *conn) dial(ctx context.Context) error {
 			_ = cl.Close()
 			return fmt.Errorf("list resources: %w", err)
 		}
+		resourceDefs = list
 		for _, r := range list {
 			resources = append(resources, r.URI)
 		}
@@ -344,17 +381,20 @@ func (c *conn) dial(ctx context.Context) error {
 	c.caps = res.Capabilities
 	c.tools = tools
 	c.resources = resources
+	c.toolDefs = toolDefs
+	c.resourceDefs = resourceDefs
 	c.state = StateConnected
 	c.lastErr = nil
 	c.lastContact = time.Now()
 	c.mu.Unlock()
 	c.o.cache.invalidate(c.id)
+	c.o.notifyChange(Change{Server: c.id, Kind: ChangeState})
 	return nil
 }
 
-// listTools lists every tool name (see listPages for the guards).
-func listTools(ctx context.Context, cl *client.Client) ([]string, error) {
-	tools, err := listPages("tools", func(cursor mcp.Cursor) ([]mcp.Tool, mcp.Cursor, error) {
+// listTools lists every tool (see listPages for the guards).
+func listTools(ctx context.Context, cl *client.Client) ([]mcp.Tool, error) {
+	return listPages("tools", func(cursor mcp.Cursor) ([]mcp.Tool, mcp.Cursor, error) {
 		req := mcp.ListToolsRequest{}
 		req.Params.Cursor = cursor
 		res, err := cl.ListToolsByPage(ctx, req)
@@ -363,14 +403,15 @@ func listTools(ctx context.Context, cl *client.Client) ([]string, error) {
 		}
 		return res.Tools, res.NextCursor, nil
 	})
-	if err != nil {
-		return nil, err
-	}
+}
+
+// toolNames returns the names of tools.
+func toolNames(tools []mcp.Tool) []string {
 	var names []string
 	for _, t := range tools {
 		names = append(names, t.Name)
 	}
-	return names, nil
+	return names
 }
 
 // listResources lists every resource (see listPages for the guards).
@@ -423,6 +464,11 @@ func (c *conn) onNotification(n mcp.JSONRPCNotification) {
 		c.log.Info("resources changed on server", "event", "resource_cache_invalidated", "component", "cache",
 			"notification", n.Method)
 		c.o.cache.invalidate(c.id)
+		if n.Method == string(mcp.MethodNotificationResourcesListChanged) {
+			c.refreshResourcesLater()
+		}
+	case string(mcp.MethodNotificationProgress):
+		c.o.routeProgress(n)
 	case mcp.MethodNotificationToolsListChanged:
 		c.log.Info("tools changed on server", "event", "tools_list_changed", "component", "mcp_client")
 		c.refreshToolsLater()
@@ -468,12 +514,13 @@ func (c *conn) refreshTools(ctx context.Context) error {
 		return nil
 	}
 	start := time.Now()
-	var tools []string
+	var defs []mcp.Tool
 	err := c.call(ctx, "tools/list", func(ctx context.Context, cl *client.Client) error {
 		var err error
-		tools, err = listTools(ctx, cl)
+		defs, err = listTools(ctx, cl)
 		return err
 	})
+	tools := toolNames(defs)
 	if err != nil {
 		c.log.Warn("tool list refresh failed", "event", "error_occurred", "component", "mcp_client",
 			"error", err.Error())
@@ -486,7 +533,9 @@ func (c *conn) refreshTools(ctx context.Context) error {
 	}
 	old := c.tools
 	c.tools = tools
+	c.toolDefs = defs
 	c.mu.Unlock()
+	c.o.notifyChange(Change{Server: c.id, Kind: ChangeTools})
 	c.log.Info("tool list refreshed", "event", "tools_list_refreshed", "component", "mcp_client",
 		"duration_ms", ms(time.Since(start)), "tools", tools, "added", missingFrom(tools, old),
 		"removed", missingFrom(old, tools))
@@ -535,14 +584,20 @@ func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Cont
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = &callTimeoutError{what: method, timeout: c.o.cfg.callTimeout(c.cfg)}
 	}
-	var te *transport.Error
-	var cte *callTimeoutError
-	if errors.As(err, &te) || errors.As(err, &cte) || errors.Is(err, transport.ErrTransportClosed) {
+	if isTransportFailure(err) {
 		c.fail(cl, err)
 		return &MCPConnectionError{Server: c.id, Phase: PhaseLost, Err: err}
 	}
 	c.o.cache.invalidate(c.id)
 	return err
+}
+
+// isTransportFailure reports whether err means the session is broken (not
+// a tool or protocol error).
+func isTransportFailure(err error) bool {
+	var te *transport.Error
+	var cte *callTimeoutError
+	return errors.As(err, &te) || errors.As(err, &cte) || errors.Is(err, transport.ErrTransportClosed)
 }
 
 // fail marks the server failed if cl is still its current client, closes
@@ -558,6 +613,7 @@ func (c *conn) fail(cl *client.Client, err error) {
 	c.client = nil
 	c.mu.Unlock()
 	c.o.cache.invalidate(c.id)
+	c.o.notifyChange(Change{Server: c.id, Kind: ChangeState})
 	c.log.Error("mcp connection lost", "event", "mcp_connection_failed", "component", "mcp_client",
 		"phase", PhaseLost, "error", err.Error())
 	c.o.wg.Go(func() { _ = cl.Close() })

@@ -49,6 +49,19 @@ type Orchestrator struct {
 
 	baseMu sync.Mutex
 	base   *requestBase // last generator request base (see requestBase)
+
+	// authServers are the forward_auth servers: one session per caller
+	// token, opened on demand (downstream.go).
+	authServers map[string]*authServer
+	watchMu     sync.Mutex
+	watchers    map[int]func(Change)
+	watchSeq    int
+	// progressRoutes maps the progress token of a gateway call to its
+	// callback (downstream.go).
+	progressRoutes sync.Map
+	progressSeq    atomic.Uint64
+	// oauth holds the token source of each server with oauth configured.
+	oauth map[string]*oauthSource
 }
 
 // Option configures New.
@@ -93,6 +106,9 @@ func New(ctx context.Context, cfg *Config, logger *slog.Logger, opts ...Option) 
 		cfg:         cfg,
 		log:         logger,
 		conns:       map[string]*conn{},
+		authServers: map[string]*authServer{},
+		oauth:       map[string]*oauthSource{},
+		watchers:    map[int]func(Change){},
 		inProcess:   map[string]*server.MCPServer{},
 		childStderr: os.Stderr,
 		backoffMin:  backoffMin,
@@ -114,6 +130,13 @@ func New(ctx context.Context, cfg *Config, logger *slog.Logger, opts ...Option) 
 	o.bg, o.cancel = context.WithCancel(context.Background())
 	o.cache = newResourceCache(o, cfg.Orchestration.CacheTTL())
 	for id, sc := range cfg.MCPServers {
+		if sc.ForwardAuth {
+			o.authServers[id] = newAuthServer(o, id, sc)
+			continue
+		}
+		if sc.OAuth != nil {
+			o.oauth[id] = newOAuthSource(id, sc, logger.With("mcp_server", id))
+		}
 		o.conns[id] = &conn{id: id, cfg: sc, o: o, state: StateDisconnected,
 			log: logger.With("mcp_server", id), noResources: &serverSnapshot{ServerID: id}}
 	}
@@ -153,6 +176,9 @@ func (o *Orchestrator) Close() error {
 		var wg sync.WaitGroup
 		for _, c := range o.ordered {
 			wg.Go(c.close)
+		}
+		for _, a := range o.authServers {
+			wg.Go(a.close)
 		}
 		wg.Wait()
 		o.wg.Wait()
@@ -275,6 +301,9 @@ type Query struct {
 	// Progress, when set, is called at each stage (from the Process
 	// goroutine).
 	Progress func(Progress)
+	// Generator, when set, writes this question's SQL instead of the
+	// configured one (e.g. the MCP client's own model through sampling).
+	Generator sqlgen.Generator
 }
 
 // Progress stages.
@@ -314,6 +343,10 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		opID = newOperationID()
 	}
 	log := o.log.With("operation_id", opID)
+	gen := o.gen
+	if q.Generator != nil {
+		gen = q.Generator
+	}
 	o.metrics.queryStarted()
 	res := &QueryResult{
 		Query:            q.Question,
@@ -322,7 +355,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		Attempts:         []Attempt{},
 		Metadata: Metadata{
 			Timestamp:      start.UTC().Format(time.RFC3339),
-			Generator:      o.gen.Name(),
+			Generator:      gen.Name(),
 			MCPServersUsed: []string{},
 		},
 	}
@@ -393,7 +426,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 	maxAttempts := o.cfg.Orchestration.MaxRetryAttempts
 	for attempt := 1; attempt <= maxAttempts; attempt++ {
 		progress(Progress{Stage: StageGenerating, Attempt: attempt})
-		plan, err := o.generate(ctx, log, req, attempt)
+		plan, err := o.generate(ctx, log, gen, req, attempt)
 		usage.PromptTokens += plan.Usage.PromptTokens
 		usage.CompletionTokens += plan.Usage.CompletionTokens
 		usage.TotalTokens += plan.Usage.TotalTokens
@@ -479,11 +512,11 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 }
 
 // generate calls the generator with logs and metrics.
-func (o *Orchestrator) generate(ctx context.Context, log *slog.Logger, req sqlgen.Request, attempt int) (sqlgen.Plan, error) {
+func (o *Orchestrator) generate(ctx context.Context, log *slog.Logger, gen sqlgen.Generator, req sqlgen.Request, attempt int) (sqlgen.Plan, error) {
 	log.Info("llm prompt created", "event", "llm_prompt_created", "component", "sqlgen",
-		"attempt", attempt, "servers", len(req.Servers), "repair", req.Repair != nil, "generator", o.gen.Name())
+		"attempt", attempt, "servers", len(req.Servers), "repair", req.Repair != nil, "generator", gen.Name())
 	t0 := time.Now()
-	plan, err := o.gen.Generate(ctx, req)
+	plan, err := gen.Generate(ctx, req)
 	d := time.Since(t0)
 	o.metrics.observeLLM(d, plan.Usage.PromptTokens, plan.Usage.CompletionTokens)
 	if err != nil {

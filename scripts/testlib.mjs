@@ -61,7 +61,7 @@ export function writeStackConfig(dir, { bin, db, catalog, llm }) {
     command: ${q(bin)}
     args: [metadata-mcp, --catalog, ${q(catalog)}]
     priority: 1
-    domains: [products, product_aliases, column_mappings]
+    domains: [products, customers, orders, sales, entities, semantic_model]
     capabilities: [list_resources]
 llm:
 ${llm}

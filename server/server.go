@@ -65,8 +65,12 @@ type api struct {
 // CORS origins, rate limits and the name of the environment variable holding
 // API keys (read once, here). ui is the web UI, served at / (nil serves no
 // UI). The HTTP metrics are registered on reg, which /metrics exposes (nil
-// uses a fresh registry).
-func New(orch Orchestrator, cfg orchestrator.HTTPConfig, ui fs.FS, logger *slog.Logger, reg *prometheus.Registry) http.Handler {
+// uses a fresh registry). Options add optional parts (WithMCP).
+func New(orch Orchestrator, cfg orchestrator.HTTPConfig, ui fs.FS, logger *slog.Logger, reg *prometheus.Registry, opts ...Option) http.Handler {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -106,6 +110,8 @@ func New(orch Orchestrator, cfg orchestrator.HTTPConfig, ui fs.FS, logger *slog.
 	v1.POST("/chat/completions", a.handleChatCompletions)
 	v1.GET("/models", a.handleModels)
 	r.Group("/chat", chat...).POST("/completions", a.handleChatCompletions)
+
+	a.mountMCP(r, o, guarded)
 
 	r.GET("/health", a.handleHealth)
 	switch {

@@ -1,5 +1,5 @@
 // Package testfixture gives every package's tests the same real fixtures: the
-// repository's product catalog and sample SQLite databases generated from it.
+// repository's sample catalog and sample SQLite databases generated from it.
 package testfixture
 
 import (
@@ -32,10 +32,11 @@ func RepoRoot(tb testing.TB) string {
 	return root
 }
 
-// CatalogPath returns the absolute path of testdata/product_metadata.json.
+// CatalogPath returns the absolute path of the sample catalog,
+// testdata/sales_catalog.json (format version 2).
 func CatalogPath(tb testing.TB) string {
 	tb.Helper()
-	return filepath.Join(RepoRoot(tb), "testdata", "product_metadata.json")
+	return filepath.Join(RepoRoot(tb), "testdata", "sales_catalog.json")
 }
 
 // AsOf is the as-of date of SalesDB databases: today, UTC.

@@ -34,24 +34,24 @@ func withDefaultFilter(t *testing.T) *env {
 	return newEnv(t, pinnedSalesDB(t, 5000), edited)
 }
 
-// TestDefaultFilterReachesAncestors: a default filter on orders applies
-// when orders are counted and when sale lines (which reach orders
-// many-to-one) are aggregated, joining orders; not when the question names
-// a status, and not to listings.
-func TestDefaultFilterReachesAncestors(t *testing.T) {
+// TestDefaultFilterWhereItsTableTakesPart: a default filter on orders
+// applies when orders are counted, and when sale lines are aggregated with
+// orders joined (for a grouping, a date, a filter); not when orders take no
+// part, not when the question names a status, and not to listings.
+func TestDefaultFilterWhereItsTableTakesPart(t *testing.T) {
 	e := withDefaultFilter(t)
 	g := New(nil)
 	e.runSet(t, g, []question{
 		{name: "count", q: "how many orders", want: "SELECT COUNT(*) FROM orders WHERE status <> 'cancelled'"},
-		{name: "sum through the ancestor", q: "total revenue", want: "SELECT SUM(s.total_amount)" + so + " WHERE o.status <> 'cancelled'"},
-		{name: "grouped", q: "revenue by region", want: "SELECT s.region, SUM(s.total_amount)" + so + " WHERE o.status <> 'cancelled' GROUP BY s.region"},
+		{name: "orders joined for a grouping", q: "revenue by customer segment", want: "SELECT c.segment, SUM(s.total_amount)" + soc + " WHERE o.status <> 'cancelled' GROUP BY c.segment"},
+		{name: "orders take no part", q: "revenue by region", want: "SELECT region, SUM(total_amount) FROM sales GROUP BY region"},
 		{name: "named status wins", q: "how many cancelled orders", want: "SELECT COUNT(*) FROM orders WHERE status = 'cancelled'"},
 		{name: "status grouping is a grouping", q: "number of orders by status", want: "SELECT status, COUNT(*) FROM orders WHERE status <> 'cancelled' GROUP BY status"},
 		{name: "listing is not filtered", q: "list pending orders", want: "SELECT * FROM orders WHERE status = 'pending'"},
 		{name: "customers are not orders", q: "how many customers", want: "SELECT COUNT(*) FROM customers"},
 	})
 	req := e.req
-	req.Question = "total revenue"
+	req.Question = "revenue by customer segment"
 	plan, err := g.Generate(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)

@@ -84,9 +84,17 @@ type cand struct {
 }
 
 func (c cand) same(o cand) bool {
-	return c.t == o.t && c.c == o.c && c.d == o.d && c.value == o.value &&
-		(c.e == o.e || c.e != nil && o.e != nil && c.e.set == o.e.set && c.e.name == o.e.name)
+	if c.t != o.t || c.c != o.c || c.d != o.d || c.value != o.value {
+		return false
+	}
+	if !c.keyed() && !o.keyed() {
+		return true // one value, from the schema's samples or a catalog value set
+	}
+	return c.e == o.e || c.e != nil && o.e != nil && c.e.set == o.e.set && c.e.name == o.e.name
 }
+
+// keyed: a named row (filtered by its key), not a value.
+func (c cand) keyed() bool { return c.e != nil && c.e.set.key != nil }
 
 func (c cand) String() string {
 	switch {

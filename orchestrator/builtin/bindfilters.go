@@ -23,6 +23,12 @@ func (b *binder) bindFilters() error {
 			b.root = bf.t
 			continue
 		}
+		if len(bf.ents) > 0 && bf.t == b.root && b.frame == pList && selfReferencing(bf.t) {
+			// "employees who report to Jonas": listing a table filtered to
+			// one of its own rows names a relation I cannot read
+			return decline("%q is one of the %s; I can't tell how the others relate to it", bf.text, bf.t.phrase()).
+				withHint("ask for %s's own details, e.g. what is the title of %s", bf.text, bf.text)
+		}
 		b.filters = append(b.filters, bf)
 		if b.frame == pAggregate && len(bf.values)+len(bf.ents) > 1 && !f.neg && (b.q.compare || !f.or) {
 			b.groupByFilter(bf)
@@ -48,6 +54,16 @@ func (b *binder) preferVerbDate() {
 			return
 		}
 	}
+}
+
+// selfReferencing: a table with a foreign key to itself (a manager).
+func selfReferencing(t *table) bool {
+	for _, e := range t.out {
+		if e.to == t {
+			return true
+		}
+	}
+	return false
 }
 
 // compared: a grouping holds the compared values.

@@ -215,6 +215,8 @@ func (b *binder) bindGroupSpan(sp *span) (*boundGroup, error) {
 		}
 		bg.ent = c.t
 		b.resolve(sp.text, "table", c.t.name)
+	case c.c.kind == catalog.KindDate && c.c.dateFmt == catalog.DateYear:
+		bg.grain, bg.col = "year", c.c
 	case c.c.kind == catalog.KindDate:
 		bg.grain, bg.col = "day", c.c
 		b.resolve(sp.text, "column", c.c.ref())
@@ -323,6 +325,9 @@ func (b *binder) bindRanking() error {
 		col = r.ownCol
 	case r.recency:
 		col = b.root.date
+		if c := b.verbDate(); c != nil && c.t == b.root {
+			col = c // "which store opened first"
+		}
 		if col == nil {
 			return decline("%s has no date column to tell the %s ones", b.root.name, r.sp.text).
 				withHint("list them by another column")

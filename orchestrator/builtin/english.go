@@ -35,6 +35,7 @@ const (
 	kwCmp          // comparators (op, unit)
 	kwNoneOf       // no, never, none: not answered offline
 	kwDateVerb     // signed up, hired, shipped: which date a time range is on (forms)
+	kwRelation     // report to, managed by: a relation between rows, not answered offline
 )
 
 // kwInfo is one meaning of a keyword phrase.
@@ -54,29 +55,34 @@ type kwInfo struct {
 // in 2025", "employees hired last year"): the date column whose words
 // include one of the forms.
 var dateVerbs = map[string][]string{
-	"signed up":  {"signup", "sign", "signed", "registration", "registered", "join", "joined", "created", "creation"},
-	"sign up":    {"signup", "sign", "signed", "registration", "registered", "join", "joined", "created", "creation"},
-	"signed":     {"signup", "sign", "signed", "registration", "registered"},
-	"registered": {"registration", "registered", "register", "signup", "join", "joined", "created", "creation"},
-	"hired":      {"hire", "hired", "hiring", "employment"},
-	"shipped":    {"ship", "shipped", "shipping", "shipment", "dispatch", "dispatched"},
-	"dispatched": {"dispatch", "dispatched", "ship", "shipped", "shipping"},
-	"delivered":  {"deliver", "delivered", "delivery"},
-	"born":       {"birth", "born", "dob", "birthday"},
-	"released":   {"release", "released", "publish", "published", "publication"},
-	"published":  {"publish", "published", "publication", "release", "released"},
-	"created":    {"create", "created", "creation"},
-	"opened":     {"open", "opened", "opening"},
-	"closed":     {"close", "closed", "closing"},
-	"placed":     {"order", "ordered", "placed", "placement"},
-	"ordered":    {"order", "ordered"},
-	"invoiced":   {"invoice", "invoiced", "billing", "billed"},
-	"billed":     {"bill", "billed", "billing", "invoice", "invoiced"},
-	"booked":     {"book", "booked", "booking", "reservation", "reserved"},
-	"reserved":   {"reservation", "reserved", "booking", "booked"},
-	"started":    {"start", "started"},
-	"ended":      {"end", "ended"},
-	"joined":     {"join", "joined", "joining", "signup", "registration"},
+	"signed up":   {"signup", "sign", "signed", "registration", "registered", "join", "joined", "created", "creation"},
+	"sign up":     {"signup", "sign", "signed", "registration", "registered", "join", "joined", "created", "creation"},
+	"signed":      {"signup", "sign", "signed", "registration", "registered"},
+	"registered":  {"registration", "registered", "register", "signup", "join", "joined", "created", "creation"},
+	"hired":       {"hire", "hired", "hiring", "employment"},
+	"shipped":     {"ship", "shipped", "shipping", "shipment", "dispatch", "dispatched"},
+	"sent":        {"ship", "shipped", "shipping", "sent", "send", "dispatch", "dispatched"},
+	"dispatched":  {"dispatch", "dispatched", "ship", "shipped", "shipping"},
+	"delivered":   {"deliver", "delivered", "delivery"},
+	"born":        {"birth", "born", "dob", "birthday"},
+	"released":    {"release", "released", "publish", "published", "publication"},
+	"published":   {"publish", "published", "publication", "release", "released"},
+	"created":     {"create", "created", "creation"},
+	"opened":      {"open", "opened", "opening"},
+	"closed":      {"close", "closed", "closing"},
+	"placed":      {"order", "ordered", "placed", "placement"},
+	"ordered":     {"order", "ordered"},
+	"invoiced":    {"invoice", "invoiced", "billing", "billed"},
+	"billed":      {"bill", "billed", "billing", "invoice", "invoiced"},
+	"booked":      {"book", "booked", "booking", "reservation", "reserved"},
+	"reserved":    {"reservation", "reserved", "booking", "booked"},
+	"started":     {"start", "started"},
+	"ended":       {"end", "ended"},
+	"joined":      {"join", "joined", "joining", "signup", "registration"},
+	"checked in":  {"check in", "checkin", "arrival", "arrive", "arrived"},
+	"checked out": {"check out", "checkout", "departure", "depart", "departed"},
+	"arrived":     {"arrival", "arrive", "arrived", "check in", "checkin"},
+	"departed":    {"departure", "depart", "departed", "check out", "checkout"},
 }
 
 // Units that superlatives and comparisons speak of.
@@ -122,6 +128,7 @@ var keywords = map[string]kwInfo{
 
 	"selling": {kw: kwSell}, "sold": {kw: kwSell}, "sell": {kw: kwSell}, "sells": {kw: kwSell},
 	"seller": {kw: kwSell}, "sellers": {kw: kwSell}, "popular": {kw: kwSell},
+	"units": {kw: kwSell}, "units sold": {kw: kwSell}, "items sold": {kw: kwSell}, "pieces sold": {kw: kwSell},
 	"spent": {kw: kwSpend}, "spend": {kw: kwSpend}, "spending": {kw: kwSpend}, "spends": {kw: kwSpend},
 	"paid": {kw: kwSpend}, "spender": {kw: kwSpend}, "spenders": {kw: kwSpend},
 
@@ -168,6 +175,10 @@ var keywords = map[string]kwInfo{
 	"distinct": {kw: kwDistinct}, "different": {kw: kwDistinct}, "unique": {kw: kwDistinct},
 	"and": {kw: kwAnd}, "plus": {kw: kwAnd}, "as well as": {kw: kwAnd}, "or": {kw: kwOr},
 	"last": {kw: kwLast}, "first": {kw: kwFirst},
+	"report to": {kw: kwRelation}, "reports to": {kw: kwRelation}, "reporting to": {kw: kwRelation},
+	"report into": {kw: kwRelation}, "managed by": {kw: kwRelation}, "supervised by": {kw: kwRelation},
+	"works for": {kw: kwRelation}, "work for": {kw: kwRelation}, "working for": {kw: kwRelation},
+	"manages": {kw: kwRelation}, "supervises": {kw: kwRelation}, "reporting line": {kw: kwRelation},
 	"no": {kw: kwNoneOf}, "never": {kw: kwNoneOf}, "none": {kw: kwNoneOf}, "zero": {kw: kwNoneOf},
 
 	"more than": {kw: kwCmp, op: ">"}, "greater than": {kw: kwCmp, op: ">"}, "larger than": {kw: kwCmp, op: ">"},

@@ -58,6 +58,9 @@ func (m *model) inferColumns() {
 
 func (c *column) inferKind() {
 	ws := catalog.IdentifierWords(c.name)
+	if c.typ == "" && c.t.view && (anyIn(ws, moneyWords) || anyIn(ws, quantityWords) || anyIn(ws, setOf("sum", "avg", "average", "total", "count", "number", "num"))) {
+		c.numeric = true // a view's computed column: no declared type
+	}
 	last := ""
 	if len(ws) > 0 {
 		last = ws[len(ws)-1]

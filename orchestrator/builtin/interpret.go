@@ -134,6 +134,9 @@ func (q *query) readUnsupported() error {
 		case sp.is(kwFuture):
 			return decline("I report recorded data and cannot predict or forecast").
 				withHint("ask about a past period, e.g. last month")
+		case sp.is(kwRelation):
+			return decline("how rows relate to one another (%q) is not answered offline", sp.text).
+				withHint("ask about one row's own details, or configure an LLM")
 		case sp.is(kwNoneOf) && noneOfColumn(q.at(i+1)):
 			// "customers with no phone number": the column is empty
 			q.at(i + 1).afterHave = true
@@ -263,6 +266,20 @@ func groupLike(sp *span) bool {
 	}
 	for _, m := range sp.ms {
 		if m.kind == mTable || m.kind == mColumn && m.c.kind != catalog.KindMeasure && m.c.kind != catalog.KindText {
+			return true
+		}
+	}
+	return false
+}
+
+// groupLikeTable: groupLike through a table's columns (a view's columns
+// aside: views are read only when named).
+func groupLikeTable(sp *span) bool {
+	if sp == nil || sp.kind != spWord {
+		return false
+	}
+	for _, m := range sp.ms {
+		if m.kind == mTable || m.kind == mColumn && !m.t.view && m.c.kind != catalog.KindMeasure && m.c.kind != catalog.KindText {
 			return true
 		}
 	}
@@ -510,6 +527,10 @@ func (q *query) readRecency(sp *span) error {
 		return nil // "5 last ..." is not English: leave it
 	}
 	t := q.nextTarget(i, func(s *span) bool { return isNoun(s) && s.has(mTable) })
+	if t == nil && !r.hasN {
+		// "which store opened first"
+		t = q.prevTarget(sp.idx, func(s *span) bool { return isNoun(s) && s.has(mTable) })
+	}
 	if t == nil {
 		if r.hasN {
 			q.at(i - 1).used = false
@@ -645,6 +666,9 @@ func (q *query) readMeasures() error {
 		if sp.used || !measureLike(sp) {
 			continue
 		}
+		if sp.afterHave || q.at(sp.idx-1).is(kwNoneOf) {
+			continue // "products with no weight": a filled-in filter, see readSubjects
+		}
 		if sp.has(mTable) && q.listVerb && len(q.measures) == 0 && q.rank == nil {
 			continue // "list sales": the table
 		}
@@ -703,7 +727,7 @@ func (q *query) addMeasure(m *measureReq) {
 	}
 	if and := q.at(last.idx + 1); and != nil && !and.used && and.is(kwAnd) {
 		nx := q.at(last.idx + 2)
-		if nx != nil && !nx.used && measureLike(nx) && !groupLike(nx) {
+		if nx != nil && !nx.used && measureLike(nx) && !groupLikeTable(nx) {
 			and.used = true
 			q.addMeasure(&measureReq{sp: nx, fn: m.fn, fnSpan: m.fnSpan})
 		}
@@ -715,6 +739,11 @@ func (q *query) readCount(sp *span) error {
 	for i := sp.idx + 1; i < len(q.spans); i++ {
 		nx := q.spans[i]
 		switch {
+		case nx.kind == spKw && nx.is(kwSell) && !nx.used:
+			// "how many units": the quantity sold
+			nx.used = true
+			q.measures = append(q.measures, &measureReq{hint: kwSell, fnSpan: sp})
+			return nil
 		case nx.used || isName(nx) && (!isNoun(nx) || flagLike(nx)) || nx.is(kwNeg) || nx.kind == spTime:
 			continue
 		case nx.is(kwDistinct):
@@ -731,6 +760,14 @@ func (q *query) readCount(sp *span) error {
 			q.addMeasure(&measureReq{count: nx, fn: "COUNT", fnSpan: sp, distinct: true})
 		}
 		return nil
+	}
+	for _, x := range q.spans {
+		if !x.used && x.is(kwSell) {
+			// "how many Trailhound 29 have we sold": the quantity sold
+			x.used = true
+			q.measures = append(q.measures, &measureReq{hint: kwSell, fnSpan: sp})
+			return nil
+		}
 	}
 	return decline("%q: count of what?", sp.text).withHint("e.g. how many orders")
 }
@@ -820,9 +857,9 @@ func (q *query) readSubjects() error {
 			sp.used = true
 		case sp.has(mColumn) && q.rng != nil && dateOnly(sp) && q.dateCol == nil:
 			q.dateCol, sp.used = sp, true
-		case sp.has(mColumn) && (sp.afterHave || q.at(sp.idx-1).is(kwNeg) && q.at(sp.idx-1).text == "without"):
-			// "customers with an email", "how many customers have a phone"
-			neg := q.at(sp.idx - 1).is(kwNeg)
+		case sp.has(mColumn) && (sp.afterHave || q.at(sp.idx-1).is(kwNeg) && q.at(sp.idx-1).text == "without" || q.at(sp.idx-1).is(kwNoneOf)):
+			// "customers with an email", "how many customers have no phone"
+			neg := q.at(sp.idx-1).is(kwNeg) || q.at(sp.idx-1).is(kwNoneOf)
 			if neg {
 				q.at(sp.idx - 1).used = true
 			}

@@ -26,6 +26,7 @@ const (
 	strengthHead  = 0
 	strengthIdent = 1
 	strengthWord  = 2
+	strengthName  = 3 // a derived measure's own name ("revenue")
 )
 
 // meaning is one thing a phrase can name.
@@ -84,8 +85,8 @@ func (l *lexicon) addTable(phrase string, t *table) { l.add(phrase, &meaning{kin
 func (l *lexicon) addColumn(phrase string, c *column, strength int) {
 	l.add(phrase, &meaning{kind: mColumn, t: c.t, c: c, strength: strength})
 }
-func (l *lexicon) addDerived(phrase string, d *derived) {
-	l.add(phrase, &meaning{kind: mDerived, t: d.t, d: d, strength: strengthWord})
+func (l *lexicon) addDerived(phrase string, d *derived, strength int) {
+	l.add(phrase, &meaning{kind: mDerived, t: d.t, d: d, strength: strength})
 }
 func (l *lexicon) addEntity(phrase string, e *entity) {
 	for _, p := range articleVariants(phrase) {
@@ -136,13 +137,31 @@ func (l *lexicon) finish() {
 }
 
 // longest returns the longest phrase matching toks at i (by stems).
+// A phrase naming only the columns of views loses to a shorter one naming
+// tables: views are read only when the question names them.
 func (l *lexicon) longest(toks []token, i int) *lexEntry {
+	var viewOnly *lexEntry
 	for _, e := range l.byFirst[toks[i].s] {
-		if matchStems(toks, i, e.toks) {
+		if !matchStems(toks, i, e.toks) {
+			continue
+		}
+		if !onlyViewColumns(e) {
 			return e
 		}
+		if viewOnly == nil {
+			viewOnly = e
+		}
 	}
-	return nil
+	return viewOnly
+}
+
+func onlyViewColumns(e *lexEntry) bool {
+	for _, m := range e.ms {
+		if m.kind != mColumn || !m.t.view {
+			return false
+		}
+	}
+	return len(e.ms) > 0
 }
 
 func matchStems(toks []token, i int, want []string) bool {
@@ -289,10 +308,10 @@ func (m *model) addColumnWords() {
 
 func (m *model) addDerivedWords() {
 	for _, d := range m.derived {
-		m.lex.addDerived(d.name, d)
 		for _, w := range d.words {
-			m.lex.addDerived(w, d)
+			m.lex.addDerived(w, d, strengthWord)
 		}
+		m.lex.addDerived(d.name, d, strengthName)
 	}
 }
 

@@ -138,12 +138,15 @@ func (m *model) spanAt(toks []token, i int, today time.Time) (int, *span) {
 			e = nil // "a", "all": a value that is also a filler word is not read
 		}
 	}
+	tn, rng := matchTime(toks, i, today)
+	kn, info := matchKeyword(toks, i)
+	if e != nil && onlyViewColumns(e) && (kn > 0 || tn > 0) {
+		e = nil // "total weight": the keyword and a table's column, not a view's
+	}
 	le := 0
 	if e != nil {
 		le = len(e.toks)
 	}
-	tn, rng := matchTime(toks, i, today)
-	kn, info := matchKeyword(toks, i)
 	if info.kw == kwCmp {
 		if n, sp := comparison(toks, i, info, kn); n > 0 && n >= le && n >= tn {
 			return n, sp

@@ -46,7 +46,7 @@ test('editing the catalog reaches the next question without a restart', { timeou
   const dir = mkdtempSync(join(tmpdir(), 't2t-reload-'));
   const db = join(dir, 'sales.db');
   const catalog = join(dir, 'catalog.json');
-  const original = readFileSync(join(root, 'testdata', 'product_metadata.json'), 'utf8');
+  const original = readFileSync(join(root, 'testdata', 'sales_catalog.json'), 'utf8');
   writeFileSync(catalog, original);
   execFileSync(bin, ['gen-data', '--db', db, '--rows', '2000', '--catalog', catalog]);
   const cfg = writeStackConfig(dir, { bin, db, catalog, llm: '  provider: builtin' });
@@ -61,7 +61,8 @@ test('editing the catalog reaches the next question without a restart', { timeou
 
     // Valid edit: "wizzbang" becomes an alias of product 123.
     const cat = JSON.parse(original);
-    cat.product_aliases.abracadabra.aliases.push('wizzbang');
+    const products = cat.entities.find((s) => s.table === 'products' && s.key === 'product_id');
+    products.values.find((e) => e.key === 123).aliases.push('wizzbang');
     writeAtomically(catalog, JSON.stringify(cat, null, 2));
     const after = await eventually(async () => {
       const r = await ask(base, question);
@@ -71,7 +72,7 @@ test('editing the catalog reaches the next question without a restart', { timeou
     assert.match(after.body.sql, /product_id = 123/);
 
     // Invalid edit: the metadata server keeps the last good catalog.
-    writeAtomically(catalog, '{"product_aliases": ');
+    writeAtomically(catalog, '{"version": 2, "tables": ');
     await eventually(async () => ({ ok: log().includes('"catalog_reload_failed"') }), 'no catalog_reload_failed logged');
     const still = await ask(base, question);
     assert.equal(still.status, 200, 'the last good catalog stays in service after an invalid edit');

@@ -15,7 +15,7 @@ import { freePort } from '../testlib.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const bin = resolve(process.env.T2T_BIN || join(root, 'bin', 'talk2tables'));
-const catalog = join(root, 'testdata', 'product_metadata.json');
+const catalog = join(root, 'testdata', 'sales_catalog.json');
 const inspector = join(root, 'node_modules', '.bin', 'mcp-inspector');
 let dir, db;
 const children = [];
@@ -153,20 +153,24 @@ for (const transport of ['stdio', 'sse', 'http']) {
     const t = await target('metadata', transport);
     const resources = await inspect(t, '--method', 'resources/list');
     const uris = resources.resources.map((r) => r.uri).sort();
-    assert.deepEqual(uris, ['metadata://column_mappings', 'metadata://metadata_summary', 'metadata://product_aliases']);
+    assert.deepEqual(uris, ['metadata://entities', 'metadata://metadata_summary', 'metadata://semantic_model']);
     const read = {};
     for (const uri of uris) {
       const r = await inspect(t, '--method', 'resources/read', '--uri', uri);
       assert.equal(r.contents[0].mimeType, 'application/json');
       read[uri] = JSON.parse(r.contents[0].text);
     }
-    const magic = Object.values(read['metadata://product_aliases']).find((p) => p.canonical_id === '123');
-    assert.equal(magic.canonical_name, 'Magic Wand Pro');
+    const model = read['metadata://semantic_model'];
+    assert.equal(model.version, 2);
+    assert.equal(model.tables.sales.columns.total_amount.measure, 'additive');
+    assert.equal(model.tables.sales.date_column, 'sale_date');
+    const products = read['metadata://entities'].entities.find((s) => s.table === 'products' && s.key === 'product_id');
+    const magic = products.values.find((e) => e.key === 123);
+    assert.equal(magic.name, 'Magic Wand Pro');
     assert.ok(magic.aliases.includes('abracadabra'));
-    assert.equal(magic.database_references['products.product_id'], 123);
-    assert.ok(read['metadata://column_mappings'].date_terms['this month'].includes('{date_column}'));
     const summary = read['metadata://metadata_summary'];
-    assert.ok(summary.product_count >= 40, `product_count ${summary.product_count}`);
-    assert.ok(summary.categories.length >= 6);
+    assert.equal(summary.version, 2);
+    assert.equal(summary.tables, 4);
+    assert.ok(summary.entities >= 40, `entities ${summary.entities}`);
   });
 }

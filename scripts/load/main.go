@@ -66,7 +66,7 @@ func run() error {
 	flag.DurationVar(&o.duration, "duration", 30*time.Second, "how long to drive load")
 	flag.IntVar(&o.concurrency, "concurrency", 50, "concurrent clients")
 	flag.IntVar(&o.rows, "rows", 50000, "sales rows in the generated database")
-	flag.StringVar(&o.catalogPath, "catalog", "testdata/product_metadata.json", "product catalog (run from the repository root)")
+	flag.StringVar(&o.catalogPath, "catalog", "testdata/sales_catalog.json", "product catalog (run from the repository root)")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the load phase to this file")
 	flag.StringVar(&o.memProfile, "memprofile", "", "write a heap profile taken after the run to this file")
 	flag.StringVar(&o.logLevel, "log-level", "error", "stack log level (debug, info, warn, error); logs go to stderr")
@@ -292,7 +292,7 @@ func startStack(ctx context.Context, o options) (string, sqlgen.Generator, func(
 			Domains:      []string{"sales", "transactions", "orders", "products", "customers"},
 			Capabilities: []string{orchestrator.CapExecuteQuery, orchestrator.CapValidateQuery, orchestrator.CapListResources}},
 		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: orchestrator.TransportInProcess, Priority: 1,
-			Domains:      []string{"products", "product_aliases", "column_mappings"},
+			Domains:      []string{"products", "customers", "orders", "sales", "entities", "semantic_model"},
 			Capabilities: []string{orchestrator.CapListResources}},
 	}
 	cfg.LLM = orchestrator.LLMConfig{Provider: orchestrator.ProviderOpenAI, Model: "load", BaseURL: llmURL,

@@ -13,7 +13,7 @@ export const bin = path.resolve(process.env.T2T_BIN || './bin/talk2tables');
 /** outDir receives screenshots and serve logs ($T2T_TEST_OUTPUT, default ./test-output). */
 export const outDir = path.resolve(process.env.T2T_TEST_OUTPUT || './test-output');
 /** catalog is the repository's product catalog. */
-export const catalog = path.join(repoRoot, 'testdata', 'product_metadata.json');
+export const catalog = path.join(repoRoot, 'testdata', 'sales_catalog.json');
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 // FACTS.md: the flags Debian chromium needs here.
 const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',

@@ -1,0 +1,100 @@
+package draft
+
+import (
+	"slices"
+	"strings"
+
+	"talk2tables/catalog"
+)
+
+// genericHeads are last words too vague to stand for a column alone.
+var genericHeads = map[string]bool{"id": true, "key": true, "code": true, "date": true, "time": true, "timestamp": true,
+	"at": true, "on": true, "name": true, "number": true, "no": true, "num": true, "nr": true, "value": true, "flag": true,
+	"type": true, "by": true, "to": true, "from": true, "of": true, "is": true, "has": true, "text": true, "info": true,
+	"data": true, "field": true, "col": true, "ts": true, "dt": true, "yn": true}
+
+// relationWords make a last word a denominator or an object ("quantity per
+// unit", "number of seats"), not the column's head noun.
+var relationWords = map[string]bool{"per": true, "of": true, "by": true, "to": true, "from": true, "in": true, "for": true}
+
+// viewPrefixes are naming conventions of views, not words ("v_sales").
+var viewPrefixes = map[string]bool{"v": true, "vw": true, "view": true}
+
+// words names every table and column: the identifier's words, the table in
+// plural and singular, a primary key after its table ("customer id"), a
+// label also after its table ("artist name"), and a column's head noun
+// when it is meaningful and unique in its table ("billing country" →
+// "country"). Foreign keys get no words: they are named by their target.
+func (d *drafter) words() {
+	for _, t := range d.tables {
+		name := t.key
+		if ws := catalog.IdentifierWords(name); t.view() && len(ws) > 1 && viewPrefixes[ws[0]] {
+			name = strings.Join(ws[1:], "_")
+		}
+		t.out.Words = tableWords(name)
+		used := map[string]bool{}
+		heads := map[string]int{}
+		for _, c := range t.cols {
+			if len(c.toks) > 1 {
+				heads[c.toks[len(c.toks)-1]]++
+			}
+		}
+		add := func(c *colDraft, w string) {
+			w = strings.Join(strings.Fields(w), " ")
+			if w == "" || used[w] {
+				return
+			}
+			used[w] = true
+			c.out.Words = append(c.out.Words, w)
+		}
+		// Full phrases first, so no head noun takes a word another column is named by.
+		for _, c := range t.cols {
+			c.out.Words = []string{}
+			switch {
+			case c.out.References != "" && c.out.Kind == catalog.KindIdentifier && !c.src.PrimaryKey:
+			case c.out.Kind == catalog.KindIdentifier && len(c.toks) == 1 && (c.toks[0] == "id" || c.toks[0] == "key"):
+				add(c, t.singular()+" "+c.toks[0])
+			default:
+				add(c, strings.Join(c.toks, " "))
+			}
+		}
+		for _, c := range t.cols {
+			phrase := strings.Join(c.toks, " ")
+			if c.out.Kind == catalog.KindLabel && len(t.out.Label) == 1 && (phrase == "name" || phrase == "title") {
+				add(c, t.singular()+" "+phrase)
+			}
+			if len(c.toks) > 1 && c.out.Kind != catalog.KindIdentifier && !anyToken(c.toks, relationWords) {
+				head := c.toks[len(c.toks)-1]
+				if !genericHeads[head] && heads[head] == 1 && len(head) > 2 && !isDigits(head) {
+					add(c, head)
+				}
+			}
+		}
+	}
+}
+
+// tableWords are a table's words in plural and singular: "InvoiceLine" →
+// "invoice lines", "invoice line".
+func tableWords(name string) []string {
+	ws := catalog.IdentifierWords(name)
+	if len(ws) == 0 {
+		return []string{}
+	}
+	stem := strings.Join(ws[:len(ws)-1], " ")
+	head := ws[len(ws)-1]
+	form := func(w string) string { return strings.TrimSpace(stem + " " + w) }
+	out := []string{form(catalog.Plural(catalog.Singular(head)))}
+	if s := form(catalog.Singular(head)); !slices.Contains(out, s) {
+		out = append(out, s)
+	}
+	return out
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -1,0 +1,310 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"talk2tables/catalog"
+	"talk2tables/catalog/draft"
+	"talk2tables/databasemcp"
+)
+
+// catalogCommands are the subcommands of `talk2tables catalog`.
+var catalogCommands = map[string]command{
+	"init":     {"draft a catalog from a database's schema and data", runCatalogInit},
+	"migrate":  {"convert a version-1 product catalog to version 2", runCatalogMigrate},
+	"validate": {"check a catalog strictly, and against a database with --db", runCatalogValidate},
+}
+
+// runCatalog dispatches `talk2tables catalog <init|migrate|validate>`.
+func runCatalog(ctx context.Context, args []string, io stdio) error {
+	if len(args) == 0 {
+		catalogUsage(io.err)
+		return errUsage
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		catalogUsage(io.out)
+		return nil
+	}
+	cmd, ok := catalogCommands[args[0]]
+	if !ok {
+		fmt.Fprintf(io.err, "talk2tables catalog: unknown command %q\n\n", args[0])
+		catalogUsage(io.err)
+		return errUsage
+	}
+	return cmd.run(ctx, args[1:], io)
+}
+
+func catalogUsage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: talk2tables catalog <command> [flags]")
+	fmt.Fprintln(w, "\nCommands:")
+	names := make([]string, 0, len(catalogCommands))
+	for n := range catalogCommands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", n, catalogCommands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'talk2tables catalog <command> --help' for its flags.")
+}
+
+// required reports a missing required flag as a usage error.
+func required(fs *flag.FlagSet, io stdio, name, value string) error {
+	if value != "" {
+		return nil
+	}
+	fmt.Fprintf(io.err, "talk2tables %s: --%s is required\n", fs.Name(), name)
+	fs.Usage()
+	return errUsage
+}
+
+// openDatabase opens the database a catalog is drafted from or checked
+// against, read-only. (A PostgreSQL --dsn will open its backend here.)
+func openDatabase(path string, timeout time.Duration) (*databasemcp.DB, error) {
+	return databasemcp.Open(path, databasemcp.Options{QueryTimeout: timeout})
+}
+
+// refuseOverwrite stops before any work when out exists and --force is off.
+func refuseOverwrite(out string, force bool) error {
+	fi, err := os.Stat(out)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case fi.IsDir():
+		return fmt.Errorf("--out %s is a directory; name the catalog file to write, e.g. %s", out, filepath.Join(out, "catalog.json"))
+	case !force:
+		return fmt.Errorf("%s already exists; pass --force to overwrite it", out)
+	}
+	return nil
+}
+
+// writeCatalog writes a catalog under a temporary name and renames it into
+// place, so an interrupted run never leaves half a file.
+func writeCatalog(path string, s *catalog.Semantic) error {
+	data, err := catalog.Marshal(s)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// runCatalogInit drafts a catalog from a database.
+func runCatalogInit(ctx context.Context, args []string, io stdio) error {
+	fs := newFlagSet("catalog init", "--db FILE --out FILE [flags]", io)
+	dbPath := fs.String("db", "", "SQLite database to draft the catalog from (required; opened read-only)")
+	out := fs.String("out", "", "catalog file to write (required), e.g. catalog.json")
+	maxEntities := fs.Int("max-entities", draft.DefaultMaxEntities, "most named rows or values kept per entity set (a capped set says so in its note)")
+	sampleRows := fs.Int("sample-rows", draft.DefaultSampleRows, "rows of each table the statistics read")
+	timeout := fs.Duration("query-timeout", draft.DefaultQueryTimeout, "limit of each sampling statement")
+	force := fs.Bool("force", false, "overwrite --out if it exists")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := required(fs, io, "db", *dbPath); err != nil {
+		return err
+	}
+	if err := required(fs, io, "out", *out); err != nil {
+		return err
+	}
+	if *maxEntities < 1 || *sampleRows < 1 || *timeout <= 0 {
+		return errors.New("catalog init: --max-entities, --sample-rows and --query-timeout must be positive")
+	}
+	if err := refuseOverwrite(*out, *force); err != nil {
+		return fmt.Errorf("catalog init: %w", err)
+	}
+	start := time.Now()
+	db, err := openDatabase(*dbPath, *timeout)
+	if err != nil {
+		return fmt.Errorf("catalog init: %w", err)
+	}
+	defer db.Close()
+	s, err := draft.Draft(ctx, db, draft.Options{MaxEntities: *maxEntities, SampleRows: *sampleRows, QueryTimeout: *timeout,
+		Database: filepath.Base(*dbPath)})
+	if err != nil {
+		return fmt.Errorf("catalog init: %w", err)
+	}
+	if err := writeCatalog(*out, s); err != nil {
+		return fmt.Errorf("catalog init: %w", err)
+	}
+	fmt.Fprintf(io.out, "drafted %s from %s in %s\n", *out, *dbPath, time.Since(start).Round(time.Millisecond))
+	printSummary(io.out, s)
+	fmt.Fprintf(io.out, "next: edit %s (README: \"Your own database\"), check it with\n  talk2tables catalog validate --catalog %s --db %s\n", *out, *out, *dbPath)
+	return nil
+}
+
+// runCatalogMigrate converts a version-1 catalog, optionally onto a draft of
+// the database it describes.
+func runCatalogMigrate(ctx context.Context, args []string, io stdio) error {
+	fs := newFlagSet("catalog migrate", "--in OLD --out NEW [--db FILE]", io)
+	in := fs.String("in", "", "version-1 product catalog to convert (required)")
+	out := fs.String("out", "", "version-2 catalog file to write (required)")
+	dbPath := fs.String("db", "", "database the catalog describes: its draft gives the structure, the old catalog the words and products")
+	timeout := fs.Duration("query-timeout", draft.DefaultQueryTimeout, "limit of each sampling statement (with --db)")
+	force := fs.Bool("force", false, "overwrite --out if it exists")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := required(fs, io, "in", *in); err != nil {
+		return err
+	}
+	if err := required(fs, io, "out", *out); err != nil {
+		return err
+	}
+	if err := refuseOverwrite(*out, *force); err != nil {
+		return fmt.Errorf("catalog migrate: %w", err)
+	}
+	data, err := os.ReadFile(*in)
+	if err != nil {
+		return fmt.Errorf("catalog migrate: %w", err)
+	}
+	if !catalog.IsVersion1(data) {
+		if _, err := catalog.Parse(*in, data); err != nil {
+			return fmt.Errorf("catalog migrate: %w", err)
+		}
+		return fmt.Errorf("catalog migrate: %s is already a version-2 catalog; nothing to convert", *in)
+	}
+	old, err := catalog.ParseV1(*in, data)
+	if err != nil {
+		return fmt.Errorf("catalog migrate: %w", err)
+	}
+	var base *catalog.Semantic
+	if *dbPath != "" {
+		db, err := openDatabase(*dbPath, *timeout)
+		if err != nil {
+			return fmt.Errorf("catalog migrate: %w", err)
+		}
+		defer db.Close()
+		if base, err = draft.Draft(ctx, db, draft.Options{QueryTimeout: *timeout, Database: filepath.Base(*dbPath)}); err != nil {
+			return fmt.Errorf("catalog migrate: %w", err)
+		}
+	}
+	s, err := catalog.Migrate(old, base)
+	if err != nil {
+		return fmt.Errorf("catalog migrate: %w", err)
+	}
+	if err := writeCatalog(*out, s); err != nil {
+		return fmt.Errorf("catalog migrate: %w", err)
+	}
+	fmt.Fprintf(io.out, "converted %s to %s\n", *in, *out)
+	printSummary(io.out, s)
+	return nil
+}
+
+// runCatalogValidate loads a catalog strictly and, with --db, checks it
+// against the live schema.
+func runCatalogValidate(ctx context.Context, args []string, io stdio) error {
+	fs := newFlagSet("catalog validate", "--catalog FILE [--db FILE]", io)
+	path := fs.String("catalog", "", "catalog file to check (required)")
+	dbPath := fs.String("db", "", "database to check every table, column, key and derived measure against")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := required(fs, io, "catalog", *path); err != nil {
+		return err
+	}
+	s, err := catalog.Load(*path)
+	var ve *catalog.ValidationError
+	if errors.As(err, &ve) {
+		for _, p := range ve.Problems {
+			fmt.Fprintf(io.out, "%s: %s: %s\n", ve.File, p.Path, p.Message)
+		}
+		return fmt.Errorf("catalog validate: %s: %d problem(s)", *path, len(ve.Problems))
+	}
+	if err != nil {
+		return fmt.Errorf("catalog validate: %w", err)
+	}
+	against := ""
+	if *dbPath != "" {
+		db, err := openDatabase(*dbPath, draft.DefaultQueryTimeout)
+		if err != nil {
+			return fmt.Errorf("catalog validate: %w", err)
+		}
+		defer db.Close()
+		problems, err := draft.Check(ctx, s, db)
+		if err != nil {
+			return fmt.Errorf("catalog validate: %w", err)
+		}
+		for _, p := range problems {
+			fmt.Fprintf(io.out, "%s: %s: %s\n", *path, p.Path, p.Message)
+		}
+		if len(problems) > 0 {
+			return fmt.Errorf("catalog validate: %s does not match %s: %d problem(s)", *path, *dbPath, len(problems))
+		}
+		against = " and matches " + *dbPath
+	}
+	fmt.Fprintf(io.out, "%s is valid%s\n", *path, against)
+	printSummary(io.out, s)
+	return nil
+}
+
+// printSummary prints what a catalog holds: tables by role, measures by
+// type, entity sets and the notes.
+func printSummary(w io.Writer, s *catalog.Semantic) {
+	roles := map[string]int{}
+	types := map[string]int{}
+	cols := 0
+	for _, t := range s.Tables {
+		roles[t.Role]++
+		cols += len(t.Columns)
+		for _, c := range t.Columns {
+			if c.Kind == catalog.KindMeasure {
+				types[c.Measure]++
+			}
+		}
+	}
+	values := 0
+	capped := 0
+	for _, set := range s.Entities {
+		values += len(set.Values)
+		if set.Note != "" {
+			capped++
+		}
+	}
+	fmt.Fprintf(w, "  tables:       %d (%d fact, %d dimension, %d bridge, %d view), %d columns\n",
+		len(s.Tables), roles[catalog.RoleFact], roles[catalog.RoleDimension], roles[catalog.RoleBridge], roles[catalog.RoleView], cols)
+	fmt.Fprintf(w, "  measures:     %d additive, %d non-additive columns; %d derived\n",
+		types[catalog.MeasureAdditive], types[catalog.MeasureNonAdditive], len(s.Measures))
+	fmt.Fprintf(w, "  entity sets:  %d with %d entities (%d with a note)\n", len(s.Entities), values, capped)
+	if s.Source != nil && len(s.Source.Notes) > 0 {
+		const shown = 10
+		fmt.Fprintf(w, "  notes:        %d\n", len(s.Source.Notes))
+		for i, n := range s.Source.Notes {
+			if i == shown {
+				fmt.Fprintf(w, "    … %d more in source.notes\n", len(s.Source.Notes)-shown)
+				break
+			}
+			fmt.Fprintf(w, "    - %s\n", strings.TrimSpace(n))
+		}
+	}
+}
