@@ -379,11 +379,12 @@ func (b *binder) superColumn(r *rankReq) (*column, error) {
 			cs = append(cs, c)
 		}
 	}
-	switch {
-	case unit == unitAge && len(cs) > 0 && cs[0].kind == catalog.KindMeasure:
+	if unit == unitAge && len(cs) > 0 && cs[0].kind == catalog.KindMeasure {
 		r.dir = -r.dir // an age: the oldest is the highest
-	case unit == unitAge && len(cs) == 0 && t.date != nil:
-		cs = append(cs, t.date) // the oldest row is the earliest dated
+	}
+	if unit == unitAge && len(cs) == 0 {
+		return nil, decline("%s has no birth date or age column to tell the %s", t.name, r.sp.text).
+			withHint("ask for the earliest by a date, e.g. the first %s by %s", t.phrase(), dateWord(t))
 	}
 	if len(cs) > 1 {
 		var price []*column
@@ -405,6 +406,13 @@ func (b *binder) superColumn(r *rankReq) (*column, error) {
 		return cs[0], nil
 	}
 	return nil, decline("%q could mean %s or %s", r.sp.text, cs[0].ref(), cs[1].ref())
+}
+
+func dateWord(t *table) string {
+	if t.date != nil {
+		return t.date.phrase()
+	}
+	return "date"
 }
 
 func (b *binder) bindAggregateRank(r *rankReq) error {

@@ -67,6 +67,9 @@ func salesDeclines() []string {
 		"how many customers will buy next year",
 		"total average order value",
 		"how many products were sold",
+		"list the 5 oldest customers", // by age? no birth date
+		"biggest customer",            // by what?
+		"which customer has the most", // the most what?
 		"top region by revenue in each month",
 		"average revenue per month",
 		"average monthly revenue",

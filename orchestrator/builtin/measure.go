@@ -59,7 +59,74 @@ func (b *binder) bindRankMeasure(r *rankReq) (*boundMeasure, error) {
 	if len(b.measures) == 1 && hint == kwNone {
 		return b.measures[0], nil // "which region has the highest revenue" bound it already
 	}
+	if hint == kwNone {
+		if bm := b.verbCount(); bm != nil {
+			return bm, nil // "most booked room type": how many bookings
+		}
+		if err := b.canDefaultRank(r); err != nil {
+			return nil, err
+		}
+	}
 	return b.defaultMeasure(hint, b.targetTables(r.target), r.sp.text)
+}
+
+// verbCount: a ranking by a verb ("most booked", "most ordered") counts
+// the rows of the table the verb names (bookings, orders).
+func (b *binder) verbCount() *boundMeasure {
+	v := b.q.dateVerb
+	if v == nil {
+		return nil
+	}
+	var found *table
+	for _, t := range b.m.tables {
+		if t.view {
+			continue
+		}
+		words := append(catalog.IdentifierWords(t.bare), t.words...)
+		for _, w := range words {
+			for _, f := range v.kw.forms {
+				if w == f || catalog.Singular(w) == f {
+					if found != nil && found != t {
+						return nil
+					}
+					found = t
+				}
+			}
+		}
+	}
+	if found == nil {
+		return nil
+	}
+	b.resolve(v.text, "table", found.name)
+	b.assume = append(b.assume, fmt.Sprintf("'%s' ranks by the number of %s rows", v.text, found.name))
+	return &boundMeasure{fn: "COUNT", countT: found, phrase: "number of " + found.phrase(), alias: alias("number of " + found.phrase())}
+}
+
+// canDefaultRank: a headline measure is assumed only for "top" / "bottom"
+// / "best" / "worst" rankings, and for the size words of fact rows ("the
+// largest order"): "the biggest hotel" or "the customer with the most" do
+// not say by what.
+func (b *binder) canDefaultRank(r *rankReq) error {
+	if b.q.dateVerb != nil {
+		return decline("ranked by what? %q does not say which figure", b.q.dateVerb.text).
+			withHint("name the measure, e.g. %s by revenue", r.sp.text)
+	}
+	switch strings.TrimPrefix(r.sp.text, "the ") {
+	case "top", "bottom", "best", "worst", "leading":
+		return nil
+	case "largest", "biggest", "smallest", "greatest":
+		ts := preferTables(r.target.tables())
+		if len(ts) == 0 {
+			ts = b.targetTables(r.target)
+		}
+		for _, t := range ts {
+			if t.role == catalog.RoleFact {
+				return nil
+			}
+		}
+	}
+	return decline("%q: ranked by what?", r.sp.text).
+		withHint("name the measure, e.g. the %s %s by revenue", r.sp.text, targetWord(b.targetTables(r.target)))
 }
 
 // targetTables are the tables a ranked or grouped phrase may mean.
@@ -303,8 +370,10 @@ func (b *binder) measureFn(bm *boundMeasure, fn, text string) error {
 			bm.fn = fn
 		}
 	}
-	bm.alias = alias(fnWord(bm.fn) + " " + bm.phrase)
-	bm.phrase = strings.TrimSpace(fnWord(bm.fn) + " " + bm.phrase)
+	if w := fnWord(bm.fn); w != "" && !strings.HasPrefix(bm.phrase, w+" ") {
+		bm.phrase = w + " " + bm.phrase
+	}
+	bm.alias = alias(bm.phrase)
 	return nil
 }
 

@@ -172,7 +172,7 @@ func salesQuestions() []question {
 		{name: "list products in category", q: "list products in Electronics", want: "SELECT * FROM products WHERE category = 'Electronics'"},
 		{name: "which products", q: "which products are in audio?", want: "SELECT * FROM products WHERE category = 'Audio'"},
 		{name: "latest order", q: "show me the latest order", want: "SELECT * FROM orders ORDER BY order_date DESC, order_id DESC LIMIT 1"},
-		{name: "oldest customers", q: "list the 5 oldest customers", want: "SELECT * FROM customers ORDER BY signup_date, customer_id LIMIT 5"},
+		{name: "earliest customers", q: "list the 5 earliest customers", want: "SELECT * FROM customers ORDER BY signup_date, customer_id LIMIT 5"},
 		{name: "pending orders", q: "list pending orders", want: "SELECT * FROM orders WHERE status = 'pending'"},
 		{name: "last 3 sales", q: "last 3 transactions", want: "SELECT * FROM sales ORDER BY sale_date DESC, sale_id DESC LIMIT 3"},
 		{name: "list categories", q: "list categories", ordered: true, want: "SELECT DISTINCT category FROM products ORDER BY category"},
