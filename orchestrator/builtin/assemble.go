@@ -87,6 +87,9 @@ func (b *binder) assemble() (*plan, error) {
 		if l, ok := labelExpr(b.root); ok && l.kind == eLabel {
 			p.sels = append(p.sels, selItem{e: l, alias: uniqueAlias(p.sels, exprAlias(l))})
 		}
+		if n, ok := nameExpr(b.root); ok && n.kind == eLabel {
+			p.sels = append(p.sels, selItem{e: n, alias: uniqueAlias(p.sels, exprAlias(n))})
+		}
 		p.order = b.order
 	case pDistinct:
 		c := b.listCols[0]
@@ -362,7 +365,22 @@ func groupExprs(g *boundGroup) []expr {
 	if l, ok := labelExpr(g.ent); ok {
 		out = append(out, l)
 	}
+	if n, ok := nameExpr(g.ent); ok {
+		out = append(out, n)
+	}
 	return out
+}
+
+// nameExpr is the name the identifiers suggest when the catalog labels
+// rows with another column.
+func nameExpr(t *table) (expr, bool) {
+	switch {
+	case len(t.nameCols) == 1:
+		return expr{kind: eCol, col: t.nameCols[0]}, true
+	case len(t.nameCols) > 1:
+		return expr{kind: eLabel, cols: t.nameCols}, true
+	}
+	return expr{}, false
 }
 
 // labelExpr is how a row of t is named: its label column, or its label

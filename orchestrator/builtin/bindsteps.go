@@ -174,9 +174,24 @@ func (b *binder) bindGroups() error {
 		if err != nil {
 			return err
 		}
+		if bg.ent != nil && bg.ent == b.root && b.onlyAverages() {
+			// "average total price per reservation": the average over them
+			b.assume = append(b.assume, fmt.Sprintf("'per %s': the average over all %s rows", g.sp.text, b.root.name))
+			continue
+		}
 		b.groups = append(b.groups, bg)
 	}
 	return b.checkAveragePerEntity()
+}
+
+// onlyAverages: every measure is an average.
+func (b *binder) onlyAverages() bool {
+	for _, bm := range b.measures {
+		if bm.fn != "AVG" {
+			return false
+		}
+	}
+	return len(b.measures) > 0
 }
 
 // bindGroupSpan binds a phrase to group by.
@@ -190,9 +205,17 @@ func (b *binder) bindGroupSpan(sp *span) (*boundGroup, error) {
 			cs = append(cs, cand{t: m.t, c: m.c, strength: m.strength})
 		}
 	}
-	// a table and its label, key or a foreign key to it name the same groups
+	// a table, its key or a foreign key to it name the same groups; so
+	// does its label when the phrase names the table too ("by customer"),
+	// not when it names only the column ("by title")
+	names := map[*table]bool{}
+	for _, c := range cs {
+		if c.c == nil {
+			names[c.t] = true
+		}
+	}
 	for i := range cs {
-		if t := groupEntity(cs[i]); t != nil {
+		if t := groupEntity(cs[i]); t != nil && (cs[i].c.kind != catalog.KindLabel || names[t] || !repeats(cs[i].c)) {
 			cs[i] = cand{t: t, strength: cs[i].strength}
 		}
 	}
@@ -230,6 +253,13 @@ func (b *binder) bindGroupSpan(sp *span) (*boundGroup, error) {
 		b.assume = append(b.assume, fmt.Sprintf("'%s' read as '%s'", sp.text, sp.typo))
 	}
 	return bg, nil
+}
+
+// repeats: the schema's sample shows the column's values repeat across rows
+// (fewer distinct values than rows), so it is an attribute to group by,
+// not the name of each row.
+func repeats(c *column) bool {
+	return len(c.values) > 0 && c.t.rows > int64(len(c.values))
 }
 
 // groupEntity: a label, primary key or foreign key column groups the rows

@@ -12,8 +12,14 @@ import (
 func bookstoreEnv(tb testing.TB) *env {
 	tb.Helper()
 	dir := filepath.Join(testfixture.RepoRoot(tb), "testdata", "bookstore")
-	path := sqliteFile(tb, "bookstore.db", readFile(tb, filepath.Join(dir, "schema.sql")), readFile(tb, filepath.Join(dir, "data.sql")))
-	return newEnv(tb, path, filepath.Join(dir, "catalog.json"))
+	return newEnv(tb, bookstoreDB(tb), filepath.Join(dir, "catalog.json"))
+}
+
+// bookstoreDB builds the bookstore database in a temporary directory.
+func bookstoreDB(tb testing.TB) string {
+	tb.Helper()
+	dir := filepath.Join(testfixture.RepoRoot(tb), "testdata", "bookstore")
+	return sqliteFile(tb, "bookstore.db", readFile(tb, filepath.Join(dir, "schema.sql")), readFile(tb, filepath.Join(dir, "data.sql")))
 }
 
 const (

@@ -101,7 +101,7 @@ const (
 var keywords = map[string]kwInfo{
 	"how many": {kw: kwCount}, "number of": {kw: kwCount}, "count": {kw: kwCount}, "count of": {kw: kwCount},
 	"total number of": {kw: kwCount}, "no of": {kw: kwCount}, "num of": {kw: kwCount}, "counts of": {kw: kwCount},
-	"the number of": {kw: kwCount}, "amount of": {kw: kwHowMuch},
+	"the number of": {kw: kwCount},
 
 	"total": {kw: kwAgg, fn: "SUM"}, "sum": {kw: kwAgg, fn: "SUM"}, "sum of": {kw: kwAgg, fn: "SUM"},
 	"total of": {kw: kwAgg, fn: "SUM"},

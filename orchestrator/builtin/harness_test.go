@@ -326,3 +326,46 @@ func readFile(tb testing.TB, path string) string {
 	}
 	return string(b)
 }
+
+// sameRowsLoose is the evaluation harness's comparison (docs/contracts.md
+// §5): every wanted column must be matched by a distinct got column
+// holding the same values row for row; extra got columns are fine.
+func sameRowsLoose(got, want [][]any, ordered bool) error {
+	if len(got) != len(want) {
+		return fmt.Errorf("%d rows, want %d", len(got), len(want))
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	nw, ng := len(want[0]), len(got[0])
+	assign := make([]int, nw)
+	used := make([]bool, ng)
+	var try func(j int) bool
+	try = func(j int) bool {
+		if j == nw {
+			proj := make([][]any, len(got))
+			for i, r := range got {
+				proj[i] = make([]any, nw)
+				for k, a := range assign {
+					proj[i][k] = r[a]
+				}
+			}
+			return sameRows(proj, want, ordered) == nil
+		}
+		for a := 0; a < ng; a++ {
+			if used[a] {
+				continue
+			}
+			used[a], assign[j] = true, a
+			if try(j + 1) {
+				return true
+			}
+			used[a] = false
+		}
+		return false
+	}
+	if !try(0) {
+		return fmt.Errorf("no assignment of result columns matches the wanted rows")
+	}
+	return nil
+}

@@ -133,6 +133,14 @@ func (m *model) inferTables() {
 				t.key = pks[0]
 			}
 		}
+		if len(t.label) > 0 && t.described {
+			// a catalog label that is not what the names suggest (a
+			// person's job "Title" rather than FirstName LastName): show
+			// both, so the row is recognisable either way
+			if guess := inferLabelFrom(t); len(guess) > 0 && !sameCols(guess, t.label) {
+				t.nameCols = guess
+			}
+		}
 		if len(t.label) == 0 && !t.described {
 			t.label = inferLabel(t)
 			// other name-like columns are attributes ("Title" of a person)
@@ -161,6 +169,38 @@ func inferLabel(t *table) []*column {
 			labels = append(labels, c)
 		}
 	}
+	return pickLabel(t, labels)
+}
+
+// inferLabelFrom guesses a label from the text columns' names alone,
+// whatever their catalog kind.
+func inferLabelFrom(t *table) []*column {
+	var labels []*column
+	for _, c := range t.cols {
+		ws := catalog.IdentifierWords(c.name)
+		if !c.numeric && !c.boolean && !c.dateType && !c.isKey() && anyIn(ws, labelWords) && !anyIn(ws, textWords) {
+			labels = append(labels, c)
+		}
+	}
+	if len(labels) <= 1 {
+		return nil // a lone name-like column: the catalog's label is as good
+	}
+	return pickLabel(t, labels)
+}
+
+func sameCols(a, b []*column) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func pickLabel(t *table, labels []*column) []*column {
 	if len(labels) <= 1 {
 		return labels
 	}

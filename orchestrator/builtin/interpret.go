@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"talk2tables/catalog"
@@ -112,7 +113,7 @@ func interpret(spans []*span) (*query, error) {
 	q := &query{spans: spans}
 	for _, step := range []func() error{
 		q.readUnsupported, q.readFrame, q.readTime, q.readComparisons, q.readRanking,
-		q.readGroups, q.readMeasures, q.readFilters, q.readSubjects, q.readLeftovers,
+		q.readNumberEquals, q.readGroups, q.readMeasures, q.readFilters, q.readSubjects, q.readLeftovers,
 	} {
 		if err := step(); err != nil {
 			return nil, err
@@ -247,13 +248,20 @@ func flagLike(sp *span) bool {
 }
 
 // measureLike: a column measure or derived measure meaning.
+//
+// A phrase that also names a table counts as a measure only through that
+// table's own measures ("sales" → the sales amount), not another table's
+// ("guests" is the guest table, not room types' max guests).
 func measureLike(sp *span) bool {
 	if sp == nil || sp.kind != spWord {
 		return false
 	}
+	tables := sp.tables()
 	for _, m := range sp.ms {
 		if m.kind == mDerived || m.kind == mColumn && m.c.kind == catalog.KindMeasure {
-			return true
+			if len(tables) == 0 || slices.Contains(tables, m.t) {
+				return true
+			}
 		}
 	}
 	return false
@@ -270,6 +278,19 @@ func groupLike(sp *span) bool {
 		}
 	}
 	return false
+}
+
+// amountTable: a column the phrase's table adds up (its amount), when it
+// has one: "total charges" may mean their number or their amount.
+func amountTable(sp *span) *column {
+	for _, t := range sp.tables() {
+		for _, c := range t.cols {
+			if c.additive() {
+				return c
+			}
+		}
+	}
+	return nil
 }
 
 // groupLikeTable: groupLike through a table's columns (a view's columns
@@ -326,6 +347,36 @@ func (q *query) readComparisons() error {
 
 func trimFloat(f float64) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.4f", f), "0"), ".")
+}
+
+// readNumberEquals reads "star rating 5" / "rating of 5" as an equality:
+// a number right after a column phrase, left by the ranking.
+func (q *query) readNumberEquals() error {
+	for _, sp := range q.spans {
+		if sp.used || sp.kind != spNum {
+			continue
+		}
+		pv := q.at(sp.idx - 1)
+		if !isNoun(pv) || !pv.has(mColumn) || pv.has(mTable) || measureLike(pv) && !numericAttribute(pv) {
+			continue
+		}
+		cmp := &span{idx: sp.idx, text: pv.text + " " + sp.text, kind: spCmp, op: "=", a: sp.num, used: true}
+		q.spans[sp.idx] = cmp
+		q.cmps = append(q.cmps, &cmpReq{sp: cmp, target: pv})
+		pv.used = true
+	}
+	return nil
+}
+
+// numericAttribute: a phrase naming a number column that is not summed
+// (a rating, a floor): equal to a number is a filter.
+func numericAttribute(sp *span) bool {
+	for _, m := range sp.ms {
+		if m.kind == mColumn && m.c.numeric && !m.c.isKey() && !m.c.additive() {
+			return true
+		}
+	}
+	return false
 }
 
 // readRanking finds top/bottom N, most/least, superlatives (most
@@ -470,8 +521,9 @@ func (q *query) readRank(sp *span) error {
 		r.measure = &measureReq{sp: next}
 		next.used = true
 		r.target = prev
-	case next != nil && next.has(mTable) && prev != nil && prev.has(mTable):
-		// "customers with the most orders": ranked by a count of rows
+	case next != nil && next.has(mTable) && !measureLike(next) && prev != nil && (prev.has(mTable) || groupLike(prev) && !sameTables(prev, next)):
+		// "customers with the most orders", "which country has the most
+		// guests": ranked by a count of rows
 		r.measure = &measureReq{count: next}
 		next.used = true
 		r.target = prev
@@ -651,6 +703,10 @@ func (q *query) readMeasures() error {
 				q.addMeasure(&measureReq{sp: nx, fn: sp.kw.fn, fnSpan: sp})
 				sp.used = true
 			case nx != nil && nx.has(mTable) && sp.kw.fn == "SUM" && sp.kind == spKw:
+				if c := amountTable(nx); c != nil {
+					return decline("%q could mean the number of %s or their %s", sp.text+" "+nx.text, nx.text, c.phrase()).
+						withHint("ask for the number of %s, or the total %s", nx.text, c.phrase())
+				}
 				// "total orders": a count of rows
 				q.addMeasure(&measureReq{count: nx, fnSpan: sp})
 				sp.used = true

@@ -175,8 +175,10 @@ func (b *binder) bindMeasure(mr *measureReq) (*boundMeasure, error) {
 	if len(cs) == 0 {
 		return nil, decline("%q is not a number I can compute", mr.sp.text)
 	}
+	// Which table is closer is no reason to pick a measure: "unit price"
+	// of the products or of the sale lines are different questions.
 	cs = narrow(cs, func(c cand) bool { return b.named[c.t] && !c.t.view }, strongest(cs),
-		b.feasible, func(c cand) bool { return !c.t.view }, b.fewestHops(cs))
+		b.feasible, func(c cand) bool { return !c.t.view })
 	if len(cs) > 1 {
 		return nil, decline("%q could mean %s", mr.sp.text, candList(cs)).
 			withHint("name the table too, e.g. %s %s", cs[0].t.singular(), mr.sp.text)

@@ -39,6 +39,7 @@ type table struct {
 	role      string
 	key       *column
 	label     []*column
+	nameCols  []*column // the name the identifiers suggest, when the catalog's label is another
 	date      *column
 	defFilter *defaultFilter
 	cols      []*column

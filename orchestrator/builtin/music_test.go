@@ -15,7 +15,7 @@ import (
 func musicEnv(tb testing.TB) *env {
 	tb.Helper()
 	dir := filepath.Join("testdata", "music")
-	path := sqliteFile(tb, "music.db", readFile(tb, filepath.Join(dir, "schema.sql")), readFile(tb, filepath.Join(dir, "data.sql")))
+	path := musicDB(tb)
 	e := newEnv(tb, path, filepath.Join(dir, "catalog.json"))
 	db := e.req.Servers[len(e.req.Servers)-1]
 	withViews(tb, db.Resources["database://schema"].(map[string]any), path)
@@ -118,4 +118,11 @@ func TestMusicDeclines(t *testing.T) {
 	} {
 		t.Run(q, func(t *testing.T) { e.declines(t, g, q) })
 	}
+}
+
+// musicDB builds the music database in a temporary directory.
+func musicDB(tb testing.TB) string {
+	tb.Helper()
+	dir := filepath.Join("testdata", "music")
+	return sqliteFile(tb, "music.db", readFile(tb, filepath.Join(dir, "schema.sql")), readFile(tb, filepath.Join(dir, "data.sql")))
 }

@@ -137,6 +137,9 @@ func (m *model) spanAt(toks []token, i int, today time.Time) (int, *span) {
 		if e != nil && len(e.toks) == 1 && stopwords[t.w] && onlyNames(e) {
 			e = nil // "a", "all": a value that is also a filler word is not read
 		}
+		if e != nil && allNumbers(toks[i:i+len(e.toks)]) {
+			e = nil // "top 5", "in 2025": numbers, not the values 5 or 2025 of some column
+		}
 	}
 	tn, rng := matchTime(toks, i, today)
 	kn, info := matchKeyword(toks, i)
@@ -188,6 +191,15 @@ func (m *model) spanAt(toks []token, i int, today time.Time) (int, *span) {
 		return best, sp
 	}
 	return kn, &span{text: text, kind: spKw, kw: info}
+}
+
+func allNumbers(toks []token) bool {
+	for _, t := range toks {
+		if !t.isNum && !t.iso {
+			return false
+		}
+	}
+	return true
 }
 
 func onlyNames(e *lexEntry) bool {

@@ -13,7 +13,7 @@ import (
 func storeEnv(tb testing.TB) *env {
 	tb.Helper()
 	dir := filepath.Join("testdata", "store")
-	path := sqliteFile(tb, "store.db", readFile(tb, filepath.Join(dir, "schema.sql")), readFile(tb, filepath.Join(dir, "data.sql")))
+	path := storeDB(tb)
 	return newEnv(tb, path, filepath.Join(dir, "catalog.json"))
 }
 
@@ -94,4 +94,11 @@ func TestStoreDeclines(t *testing.T) {
 	} {
 		t.Run(q, func(t *testing.T) { e.declines(t, g, q) })
 	}
+}
+
+// storeDB builds the store database in a temporary directory.
+func storeDB(tb testing.TB) string {
+	tb.Helper()
+	dir := filepath.Join("testdata", "store")
+	return sqliteFile(tb, "store.db", readFile(tb, filepath.Join(dir, "schema.sql")), readFile(tb, filepath.Join(dir, "data.sql")))
 }
