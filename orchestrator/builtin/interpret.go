@@ -280,6 +280,18 @@ func groupLike(sp *span) bool {
 	return false
 }
 
+// factQuantity: an additive column of another, fact table that the phrase
+// also names ("guests": the guest table, or a booking's number of guests).
+func factQuantity(sp *span) *column {
+	tables := sp.tables()
+	for _, m := range sp.ms {
+		if m.kind == mColumn && m.c.additive() && m.t.role == catalog.RoleFact && !slices.Contains(tables, m.t) && m.strength > strengthHead {
+			return m.c
+		}
+	}
+	return nil
+}
+
 // amountTable: a column the phrase's table adds up (its amount), when it
 // has one: "total charges" may mean their number or their amount.
 func amountTable(sp *span) *column {
@@ -703,7 +715,11 @@ func (q *query) readMeasures() error {
 				q.addMeasure(&measureReq{sp: nx, fn: sp.kw.fn, fnSpan: sp})
 				sp.used = true
 			case nx != nil && nx.has(mTable) && sp.kw.fn == "SUM" && sp.kind == spKw:
-				if c := amountTable(nx); c != nil {
+				c := amountTable(nx)
+				if c == nil {
+					c = factQuantity(nx)
+				}
+				if c != nil {
 					return decline("%q could mean the number of %s or their %s", sp.text+" "+nx.text, nx.text, c.phrase()).
 						withHint("ask for the number of %s, or the total %s", nx.text, c.phrase())
 				}
@@ -807,6 +823,10 @@ func (q *query) readCount(sp *span) error {
 			continue
 		case !isNoun(nx):
 			return decline("%q: count of what?", sp.text).withHint("e.g. how many orders")
+		case nx.has(mTable) && factQuantity(nx) != nil:
+			c := factQuantity(nx)
+			return decline("%q could mean the number of %s rows or the total of %s", sp.text+" "+nx.text, nx.text, c.ref()).
+				withHint("ask for the number of %s, or the total %s", nx.text, c.phrase())
 		case nx.has(mTable):
 			q.addMeasure(&measureReq{count: nx, fn: "COUNT", fnSpan: sp})
 		case measureLike(nx) && !groupLike(nx):

@@ -10,7 +10,7 @@ import (
 // Headline words: what an analyst means by a money or quantity figure when
 // the question names none ("top customers", "best-selling products").
 var (
-	moneyHeadline    = setOf("revenue", "sale", "sales", "amount", "total", "turnover", "total sale", "sale amount", "total amount", "spend", "spending", "gross sale", "net sale", "income")
+	moneyHeadline    = setOf("revenue", "sale", "sales", "amount", "total", "subtotal", "turnover", "total sale", "sale amount", "total amount", "spend", "spending", "gross sale", "net sale", "income", "price")
 	quantityHeadline = setOf("quantity", "qty", "unit", "unit sold", "quantity sold", "units", "units sold")
 )
 
@@ -416,38 +416,40 @@ func (b *binder) defaultMeasure(hint kw, targets []*table, why string) (*boundMe
 	if hint == kwSell {
 		unit, words, noun = unitQuantity, quantityHeadline, "quantity sold"
 	}
+	// Every additive measure of that kind on a fact table reaching the
+	// targets that reads as a headline amount (revenue, sales, total,
+	// amount; quantity, units) is a candidate; freight or tax are not. One
+	// column wins; two columns (a booking's total and its charges) decline;
+	// with no column, one derived measure wins.
 	var cs []cand
 	for _, t := range b.m.tables {
-		if t.view {
+		if t.view || t.role != catalog.RoleFact {
 			continue
 		}
 		for _, c := range t.cols {
-			if c.additive() && (c.unit == unit || c.unit == "" && hint == kwSell && c.inferred) && hasHeadline(c.words, c.name, words) {
+			if c.additive() && (c.unit == unit || c.unit == "" && hint == kwSell && c.inferred) && headline(c.words, c.name, words) {
 				cs = append(cs, cand{t: t, c: c})
 			}
 		}
 	}
 	for _, d := range b.m.derived {
-		if d.additive() && d.unit == unit && (words[d.name] || hasHeadline(d.words, "", words)) {
+		if d.additive() && d.unit == unit && !d.t.view && (headline(append([]string{d.name}, d.words...), "", words)) {
 			cs = append(cs, cand{t: d.t, d: d})
 		}
 	}
-	reaches := func(c cand) bool {
-		for _, t := range targets {
-			if _, ok := b.m.reach(c.t, t); !ok {
-				return false
-			}
-		}
-		return true
-	}
 	var ok []cand
 	for _, c := range cs {
-		if reaches(c) {
+		reaches := true
+		for _, t := range targets {
+			if _, r := b.m.reach(c.t, t); !r {
+				reaches = false
+			}
+		}
+		if reaches {
 			ok = append(ok, c)
 		}
 	}
 	ok = narrow(ok, func(c cand) bool { return c.c != nil })
-	ok = narrow(ok, b.closestTo(targets, ok))
 	if len(ok) != 1 {
 		what := "ranked"
 		if why == "" {
@@ -482,6 +484,27 @@ func targetWord(ts []*table) string {
 		return "rows"
 	}
 	return ts[0].phrase()
+}
+
+// headline: one of the phrases, or one word of the identifier, reads as a
+// headline amount.
+func headline(ws []string, ident string, set map[string]bool) bool {
+	if hasHeadline(ws, ident, set) {
+		return true
+	}
+	for _, w := range catalog.IdentifierWords(ident) {
+		if set[w] || set[catalog.Singular(w)] {
+			return true
+		}
+	}
+	for _, p := range ws {
+		for _, w := range strings.Fields(p) {
+			if set[w] || set[catalog.Singular(w)] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func hasHeadline(ws []string, ident string, headline map[string]bool) bool {
