@@ -91,6 +91,9 @@ func (b *binder) assemble() (*plan, error) {
 			p.sels = append(p.sels, selItem{e: n, alias: uniqueAlias(p.sels, exprAlias(n))})
 		}
 		p.order = b.order
+		if b.orderNotNull != nil {
+			p.where = append(p.where, &cond{kind: cNotNull, e: expr{kind: eCol, col: b.orderNotNull}})
+		}
 	case pDistinct:
 		c := b.listCols[0]
 		if !p.joins.need(b.m, c.t) {
@@ -321,6 +324,10 @@ func (b *binder) assembleAggregate(p *plan) error {
 	p.countGroups = b.countGroups
 	switch {
 	case rankSel >= 0:
+		if e := p.sels[rankSel].e; e.kind != eCountAll && !(e.kind == eAgg && e.fn == "COUNT") {
+			// a group whose figure is unknown is not ranked
+			p.having = append(p.having, &cond{kind: cNotNull, e: e})
+		}
 		p.order = append(p.order, orderItem{sel: rankSel, desc: b.order[0].desc})
 		for i := 0; i < first; i++ {
 			p.order = append(p.order, orderItem{sel: i})

@@ -31,7 +31,8 @@ type binder struct {
 	limit    int
 	timeCol  *column
 
-	countGroups    bool // count the groups that pass a HAVING comparison
+	countGroups    bool    // count the groups that pass a HAVING comparison
+	orderNotNull   *column // a listing ranked by a column that may be NULL
 	subjectGrouped bool
 
 	assume   []string

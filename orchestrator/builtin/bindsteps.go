@@ -369,6 +369,10 @@ func (b *binder) bindRanking() error {
 		}
 	}
 	b.order = append(b.order, orderItem{sel: -1, e: expr{kind: eCol, col: col}, desc: r.dir > 0})
+	if col.nullable {
+		// the oldest guest is one whose birth date is known
+		b.orderNotNull = col
+	}
 	if b.root.key != nil {
 		b.order = append(b.order, orderItem{sel: -1, e: expr{kind: eCol, col: b.root.key}, desc: r.dir > 0 && r.recency})
 	}

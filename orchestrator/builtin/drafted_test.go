@@ -90,10 +90,3 @@ func TestDraftedCatalogsNeverWrong(t *testing.T) {
 		})
 	}
 }
-
-// resortDB builds the UPPER_SNAKE resort database (testdata/resort).
-func resortDB(tb testing.TB) string {
-	tb.Helper()
-	dir := filepath.Join("testdata", "resort")
-	return sqliteFile(tb, "resort.db", readFile(tb, filepath.Join(dir, "schema.sql")), readFile(tb, filepath.Join(dir, "data.sql")))
-}

@@ -60,6 +60,7 @@ type column struct {
 	boolean  bool
 	dateType bool // a DATE/TIME/TIMESTAMP type
 	pk       bool
+	nullable bool
 	kind     string // catalog.Kind*
 	measure  string // catalog.Measure* when kind is measure
 	unit     string
@@ -206,7 +207,7 @@ func (m *model) buildTables(s *schemaDoc) {
 			if sc.Name == "" || t.byName[strings.ToLower(sc.Name)] != nil {
 				continue
 			}
-			c := &column{t: t, name: sc.Name, typ: strings.ToUpper(sc.Type), pk: sc.PrimaryKey}
+			c := &column{t: t, name: sc.Name, typ: strings.ToUpper(sc.Type), pk: sc.PrimaryKey, nullable: sc.Nullable}
 			c.classifyType()
 			for _, v := range sc.DistinctValues {
 				if s, ok := v.(string); ok && strings.TrimSpace(s) != "" {
