@@ -184,6 +184,9 @@ func (b *binder) bindMeasure(mr *measureReq) (*boundMeasure, error) {
 			withHint("name the table too, e.g. %s %s", cs[0].t.singular(), mr.sp.text)
 	}
 	c := cs[0]
+	if err := b.headerAmount(mr.sp, c); err != nil {
+		return nil, err
+	}
 	bm := &boundMeasure{col: c.c, d: c.d, phrase: strings.ToLower(mr.sp.text)}
 	if err := b.measureFn(bm, mr.fn, mr.sp.text); err != nil {
 		return nil, err
@@ -222,6 +225,39 @@ func (b *binder) bindDistinctCount(mr *measureReq) (*boundMeasure, error) {
 	b.resolve(mr.count.text, "column", c.ref())
 	return &boundMeasure{fn: "COUNT", distinct: c, phrase: "number of distinct " + pluralPhrase(mr.count.text),
 		alias: alias("number of " + pluralPhrase(mr.count.text))}, nil
+}
+
+// genericMoney are words for money that do not say whose amount it is.
+var genericMoney = setOf("revenue", "sale", "sales", "turnover", "income", "takings", "earnings")
+
+// lineWords name tables whose rows are the lines of another (their amounts
+// add up to it).
+var lineWords = setOf("line", "lines", "item", "items", "detail", "details", "entry", "entries", "position", "positions")
+
+// headerAmount declines a generic money word ("revenue") bound to the
+// amounts of a table that is not the lines of its parent when that parent
+// has an amount of its own: a booking's total or its charges, an order's
+// total or its payments — the words do not say which.
+func (b *binder) headerAmount(sp *span, c cand) error {
+	if !genericMoney[strings.Join(phraseStems(sp.text), " ")] && !genericMoney[strings.ToLower(sp.text)] {
+		return nil
+	}
+	if anyIn(catalog.IdentifierWords(c.t.bare), lineWords) {
+		return nil
+	}
+	ps, _ := b.m.paths(c.t)
+	for p, path := range ps {
+		if p == c.t || len(path) > 2 || p.role != catalog.RoleFact {
+			continue
+		}
+		for _, pc := range p.cols {
+			if pc.additive() && pc.unit == unitMoney && headline(nil, pc.name, moneyHeadline) {
+				return decline("%q could be %s or %s", sp.text, c.String(), pc.ref()).
+					withHint("name the amount, e.g. total %s", pc.phrase())
+			}
+		}
+	}
+	return nil
 }
 
 // measureCands: the columns of kind measure and derived measures a phrase names.
