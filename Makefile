@@ -8,7 +8,7 @@ CONFIG    ?= mcp_config.yaml
 GOFILES   := $(shell find . -name '*.go' -not -path './node_modules/*')
 TEST_OUT  ?= $(CURDIR)/test-output
 
-.PHONY: all build run data test test-go test-node deps-node lint bench clean
+.PHONY: all build run data test test-go test-node deps deps-node lint bench clean
 
 all: build
 
@@ -29,14 +29,17 @@ $(DB): | $(BIN)
 run: build data
 	./$(BIN) serve --config $(CONFIG) $(if $(ADDR),--addr $(ADDR))
 
-## test: everything CI runs — formatting, vet, Go tests with -race, MCP Inspector interop, browser test
-test: lint test-go test-node
+## test: everything CI runs — formatting, vet, Go tests with -race (PostgreSQL ones included), MCP Inspector interop, browser test
+test: lint deps test-go test-node
 
 test-go:
 	$(GO) test -race -count=1 -timeout 20m ./...
 
-deps-node:
+## deps: install the test dependencies that are missing (npm packages, chromium, PostgreSQL)
+deps:
 	./scripts/ensure-test-deps.sh
+
+deps-node: deps
 
 test-node: build deps-node
 	@mkdir -p $(TEST_OUT)

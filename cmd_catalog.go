@@ -15,6 +15,7 @@ import (
 	"talk2tables/catalog"
 	"talk2tables/catalog/draft"
 	"talk2tables/databasemcp"
+	"talk2tables/pgconfig"
 )
 
 // catalogCommands are the subcommands of `talk2tables catalog`.
@@ -68,10 +69,81 @@ func required(fs *flag.FlagSet, io stdio, name, value string) error {
 	return errUsage
 }
 
-// openDatabase opens the database a catalog is drafted from or checked
-// against, read-only. (A PostgreSQL --dsn will open its backend here.)
-func openDatabase(path string, timeout time.Duration) (*databasemcp.DB, error) {
-	return databasemcp.Open(path, databasemcp.Options{QueryTimeout: timeout})
+// dbFlags name the database a catalog command reads: a SQLite file (--db)
+// or a PostgreSQL database (--dsn, --password-env).
+type dbFlags struct {
+	path, dsn, passwordEnv *string
+}
+
+// addDBFlags defines --db, --dsn and --password-env on fs; purpose ends
+// their help ("to draft the catalog from").
+func addDBFlags(fs *flag.FlagSet, purpose string) dbFlags {
+	return dbFlags{
+		path: fs.String("db", "", "SQLite database "+purpose+" (opened read-only; this or --dsn)"),
+		dsn: fs.String("dsn", "", "PostgreSQL database "+purpose+": postgres://user@host:5432/dbname or 'host=... dbname=...' "+
+			"(read-only, as database-mcp; the password from PGPASSWORD, ~/.pgpass or --password-env; this or --db)"),
+		passwordEnv: fs.String("password-env", "", "name of the environment variable holding the PostgreSQL password (with --dsn)"),
+	}
+}
+
+// given reports whether a database was named.
+func (f dbFlags) given() bool { return *f.path != "" || *f.dsn != "" }
+
+// check refuses both targets at once, and --password-env without --dsn.
+func (f dbFlags) check() error {
+	switch {
+	case *f.path != "" && *f.dsn != "":
+		return errors.New("give --db (SQLite) or --dsn (PostgreSQL), not both")
+	case *f.passwordEnv != "" && *f.dsn == "":
+		return errors.New("--password-env applies to --dsn (PostgreSQL) only")
+	}
+	return nil
+}
+
+// catalogSource is a database a catalog is drafted from or checked against.
+type catalogSource interface {
+	draft.Source
+	Close() error
+}
+
+var (
+	_ catalogSource = (*databasemcp.DB)(nil)
+	_ catalogSource = (*databasemcp.Postgres)(nil)
+)
+
+// openedDB is a database opened for a catalog command.
+type openedDB struct {
+	catalogSource
+	name  string // the drafted catalog's source.database: file base name or database name
+	label string // for messages: the path, or host/port/database/user (never a password)
+	again string // the flags naming it again on a command line (never a password)
+}
+
+// openDatabase opens the database named by f read-only, as database-mcp
+// would serve it.
+func openDatabase(ctx context.Context, f dbFlags, timeout time.Duration) (*openedDB, error) {
+	opts := databasemcp.Options{QueryTimeout: timeout}
+	if *f.dsn == "" {
+		db, err := databasemcp.Open(*f.path, opts)
+		if err != nil {
+			return nil, err
+		}
+		return &openedDB{db, filepath.Base(*f.path), *f.path, "--db " + *f.path}, nil
+	}
+	cfg, err := pgconfig.Parse(*f.dsn, *f.passwordEnv)
+	if err != nil {
+		return nil, fmt.Errorf("--dsn: %w", err)
+	}
+	db, err := databasemcp.OpenPostgres(ctx, databasemcp.PostgresConfig{Conn: cfg, MaxConns: 2}, opts)
+	if err != nil {
+		return nil, err
+	}
+	t := pgconfig.TargetOf(cfg)
+	again := "--dsn " + t.URL()
+	if *f.passwordEnv != "" {
+		again += " --password-env " + *f.passwordEnv
+	}
+	return &openedDB{db, t.Database, t.String(), again}, nil
 }
 
 // refuseOverwrite stops before any work when out exists and --force is off.
@@ -121,8 +193,8 @@ func writeCatalog(path string, s *catalog.Semantic) error {
 
 // runCatalogInit drafts a catalog from a database.
 func runCatalogInit(ctx context.Context, args []string, io stdio) error {
-	fs := newFlagSet("catalog init", "--db FILE --out FILE [flags]", io)
-	dbPath := fs.String("db", "", "SQLite database to draft the catalog from (required; opened read-only)")
+	fs := newFlagSet("catalog init", "--db FILE | --dsn postgres://... --out FILE [flags]", io)
+	dbf := addDBFlags(fs, "to draft the catalog from")
 	out := fs.String("out", "", "catalog file to write (required), e.g. catalog.json")
 	maxEntities := fs.Int("max-entities", draft.DefaultMaxEntities, "most named rows or values kept per entity set (a capped set says so in its note)")
 	sampleRows := fs.Int("sample-rows", draft.DefaultSampleRows, "rows of each table the statistics read")
@@ -131,11 +203,16 @@ func runCatalogInit(ctx context.Context, args []string, io stdio) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := required(fs, io, "db", *dbPath); err != nil {
-		return err
+	if !dbf.given() {
+		fmt.Fprintln(io.err, "talk2tables catalog init: --db (SQLite) or --dsn (PostgreSQL) is required")
+		fs.Usage()
+		return errUsage
 	}
 	if err := required(fs, io, "out", *out); err != nil {
 		return err
+	}
+	if err := dbf.check(); err != nil {
+		return fmt.Errorf("catalog init: %w", err)
 	}
 	if *maxEntities < 1 || *sampleRows < 1 || *timeout <= 0 {
 		return errors.New("catalog init: --max-entities, --sample-rows and --query-timeout must be positive")
@@ -144,33 +221,33 @@ func runCatalogInit(ctx context.Context, args []string, io stdio) error {
 		return fmt.Errorf("catalog init: %w", err)
 	}
 	start := time.Now()
-	db, err := openDatabase(*dbPath, *timeout)
+	db, err := openDatabase(ctx, dbf, *timeout)
 	if err != nil {
 		return fmt.Errorf("catalog init: %w", err)
 	}
 	defer db.Close()
 	s, err := draft.Draft(ctx, db, draft.Options{MaxEntities: *maxEntities, SampleRows: *sampleRows, QueryTimeout: *timeout,
-		Database: filepath.Base(*dbPath)})
+		Database: db.name})
 	if err != nil {
 		return fmt.Errorf("catalog init: %w", err)
 	}
 	if err := writeCatalog(*out, s); err != nil {
 		return fmt.Errorf("catalog init: %w", err)
 	}
-	fmt.Fprintf(io.out, "drafted %s from %s in %s\n", *out, *dbPath, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(io.out, "drafted %s from %s in %s\n", *out, db.label, time.Since(start).Round(time.Millisecond))
 	printSummary(io.out, s)
-	fmt.Fprintf(io.out, "next: edit %s (README: \"Your own database\"), check it with\n  talk2tables catalog validate --catalog %s --db %s\n", *out, *out, *dbPath)
+	fmt.Fprintf(io.out, "next: edit %s (README: \"Your own database\"), check it with\n  talk2tables catalog validate --catalog %s %s\n", *out, *out, db.again)
 	return nil
 }
 
 // runCatalogMigrate converts a version-1 catalog, optionally onto a draft of
 // the database it describes.
 func runCatalogMigrate(ctx context.Context, args []string, io stdio) error {
-	fs := newFlagSet("catalog migrate", "--in OLD --out NEW [--db FILE]", io)
+	fs := newFlagSet("catalog migrate", "--in OLD --out NEW [--db FILE | --dsn postgres://...]", io)
 	in := fs.String("in", "", "version-1 product catalog to convert (required)")
 	out := fs.String("out", "", "version-2 catalog file to write (required)")
-	dbPath := fs.String("db", "", "database the catalog describes: its draft gives the structure, the old catalog the words and products")
-	timeout := fs.Duration("query-timeout", draft.DefaultQueryTimeout, "limit of each sampling statement (with --db)")
+	dbf := addDBFlags(fs, "the catalog describes: its draft gives the structure, the old catalog the words and products")
+	timeout := fs.Duration("query-timeout", draft.DefaultQueryTimeout, "limit of each sampling statement (with --db or --dsn)")
 	force := fs.Bool("force", false, "overwrite --out if it exists")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -180,6 +257,9 @@ func runCatalogMigrate(ctx context.Context, args []string, io stdio) error {
 	}
 	if err := required(fs, io, "out", *out); err != nil {
 		return err
+	}
+	if err := dbf.check(); err != nil {
+		return fmt.Errorf("catalog migrate: %w", err)
 	}
 	if err := refuseOverwrite(*out, *force); err != nil {
 		return fmt.Errorf("catalog migrate: %w", err)
@@ -199,13 +279,13 @@ func runCatalogMigrate(ctx context.Context, args []string, io stdio) error {
 		return fmt.Errorf("catalog migrate: %w", err)
 	}
 	var base *catalog.Semantic
-	if *dbPath != "" {
-		db, err := openDatabase(*dbPath, *timeout)
+	if dbf.given() {
+		db, err := openDatabase(ctx, dbf, *timeout)
 		if err != nil {
 			return fmt.Errorf("catalog migrate: %w", err)
 		}
 		defer db.Close()
-		if base, err = draft.Draft(ctx, db, draft.Options{QueryTimeout: *timeout, Database: filepath.Base(*dbPath)}); err != nil {
+		if base, err = draft.Draft(ctx, db, draft.Options{QueryTimeout: *timeout, Database: db.name}); err != nil {
 			return fmt.Errorf("catalog migrate: %w", err)
 		}
 	}
@@ -224,14 +304,17 @@ func runCatalogMigrate(ctx context.Context, args []string, io stdio) error {
 // runCatalogValidate loads a catalog strictly and, with --db, checks it
 // against the live schema.
 func runCatalogValidate(ctx context.Context, args []string, io stdio) error {
-	fs := newFlagSet("catalog validate", "--catalog FILE [--db FILE]", io)
+	fs := newFlagSet("catalog validate", "--catalog FILE [--db FILE | --dsn postgres://...]", io)
 	path := fs.String("catalog", "", "catalog file to check (required)")
-	dbPath := fs.String("db", "", "database to check every table, column, key and derived measure against")
+	dbf := addDBFlags(fs, "to check every table, column, key and derived measure against")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := required(fs, io, "catalog", *path); err != nil {
 		return err
+	}
+	if err := dbf.check(); err != nil {
+		return fmt.Errorf("catalog validate: %w", err)
 	}
 	s, err := catalog.Load(*path)
 	var ve *catalog.ValidationError
@@ -245,8 +328,8 @@ func runCatalogValidate(ctx context.Context, args []string, io stdio) error {
 		return fmt.Errorf("catalog validate: %w", err)
 	}
 	against := ""
-	if *dbPath != "" {
-		db, err := openDatabase(*dbPath, draft.DefaultQueryTimeout)
+	if dbf.given() {
+		db, err := openDatabase(ctx, dbf, draft.DefaultQueryTimeout)
 		if err != nil {
 			return fmt.Errorf("catalog validate: %w", err)
 		}
@@ -259,9 +342,9 @@ func runCatalogValidate(ctx context.Context, args []string, io stdio) error {
 			fmt.Fprintf(io.out, "%s: %s: %s\n", *path, p.Path, p.Message)
 		}
 		if len(problems) > 0 {
-			return fmt.Errorf("catalog validate: %s does not match %s: %d problem(s)", *path, *dbPath, len(problems))
+			return fmt.Errorf("catalog validate: %s does not match %s: %d problem(s)", *path, db.label, len(problems))
 		}
-		against = " and matches " + *dbPath
+		against = " and matches " + db.label
 	}
 	fmt.Fprintf(io.out, "%s is valid%s\n", *path, against)
 	printSummary(io.out, s)

@@ -16,18 +16,6 @@ import (
 	"talk2tables/orchestrator"
 )
 
-// runMainEnv makes the test binary act as the talk2tables binary (the
-// stdio children serve starts): the TestMain re-exec trick.
-const runMainEnv = "TALK2TABLES_TEST_RUN_MAIN"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(runMainEnv) != "" {
-		main()
-		return
-	}
-	os.Exit(m.Run())
-}
-
 // libraryDB is a database nobody wrote a catalog for.
 func libraryDB(t *testing.T) string {
 	t.Helper()

@@ -3,17 +3,24 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"talk2tables/databasemcp"
 	"talk2tables/mcpserve"
 	"talk2tables/orchestrator"
+	"talk2tables/pgconfig"
 )
 
-// runDatabaseMCP serves the read-only MCP server over a SQLite database.
+// runDatabaseMCP serves the read-only MCP server over a SQLite file or a
+// PostgreSQL database.
 func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
-	fs := newFlagSet("database-mcp", "--db FILE [flags]", io)
-	dbPath := fs.String("db", "", "SQLite database to serve read-only (required), e.g. testdata/sales.db")
+	fs := newFlagSet("database-mcp", "--db FILE | --dsn postgres://... [flags]", io)
+	dbPath := fs.String("db", "", "SQLite database to serve read-only, e.g. testdata/sales.db (this or --dsn)")
+	dsn := fs.String("dsn", "", "PostgreSQL database to serve read-only: postgres://user@host:5432/dbname or 'host=... dbname=...'; "+
+		"a password missing from it comes from PGPASSWORD, ~/.pgpass or --password-env (this or --db)")
+	passwordEnv := fs.String("password-env", "", "name of the environment variable holding the PostgreSQL password (with --dsn)")
+	maxConns := fs.Int("max-conns", databasemcp.DefaultPostgresConns, "PostgreSQL connections in the pool (with --dsn)")
 	transport := fs.String("transport", mcpserve.Stdio, "MCP transport: stdio, sse (/sse + /message) or http (streamable HTTP, /mcp)")
 	addr := fs.String("addr", ":8000", "listen address for the sse and http transports")
 	timeout := fs.Duration("query-timeout", databasemcp.DefaultQueryTimeout, "statement timeout; a longer query is interrupted and reported as TIMEOUT")
@@ -25,10 +32,17 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *dbPath == "" {
-		fmt.Fprintln(io.err, "talk2tables database-mcp: --db is required")
+	switch {
+	case *dbPath == "" && *dsn == "":
+		fmt.Fprintln(io.err, "talk2tables database-mcp: --db (SQLite) or --dsn (PostgreSQL) is required")
 		fs.Usage()
 		return errUsage
+	case *dbPath != "" && *dsn != "":
+		fmt.Fprintln(io.err, "talk2tables database-mcp: give --db (SQLite) or --dsn (PostgreSQL), not both")
+		fs.Usage()
+		return errUsage
+	case *passwordEnv != "" && *dsn == "":
+		return fmt.Errorf("database-mcp: --password-env applies to --dsn (PostgreSQL) only")
 	}
 	switch *transport {
 	case mcpserve.Stdio, mcpserve.SSE, mcpserve.StreamableHTTP:
@@ -41,22 +55,41 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 	if *maxRows < 1 || *maxRows > databasemcp.HardMaxRows {
 		return fmt.Errorf("database-mcp: --max-rows must be between 1 and %d, got %d", databasemcp.HardMaxRows, *maxRows)
 	}
+	if *maxConns < 1 || *maxConns > 1000 {
+		return fmt.Errorf("database-mcp: --max-conns must be between 1 and 1000, got %d", *maxConns)
+	}
 	logger, err := newLogger(io.err, *logLevel, *logFormat)
 	if err != nil {
 		return fmt.Errorf("database-mcp: %w", err)
 	}
-
-	start := time.Now()
-	db, err := databasemcp.Open(*dbPath, databasemcp.Options{QueryTimeout: *timeout, MaxRows: *maxRows, Today: *today})
-	if err != nil {
-		return fmt.Errorf("database-mcp: %w", err)
-	}
-	defer db.Close()
 	// NewServer tags its own logger with mcp_server; cmdLog tags this
 	// command's lines the same way without the attribute appearing twice.
 	cmdLog := logger.With("mcp_server", databasemcp.ServerName)
-	cmdLog.Info("database opened read-only", "db", *dbPath, "transport", *transport,
-		"query_timeout", timeout.String(), "max_rows", *maxRows, "duration_ms", time.Since(start).Milliseconds())
+	opts := databasemcp.Options{QueryTimeout: *timeout, MaxRows: *maxRows, Today: *today}
+
+	start := time.Now()
+	var db interface {
+		databasemcp.Backend
+		Close() error
+	}
+	var where []any
+	if *dsn != "" {
+		pg, err := openPostgres(ctx, cmdLog, *dsn, *passwordEnv, *maxConns, opts)
+		if err != nil {
+			return fmt.Errorf("database-mcp: %w", err)
+		}
+		db, where = pg, append(pg.Target().LogAttrs(), "max_conns", *maxConns)
+	} else {
+		lite, err := databasemcp.Open(*dbPath, opts)
+		if err != nil {
+			return fmt.Errorf("database-mcp: %w", err)
+		}
+		db, where = lite, []any{"db", *dbPath}
+	}
+	defer db.Close()
+	cmdLog.Info("database opened read-only", append(where, "event", "database_opened", "dialect", db.Dialect(),
+		"transport", *transport, "query_timeout", timeout.String(), "max_rows", *maxRows,
+		"duration_ms", time.Since(start).Milliseconds())...)
 
 	err = mcpserve.Serve(ctx, databasemcp.NewServer(db, logger), mcpserve.Options{
 		Transport: *transport, Addr: *addr, Stdin: io.in, Stdout: io.out, Logger: cmdLog,
@@ -64,6 +97,21 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 	if err != nil {
 		return fmt.Errorf("database-mcp: %w", err)
 	}
-	cmdLog.Info("database mcp server stopped")
+	cmdLog.Info("database mcp server stopped", "event", "database_closed")
 	return nil
+}
+
+// openPostgres connects database-mcp to PostgreSQL. The DSN is never
+// logged; a password written into it draws a warning (process listings
+// show it).
+func openPostgres(ctx context.Context, log *slog.Logger, dsn, passwordEnv string, maxConns int, opts databasemcp.Options) (*databasemcp.Postgres, error) {
+	cfg, err := pgconfig.Parse(dsn, passwordEnv)
+	if err != nil {
+		return nil, fmt.Errorf("--dsn: %w", err)
+	}
+	if pgconfig.HasInlinePassword(dsn) {
+		log.Warn("the --dsn holds a password, which other users see in process listings: use PGPASSWORD, ~/.pgpass or --password-env",
+			"event", "password_in_dsn")
+	}
+	return databasemcp.OpenPostgres(ctx, databasemcp.PostgresConfig{Conn: cfg, MaxConns: maxConns}, opts)
 }

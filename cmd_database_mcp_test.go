@@ -35,7 +35,7 @@ func TestDatabaseMCPCommand(t *testing.T) {
 		{name: "help", args: []string{"--help"}, wantErr: errHelp, wantStderr: "-query-timeout duration"},
 		{name: "help lists every flag", args: []string{"-h"}, wantErr: errHelp, wantStderr: "-log-format string"},
 		{name: "unknown flag", args: []string{"--nope"}, wantErr: errUsage, wantStderr: "flag provided but not defined"},
-		{name: "missing --db", args: []string{}, wantErr: errUsage, wantStderr: "--db is required"},
+		{name: "missing --db", args: []string{}, wantErr: errUsage, wantStderr: "--db (SQLite) or --dsn (PostgreSQL) is required"},
 		{name: "stray argument", args: []string{"--db", missing, "extra"}, wantErr: errUsage, wantStderr: "unexpected argument"},
 		{name: "missing file", args: []string{"--db", missing}, wantMsg: missing + " does not exist"},
 		{name: "directory", args: []string{"--db", dir}, wantMsg: dir + " is a directory"},

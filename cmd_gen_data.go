@@ -8,14 +8,22 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"talk2tables/catalog"
 	"talk2tables/datagen"
+	"talk2tables/pgconfig"
 )
 
-// runGenData builds the sample SQLite database from the catalog.
+// runGenData builds the sample database from the catalog: a SQLite file, or
+// tables in a PostgreSQL database.
 func runGenData(ctx context.Context, args []string, io stdio) error {
-	fs := newFlagSet("gen-data", "--db FILE [flags]", io)
-	dbPath := fs.String("db", "", "database file to create or replace (required), e.g. testdata/sales.db")
+	fs := newFlagSet("gen-data", "--db FILE | --dsn postgres://... [flags]", io)
+	dbPath := fs.String("db", "", "SQLite database file to create or replace, e.g. testdata/sales.db (this or --dsn)")
+	dsn := fs.String("dsn", "", "PostgreSQL database to load the sample tables into with COPY: postgres://user@host:5432/dbname or 'host=... dbname=...' (this or --db)")
+	passwordEnv := fs.String("password-env", "", "name of the environment variable holding the PostgreSQL password (with --dsn; default PGPASSWORD or ~/.pgpass)")
+	schema := fs.String("schema", "", "PostgreSQL schema for the tables, created when missing (with --dsn; default the user's current schema, usually public)")
+	replace := fs.Bool("replace", false, "drop the sample's four tables (products, customers, orders, sales) first when they exist (with --dsn)")
 	catalogPath := fs.String("catalog", "testdata/sales_catalog.json", "sample catalog whose products entity set (key, name, category and unit_price attributes) is sold")
 	seed := fs.Int64("seed", 1, "random seed; the same seed and --as-of give the same data")
 	asOf := fs.String("as-of", "", "last day of sales data, YYYY-MM-DD (default today, UTC); data covers the 24 months ending then")
@@ -23,10 +31,17 @@ func runGenData(ctx context.Context, args []string, io stdio) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *dbPath == "" {
-		fmt.Fprintln(io.err, "talk2tables gen-data: --db is required")
+	switch {
+	case *dbPath == "" && *dsn == "":
+		fmt.Fprintln(io.err, "talk2tables gen-data: --db (SQLite) or --dsn (PostgreSQL) is required")
 		fs.Usage()
 		return errUsage
+	case *dbPath != "" && *dsn != "":
+		fmt.Fprintln(io.err, "talk2tables gen-data: give --db (SQLite) or --dsn (PostgreSQL), not both")
+		fs.Usage()
+		return errUsage
+	case *dsn == "" && (*passwordEnv != "" || *schema != "" || *replace):
+		return fmt.Errorf("gen-data: --password-env, --schema and --replace apply to --dsn (PostgreSQL) only")
 	}
 	if *rows < 1 || *rows > datagen.MaxRows {
 		return fmt.Errorf("gen-data: --rows must be between 1 and %d, got %d", datagen.MaxRows, *rows)
@@ -41,16 +56,23 @@ func runGenData(ctx context.Context, args []string, io stdio) error {
 	}
 	// Refuse a directory before generating: the rename at the end would fail
 	// only after all the work, with a puzzling "file exists".
-	if fi, err := os.Stat(*dbPath); err == nil && fi.IsDir() {
+	if fi, err := os.Stat(*dbPath); *dbPath != "" && err == nil && fi.IsDir() {
 		return fmt.Errorf("gen-data: --db %s is a directory; name the database file to create, e.g. %s", *dbPath, filepath.Join(*dbPath, "sales.db"))
 	}
 	cat, err := catalog.Load(*catalogPath)
 	if err != nil {
 		return fmt.Errorf("gen-data: %w", err)
 	}
-	st, err := datagen.Generate(ctx, datagen.Options{Path: *dbPath, Catalog: cat, Seed: *seed, AsOf: day, Rows: *rows})
+	opts := datagen.Options{Path: *dbPath, Catalog: cat, Seed: *seed, AsOf: day, Rows: *rows}
+	var st datagen.Stats
+	where := *dbPath
+	if *dsn != "" {
+		st, where, err = genPostgres(ctx, *dsn, *passwordEnv, opts, datagen.PostgresTarget{Schema: *schema, Replace: *replace})
+	} else {
+		st, err = datagen.Generate(ctx, opts)
+	}
 	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("gen-data: interrupted; %s was left as it was", *dbPath)
+		return fmt.Errorf("gen-data: interrupted; %s was left as it was", where)
 	}
 	if err != nil {
 		return fmt.Errorf("gen-data: %w", err)
@@ -58,4 +80,30 @@ func runGenData(ctx context.Context, args []string, io stdio) error {
 	fmt.Fprintf(io.out, "generated %s: %d products, %d customers, %d orders, %d sales (%s..%s) in %s\n",
 		st.Path, st.Products, st.Customers, st.Orders, st.Sales, st.From, st.To, st.Duration.Round(time.Millisecond))
 	return nil
+}
+
+// genPostgres loads the sample into PostgreSQL. It returns a description of
+// the target for messages (host, port, database, never the password).
+func genPostgres(ctx context.Context, dsn, passwordEnv string, opts datagen.Options, dst datagen.PostgresTarget) (datagen.Stats, string, error) {
+	cfg, err := pgconfig.Parse(dsn, passwordEnv)
+	if err != nil {
+		return datagen.Stats{}, "the database", fmt.Errorf("--dsn: %w", err)
+	}
+	target := pgconfig.TargetOf(cfg)
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		if ctx.Err() != nil {
+			return datagen.Stats{}, target.String(), ctx.Err()
+		}
+		return datagen.Stats{}, target.String(), pgconfig.ConnectError(target, err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	st, err := datagen.GeneratePostgres(ctx, conn, opts, dst)
+	if err != nil && ctx.Err() != nil {
+		err = context.Canceled
+	}
+	if err == nil {
+		st.Path = target.Address() + "/" + st.Path
+	}
+	return st, target.String(), err
 }

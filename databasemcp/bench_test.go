@@ -7,6 +7,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 
+	"talk2tables/internal/pgtest"
 	"talk2tables/internal/testfixture"
 )
 
@@ -86,4 +87,44 @@ func benchClient(b *testing.B, c *client.Client) {
 			}
 		})
 	}
+}
+
+// BenchmarkPostgres runs the same queries on the sample in PostgreSQL:
+// straight through a pgx connection (the baseline), through the backend
+// (guards, read-only transaction, cursor, JSON values: one round trip) and
+// as an execute_query round trip through mcp-go's in-process client.
+func BenchmarkPostgres(b *testing.B) {
+	db := pgtest.NewDB(b)
+	pgtest.LoadSample(b, db, benchRows)
+	conn := db.Conn(b)
+	p := openPostgres(b, db.DSN(), Options{})
+	ctx := context.Background()
+	for _, q := range benchQueries {
+		b.Run("pgx/"+q.name, func(b *testing.B) {
+			for b.Loop() {
+				rows, err := conn.Query(ctx, q.query)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n := 0
+				for rows.Next() {
+					if _, err := rows.Values(); err != nil {
+						b.Fatal(err)
+					}
+					n++
+				}
+				if rows.Close(); rows.Err() != nil || n == 0 {
+					b.Fatalf("rows = %d, err = %v", n, rows.Err())
+				}
+			}
+		})
+		b.Run("backend/"+q.name, func(b *testing.B) {
+			for b.Loop() {
+				if res, err := p.Query(ctx, q.query, 0); err != nil || res.RowCount == 0 {
+					b.Fatalf("Query = %v, %v", res, err)
+				}
+			}
+		})
+	}
+	b.Run("inprocess", func(b *testing.B) { benchClient(b, inProcessClient(b, p)) })
 }

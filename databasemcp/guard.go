@@ -11,16 +11,25 @@ import (
 // readOnlyMessage is the message of every permission refusal.
 const readOnlyMessage = sqlscan.ReadOnlyMessage
 
-// checkQuery applies the statement-level guards: length, exactly one
-// statement, and a read-only statement kind (sqlscan.CheckReadOnly, whose
-// tokenizer keeps strings, quoted identifiers and comments whole). It
-// returns nil when SQLite may prepare the query; unterminated strings are
-// left to SQLite, which reports them. The authorizer installed on every
-// connection enforces the same policy again inside SQLite.
+// checkQuery applies the statement-level guards with SQLite's rules; see
+// checkQueryIn.
 func checkQuery(q string, maxLen int) *sqlerr.Error {
+	_, e := checkQueryIn(sqlscan.SQLite, q, maxLen)
+	return e
+}
+
+// checkQueryIn applies the statement-level guards in dialect d: length,
+// exactly one statement, and a read-only statement kind
+// (sqlscan.Dialect.CheckReadOnly, whose tokenizer keeps strings, quoted
+// identifiers and comments whole). It returns the tokens, and nil when the
+// database may prepare the query; unterminated strings are left to the
+// database, which reports them. The database enforces the same policy
+// again: SQLite's authorizer, PostgreSQL's read-only transaction.
+func checkQueryIn(d sqlscan.Dialect, q string, maxLen int) ([]sqlscan.Token, *sqlerr.Error) {
 	if n := utf8.RuneCountInString(q); n > maxLen {
-		return sqlerr.New(sqlerr.UnknownError,
+		return nil, sqlerr.New(sqlerr.UnknownError,
 			fmt.Sprintf("query is %d characters long; the maximum is %d: shorten the query", n, maxLen))
 	}
-	return sqlscan.CheckReadOnly(q)
+	toks, _ := d.Tokenize(q)
+	return toks, d.CheckReadOnlyTokens(toks)
 }

@@ -6,13 +6,18 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"talk2tables/internal/pgtest"
 	"talk2tables/mcpserve"
+	"talk2tables/pgconfig"
 	"talk2tables/sqlerr"
 )
 
@@ -29,10 +34,12 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv(envServeDB); path != "" {
 		os.Exit(serveStdio(path))
 	}
-	os.Exit(m.Run())
+	os.Exit(pgtest.Main(m))
 }
 
-func serveStdio(path string) int {
+// serveStdio serves a SQLite file, or a PostgreSQL database when target is
+// a postgres:// URL.
+func serveStdio(target string) int {
 	opts := Options{}
 	if s := os.Getenv(envServeTimeout); s != "" {
 		d, err := time.ParseDuration(s)
@@ -42,7 +49,19 @@ func serveStdio(path string) int {
 		}
 		opts.QueryTimeout = d
 	}
-	db, err := Open(path, opts)
+	var db interface {
+		Backend
+		Close() error
+	}
+	var err error
+	if strings.HasPrefix(target, "postgres://") {
+		var cfg *pgx.ConnConfig
+		if cfg, err = pgconfig.Parse(target, ""); err == nil {
+			db, err = OpenPostgres(context.Background(), PostgresConfig{Conn: cfg}, opts)
+		}
+	} else {
+		db, err = Open(target, opts)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -89,7 +108,7 @@ func initialize(tb testing.TB, c *client.Client) {
 	}
 }
 
-func inProcessClient(tb testing.TB, db *DB) *client.Client {
+func inProcessClient(tb testing.TB, db Backend) *client.Client {
 	tb.Helper()
 	c, err := client.NewInProcessClient(NewServer(db, nil))
 	if err != nil {
@@ -112,7 +131,7 @@ func stdioClient(tb testing.TB, path string) *client.Client {
 	return c
 }
 
-func httpClient(tb testing.TB, db *DB, transport string) *client.Client {
+func httpClient(tb testing.TB, db Backend, transport string) *client.Client {
 	tb.Helper()
 	h, err := mcpserve.Handler(NewServer(db, nil), transport)
 	if err != nil {

@@ -24,20 +24,51 @@ const Version = "0.1.0"
 // SchemaURI is the URI of the schema resource.
 const SchemaURI = "database://schema"
 
+// Backend is a read-only database the server serves: SQLite (*DB) or
+// PostgreSQL (*Postgres). Both give the same contracts: Query and Validate
+// return *sqlerr.Error for SQL failures, Schema the database://schema JSON.
+type Backend interface {
+	Query(ctx context.Context, query string, maxRows int) (*Result, error)
+	Validate(ctx context.Context, query string) error
+	Schema(ctx context.Context) (*Schema, error)
+	// Options are the effective limits (defaults applied).
+	Options() Options
+	// Dialect is "sqlite" or "postgres".
+	Dialect() string
+}
+
+var (
+	_ Backend = (*DB)(nil)
+	_ Backend = (*Postgres)(nil)
+)
+
+// Dialect is "sqlite".
+func (db *DB) Dialect() string { return "sqlite" }
+
+// engineName is the dialect as prose.
+func engineName(dialect string) string {
+	if dialect == "postgres" {
+		return "PostgreSQL"
+	}
+	return "SQLite"
+}
+
 // NewServer returns the MCP server over db with the tools execute_query and
 // validate_query and the resource database://schema. A nil logger discards.
-func NewServer(db *DB, logger *slog.Logger) *server.MCPServer {
+func NewServer(db Backend, logger *slog.Logger) *server.MCPServer {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	h := &handlers{db: db, logger: logger.With("mcp_server", ServerName)}
+	engine := engineName(db.Dialect())
+	opts := db.Options()
 	s := server.NewMCPServer(ServerName, Version,
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(false, false),
 		server.WithRecovery(),
 		// logging/setLevel is answered (MCP clients and the conformance suite expect it).
 		server.WithLogging(),
-		server.WithInstructions("Read-only SQL over a SQLite database. Read database://schema first "+
+		server.WithInstructions("Read-only SQL over a "+engine+" database. Read database://schema first "+
 			"(tables, columns, foreign keys, indexes, row counts, low-cardinality values, today's date), "+
 			"check a statement with validate_query, run it with execute_query. Only one SELECT / WITH ... SELECT / EXPLAIN statement per call."),
 	)
@@ -48,31 +79,31 @@ func NewServer(db *DB, logger *slog.Logger) *server.MCPServer {
 		mcp.WithOpenWorldHintAnnotation(false),
 	}
 	s.AddTool(mcp.NewTool("execute_query", append([]mcp.ToolOption{
-		mcp.WithDescription(fmt.Sprintf("Run one read-only SQLite query (SELECT, WITH ... SELECT, VALUES or EXPLAIN) and return "+
+		mcp.WithDescription(fmt.Sprintf("Run one read-only "+engine+" query (SELECT, WITH ... SELECT, VALUES or EXPLAIN) and return "+
 			`{"columns":[...],"rows":[[...]],"row_count":N,"truncated":bool,"elapsed_ms":F}. Rows are capped at max_rows `+
 			"(default %d, at most %d); truncated tells that more rows exist. The statement is interrupted after %s. "+
-			`Errors come back as {"category","message"}.`, db.opts.MaxRows, HardMaxRows, db.opts.QueryTimeout)),
-		mcp.WithString("query", mcp.Required(), mcp.Description("one SQLite SELECT statement"),
-			mcp.MaxLength(db.opts.MaxQueryLength)),
-		mcp.WithInteger("max_rows", mcp.Description(fmt.Sprintf("maximum rows to return (default %d)", db.opts.MaxRows)),
+			`Errors come back as {"category","message"}.`, opts.MaxRows, HardMaxRows, opts.QueryTimeout)),
+		mcp.WithString("query", mcp.Required(), mcp.Description("one "+engine+" SELECT statement"),
+			mcp.MaxLength(opts.MaxQueryLength)),
+		mcp.WithInteger("max_rows", mcp.Description(fmt.Sprintf("maximum rows to return (default %d)", opts.MaxRows)),
 			mcp.Min(1), mcp.Max(HardMaxRows)),
 	}, readOnly...)...), h.executeQuery)
 	s.AddTool(mcp.NewTool("validate_query", append([]mcp.ToolOption{
-		mcp.WithDescription(`Check one SQLite query without running it (the same guards as execute_query, then SQLite prepares it). ` +
+		mcp.WithDescription(`Check one ` + engine + ` query without running it (the same guards as execute_query, then ` + engine + ` prepares it). ` +
 			`Returns {"valid":true} or the error execute_query would give, as {"category","message"}.`),
-		mcp.WithString("query", mcp.Required(), mcp.Description("one SQLite SELECT statement"),
-			mcp.MaxLength(db.opts.MaxQueryLength)),
+		mcp.WithString("query", mcp.Required(), mcp.Description("one "+engine+" SELECT statement"),
+			mcp.MaxLength(opts.MaxQueryLength)),
 	}, readOnly...)...), h.validateQuery)
 	s.AddResource(mcp.NewResource(SchemaURI, "database schema",
-		mcp.WithResourceDescription("Tables with columns (name, type, nullable, primary key), foreign keys, indexes, row counts and "+
-			"the distinct values of low-cardinality TEXT columns; plus the SQL dialect and today's date as the database sees it."),
+		mcp.WithResourceDescription("Tables and views with columns (name, type, nullable, primary key, comment), foreign keys, indexes, "+
+			"row counts and the distinct values of low-cardinality text columns; plus the SQL dialect and today's date as the database sees it."),
 		mcp.WithMIMEType("application/json"),
 	), h.readSchema)
 	return s
 }
 
 type handlers struct {
-	db     *DB
+	db     Backend
 	logger *slog.Logger
 }
 

@@ -195,21 +195,10 @@ const dateLayout = "2006-01-02"
 // an interrupted or failed run never leaves a partial database behind.
 func Generate(ctx context.Context, opts Options) (Stats, error) {
 	start := time.Now()
-	products, err := Products(opts.Catalog)
+	products, asOf, err := opts.check()
 	if err != nil {
-		return Stats{}, fmt.Errorf("generate: %w", err)
+		return Stats{}, err
 	}
-	if opts.Rows < 1 || opts.Rows > MaxRows {
-		return Stats{}, fmt.Errorf("generate: rows must be between 1 and %d, got %d", MaxRows, opts.Rows)
-	}
-	if opts.Path == "" {
-		return Stats{}, errors.New("generate: a database path is required")
-	}
-	asOf := opts.AsOf
-	if asOf.IsZero() {
-		asOf = time.Now()
-	}
-	asOf = time.Date(asOf.Year(), asOf.Month(), asOf.Day(), 0, 0, 0, 0, time.UTC)
 
 	dir := filepath.Dir(opts.Path)
 	tmp, err := os.CreateTemp(dir, filepath.Base(opts.Path)+".tmp-*")
@@ -246,6 +235,26 @@ func Generate(ctx context.Context, opts Options) (Stats, error) {
 	return st, nil
 }
 
+// check validates opts and returns the products and the as-of day (UTC
+// midnight).
+func (opts Options) check() ([]Product, time.Time, error) {
+	products, err := Products(opts.Catalog)
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("generate: %w", err)
+	}
+	if opts.Rows < 1 || opts.Rows > MaxRows {
+		return nil, time.Time{}, fmt.Errorf("generate: rows must be between 1 and %d, got %d", MaxRows, opts.Rows)
+	}
+	if opts.Path == "" {
+		return nil, time.Time{}, errors.New("generate: a database path is required")
+	}
+	asOf := opts.AsOf
+	if asOf.IsZero() {
+		asOf = time.Now()
+	}
+	return products, time.Date(asOf.Year(), asOf.Month(), asOf.Day(), 0, 0, 0, 0, time.UTC), nil
+}
+
 func build(ctx context.Context, path string, opts Options, products []Product, asOf time.Time) (Stats, error) {
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
@@ -272,7 +281,7 @@ func build(ctx context.Context, path string, opts Options, products []Product, a
 		return Stats{}, fmt.Errorf("create schema: %w", err)
 	}
 	g := newGenerator(opts, products, asOf)
-	st, err := g.fill(ctx, tx)
+	st, err := g.fill(ctx, sqliteTarget{tx})
 	if err != nil {
 		return Stats{}, err
 	}
@@ -351,21 +360,21 @@ func newGenerator(opts Options, products []Product, asOf time.Time) *generator {
 	return g
 }
 
-func (g *generator) fill(ctx context.Context, tx *sql.Tx) (Stats, error) {
+func (g *generator) fill(ctx context.Context, dst target) (Stats, error) {
 	st := Stats{From: g.days[0], To: g.days[len(g.days)-1]}
 	var err error
-	if st.Products, err = g.insertProducts(ctx, tx); err != nil {
+	if st.Products, err = g.insertProducts(ctx, dst); err != nil {
 		return st, err
 	}
-	if st.Customers, err = g.insertCustomers(ctx, tx); err != nil {
+	if st.Customers, err = g.insertCustomers(ctx, dst); err != nil {
 		return st, err
 	}
-	st.Orders, st.Sales, err = g.insertOrders(ctx, tx)
+	st.Orders, st.Sales, err = g.insertOrders(ctx, dst)
 	return st, err
 }
 
-func (g *generator) insertProducts(ctx context.Context, tx *sql.Tx) (int, error) {
-	ins, err := newInserter(ctx, tx, "products", 4)
+func (g *generator) insertProducts(ctx context.Context, dst target) (int, error) {
+	ins, err := dst.table(ctx, "products", 4)
 	if err != nil {
 		return 0, err
 	}
@@ -397,9 +406,9 @@ func fallbackPrice(id int64) float64 {
 	return float64(10+(id*7919)%490) + 0.99
 }
 
-func (g *generator) insertCustomers(ctx context.Context, tx *sql.Tx) (int, error) {
+func (g *generator) insertCustomers(ctx context.Context, dst target) (int, error) {
 	n := max(1, g.opts.Rows/25)
-	ins, err := newInserter(ctx, tx, "customers", 6)
+	ins, err := dst.table(ctx, "customers", 6)
 	if err != nil {
 		return 0, err
 	}
@@ -486,12 +495,14 @@ func (g *generator) dayQuotas() []int {
 	return quota
 }
 
-func (g *generator) insertOrders(ctx context.Context, tx *sql.Tx) (orders, sales int, err error) {
-	oIns, err := newInserter(ctx, tx, "orders", 4)
+func (g *generator) insertOrders(ctx context.Context, dst target) (orders, sales int, err error) {
+	// Sales first: a target that can stream only one table at a time
+	// (PostgreSQL's COPY) streams the big one and spools the orders.
+	sIns, err := dst.table(ctx, "sales", 9)
 	if err != nil {
 		return 0, 0, err
 	}
-	sIns, err := newInserter(ctx, tx, "sales", 9)
+	oIns, err := dst.table(ctx, "orders", 4)
 	if err != nil {
 		return 0, 0, err
 	}

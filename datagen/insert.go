@@ -7,6 +7,27 @@ import (
 	"strings"
 )
 
+// rowWriter receives the rows of one table, in order.
+type rowWriter interface {
+	add(ctx context.Context, values ...any) error
+	// close writes what is buffered; the rows are all in the target (or
+	// queued to be) once it returns nil.
+	close(ctx context.Context) error
+}
+
+// target is where generated rows go: a SQLite transaction or a PostgreSQL
+// COPY stream.
+type target interface {
+	table(ctx context.Context, name string, cols int) (rowWriter, error)
+}
+
+// sqliteTarget writes with multi-row INSERTs in one transaction.
+type sqliteTarget struct{ tx *sql.Tx }
+
+func (t sqliteTarget) table(ctx context.Context, name string, cols int) (rowWriter, error) {
+	return newInserter(ctx, t.tx, name, cols)
+}
+
 // batchRows rows go into one multi-row INSERT: far fewer statement executions
 // than row-at-a-time inserts, well under SQLite's variable limit.
 const batchRows = 200

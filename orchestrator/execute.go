@@ -37,7 +37,8 @@ func (o *Orchestrator) ExecuteSQL(ctx context.Context, sql string, maxRows int, 
 		}
 		return nil, err
 	}
-	data, err := o.runSQL(ctx, log, exec, sql, maxRows, false, nil)
+	dialect := o.executorDialect(ctx, exec, operationID)
+	data, err := o.runSQL(ctx, log, exec, dialect, sql, maxRows, false, nil)
 	if err != nil {
 		var qe *QueryExecutionError
 		if errors.As(err, &qe) {
@@ -48,10 +49,44 @@ func (o *Orchestrator) ExecuteSQL(ctx context.Context, sql string, maxRows int, 
 	return data, nil
 }
 
-// staticCheck runs the checks SQLite does not do itself: one read-only
-// statement, and (for generated SQL) GROUP BY consistency.
-func staticCheck(sql string, aggregation bool) *QueryExecutionError {
-	if err := sqlgen.CheckReadOnly(sql); err != nil {
+// executorDialect is the SQL dialect the executor's schema resource
+// declares ("sqlite" when it declares none), from the resource cache, even
+// an expired entry (a server does not change engines); on a cold cache it
+// reads the executor's resources first.
+func (o *Orchestrator) executorDialect(ctx context.Context, exec *conn, opID string) string {
+	o.cache.mu.RLock()
+	e, ok := o.cache.entries[exec.id]
+	o.cache.mu.RUnlock()
+	if ok {
+		return dialectOf(e.snap)
+	}
+	snap, _, err := o.cache.get(ctx, exec, opID)
+	if err != nil {
+		return "sqlite" // the executor call that follows reports what is wrong
+	}
+	return dialectOf(snap)
+}
+
+// dialectOf finds {"dialect": ...} in a server's resources ("sqlite" when
+// none declares it).
+func dialectOf(snap *serverSnapshot) string {
+	if snap != nil {
+		for _, v := range snap.Resources {
+			if m, ok := v.(map[string]any); ok {
+				if d, ok := m["dialect"].(string); ok && d != "" {
+					return d
+				}
+			}
+		}
+	}
+	return "sqlite"
+}
+
+// staticCheck runs the checks the database does not do itself: one
+// read-only statement in the executor's dialect, and (for generated SQL)
+// GROUP BY consistency.
+func staticCheck(dialect, sql string, aggregation bool) *QueryExecutionError {
+	if err := sqlgen.CheckReadOnlyIn(dialect, sql); err != nil {
 		// CheckReadOnly carries its category (PERMISSION_ERROR or
 		// SYNTAX_ERROR); reading it, rather than classifying the message,
 		// keeps an echoed identifier like "timeout" from deciding it.
@@ -83,13 +118,13 @@ func messageOf(err error) string {
 // runSQL checks sql, validates it on the executor when generated (validate
 // true) and the executor has validate_query, then executes it. stage, when
 // set, is told "validating" and "executing".
-func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn, sql string, maxRows int,
+func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn, dialect, sql string, maxRows int,
 	validate bool, stage func(string)) (*QueryData, error) {
 	if stage == nil {
 		stage = func(string) {}
 	}
 	stage(StageValidating)
-	if qe := staticCheck(sql, validate); qe != nil {
+	if qe := staticCheck(dialect, sql, validate); qe != nil {
 		return nil, qe
 	}
 	toolName, arg := exec.cfg.sqlTool()

@@ -465,7 +465,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		}
 
 		a0 := time.Now()
-		data, err := o.runSQL(ctx, log, exec, plan.SQL, maxRows, true, func(stage string) {
+		data, err := o.runSQL(ctx, log, exec, req.Dialect, plan.SQL, maxRows, true, func(stage string) {
 			progress(Progress{Stage: stage, Attempt: attempt})
 		})
 		at := Attempt{SQL: plan.SQL, DurationMS: time.Since(a0).Milliseconds()}

@@ -21,7 +21,7 @@ func TestStaticCheckCategory(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			qe := staticCheck(tt.sql, true)
+			qe := staticCheck("sqlite", tt.sql, true)
 			if qe == nil {
 				t.Fatalf("staticCheck(%q) = nil, want %s", tt.sql, tt.want)
 			}
@@ -30,7 +30,47 @@ func TestStaticCheckCategory(t *testing.T) {
 			}
 		})
 	}
-	if qe := staticCheck("SELECT region, SUM(total_amount) FROM sales GROUP BY region", true); qe != nil {
+	if qe := staticCheck("sqlite", "SELECT region, SUM(total_amount) FROM sales GROUP BY region", true); qe != nil {
 		t.Errorf("staticCheck(valid GROUP BY) = %v, want nil", qe)
+	}
+}
+
+// TestStaticCheckDialect: the executor's dialect decides the lexical rules:
+// PostgreSQL's casts and dollar quotes pass on PostgreSQL, while what a
+// PostgreSQL SELECT can hide is refused there.
+func TestStaticCheckDialect(t *testing.T) {
+	tests := []struct {
+		name, dialect, sql string
+		want               sqlerr.Category // "" = allowed
+	}{
+		{"cast on postgres", "postgres", "SELECT sale_date::text AS d, count(*) FROM sales GROUP BY 1", ""},
+		{"dollar quote on postgres", "postgres", "SELECT $$it's$$ AS x", ""},
+		{"cast is a placeholder to sqlite", "sqlite", "SELECT sale_date::text FROM sales", sqlerr.SyntaxError},
+		{"escape string hiding a statement", "postgres", `SELECT E'\''; DELETE FROM sales`, sqlerr.PermissionError},
+		{"data-modifying with", "postgres", "WITH d AS (DELETE FROM sales RETURNING 1) SELECT count(*) FROM d", sqlerr.PermissionError},
+		{"side-effect function", "postgres", "SELECT pg_sleep(10)", sqlerr.PermissionError},
+		{"positional parameter", "postgres", "SELECT * FROM sales WHERE sale_id = $1", sqlerr.SyntaxError},
+		{"unknown dialect gets sqlite's rules", "oracle", "SELECT x::int FROM t", sqlerr.SyntaxError},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			qe := staticCheck(tt.dialect, tt.sql, true)
+			switch {
+			case tt.want == "" && qe != nil:
+				t.Errorf("staticCheck(%s, %q) = %v, want nil", tt.dialect, tt.sql, qe)
+			case tt.want != "" && (qe == nil || qe.Category != tt.want):
+				t.Errorf("staticCheck(%s, %q) = %v, want %s", tt.dialect, tt.sql, qe, tt.want)
+			}
+		})
+	}
+}
+
+func TestDialectOf(t *testing.T) {
+	if got := dialectOf(nil); got != "sqlite" {
+		t.Errorf("dialectOf(nil) = %q", got)
+	}
+	snap := &serverSnapshot{Resources: map[string]any{"database://schema": map[string]any{"dialect": "postgres"}, "x": "text"}}
+	if got := dialectOf(snap); got != "postgres" {
+		t.Errorf("dialectOf(postgres schema) = %q", got)
 	}
 }

@@ -32,13 +32,17 @@ const (
 	UnknownError  Category = "UNKNOWN_ERROR"
 )
 
-// All lists every category in a stable order.
-var All = []Category{SyntaxError, MissingTable, MissingColumn, AmbiguousColumn,
+// all lists every category in a stable order.
+var all = [...]Category{SyntaxError, MissingTable, MissingColumn, AmbiguousColumn,
 	AggregationError, DataTypeMismatch, PermissionError, Timeout, ResourceLimit, UnknownError}
+
+// Categories returns every category in a stable order (a new slice each
+// call).
+func Categories() []Category { return append([]Category(nil), all[:]...) }
 
 // Valid reports whether c is one of the known categories.
 func (c Category) Valid() bool {
-	for _, k := range All {
+	for _, k := range all {
 		if c == k {
 			return true
 		}
@@ -136,4 +140,75 @@ func Classify(msg string) Category {
 		}
 	}
 	return UnknownError
+}
+
+// sqlStates maps PostgreSQL SQLSTATE codes (also used by CockroachDB,
+// YugabyteDB and other engines that speak its protocol) to categories.
+// Codes not listed fall back to their class in sqlStateClasses.
+var sqlStates = map[string]Category{
+	"42601": SyntaxError,      // syntax_error
+	"42P02": SyntaxError,      // undefined_parameter ("there is no parameter $1")
+	"42P01": MissingTable,     // undefined_table
+	"3F000": MissingTable,     // invalid_schema_name
+	"42703": MissingColumn,    // undefined_column
+	"42702": AmbiguousColumn,  // ambiguous_column
+	"42P09": AmbiguousColumn,  // ambiguous_alias
+	"42803": AggregationError, // grouping_error
+	"42P20": AggregationError, // windowing_error
+	"42804": DataTypeMismatch, // datatype_mismatch
+	"42846": DataTypeMismatch, // cannot_coerce
+	"42P18": DataTypeMismatch, // indeterminate_datatype
+	"42P21": DataTypeMismatch, // collation_mismatch
+	"42P22": DataTypeMismatch, // indeterminate_collation
+	"42501": PermissionError,  // insufficient_privilege
+	"25006": PermissionError,  // read_only_sql_transaction
+	"25001": PermissionError,  // active_sql_transaction
+	"0LP01": PermissionError,  // invalid_grant_operation
+	"28000": PermissionError,  // invalid_authorization_specification
+	"28P01": PermissionError,  // invalid_password
+	"57014": Timeout,          // query_canceled (statement_timeout, cancel request)
+	"25P03": Timeout,          // idle_in_transaction_session_timeout
+	"55P03": Timeout,          // lock_not_available (lock_timeout)
+	"54000": ResourceLimit,    // program_limit_exceeded
+	"54001": ResourceLimit,    // statement_too_complex
+	"54011": ResourceLimit,    // too_many_columns
+	"54023": ResourceLimit,    // too_many_arguments
+	"53000": ResourceLimit,    // insufficient_resources
+	"53100": ResourceLimit,    // disk_full (temporary files of a big sort or hash)
+	"53200": ResourceLimit,    // out_of_memory
+	"53400": ResourceLimit,    // configuration_limit_exceeded (temp_file_limit)
+}
+
+// sqlStateClasses map the first two characters of a SQLSTATE code.
+var sqlStateClasses = map[string]Category{
+	"22": DataTypeMismatch, // data exception: invalid input syntax, overflow, bad datetime, division by zero
+	"42": SyntaxError,      // syntax error or access rule violation, not listed above
+	"53": ResourceLimit,    // insufficient resources
+	"54": ResourceLimit,    // program limit exceeded
+}
+
+// ClassifySQLState maps a PostgreSQL SQLSTATE code and its message to a
+// category. 42883 (undefined_function) is DATA_TYPE_MISMATCH for a missing
+// operator ("operator does not exist: text = integer": a cast fixes it) and
+// SYNTAX_ERROR for a function, as SQLite's "no such function" is (a caller
+// that knows the function exists for other argument types may say
+// DATA_TYPE_MISMATCH instead). Codes it does not know are classified by
+// message (Classify).
+func ClassifySQLState(code, msg string) Category {
+	if code == "42883" {
+		m := strings.ToLower(msg)
+		if strings.HasPrefix(m, "operator does not exist") {
+			return DataTypeMismatch
+		}
+		return SyntaxError
+	}
+	if c, ok := sqlStates[code]; ok {
+		return c
+	}
+	if len(code) == 5 {
+		if c, ok := sqlStateClasses[code[:2]]; ok {
+			return c
+		}
+	}
+	return Classify(msg)
 }

@@ -69,7 +69,7 @@ func TestCategoryOf(t *testing.T) {
 }
 
 func TestValidAndError(t *testing.T) {
-	for _, c := range All {
+	for _, c := range Categories() {
 		if !c.Valid() {
 			t.Errorf("%s.Valid() = false, want true", c)
 		}
@@ -80,5 +80,46 @@ func TestValidAndError(t *testing.T) {
 	e := New(MissingTable, "no such table: sale")
 	if got, want := e.Error(), "MISSING_TABLE: no such table: sale"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+func TestClassifySQLState(t *testing.T) {
+	tests := []struct {
+		name, code, msg string
+		want            Category
+	}{
+		{"undefined column", "42703", `column "totl" does not exist`, MissingColumn},
+		{"undefined table", "42P01", `relation "sale" does not exist`, MissingTable},
+		{"undefined schema", "3F000", `schema "x" does not exist`, MissingTable},
+		{"syntax", "42601", `syntax error at or near "FORM"`, SyntaxError},
+		{"grouping", "42803", `column "sales.region" must appear in the GROUP BY clause or be used in an aggregate function`, AggregationError},
+		{"ambiguous", "42702", `column reference "region" is ambiguous`, AmbiguousColumn},
+		{"statement timeout", "57014", "canceling statement due to statement timeout", Timeout},
+		{"read-only transaction", "25006", "cannot execute INSERT in a read-only transaction", PermissionError},
+		{"privilege", "42501", "permission denied for table sales", PermissionError},
+		{"missing operator", "42883", "operator does not exist: text = integer", DataTypeMismatch},
+		{"missing function", "42883", "function strftime(unknown, date) does not exist", SyntaxError},
+		{"bad input syntax by class", "22P02", `invalid input syntax for type integer: "abc"`, DataTypeMismatch},
+		{"division by zero by class", "22012", "division by zero", DataTypeMismatch},
+		{"other class 42 code", "42P10", "for SELECT DISTINCT, ORDER BY expressions must appear in select list", SyntaxError},
+		{"out of memory", "53200", "out of memory", ResourceLimit},
+		{"temp file limit", "53400", "temporary file size exceeds temp_file_limit (1024kB)", ResourceLimit},
+		{"unknown code falls back to the message", "XX000", "no such table: x", MissingTable},
+		{"no code", "", "something odd", UnknownError},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ClassifySQLState(tt.code, tt.msg); got != tt.want {
+				t.Errorf("ClassifySQLState(%q, %q) = %s, want %s", tt.code, tt.msg, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCategoriesIsACopy(t *testing.T) {
+	c := Categories()
+	c[0] = "CHANGED"
+	if Categories()[0] != SyntaxError {
+		t.Error("Categories() returned the package's own array")
 	}
 }

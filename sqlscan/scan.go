@@ -2,11 +2,15 @@
 // by both sides of the MCP wire: the database MCP server's statement guard
 // and the orchestrator's checks of generated SQL.
 //
-// It follows SQLite's tokenizer where the boundaries matter for safety:
-// strings, quoted identifiers ("x", `x`, [x]) and comments are kept whole, so
-// a ';' or a keyword inside them is never seen as one. It imports only the
-// standard library and talk2tables/sqlerr, so either side may use it without
-// importing the other.
+// Each Dialect follows its engine's tokenizer where the boundaries matter
+// for safety, so a ';' or a keyword inside a string, a quoted identifier or
+// a comment is never seen as one. SQLite: 'strings', X'blobs', "x", `x` and
+// [x] identifiers, ?/:name/@name/$name parameters. PostgreSQL: 'strings'
+// (standard_conforming_strings on), E'...' strings with backslash escapes,
+// $tag$ dollar quoting, nested /* comments */, "x" identifiers, $1
+// parameters and '::' casts. The package-level functions use SQLite's rules.
+// It imports only the standard library and talk2tables/sqlerr, so either
+// side may use it without importing the other.
 package sqlscan
 
 import (
@@ -15,6 +19,38 @@ import (
 
 	"talk2tables/sqlerr"
 )
+
+// Dialect selects the lexical and statement rules of one SQL engine. The
+// zero value is SQLite.
+type Dialect int
+
+// The dialects.
+const (
+	SQLite   Dialect = iota // SQLite 3
+	Postgres                // PostgreSQL (and engines that speak its SQL)
+)
+
+// String returns the dialect's name as the schema resource spells it:
+// "sqlite" or "postgres".
+func (d Dialect) String() string {
+	if d == Postgres {
+		return "postgres"
+	}
+	return "sqlite"
+}
+
+// ParseDialect returns the dialect named name ("sqlite", "postgres" or
+// "postgresql", any case). The empty name is SQLite, the dialect of the
+// sample database.
+func ParseDialect(name string) (Dialect, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "", "sqlite", "sqlite3":
+		return SQLite, nil
+	case "postgres", "postgresql", "pg":
+		return Postgres, nil
+	}
+	return SQLite, fmt.Errorf("unknown SQL dialect %q: use sqlite or postgres", name)
+}
 
 // Kind is the kind of a token.
 type Kind int
@@ -65,114 +101,268 @@ func (t Token) IsPunct(p string) bool { return t.Kind == Punct && t.Text == p }
 // IsIdent reports whether t names something: a bare word or a quoted identifier.
 func (t Token) IsIdent() bool { return t.Kind == Word || t.Kind == Quoted }
 
-// Scan splits sql into tokens, whitespace and comments included, and never
-// fails: an unterminated string, quoted identifier or block comment runs to
-// the end of the input and is marked Unterminated (SQLite accepts an
-// unterminated comment at the end and reports the others itself).
-func Scan(sql string) []Token {
-	var toks []Token
-	i, n := 0, len(sql)
-	add := func(k Kind, end int) {
-		toks = append(toks, Token{Kind: k, Text: sql[i:end], Pos: i})
-		i = end
+// Ident returns the name a PostgreSQL server resolves the identifier t to: a
+// bare word folded to lower case (ASCII letters only, as PostgreSQL does in
+// UTF-8), a quoted identifier exactly as written with doubled quotes undone.
+// Other tokens give "".
+func (t Token) Ident() string {
+	switch t.Kind {
+	case Word:
+		return asciiLower(t.Text)
+	case Quoted:
+		q := t.Text[:1]
+		inner := t.Text[1:]
+		if !t.Unterminated {
+			inner = inner[:len(inner)-1]
+		}
+		if q == "[" { // SQLite's [name]: no escapes
+			return inner
+		}
+		return strings.ReplaceAll(inner, q+q, q)
 	}
-	for i < n {
-		c := sql[i]
-		switch {
-		case isSpace(c):
-			j := i + 1
-			for j < n && isSpace(sql[j]) {
-				j++
-			}
-			add(Space, j)
-		case c == '-' && i+1 < n && sql[i+1] == '-':
-			j := strings.IndexByte(sql[i:], '\n')
-			if j < 0 {
-				j = n - i
-			}
-			add(Comment, i+j)
-		case c == '/' && i+1 < n && sql[i+1] == '*':
-			if j := strings.Index(sql[i+2:], "*/"); j >= 0 {
-				add(Comment, i+2+j+2)
-			} else {
-				toks = append(toks, Token{Kind: Comment, Text: sql[i:], Pos: i, Unterminated: true})
-				i = n
-			}
-		case c == '\'':
-			end, ok := closeQuote(sql, i, '\'')
-			toks = append(toks, Token{Kind: String, Text: sql[i:end], Pos: i, Unterminated: !ok})
-			i = end
-		case (c == 'x' || c == 'X') && i+1 < n && sql[i+1] == '\'':
-			end, ok := closeQuote(sql, i+1, '\'')
-			toks = append(toks, Token{Kind: String, Text: sql[i:end], Pos: i, Unterminated: !ok})
-			i = end
-		case c == '"' || c == '`':
-			end, ok := closeQuote(sql, i, c)
-			inner := sql[i+1 : end]
-			if ok {
-				inner = sql[i+1 : end-1]
-			}
-			name := strings.ReplaceAll(inner, string([]byte{c, c}), string(c))
-			toks = append(toks, Token{Kind: Quoted, Text: sql[i:end], Upper: strings.ToUpper(name), Pos: i, Unterminated: !ok})
-			i = end
-		case c == '[':
-			j := strings.IndexByte(sql[i:], ']')
-			t := Token{Kind: Quoted, Pos: i}
-			if j < 0 {
-				t.Text, t.Upper, t.Unterminated = sql[i:], strings.ToUpper(sql[i+1:]), true
-			} else {
-				t.Text, t.Upper = sql[i:i+j+1], strings.ToUpper(sql[i+1:i+j])
-			}
-			toks = append(toks, t)
-			i += len(t.Text)
-		case isDigit(c) || (c == '.' && i+1 < n && isDigit(sql[i+1])):
-			j := i + 1
-			for j < n && (isWordByte(sql[j]) || sql[j] == '.' ||
-				((sql[j] == '+' || sql[j] == '-') && (sql[j-1] == 'e' || sql[j-1] == 'E'))) {
-				j++
-			}
-			add(Number, j)
-		case isWordByte(c):
-			j := i + 1
-			for j < n && (isWordByte(sql[j]) || sql[j] == '$') {
-				j++
-			}
-			toks = append(toks, Token{Kind: Word, Text: sql[i:j], Upper: strings.ToUpper(sql[i:j]), Pos: i})
-			i = j
-		case c == '?' || c == ':' || c == '@' || c == '$':
-			j := i + 1
-			for j < n && (isWordByte(sql[j]) || sql[j] == '$') {
-				j++
-			}
-			if c != '?' && j == i+1 { // a lone ':' etc. is punctuation
-				add(Punct, j)
-			} else {
-				add(Param, j)
-			}
-		default:
-			j := i + 1
-			if i+1 < n {
-				switch sql[i : i+2] {
-				case "||", "<=", ">=", "<>", "!=", "==", "<<", ">>", "->":
-					j = i + 2
-					if sql[i:j] == "->" && j < n && sql[j] == '>' {
-						j++
-					}
-				}
-			}
-			add(Punct, j)
+	return ""
+}
+
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
 		}
 	}
-	return toks
+	return string(b)
 }
+
+// Scan splits sql into tokens with SQLite's rules; see Dialect.Scan.
+func Scan(sql string) []Token { return SQLite.Scan(sql) }
+
+// Scan splits sql into tokens, whitespace and comments included, and never
+// fails: an unterminated string, quoted identifier or block comment runs to
+// the end of the input and is marked Unterminated (the engines report them
+// themselves; SQLite accepts an unterminated comment at the end).
+func (d Dialect) Scan(sql string) []Token {
+	s := scanner{d: d, sql: sql}
+	for s.i < len(sql) {
+		s.next()
+	}
+	return s.toks
+}
+
+// scanner holds the state of one Scan.
+type scanner struct {
+	d    Dialect
+	sql  string
+	i    int
+	toks []Token
+}
+
+// add appends the token sql[i:end] of kind k and moves past it.
+func (s *scanner) add(k Kind, end int, unterminated bool) {
+	s.toks = append(s.toks, Token{Kind: k, Text: s.sql[s.i:end], Pos: s.i, Unterminated: unterminated})
+	s.i = end
+}
+
+// next scans the token that starts at s.i.
+func (s *scanner) next() {
+	sql, i, n := s.sql, s.i, len(s.sql)
+	c := sql[i]
+	pg := s.d == Postgres
+	switch {
+	case isSpace(c):
+		j := i + 1
+		for j < n && isSpace(sql[j]) {
+			j++
+		}
+		s.add(Space, j, false)
+	case c == '-' && i+1 < n && sql[i+1] == '-':
+		j := strings.IndexByte(sql[i:], '\n')
+		if j < 0 {
+			j = n - i
+		}
+		s.add(Comment, i+j, false)
+	case c == '/' && i+1 < n && sql[i+1] == '*':
+		end, ok := s.blockComment()
+		s.add(Comment, end, !ok)
+	case c == '\'':
+		end, ok := closeQuote(sql, i, '\'')
+		s.add(String, end, !ok)
+	case (c == 'x' || c == 'X') && i+1 < n && sql[i+1] == '\'':
+		end, ok := closeQuote(sql, i+1, '\'')
+		s.add(String, end, !ok)
+	case pg && (c == 'e' || c == 'E') && i+1 < n && sql[i+1] == '\'':
+		end, ok := closeEscapeString(sql, i+1)
+		s.add(String, end, !ok)
+	case pg && c == '$' && i+1 < n && !isDigit(sql[i+1]):
+		if tag := dollarTag(sql[i:]); tag != "" {
+			end, ok := n, false
+			if j := strings.Index(sql[i+len(tag):], tag); j >= 0 {
+				end, ok = i+len(tag)+j+len(tag), true
+			}
+			s.add(String, end, !ok)
+		} else {
+			s.add(Punct, i+1, false)
+		}
+	case c == '"' || (c == '`' && !pg):
+		end, ok := closeQuote(sql, i, c)
+		inner := sql[i+1 : end]
+		if ok {
+			inner = sql[i+1 : end-1]
+		}
+		name := strings.ReplaceAll(inner, string([]byte{c, c}), string(c))
+		s.toks = append(s.toks, Token{Kind: Quoted, Text: sql[i:end], Upper: strings.ToUpper(name), Pos: i, Unterminated: !ok})
+		s.i = end
+	case c == '[' && !pg:
+		j := strings.IndexByte(sql[i:], ']')
+		t := Token{Kind: Quoted, Pos: i}
+		if j < 0 {
+			t.Text, t.Upper, t.Unterminated = sql[i:], strings.ToUpper(sql[i+1:]), true
+		} else {
+			t.Text, t.Upper = sql[i:i+j+1], strings.ToUpper(sql[i+1:i+j])
+		}
+		s.toks = append(s.toks, t)
+		s.i += len(t.Text)
+	case isDigit(c) || (c == '.' && i+1 < n && isDigit(sql[i+1])):
+		j := i + 1
+		for j < n && (isWordByte(sql[j]) || sql[j] == '.' ||
+			((sql[j] == '+' || sql[j] == '-') && (sql[j-1] == 'e' || sql[j-1] == 'E'))) {
+			j++
+		}
+		s.add(Number, j, false)
+	case isWordByte(c):
+		j := i + 1
+		for j < n && (isWordByte(sql[j]) || sql[j] == '$') {
+			j++
+		}
+		s.toks = append(s.toks, Token{Kind: Word, Text: sql[i:j], Upper: strings.ToUpper(sql[i:j]), Pos: i})
+		s.i = j
+	case pg && c == '$': // $1: a parameter (a '$' before anything else was handled above)
+		j := i + 1
+		for j < n && isDigit(sql[j]) {
+			j++
+		}
+		if j == i+1 {
+			s.add(Punct, j, false)
+		} else {
+			s.add(Param, j, false)
+		}
+	case !pg && (c == '?' || c == ':' || c == '@' || c == '$'):
+		j := i + 1
+		for j < n && (isWordByte(sql[j]) || sql[j] == '$') {
+			j++
+		}
+		if c != '?' && j == i+1 { // a lone ':' etc. is punctuation
+			s.add(Punct, j, false)
+		} else {
+			s.add(Param, j, false)
+		}
+	default:
+		s.add(Punct, i+punctLen(sql[i:], pg), false)
+	}
+}
+
+// punctLen is the length of the operator or punctuation at the start of
+// rest: the two- and three-character operators both engines share, plus
+// PostgreSQL's '::' cast. Anything else is one byte, so a '--' or '/*'
+// after an operator character still starts a comment, as in both engines.
+func punctLen(rest string, pg bool) int {
+	if len(rest) < 2 {
+		return 1
+	}
+	switch rest[:2] {
+	case "||", "<=", ">=", "<>", "!=", "==", "<<", ">>":
+		return 2
+	case "->":
+		if len(rest) > 2 && rest[2] == '>' {
+			return 3
+		}
+		return 2
+	case "::":
+		if pg {
+			return 2
+		}
+	}
+	return 1
+}
+
+// blockComment returns the end of the block comment starting at s.i and
+// whether it is closed. PostgreSQL comments nest; SQLite's end at the first
+// "*/".
+func (s *scanner) blockComment() (int, bool) {
+	sql := s.sql
+	if s.d != Postgres {
+		if j := strings.Index(sql[s.i+2:], "*/"); j >= 0 {
+			return s.i + 2 + j + 2, true
+		}
+		return len(sql), false
+	}
+	depth := 0
+	for j := s.i; j+1 < len(sql); {
+		switch sql[j : j+2] {
+		case "/*":
+			depth++
+			j += 2
+		case "*/":
+			depth--
+			j += 2
+			if depth == 0 {
+				return j, true
+			}
+		default:
+			j++
+		}
+	}
+	return len(sql), false
+}
+
+// closeEscapeString returns the offset just past the quote that closes the
+// PostgreSQL escape string (E'...') whose opening quote is at start, where a
+// backslash escapes the next byte and a doubled quote is a quote, and
+// whether it was found.
+func closeEscapeString(sql string, start int) (int, bool) {
+	for j := start + 1; j < len(sql); j++ {
+		switch sql[j] {
+		case '\\':
+			j++
+		case '\'':
+			if j+1 < len(sql) && sql[j+1] == '\'' {
+				j++
+				continue
+			}
+			return j + 1, true
+		}
+	}
+	return len(sql), false
+}
+
+// dollarTag returns the PostgreSQL dollar-quote delimiter ($$ or $tag$) at
+// the start of rest, or "" when rest does not start with one. A tag is an
+// identifier without '$' that does not start with a digit.
+func dollarTag(rest string) string {
+	j := 1
+	for j < len(rest) && rest[j] != '$' {
+		c := rest[j]
+		if !(isWordByte(c)) || (j == 1 && isDigit(c)) {
+			return ""
+		}
+		j++
+	}
+	if j == len(rest) {
+		return ""
+	}
+	return rest[:j+1]
+}
+
+// Tokenize returns the tokens of sql with SQLite's rules; see
+// Dialect.Tokenize.
+func Tokenize(sql string) ([]Token, error) { return SQLite.Tokenize(sql) }
 
 // Tokenize returns the tokens of sql without whitespace and comments. The
 // error is nil, or a *sqlerr.Error with Category SYNTAX_ERROR naming the
 // first unterminated string, quoted identifier or block comment; the tokens
 // are complete either way, so a caller that leaves such input to the
 // database may ignore it.
-func Tokenize(sql string) ([]Token, error) {
-	all := Scan(sql)
+func (d Dialect) Tokenize(sql string) ([]Token, error) {
+	all := d.Scan(sql)
 	toks := make([]Token, 0, len(all)/2+1)
 	var err error
 	for _, t := range all {

@@ -21,12 +21,21 @@ import (
 // text says what is wrong and how to fix it; it wraps a *sqlerr.Error whose
 // Category is PERMISSION_ERROR for a write or a second statement and
 // SYNTAX_ERROR otherwise.
-func CheckReadOnly(sql string) error {
-	toks, err := sqlscan.Tokenize(sql)
+func CheckReadOnly(sql string) error { return CheckReadOnlyIn("sqlite", sql) }
+
+// CheckReadOnlyIn is CheckReadOnly with the lexical and statement rules of
+// dialect, as the executor's schema resource names it ("sqlite",
+// "postgres"; an unknown or empty name gets SQLite's rules). PostgreSQL's
+// rules understand '::' casts, dollar quoting, E'...' strings and nested
+// comments, and also refuse what a PostgreSQL SELECT can hide (data-modifying
+// WITH, SELECT INTO, row locks, functions with side effects).
+func CheckReadOnlyIn(dialect, sql string) error {
+	d, _ := sqlscan.ParseDialect(dialect)
+	toks, err := d.Tokenize(sql)
 	if err != nil {
 		return &checkError{prefix: "the SQL does not parse: ", err: sqlerrOf(err)}
 	}
-	if e := sqlscan.CheckReadOnlyTokens(toks); e != nil {
+	if e := d.CheckReadOnlyTokens(toks); e != nil {
 		return &checkError{err: e}
 	}
 	for _, t := range toks {

@@ -209,3 +209,16 @@ func FuzzParseResponse(f *testing.F) {
 		_ = CheckAggregation(s)
 	})
 }
+
+func TestCheckReadOnlyIn(t *testing.T) {
+	cast := "SELECT date_trunc('month', sale_date)::date AS month, sum(total_amount) FROM sales GROUP BY 1"
+	if err := CheckReadOnlyIn("postgres", cast); err != nil {
+		t.Errorf("CheckReadOnlyIn(postgres, cast) = %v, want nil", err)
+	}
+	if err := CheckReadOnly(cast); err == nil || !strings.Contains(err.Error(), "parameter placeholder :date") {
+		t.Errorf("CheckReadOnly (sqlite) of a cast = %v, want the placeholder refusal", err)
+	}
+	if err := CheckReadOnlyIn("postgres", "SELECT * FROM sales FOR UPDATE"); sqlerr.CategoryOf(err) != sqlerr.PermissionError {
+		t.Errorf("CheckReadOnlyIn(postgres, FOR UPDATE) = %v, want PERMISSION_ERROR", err)
+	}
+}

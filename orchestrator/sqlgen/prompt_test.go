@@ -149,7 +149,7 @@ func TestBuildPromptContent(t *testing.T) {
 
 func TestRepairPromptPerCategory(t *testing.T) {
 	seen := map[string]sqlerr.Category{}
-	for _, c := range sqlerr.All {
+	for _, c := range sqlerr.Categories() {
 		t.Run(string(c), func(t *testing.T) {
 			req := sampleRequest()
 			req.Repair = &Repair{Attempt: 1, FailedSQL: "SELECT x FROM y", Error: "boom " + string(c), Category: c,

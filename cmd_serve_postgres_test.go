@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"talk2tables/internal/llmtest"
+	"talk2tables/internal/pgtest"
+	"talk2tables/internal/testfixture"
+)
+
+// analystQueries are the realistic queries (joins, GROUP BY, PostgreSQL
+// date functions and casts) the replica test and the benchmark run.
+var analystQueries = []string{
+	"SELECT region, count(*) AS lines, round(sum(total_amount), 2) AS revenue FROM sales GROUP BY region ORDER BY revenue DESC",
+	"SELECT p.category, round(sum(s.total_amount), 2) AS revenue FROM sales s JOIN products p ON p.product_id = s.product_id GROUP BY p.category ORDER BY revenue DESC",
+	"SELECT to_char(date_trunc('month', o.order_date), 'YYYY-MM') AS month, count(*) AS orders FROM orders o WHERE o.status = 'completed' GROUP BY 1 ORDER BY 1",
+	"SELECT c.segment, round(avg(s.total_amount)::numeric, 2) AS avg_line FROM sales s JOIN orders o ON o.order_id = s.order_id JOIN customers c ON c.customer_id = o.customer_id GROUP BY c.segment ORDER BY c.segment",
+	"SELECT p.product_name, sum(s.quantity)::int AS units FROM sales s JOIN products p USING (product_id) GROUP BY p.product_name ORDER BY units DESC, p.product_name LIMIT 5",
+}
+
+// startReplica runs `serve` with database-mcp and metadata-mcp as stdio
+// children (this test binary acting as talk2tables) over the PostgreSQL
+// database at dsn, and a scripted LLM; it returns the base URL.
+func startReplica(t *testing.T, name, dsn string, llm *llmtest.Server) string {
+	t.Helper()
+	cfg := `mcp_servers:
+  database_mcp:
+    name: Database MCP Server
+    transport: stdio
+    command: ` + os.Args[0] + `
+    args: [database-mcp, --dsn, "` + dsn + `", --password-env, T2T_REPLICA_PASSWORD, --today, "2026-11-21"]
+    env: {` + runMainEnv + `: "1", T2T_REPLICA_PASSWORD: "${T2T_REPLICA_PASSWORD}"}
+    priority: 10
+    domains: [sales]
+    capabilities: [execute_query, validate_query, list_resources]
+  product_metadata_mcp:
+    name: Product Metadata MCP
+    transport: stdio
+    command: ` + os.Args[0] + `
+    args: [metadata-mcp, --catalog, "` + testfixture.CatalogPath(t) + `"]
+    env: {` + runMainEnv + `: "1"}
+    priority: 1
+    domains: [products]
+    capabilities: [list_resources]
+orchestration:
+  ping_interval: 0s
+llm:
+  provider: openai
+  model: scripted
+  base_url: ` + llm.URL + `
+  api_key_env: T2T_REPLICA_LLM_KEY
+  max_retries: 0
+  fallback: ""
+`
+	path := filepath.Join(t.TempDir(), name+".yaml")
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stderr := &testfixture.LogBuffer{}
+	done := make(chan error, 1) // for waitForURL
+	exited := make(chan struct{})
+	var result error
+	go func() {
+		result = run(ctx, []string{"serve", "--config", path, "--addr", "127.0.0.1:0", "--log-level", "warn"},
+			stdio{strings.NewReader(""), io.Discard, stderr})
+		done <- result
+		close(exited)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-exited
+		if result != nil {
+			t.Errorf("replica %s: serve returned %v", name, result)
+		}
+	})
+	return waitForURL(t, stderr, done)
+}
+
+// post sends body to url and returns the status and decoded JSON.
+func post(t *testing.T, url, body string) (int, map[string]any) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		t.Fatalf("POST %s: decode: %v", url, err)
+	}
+	return resp.StatusCode, m
+}
+
+// stable drops what legitimately differs between two answers: timings,
+// timestamps and request ids.
+func stable(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range x {
+			switch k {
+			case "elapsed_ms", "duration_ms", "execution_time", "timestamp", "request_id", "cache":
+				continue
+			}
+			out[k] = stable(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = stable(e)
+		}
+		return out
+	}
+	return v
+}
+
+// TestServeReplicasPostgres runs two `serve` replicas, each with its own
+// database-mcp child, over the same PostgreSQL database: the same analyst
+// SQL, SQL errors and LLM-written questions get the same answers from
+// both (serve keeps no state a load balancer would have to pin).
+func TestServeReplicasPostgres(t *testing.T) {
+	db := pgtest.NewDB(t)
+	pgtest.LoadSample(t, db, 3000)
+	role := db.ReadOnlyRole(t)
+	bare, pw := withoutPassword(t, role.DSN())
+	t.Setenv("T2T_REPLICA_PASSWORD", pw)
+	t.Setenv("T2T_REPLICA_LLM_KEY", "k")
+	llm := llmtest.NewResponder(t, func(r llmtest.Request) llmtest.Step {
+		if !strings.Contains(r.User(), "Dialect: postgres") {
+			return llmtest.Step{Content: llmtest.Plan("SELECT 'the prompt did not say postgres' AS wrong", nil, "wrong dialect")}
+		}
+		return llmtest.Step{Content: llmtest.Plan(
+			"SELECT date_trunc('month', sale_date)::date AS month, round(sum(total_amount), 2) AS revenue FROM sales "+
+				"WHERE sale_date >= DATE '2026-09-01' GROUP BY 1 ORDER BY 1", nil, "Revenue per month since September.")}
+	})
+	a := startReplica(t, "a", bare, llm)
+	b := startReplica(t, "b", bare, llm)
+
+	bodies := []string{}
+	for _, q := range analystQueries {
+		body, _ := json.Marshal(map[string]any{"sql": q, "max_rows": 100})
+		bodies = append(bodies, string(body))
+	}
+	bodies = append(bodies,
+		`{"sql":"SELECT nope FROM sales"}`,
+		`{"sql":"DELETE FROM sales"}`,
+		`{"sql":"SELECT pg_sleep(1)"}`)
+	for i, body := range bodies {
+		codeA, resA := post(t, a+"api/sql", body)
+		codeB, resB := post(t, b+"api/sql", body)
+		if codeA != codeB || !reflect.DeepEqual(stable(resA), stable(resB)) {
+			t.Errorf("query %d: replica a = %d %v\nreplica b = %d %v", i, codeA, resA, codeB, resB)
+		}
+		if i < len(analystQueries) && (codeA != 200 || resA["row_count"].(float64) < 1) {
+			t.Errorf("query %d = %d %v, want rows", i, codeA, resA)
+		}
+	}
+	_, miss := post(t, a+"api/sql", `{"sql":"SELECT nope FROM sales"}`)
+	if e, _ := miss["error"].(map[string]any); e["category"] != "MISSING_COLUMN" {
+		t.Errorf("missing column = %v, want category MISSING_COLUMN", miss)
+	}
+
+	for _, q := range []string{"revenue by month this autumn", "monthly revenue since september"} {
+		body := `{"question":"` + q + `"}`
+		codeA, resA := post(t, a+"api/query", body)
+		codeB, resB := post(t, b+"api/query", body)
+		if codeA != 200 || resA["success"] != true {
+			t.Fatalf("question %q on replica a = %d %v", q, codeA, resA)
+		}
+		if codeA != codeB || !reflect.DeepEqual(stable(resA["result"]), stable(resB["result"])) || resA["sql"] != resB["sql"] {
+			t.Errorf("question %q: replica a = %v\nreplica b = %v", q, resA, resB)
+		}
+		if rows := resA["result"].(map[string]any)["rows"].([]any); len(rows) != 3 {
+			t.Errorf("question %q: %d months, want 3 (Sep, Oct, Nov)", q, len(rows))
+		}
+	}
+}
