@@ -101,18 +101,31 @@ func TestConcurrentGenerate(t *testing.T) {
 }
 
 // BenchmarkGenerate is the time to answer one question once the model is
-// compiled (the sample database's questions, in turn).
+// compiled, per question set (its questions in turn).
 func BenchmarkGenerate(b *testing.B) {
-	e := salesEnv(b)
-	g := New(nil)
-	qs := salesQuestions()
-	ctx := context.Background()
-	req := e.req
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		req.Question = qs[i%len(qs)].q
-		_, _ = g.Generate(ctx, req)
+	for _, set := range []struct {
+		name string
+		env  func(testing.TB) *env
+		qs   []question
+	}{
+		{"sales", salesEnv, salesQuestions()},
+		{"bookstore", bookstoreEnv, bookstoreQuestions()},
+		{"store", storeEnv, storeQuestions()},
+		{"music", musicEnv, musicQuestions()},
+		{"resort-drafted", resortEnv, resortQuestions()},
+	} {
+		b.Run(set.name, func(b *testing.B) {
+			e := set.env(b)
+			g := New(nil)
+			ctx := context.Background()
+			req := e.req
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				req.Question = set.qs[i%len(set.qs)].q
+				_, _ = g.Generate(ctx, req)
+			}
+		})
 	}
 }
 
