@@ -147,6 +147,12 @@ func (b *binder) bindHas(f *filterReq) (*boundFilter, error) {
 		return nil, decline("%q could mean %s", sp.text, candList(cs))
 	}
 	c := cs[0].c
+	if (c.numeric || c.boolean) && !f.neg {
+		// "orders with a discount": above zero, or recorded at all? ("no
+		// weight recorded" is plainly empty)
+		return nil, decline("%q (%s) is a number: having one could mean above zero or merely recorded", sp.text, c.ref()).
+			withHint("ask e.g. with a %s over 0", sp.text)
+	}
 	b.resolve(sp.text, "column", c.ref())
 	return &boundFilter{has: true, col: c, t: c.t, neg: f.neg, text: sp.text}, nil
 }

@@ -117,7 +117,7 @@ func (m *model) scan(question string, today time.Time) scanned {
 }
 
 var (
-	haveWords = setOf("have", "has", "having", "with")
+	haveWords = setOf("have", "has", "having", "had", "with")
 	articles  = setOf("a", "an", "the", "any", "some")
 )
 
