@@ -326,13 +326,27 @@ func (b *binder) checkAveragePerEntity() error {
 		}
 		for _, bm := range b.measures {
 			additive := bm.col != nil && bm.col.additive() || bm.d != nil && bm.d.additive()
-			if bm.fn == "AVG" && additive {
+			if bm.fn == "AVG" && additive && (g.ent.role == catalog.RoleFact || totalLike(strings.TrimPrefix(bm.phrase, "average "))) {
 				return decline("\"average %s per %s\" is ambiguous: an average of individual %s rows, or of each %s's total", strings.TrimPrefix(bm.phrase, "average "), g.ent.singular(), b.root.singular(), g.ent.singular()).
 					withHint("ask for the total per %s (e.g. %s by %s) and compare", g.ent.singular(), strings.TrimPrefix(bm.phrase, "average "), g.ent.singular())
 			}
 		}
 	}
 	return nil
+}
+
+// totalLike: a measure phrase that names a total (revenue, sales, total
+// price), whose average per group reads as the average of group totals.
+// A per-row figure (a shipment's fee, a line's quantity) averages by row.
+func totalLike(phrase string) bool {
+	ws := strings.Fields(phrase)
+	if len(ws) == 0 {
+		return false
+	}
+	if ws[0] == "total" || ws[0] == "sum" || ws[0] == "amount" {
+		return true
+	}
+	return genericMoney[strings.Join(phraseStems(phrase), " ")] || genericMoney[phrase]
 }
 
 // bindRanking orders and limits: by the ranking measure, a superlative
