@@ -390,19 +390,22 @@ func (b *binder) bindRanking() error {
 	if b.root.key != nil {
 		b.order = append(b.order, orderItem{sel: -1, e: expr{kind: eCol, col: b.root.key}, desc: r.dir > 0 && r.recency})
 	}
-	b.limit = b.rankLimit(r)
-	return nil
+	b.limit, err = b.rankLimit(r)
+	return err
 }
 
-func (b *binder) rankLimit(r *rankReq) int {
+// rankLimit is the number asked for, or 1 for a singular target ("the
+// best-selling product"); a plural with no number ("top customers") does
+// not say how many, and declines.
+func (b *binder) rankLimit(r *rankReq) (int, error) {
 	switch {
 	case r.hasN:
-		return r.n
+		return r.n, nil
 	case r.target != nil && isPlural(r.target):
-		b.assume = append(b.assume, "showing the first 10, as no number was given")
-		return 10
+		return 0, decline("%q %s: how many?", r.sp.text, r.target.text).
+			withHint("e.g. %s 10 %s", r.sp.text, r.target.text)
 	}
-	return 1
+	return 1, nil
 }
 
 func isPlural(sp *span) bool {
@@ -480,6 +483,9 @@ func (b *binder) bindAggregateRank(r *rankReq) error {
 	b.groups = append([]*boundGroup{bg}, b.groups...)
 	dir := r.dir > 0
 	b.order = append(b.order, orderItem{sel: -2, desc: dir}) // the rank measure, resolved in assemble
-	b.limit = b.rankLimit(r)
+	var err error
+	if b.limit, err = b.rankLimit(r); err != nil {
+		return err
+	}
 	return b.checkAveragePerEntity()
 }
