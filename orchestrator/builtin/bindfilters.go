@@ -254,14 +254,21 @@ func (b *binder) unlistedTwin(c cand) *column {
 	}
 	var ts []*table
 	if b.root != nil {
-		ts = append(ts, b.root)
+		ps, _ := b.m.paths(b.root)
+		for t := range ps {
+			ts = append(ts, t)
+		}
 	}
 	for t := range b.named {
 		ts = append(ts, t)
 	}
 	for _, t := range ts {
 		for _, x := range t.cols {
-			if x == c.c || len(x.values) > 0 || x.kind == catalog.KindMeasure || x.kind == catalog.KindDate || x.isKey() {
+			if x == c.c || x.kind == catalog.KindMeasure || x.kind == catalog.KindDate || x.isKey() || x.view() {
+				continue
+			}
+			known := len(x.values) > 0 || x.valueSet && !x.capped
+			if known {
 				continue
 			}
 			if strings.EqualFold(x.name, c.c.name) || last(x) != "" && last(x) == last(c.c) {

@@ -66,6 +66,8 @@ type column struct {
 	unit     string
 	dateFmt  string // catalog.Date* when kind is date
 	values   []string
+	valueSet bool // a catalog set lists the column's values
+	capped   bool // that set is capped: some values are missing
 	fk       *edge
 	inferred bool // kind guessed from the name and type
 	words    []string
@@ -113,6 +115,8 @@ type entity struct {
 }
 
 func (c *column) ref() string { return c.t.name + "." + c.name }
+
+func (c *column) view() bool { return c.t.view }
 
 // isKey reports whether the column identifies rows: never summed or averaged.
 func (c *column) isKey() bool { return c.kind == catalog.KindIdentifier || c.pk || c.fk != nil }
@@ -459,6 +463,10 @@ func (m *model) addEntities(sem *catalog.Semantic) {
 		for _, v := range es.Values {
 			if v == nil || strings.TrimSpace(v.Name) == "" || set.key != nil && v.Key == nil {
 				continue
+			}
+			if set.key == nil {
+				set.cols[0].valueSet = true
+				set.cols[0].capped = set.cols[0].capped || es.Note != ""
 			}
 			e := &entity{set: set, name: v.Name, key: v.Key}
 			if set.key == nil {
