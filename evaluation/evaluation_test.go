@@ -12,18 +12,19 @@ import (
 // floor is the lowest correct rate (answerable questions answered right)
 // a fixture run may have. The targets are 85% on the sample database
 // and 60% on each fixture with only the drafted catalog; the floors start at
-// what the offline planner on main achieves and the integrator raises them
-// as the planner improves. Wrong answers are never allowed, whatever the
+// just under what the offline planner achieves (measured figures beside
+// each), so a regression fails. Wrong answers are never allowed, whatever the
 // floor.
 type floor struct {
 	untouched, edited float64
 }
 
 var floors = map[string]floor{
-	fixtures.Sample:   {untouched: 0.74},
-	fixtures.BikeShop: {untouched: 0.60, edited: 0.60},
-	fixtures.Parcels:  {untouched: 0.60, edited: 0.60},
-	fixtures.Hotels:   {untouched: 0.60, edited: 0.60},
+	fixtures.Sample:   {untouched: 0.95},               // measured 100% (47/47)
+	fixtures.BikeShop: {untouched: 0.90, edited: 0.90}, // 94% / 94%
+	fixtures.Parcels:  {untouched: 0.80, edited: 0.80}, // 82% / 83%
+	// Held out from the planner's development: the "never seen" figure.
+	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 65% / 70%
 }
 
 // knownWrong lists answers the planner on main gets wrong, by fixture and

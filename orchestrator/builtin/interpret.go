@@ -829,6 +829,10 @@ func (q *query) readCount(sp *span) error {
 				withHint("ask for the number of %s, or the total %s", nx.text, c.phrase())
 		case nx.has(mTable):
 			q.addMeasure(&measureReq{count: nx, fn: "COUNT", fnSpan: sp})
+		case labelsNextTable(q, nx):
+			// "how many Gold tier guests": the column word labels the value
+			// before it; the table after it is what is counted
+			continue
 		case measureLike(nx) && !groupLike(nx):
 			// "how many units": a quantity is summed
 			q.addMeasure(&measureReq{sp: nx, fnSpan: sp})
@@ -846,6 +850,15 @@ func (q *query) readCount(sp *span) error {
 		}
 	}
 	return decline("%q: count of what?", sp.text).withHint("e.g. how many orders")
+}
+
+// labelsNextTable reports whether nx, a column word, sits between a value it
+// names and a table noun ("Gold tier guests", "premium segment customers"):
+// then the count is of the table's rows, filtered by the value.
+func labelsNextTable(q *query, nx *span) bool {
+	prev, next := q.at(nx.idx-1), q.at(nx.idx+1)
+	return !nx.has(mTable) && prev != nil && isName(prev) && next != nil && !next.used && isNoun(next) &&
+		next.has(mTable)
 }
 
 // readFilters reads named rows and values, their negation and the noun

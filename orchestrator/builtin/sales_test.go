@@ -65,6 +65,8 @@ func salesQuestions() []question {
 		{name: "customers in region", q: "revenue for customers in the north", want: "SELECT SUM(s.total_amount)" + soc + " WHERE c.region = 'North'"},
 		{name: "customer region term", q: "revenue where customer region is South", want: "SELECT SUM(s.total_amount)" + soc + " WHERE c.region = 'South'"},
 		{name: "number of customers north", q: "number of customers in the north region", want: "SELECT COUNT(*) FROM customers WHERE region = 'North'"},
+		{name: "value, its column, then the counted table", q: "how many Corporate segment customers do we have", want: "SELECT COUNT(*) FROM customers WHERE segment = 'Corporate'"},
+		{name: "value and column before the table, plural", q: "how many pending status orders", want: "SELECT COUNT(*) FROM orders WHERE status = 'pending'"},
 		{name: "segment filter", q: "revenue for small business customers", want: "SELECT SUM(s.total_amount)" + soc + " WHERE c.segment = 'Small Business'"},
 		{name: "segment average discount", q: "average discount for corporate customers", want: "SELECT AVG(s.discount)" + soc + " WHERE c.segment = 'Corporate'"},
 		{name: "status filter", q: "how many pending orders", want: "SELECT COUNT(*) FROM orders WHERE status = 'pending'"},
