@@ -11,13 +11,10 @@ import (
 )
 
 // drafter is the CatalogFunc TestFixtures drafts the fixtures' catalogs
-// with. It stays nil — the fixtures of our own making checked only for
-// their gold SQL (TestGold) — until the planner that answers from drafted
-// catalogs is on the same branch: then it returns Drafted. (The builtin
-// planner of wave 1 answers 15-26% of bikeshop's and parcels' questions
-// from drafted catalogs, with wrong answers: `go run ./scripts/eval -drafted
-// -fixtures bikeshop,parcels`.)
-func drafter() CatalogFunc { return nil }
+// with: `talk2tables catalog init`'s, so the fixtures are answered with only
+// what a new user gets from one command (and, for the edited runs, that
+// draft plus the fixture's edits.json).
+func drafter() CatalogFunc { return Drafted }
 
 // Drafted is the CatalogFunc of `talk2tables catalog init`: it opens the
 // database read-only and drafts its catalog with catalog/draft.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -23,6 +24,11 @@ type serverSnapshot struct {
 	ServerID  string
 	Resources map[string]any // URI → parsed JSON value, or text
 	FetchedAt time.Time
+	// Version is unique to this fetch (a counter bumped on every fetch of
+	// any server), so generators may cache what they derive from Resources
+	// by server id and version; 0 is the empty snapshot of a server with
+	// no resources.
+	Version uint64
 }
 
 type cacheEntry struct {
@@ -40,6 +46,7 @@ type resourceCache struct {
 	entries map[string]cacheEntry
 	gens    map[string]uint64
 	sf      singleflight.Group
+	fetches atomic.Uint64 // versions of snapshots
 }
 
 func newResourceCache(o *Orchestrator, ttl time.Duration) *resourceCache {
@@ -163,7 +170,7 @@ func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serv
 	for i, r := range list {
 		res[r.URI] = values[i]
 	}
-	snap := &serverSnapshot{ServerID: c.id, Resources: res, FetchedAt: time.Now()}
+	snap := &serverSnapshot{ServerID: c.id, Resources: res, FetchedAt: time.Now(), Version: rc.fetches.Add(1)}
 	if rc.ttl > 0 {
 		rc.mu.Lock()
 		if rc.gens[c.id] == gen {

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -638,7 +639,8 @@ func newRequestBase(g *gathered, exec *conn) *requestBase {
 	for i, s := range g.snaps {
 		c := g.conns[i]
 		b.servers[i] = sqlgen.ServerContext{ID: c.id, Name: c.cfg.Name, Priority: c.cfg.Priority,
-			Domains: c.cfg.Domains, Capabilities: c.cfg.Capabilities, Resources: s.Resources}
+			Domains: c.cfg.Domains, Capabilities: c.cfg.Capabilities, Resources: s.Resources,
+			Version: strconv.FormatUint(s.Version, 10)}
 		if s.Resources == nil {
 			b.servers[i].Resources = map[string]any{}
 		}

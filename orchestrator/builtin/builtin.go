@@ -1,12 +1,19 @@
 // Package builtin is the offline SQL generator: it answers everyday analyst
-// questions (totals, counts, averages, filters by product, category or other
-// low-cardinality values, time windows, grouping, ranking, comparisons and
-// listings) without an LLM. Everything it knows comes from the MCP resources
-// in the request — the database schema (tables, columns, keys, sample
-// values) and the product metadata (aliases, user-friendly terms,
-// aggregation terms, date terms, table aliases) — so another catalog and
-// schema of the same shape work unchanged. When it is not sure, it declines
-// instead of guessing.
+// questions — totals, counts, averages, rankings, groupings, comparisons,
+// filters by named rows and values, time windows, listings — on any
+// database, without an LLM. Everything it knows comes from the MCP
+// resources of the request: the database schema (tables, columns, keys,
+// row counts, sample values) and, when a metadata server provides one, the
+// semantic catalog (business words, column kinds, measure types, derived
+// measures, named entities). With no catalog it reads words from the
+// identifiers. When it is not sure, it declines with a rephrasing hint
+// instead of guessing: a wrong answer is worse than none.
+//
+// A question goes through named steps: compile (the model, cached per
+// server id and resource version), scan (phrases, names, numbers, dates,
+// built-in English), interpret (measure, grouping, filters, time,
+// ranking), bind (tables, columns, rows, the root table, joins) and render
+// (SQL for SQLite or PostgreSQL).
 package builtin
 
 import (
@@ -14,12 +21,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"reflect"
-	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
-	"unsafe"
+
+	"golang.org/x/sync/singleflight"
 
 	"talk2tables/orchestrator/sqlgen"
 )
@@ -33,11 +40,22 @@ const declinePrefix = "I can't answer that offline; configure an LLM (see README
 // maxTokens bounds the question length the planner reads.
 const maxTokens = 120
 
+// cacheSize is the number of compiled models kept (one per set of
+// resource versions).
+const cacheSize = 4
+
 // Generator is the offline sqlgen.Generator. It is safe for concurrent use.
 type Generator struct {
-	logger *slog.Logger
-	mu     sync.Mutex
-	cache  []*cacheEntry // most recent first
+	logger   *slog.Logger
+	mu       sync.Mutex
+	cache    []cacheEntry // most recent first
+	compiles atomic.Int64
+	sf       singleflight.Group // one compile per key at a time
+}
+
+type cacheEntry struct {
+	key   string
+	model *model
 }
 
 var _ sqlgen.Generator = (*Generator)(nil)
@@ -50,90 +68,180 @@ func New(logger *slog.Logger) *Generator {
 	return &Generator{logger: logger}
 }
 
+// Compiles reports how many models the generator has compiled: once per
+// set of (server id, resource version) pairs it has seen recently, and
+// once per request whose servers carry no version.
+func (g *Generator) Compiles() int64 { return g.compiles.Load() }
+
 // Name returns "builtin".
 func (g *Generator) Name() string { return Name }
 
-// Generate writes one SQLite SELECT for the question, or declines with a
-// *sqlgen.SQLGenerationError of reason ReasonDeclined saying what it understood.
+// Generate writes one SELECT for the question, or declines with a
+// *sqlgen.SQLGenerationError of reason ReasonDeclined saying what it
+// understood and how to rephrase.
 func (g *Generator) Generate(ctx context.Context, req sqlgen.Request) (sqlgen.Plan, error) {
 	if err := ctx.Err(); err != nil {
 		return sqlgen.Plan{}, err
 	}
 	if req.Repair != nil {
-		return sqlgen.Plan{}, g.declined(req.Question, nil, "my SQL failed (%s) and I cannot repair it", req.Repair.Error)
+		return sqlgen.Plan{}, g.declined(nil, decline("my SQL failed (%s) and I cannot repair it", req.Repair.Error))
 	}
 	m := g.model(req.Servers)
 	if !m.hasSchema {
-		return sqlgen.Plan{}, g.declined(req.Question, nil, "no database schema resource was provided")
+		return sqlgen.Plan{}, g.declined(nil, decline("no database schema resource was provided").
+			withHint("check that the database MCP server is connected"))
 	}
-	if req.Dialect != "" && !strings.EqualFold(req.Dialect, "sqlite") {
-		return sqlgen.Plan{}, g.declined(req.Question, nil, "I only write SQLite, not %s", req.Dialect)
-	}
-	today := time.Now().UTC()
-	if t, err := time.Parse("2006-01-02", strings.TrimSpace(req.Today)); err == nil {
-		today = t
-	}
-	toks := tokenize(req.Question)
-	if len(toks) == 0 {
-		return sqlgen.Plan{}, g.declined(req.Question, nil, "the question is empty")
-	}
-	if len(toks) > maxTokens {
-		return sqlgen.Plan{}, g.declined(req.Question, nil, "the question is too long for the offline generator (%d words, at most %d)", len(toks), maxTokens)
-	}
-	spans, unknown := m.scan(toks, today)
-	if toks[0].norm == "why" {
-		// "why did sales drop" asks for an explanation, not a figure; say so
-		// rather than mistake "drop" for a write.
-		return sqlgen.Plan{}, g.declined(req.Question, nil,
-			"I look up figures but cannot explain why they changed; ask for the numbers instead (e.g. monthly revenue trend)")
-	}
-	for _, sp := range spans {
-		if sp.kw == kwWrite {
-			return sqlgen.Plan{}, g.declined(req.Question, nil, "this is a read-only assistant: it never changes data")
-		}
-	}
-	if len(unknown) > 0 && !m.hasTerms {
-		// Without the metadata server's column mappings only schema names are
-		// known; say so rather than blame the user's words.
-		return sqlgen.Plan{}, g.declined(req.Question, spans,
-			"no business-term metadata (column_mappings) is available, so I only know the schema's own names; is the metadata MCP server down? I don't know the word(s) %s", quoteList(unknown))
-	}
-	if len(unknown) > 0 {
-		return sqlgen.Plan{}, g.declined(req.Question, spans, "I don't know the word(s) %s", quoteList(unknown))
-	}
-	q, err := m.interpret(spans, today)
+	dialect, err := m.pickDialect(req.Dialect)
 	if err != nil {
-		return sqlgen.Plan{}, g.declinedErr(req.Question, spans, err)
+		return sqlgen.Plan{}, g.declined(nil, err)
 	}
-	sql, expl, err := m.render(q)
+	today := m.pickToday(req.Today)
+	sc, err := m.read(req.Question, today)
 	if err != nil {
-		return sqlgen.Plan{}, g.declinedErr(req.Question, spans, err)
+		return sqlgen.Plan{}, g.declined(sc.spans, err)
 	}
+	q, err := interpret(sc.spans)
+	if err != nil {
+		return sqlgen.Plan{}, g.declined(sc.spans, m.withExample(err))
+	}
+	p, b, err := m.bind(q, today)
+	if err != nil {
+		return sqlgen.Plan{}, g.declined(sc.spans, m.withExample(err))
+	}
+	sql, err := render(p, dialect)
+	if err != nil {
+		return sqlgen.Plan{}, g.declined(sc.spans, err)
+	}
+	assumptions := append(b.assumptions(), sc.rewrites...)
 	return sqlgen.Plan{
 		SQL:              sql,
-		ResolvedEntities: q.entities,
-		Explanation:      expl,
-		Confidence:       q.confidence,
+		ResolvedEntities: b.resolved,
+		Explanation:      b.explanation(p),
+		Confidence:       confidence(m, b, sc),
+		Assumptions:      assumptions,
 		Generator:        Name,
 	}, nil
 }
 
-func (g *Generator) declinedErr(question string, spans []*span, err error) error {
-	var d *declineError
-	if errors.As(err, &d) {
-		return g.declined(question, spans, "%s", d.why)
+// read scans the question and declines what the planner does not take:
+// empty or too long questions, writes, "why", predictions, unknown words.
+func (m *model) read(question string, today time.Time) (scanned, error) {
+	toks := tokenize(question)
+	if len(toks) == 0 {
+		return scanned{}, decline("the question is empty").withHint("e.g. how many orders were placed last month")
 	}
-	return g.declined(question, spans, "%v", err)
+	if len(toks) > maxTokens {
+		return scanned{}, decline("the question is too long for the offline generator (%d words, at most %d)", len(toks), maxTokens)
+	}
+	sc := m.scan(question, today)
+	probe := &query{spans: sc.spans}
+	if err := probe.readUnsupported(); err != nil {
+		return sc, err
+	}
+	if len(sc.unknown) > 0 {
+		e := decline("I don't know the word(s) %s", quoteList(sc.unknown))
+		if !m.catalog && !m.v1 {
+			e = decline("no semantic catalog is available (is the metadata MCP server down?), so I only know the schema's own table and column names; I don't know the word(s) %s", quoteList(sc.unknown))
+		}
+		return sc, m.withExample(e)
+	}
+	if len(sc.spans) == 0 {
+		return sc, decline("I found nothing to answer in the question").withHint("%s", m.example())
+	}
+	return sc, nil
 }
 
-func (g *Generator) declined(question string, spans []*span, format string, args ...any) error {
-	why := fmt.Sprintf(format, args...)
-	msg := declinePrefix + " " + why + "."
+func (m *model) pickDialect(d string) (string, error) {
+	if d == "" {
+		d = m.dialect
+	}
+	switch strings.ToLower(strings.TrimSpace(d)) {
+	case "", "sqlite", "sqlite3":
+		return dialectSQLite, nil
+	case "postgres", "postgresql", "pg":
+		return dialectPostgres, nil
+	}
+	return "", decline("I write SQLite and PostgreSQL, not %s", d)
+}
+
+func (m *model) pickToday(reqToday string) time.Time {
+	for _, s := range []string{reqToday, m.today} {
+		if t, err := time.Parse("2006-01-02", strings.TrimSpace(s)); err == nil {
+			return t
+		}
+	}
+	now := time.Now().UTC()
+	return time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// confidence is lower when a word was read as a typo, a measure was
+// assumed, or there is no catalog.
+func confidence(m *model, b *binder, sc scanned) float64 {
+	c := 0.9
+	for _, sp := range sc.spans {
+		if sp.typo != "" {
+			c -= 0.15
+			break
+		}
+	}
+	for _, a := range b.assume {
+		if strings.HasPrefix(a, "measured by") {
+			c -= 0.1
+			break
+		}
+	}
+	if !m.catalog && !m.v1 {
+		c -= 0.2
+	}
+	return max(c, 0.3)
+}
+
+// withExample gives a decline without a hint an example question this
+// database answers.
+func (m *model) withExample(err error) error {
+	var d *declineError
+	if errors.As(err, &d) && d.hint == "" {
+		d.hint = m.example()
+	}
+	return err
+}
+
+// example is a question the model can answer, built from its own words.
+func (m *model) example() string {
+	for _, t := range m.tablesSorted() {
+		for _, c := range t.cols {
+			if !c.additive() {
+				continue
+			}
+			for _, a := range t.cols {
+				if a.kind == "attribute" && len(a.values) > 0 {
+					return fmt.Sprintf("try e.g. total %s by %s", c.phrase(), a.phrase())
+				}
+			}
+			if t.date != nil {
+				return fmt.Sprintf("try e.g. total %s by month", c.phrase())
+			}
+		}
+	}
+	for _, t := range m.tablesSorted() {
+		if !t.view {
+			return fmt.Sprintf("try e.g. how many %s", t.phrase())
+		}
+	}
+	return ""
+}
+
+func (g *Generator) declined(spans []*span, err error) error {
+	var d *declineError
+	if !errors.As(err, &d) {
+		d = &declineError{why: err.Error()}
+	}
+	msg := declinePrefix + " " + strings.TrimSuffix(d.why, ".") + "."
 	if u := understood(spans); u != "" {
 		msg += " I understood: " + u + "."
 	}
-	g.logger.Debug("builtin generator declined", "reason", why)
-	return &sqlgen.SQLGenerationError{Reason: sqlgen.ReasonDeclined, Message: msg}
+	g.logger.Debug("builtin generator declined", "event", "sql_generation_declined", "reason", d.why)
+	return &sqlgen.SQLGenerationError{Reason: sqlgen.ReasonDeclined, Message: msg, Hint: d.hint}
 }
 
 // understood summarises the recognised pieces of a question.
@@ -141,23 +249,42 @@ func understood(spans []*span) string {
 	var parts []string
 	for _, sp := range spans {
 		switch sp.kind {
-		case spProduct:
-			parts = append(parts, fmt.Sprintf("product %q (%s)", sp.text, sp.prod.name))
-		case spValue:
-			parts = append(parts, fmt.Sprintf("value %q", sp.values[0].val))
 		case spTime:
-			parts = append(parts, fmt.Sprintf("time %q", sp.text))
-		case spNoun:
-			if len(sp.terms) > 0 {
-				parts = append(parts, fmt.Sprintf("%q (%s)", sp.text, sp.terms[0].col.ref()))
-			} else {
-				parts = append(parts, fmt.Sprintf("%q (table %s)", sp.text, sp.tables[0].name))
-			}
-		case spAgg:
-			parts = append(parts, fmt.Sprintf("%q (%s)", sp.text, sp.agg.fn))
+			parts = append(parts, fmt.Sprintf("time %q (%s)", sp.text, sp.rng.String()))
+		case spWord:
+			parts = append(parts, fmt.Sprintf("%q (%s)", sp.text, describeMeanings(sp)))
+		case spCmp:
+			parts = append(parts, fmt.Sprintf("comparison %q", sp.text))
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+func describeMeanings(sp *span) string {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range sp.ms {
+		var s string
+		switch m.kind {
+		case mTable:
+			s = "table " + m.t.name
+		case mColumn:
+			s = m.c.ref()
+		case mDerived:
+			s = "measure " + m.d.name
+		case mEntity:
+			s = fmt.Sprintf("%s %s", m.t.name, m.e.name)
+		case mValue:
+			s = fmt.Sprintf("%s = %s", m.c.ref(), m.value)
+		case mAgg:
+			s = m.fn
+		}
+		if !seen[s] && len(out) < 4 {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, " or ")
 }
 
 // quoteList quotes words for a decline message, keeping it readable when
@@ -179,110 +306,57 @@ func quoteList(ws []string) string {
 	return strings.Join(q, ", ")
 }
 
-// resourceSet is one server's resources with its URIs in a stable order.
-type resourceSet struct {
-	res  map[string]any
-	uris []string
-}
-
-// cacheEntry is a compiled model and the identity of the resources it came from.
-type cacheEntry struct {
-	key   []resKey
-	model *model
-	// keep holds the resource values so their addresses cannot be reused
-	// while the entry lives; the orchestrator replaces values on refresh.
-	keep []any
-}
-
-type resKey struct {
-	ptr uintptr
-	n   int
-}
-
-const cacheSize = 4
-
-// model returns the compiled model for these resources, compiling on a miss.
+// model returns the compiled model for the servers' resources. Models are
+// cached by the servers' ids and resource versions (the orchestrator bumps
+// a server's version on every refetch); without versions every request
+// compiles.
 func (g *Generator) model(servers []sqlgen.ServerContext) *model {
-	var key []resKey
-	var keep []any
-	for _, s := range servers {
-		key = append(key, resKey{ptr: identity(s.Resources), n: len(s.Resources)})
-		for _, v := range s.Resources {
-			key = append(key, resKey{ptr: identity(v), n: size(v)})
-			keep = append(keep, v)
-		}
-	}
-	g.mu.Lock()
-	for i, e := range g.cache {
-		if equalKeys(e.key, key) {
-			if i > 0 {
+	key, cacheable := cacheKey(servers)
+	if cacheable {
+		g.mu.Lock()
+		for i, e := range g.cache {
+			if e.key == key {
 				copy(g.cache[1:i+1], g.cache[:i])
 				g.cache[0] = e
+				g.mu.Unlock()
+				return e.model
 			}
-			g.mu.Unlock()
-			return e.model
 		}
+		g.mu.Unlock()
 	}
-	g.mu.Unlock()
-	sets := make([]resourceSet, 0, len(servers))
+	if !cacheable {
+		g.compiles.Add(1)
+		return compile(gather(servers))
+	}
+	v, _, _ := g.sf.Do(key, func() (any, error) {
+		g.mu.Lock()
+		for _, e := range g.cache {
+			if e.key == key {
+				g.mu.Unlock()
+				return e.model, nil
+			}
+		}
+		g.mu.Unlock()
+		m := compile(gather(servers))
+		g.compiles.Add(1)
+		g.mu.Lock()
+		g.cache = append([]cacheEntry{{key: key, model: m}}, g.cache...)
+		if len(g.cache) > cacheSize {
+			g.cache = g.cache[:cacheSize]
+		}
+		g.mu.Unlock()
+		return m, nil
+	})
+	return v.(*model)
+}
+
+func cacheKey(servers []sqlgen.ServerContext) (string, bool) {
+	var b strings.Builder
 	for _, s := range servers {
-		uris := make([]string, 0, len(s.Resources))
-		for u := range s.Resources {
-			uris = append(uris, u)
+		if s.Version == "" {
+			return "", false
 		}
-		sort.Strings(uris)
-		sets = append(sets, resourceSet{res: s.Resources, uris: uris})
+		fmt.Fprintf(&b, "%d:%s=%d:%s;", len(s.ID), s.ID, len(s.Version), s.Version)
 	}
-	m := compile(sets)
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.cache = append([]*cacheEntry{{key: key, model: m, keep: keep}}, g.cache...)
-	if len(g.cache) > cacheSize {
-		g.cache = g.cache[:cacheSize]
-	}
-	return m
-}
-
-func equalKeys(a, b []resKey) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	// map iteration order varies: compare as multisets of small size
-	used := make([]bool, len(b))
-outer:
-	for _, x := range a {
-		for j, y := range b {
-			if !used[j] && x == y {
-				used[j] = true
-				continue outer
-			}
-		}
-		return false
-	}
-	return true
-}
-
-// identity is the address of a map, slice or string value (0 for scalars).
-func identity(v any) uintptr {
-	if s, ok := v.(string); ok {
-		return uintptr(unsafe.Pointer(unsafe.StringData(s)))
-	}
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Map, reflect.Slice, reflect.Pointer:
-		return rv.Pointer()
-	}
-	return 0
-}
-
-func size(v any) int {
-	switch x := v.(type) {
-	case map[string]any:
-		return len(x)
-	case []any:
-		return len(x)
-	case string:
-		return len(x)
-	}
-	return 0
+	return b.String(), true
 }

@@ -2,286 +2,429 @@ package builtin
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
+	"time"
+
+	"talk2tables/catalog"
 )
 
-// render writes the SQL and the plain-English explanation of a query.
-func (m *model) render(q *query) (string, string, error) {
-	// joins: union of the shortest paths from the base to every needed table
-	var joins []*edge
-	inJoin := map[*table]bool{q.base: true}
-	fanOut := false
-	for _, t := range m.neededTables(q) {
-		p := m.path(q.base, t)
-		if p == nil {
-			return "", "", decline("%s is not related to %s through foreign keys", t.name, q.base.name)
-		}
-		for _, e := range p {
-			if inJoin[e.other] {
-				continue
-			}
-			inJoin[e.other] = true
-			joins = append(joins, e)
-			if !e.manyToOne {
-				fanOut = true
-			}
+// Dialects the planner writes.
+const (
+	dialectSQLite   = "sqlite"
+	dialectPostgres = "postgres"
+)
+
+// renderer writes one plan as SQL for one dialect, step by step: select,
+// from and joins, where, group by, having, order, limit.
+type renderer struct {
+	dialect   string
+	qualify   bool // qualify columns with their table (joins or subqueries)
+	b         strings.Builder
+	err       error
+	aliasRefs bool // ORDER BY may name select aliases
+}
+
+// render returns the SQL of p in the dialect.
+func render(p *plan, dialect string) (string, error) {
+	r := &renderer{dialect: dialect, qualify: len(p.joins.edges) > 0 || hasSemi(p.where), aliasRefs: true}
+	r.query(p)
+	if r.err != nil {
+		return "", r.err
+	}
+	return r.b.String(), nil
+}
+
+func hasSemi(cs []*cond) bool {
+	for _, c := range cs {
+		if c.kind == cSemi {
+			return true
 		}
 	}
-	var sel, group, order []string
-	var expl strings.Builder
-	dimAlias := map[string]int{}
-	for _, d := range q.dims {
-		dimAlias[d.alias]++
+	return false
+}
+
+func (r *renderer) w(parts ...string) {
+	for _, p := range parts {
+		r.b.WriteString(p)
 	}
-	dimExprs := make([]string, len(q.dims))
-	for i, d := range q.dims {
-		expr := d.col.qualified()
-		switch d.grain {
-		case "day":
-			expr = fmt.Sprintf("strftime('%%Y-%%m-%%d', %s)", d.col.qualified())
-		case "week":
-			expr = fmt.Sprintf("strftime('%%Y-W%%W', %s)", d.col.qualified())
-		case "month":
-			expr = fmt.Sprintf("strftime('%%Y-%%m', %s)", d.col.qualified())
-		case "quarter":
-			expr = fmt.Sprintf("strftime('%%Y', %s) || '-Q' || ((CAST(strftime('%%m', %s) AS INTEGER) + 2) / 3)", d.col.qualified(), d.col.qualified())
-		case "year":
-			expr = fmt.Sprintf("strftime('%%Y', %s)", d.col.qualified())
+}
+
+func (r *renderer) query(p *plan) {
+	if p.countGroups {
+		r.w("SELECT COUNT(*) AS ", r.ident("count"), " FROM (")
+		inner := *p
+		inner.countGroups, inner.order, inner.limit = false, nil, 0
+		r.selectList(&inner)
+		r.from(inner.joins)
+		r.where(inner.where)
+		r.groupBy(inner.groupBy)
+		r.having(inner.having)
+		r.w(") AS ", r.ident("groups"))
+		return
+	}
+	r.selectList(p)
+	r.from(p.joins)
+	r.where(p.where)
+	r.groupBy(p.groupBy)
+	r.having(p.having)
+	r.orderBy(p)
+	if p.limit > 0 {
+		r.w(" LIMIT ", strconv.Itoa(p.limit))
+	}
+}
+
+func (r *renderer) selectList(p *plan) {
+	r.w("SELECT ")
+	if p.distinct {
+		r.w("DISTINCT ")
+	}
+	for i, s := range p.sels {
+		if i > 0 {
+			r.w(", ")
 		}
-		alias := d.alias
-		if dimAlias[alias] > 1 {
-			alias = d.col.table.name + "_" + alias
+		e := r.expr(s.e)
+		r.w(e)
+		if s.e.kind != eCol || s.alias != s.e.col.name {
+			r.w(" AS ", r.ident(s.alias))
 		}
-		d.alias = aliasWord(alias)
-		dimExprs[i] = expr
-		sel = append(sel, expr+" AS "+ident(d.alias))
-		group = append(group, expr)
 	}
-	if q.distinctList {
-		c := q.listCols[0]
-		sql := fmt.Sprintf("SELECT DISTINCT %s AS %s FROM %s ORDER BY %s LIMIT %d", c.qualified(), ident(c.name), ident(c.table.name), c.qualified(), q.limit)
-		return sql, fmt.Sprintf("Lists the distinct values of %s.", c.ref()), nil
+}
+
+func (r *renderer) from(j *joinSet) {
+	r.w(" FROM ", r.table(j.root))
+	for _, e := range j.edges {
+		r.w(" JOIN ", r.table(e.to), " ON ", r.col(e.ref), " = ", r.col(e.col))
 	}
-	if q.listing {
-		if fanOut {
-			sel = append(sel[:0], "DISTINCT "+q.listCols[0].qualified()+" AS "+ident(q.listCols[0].name))
-			for _, c := range q.listCols[1:] {
-				sel = append(sel, c.qualified()+" AS "+ident(c.name))
-			}
+}
+
+func (r *renderer) where(cs []*cond) {
+	for i, c := range cs {
+		if i == 0 {
+			r.w(" WHERE ")
 		} else {
-			sel = sel[:0]
-			for _, c := range q.listCols {
-				sel = append(sel, c.qualified()+" AS "+ident(c.name))
-			}
+			r.w(" AND ")
 		}
-		fmt.Fprintf(&expl, "Lists %s", q.base.name)
-	} else {
-		for i, ms := range q.measures {
-			var expr string
-			switch {
-			case ms.star:
-				if len(joins) > 0 {
-					if q.base.pk == nil {
-						return "", "", decline("%s has no primary key to count through joins", q.base.name)
-					}
-					expr = "COUNT(DISTINCT " + q.base.pk.qualified() + ")"
-				} else {
-					expr = "COUNT(*)"
-				}
-			case ms.distinct:
-				expr = "COUNT(DISTINCT " + ms.col.qualified() + ")"
-			default:
-				if fanOut && (ms.fn == "SUM" || ms.fn == "AVG") {
-					return "", "", decline("the %s of %s would be counted several times through the joins", strings.ToLower(ms.fn), ms.col.ref())
-				}
-				expr = ms.fn + "(" + ms.col.qualified() + ")"
-				if (ms.fn == "SUM" || ms.fn == "AVG") && !strings.Contains(ms.col.typ, "INT") {
-					// Sums are amounts: cents. Averages keep four decimals, so
-					// an average of small fractions (discounts of 0..0.2)
-					// keeps its meaning: 0.0445, not 0.04.
-					digits := 2
-					if ms.fn == "AVG" {
-						digits = 4
-					}
-					expr = fmt.Sprintf("ROUND(%s, %d)", expr, digits)
-				}
-			}
-			sel = append(sel, expr+" AS "+ident(ms.alias))
-			if i > 0 {
-				expl.WriteString("; ")
-			}
-			expl.WriteString(describeMeasure(ms, q.base))
-		}
+		r.w(r.cond(c))
 	}
-	var b strings.Builder
-	b.WriteString("SELECT ")
-	b.WriteString(strings.Join(sel, ", "))
-	b.WriteString(" FROM ")
-	b.WriteString(ident(q.base.name))
-	var joined []string
-	for _, e := range joins {
-		fmt.Fprintf(&b, " JOIN %s ON %s = %s", ident(e.other.name), e.to.qualified(), e.from.qualified())
-		joined = append(joined, e.other.name)
-	}
-	var where, whereText []string
-	for _, f := range q.filters {
-		where = append(where, f.sql())
-		whereText = append(whereText, f.text())
-	}
-	if q.window != nil {
-		where = append(where, "("+strings.ReplaceAll(q.window.expr, "{date_column}", q.dateCol.qualified())+")")
-		whereText = append(whereText, fmt.Sprintf("%s is in %q", q.dateCol.ref(), q.window.phrase))
-	}
-	if len(where) > 0 {
-		b.WriteString(" WHERE ")
-		b.WriteString(strings.Join(where, " AND "))
-	}
-	if len(group) > 0 && !q.listing {
-		b.WriteString(" GROUP BY ")
-		b.WriteString(strings.Join(group, ", "))
-	}
-	switch {
-	case q.listing:
-		if q.recency != 0 {
-			dir := " DESC"
-			if q.recency < 0 {
-				dir = " ASC"
-			}
-			order = append(order, q.base.dateCol.qualified()+dir)
-			if q.base.pk != nil {
-				order = append(order, q.base.pk.qualified()+dir)
-			}
-		} else if q.base.pk != nil {
-			order = append(order, q.base.pk.qualified())
-		} else if q.base.nameCol != nil {
-			order = append(order, q.base.nameCol.qualified())
-		}
-	case q.rankDir != 0:
-		dir := " DESC"
-		if q.rankDir < 0 {
-			dir = " ASC"
-		}
-		order = append(order, ident(q.measures[0].alias)+dir)
-		for _, d := range q.dims {
-			order = append(order, ident(d.alias))
-		}
-	case len(q.dims) > 0:
-		grained := false
-		for _, d := range q.dims {
-			if d.grain != "" {
-				grained = true
-			}
-		}
-		if grained {
-			for _, d := range q.dims {
-				order = append(order, ident(d.alias))
-			}
+}
+
+func (r *renderer) groupBy(es []expr) {
+	for i, e := range es {
+		if i == 0 {
+			r.w(" GROUP BY ")
 		} else {
-			order = append(order, ident(q.measures[0].alias)+" DESC")
-			for _, d := range q.dims {
-				order = append(order, ident(d.alias))
+			r.w(", ")
+		}
+		r.w(r.expr(e))
+	}
+}
+
+func (r *renderer) having(cs []*cond) {
+	for i, c := range cs {
+		if i == 0 {
+			r.w(" HAVING ")
+		} else {
+			r.w(" AND ")
+		}
+		r.w(r.cond(c))
+	}
+}
+
+func (r *renderer) orderBy(p *plan) {
+	for i, o := range p.order {
+		if i == 0 {
+			r.w(" ORDER BY ")
+		} else {
+			r.w(", ")
+		}
+		switch {
+		case o.sel >= 0 && o.sel < len(p.sels) && p.sels[o.sel].e.kind == eCol:
+			r.w(r.expr(p.sels[o.sel].e))
+		case o.sel >= 0 && o.sel < len(p.sels):
+			r.w(r.ident(p.sels[o.sel].alias))
+		default:
+			r.w(r.expr(o.e))
+		}
+		if o.desc {
+			r.w(" DESC")
+		}
+	}
+}
+
+// table is a table reference: schema.table, each part quoted when needed.
+func (r *renderer) table(t *table) string {
+	if t.schema != "" {
+		return r.ident(t.schema) + "." + r.ident(t.bare)
+	}
+	return r.ident(t.bare)
+}
+
+func (r *renderer) col(c *column) string {
+	if r.qualify {
+		return r.table(c.t) + "." + r.ident(c.name)
+	}
+	return r.ident(c.name)
+}
+
+var plainIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var lowerIdent = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
+
+// ident quotes an identifier when the dialect needs it: spaces, symbols,
+// reserved words, and (PostgreSQL) capitals.
+func (r *renderer) ident(s string) string {
+	ok := plainIdent.MatchString(s)
+	if r.dialect == dialectPostgres {
+		ok = lowerIdent.MatchString(s)
+	}
+	if ok && !reserved[strings.ToLower(s)] {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+func (r *renderer) expr(e expr) string {
+	switch e.kind {
+	case eCol:
+		return r.col(e.col)
+	case eCountAll:
+		return "COUNT(*)"
+	case eAgg:
+		if e.distinct {
+			return e.fn + "(DISTINCT " + r.col(e.col) + ")"
+		}
+		return e.fn + "(" + r.col(e.col) + ")"
+	case eDerived:
+		if e.d.formula != "" {
+			return "(" + r.placeholders(e.d.formula, e.d.t) + ")"
+		}
+		return e.fn + "(" + r.placeholders(e.d.expr, e.d.t) + ")"
+	case eGrain:
+		return r.grain(e.col, e.grain)
+	case eLabel:
+		parts := make([]string, len(e.cols))
+		for i, c := range e.cols {
+			parts[i] = r.col(c)
+		}
+		return strings.Join(parts, " || ' ' || ")
+	}
+	r.err = fmt.Errorf("unknown expression kind %d", e.kind)
+	return ""
+}
+
+// placeholders replaces {Column} with the column's reference.
+func (r *renderer) placeholders(s string, t *table) string {
+	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
+		c := t.column(m[1 : len(m)-1])
+		if c == nil {
+			r.err = fmt.Errorf("measure names unknown column %s", m)
+			return m
+		}
+		return r.col(c)
+	})
+}
+
+func (r *renderer) cond(c *cond) string {
+	switch c.kind {
+	case cValues:
+		lhs := r.expr(c.e)
+		vals := make([]string, len(c.values))
+		for i, v := range c.values {
+			vals[i] = r.literal(v, c.e.col)
+		}
+		switch {
+		case len(vals) == 1 && c.neg:
+			return lhs + " <> " + vals[0]
+		case len(vals) == 1:
+			return lhs + " = " + vals[0]
+		case c.neg:
+			return lhs + " NOT IN (" + strings.Join(vals, ", ") + ")"
+		}
+		return lhs + " IN (" + strings.Join(vals, ", ") + ")"
+	case cNotNull:
+		if c.neg {
+			return r.expr(c.e) + " IS NULL"
+		}
+		return r.expr(c.e) + " IS NOT NULL"
+	case cFlag:
+		v := "1"
+		switch {
+		case c.e.col.boolean && c.neg:
+			v = "FALSE"
+		case c.e.col.boolean:
+			v = "TRUE"
+		case c.neg:
+			v = "0"
+		}
+		return r.expr(c.e) + " = " + v
+	case cRange:
+		return r.dateRange(c.e.col, c.rng)
+	case cCmp:
+		lhs := r.expr(c.e)
+		if c.op == "between" {
+			return lhs + " BETWEEN " + num(c.a) + " AND " + num(c.b)
+		}
+		return lhs + " " + c.op + " " + num(c.a)
+	case cSemi:
+		s := c.semi
+		sub := &renderer{dialect: r.dialect, qualify: true}
+		sub.w("SELECT ", sub.col(s.sel))
+		sub.from(s.joins)
+		sub.where(s.where)
+		if sub.err != nil {
+			r.err = sub.err
+		}
+		op := " IN ("
+		if c.neg {
+			op = " NOT IN ("
+		}
+		return r.col(s.outer) + op + sub.b.String() + ")"
+	}
+	r.err = fmt.Errorf("unknown condition kind %d", c.kind)
+	return ""
+}
+
+func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// literal renders a value for a column: numbers for numeric columns,
+// quoted text otherwise.
+func (r *renderer) literal(v any, c *column) string {
+	switch x := v.(type) {
+	case float64:
+		if c != nil && !c.numeric && !c.boolean {
+			return quote(num(x))
+		}
+		return num(x)
+	case string:
+		if c != nil && c.numeric {
+			if _, err := strconv.ParseFloat(x, 64); err == nil {
+				return x
 			}
 		}
+		return quote(x)
+	case bool:
+		if x {
+			return "1"
+		}
+		return "0"
 	}
-	if len(order) > 0 {
-		b.WriteString(" ORDER BY ")
-		b.WriteString(strings.Join(order, ", "))
-	}
-	if q.limit > 0 {
-		b.WriteString(" LIMIT ")
-		b.WriteString(strconv.Itoa(q.limit))
-	}
+	return quote(str(v))
+}
 
-	if len(joined) > 0 {
-		fmt.Fprintf(&expl, ", joining %s through foreign keys", strings.Join(joined, ", "))
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// dateRange renders [start, end) on a date column in its storage format.
+func (r *renderer) dateRange(c *column, rng *dateRange) string {
+	if c.numeric && !numericDate(c.dateFmt) {
+		r.err = &declineError{why: fmt.Sprintf("I don't know how %s stores dates (a number: unix seconds or milliseconds?)", c.ref()),
+			hint: "a catalog can say it (date_format unix_seconds or unix_millis)"}
 	}
-	if len(whereText) > 0 {
-		fmt.Fprintf(&expl, ", where %s", strings.Join(whereText, " and "))
-	}
-	if len(q.dims) > 0 && !q.listing {
-		var ds []string
-		for _, d := range q.dims {
-			if d.grain != "" {
-				ds = append(ds, d.grain+" of "+d.col.ref())
-			} else {
-				ds = append(ds, d.col.ref())
+	lit := func(t time.Time) string {
+		switch c.dateFmt {
+		case catalog.DateUnixSeconds:
+			return strconv.FormatInt(t.Unix(), 10)
+		case catalog.DateUnixMillis:
+			return strconv.FormatInt(t.UnixMilli(), 10)
+		case catalog.DateYear:
+			if t.Month() != 1 || t.Day() != 1 {
+				r.err = &declineError{why: fmt.Sprintf("%s holds years only; ask for whole years", c.ref())}
 			}
+			return strconv.Itoa(t.Year())
 		}
-		fmt.Fprintf(&expl, ", grouped by %s", strings.Join(ds, ", "))
+		return quote(day(t))
 	}
+	col := r.col(c)
+	var parts []string
+	if !rng.start.IsZero() {
+		parts = append(parts, col+" >= "+lit(rng.start))
+	}
+	if !rng.end.IsZero() {
+		parts = append(parts, col+" < "+lit(rng.end))
+	}
+	return strings.Join(parts, " AND ")
+}
+
+// grain truncates a date column to a day, week, month, quarter or year,
+// as text that sorts in time order.
+func (r *renderer) grain(c *column, g string) string {
+	col := r.col(c)
+	if c.numeric && !numericDate(c.dateFmt) {
+		r.err = &declineError{why: fmt.Sprintf("I don't know how %s stores dates (a number: unix seconds or milliseconds?)", c.ref()),
+			hint: "a catalog can say it (date_format unix_seconds or unix_millis)"}
+	}
+	if c.dateFmt == catalog.DateYear {
+		if g != "year" {
+			r.err = &declineError{why: fmt.Sprintf("%s holds years only; group by year", c.ref())}
+		}
+		return col
+	}
+	if r.dialect == dialectPostgres {
+		return r.pgGrain(c, col, g)
+	}
+	switch c.dateFmt {
+	case catalog.DateUnixSeconds:
+		col = "datetime(" + col + ", 'unixepoch')"
+	case catalog.DateUnixMillis:
+		col = "datetime(" + col + " / 1000, 'unixepoch')"
+	}
+	return textGrain(col, g, "date("+"substr("+col+", 1, 10), 'weekday 0', '-6 days')")
+}
+
+func numericDate(f string) bool {
+	return f == catalog.DateUnixSeconds || f == catalog.DateUnixMillis || f == catalog.DateYear
+}
+
+// textGrain cuts an ISO date text ('YYYY-MM-DD...').
+func textGrain(col, g, week string) string {
+	switch g {
+	case "day":
+		return "substr(" + col + ", 1, 10)"
+	case "week":
+		return week
+	case "month":
+		return "substr(" + col + ", 1, 7)"
+	case "quarter":
+		return "substr(" + col + ", 1, 4) || '-Q' || ((CAST(substr(" + col + ", 6, 2) AS INTEGER) + 2) / 3)"
+	}
+	return "substr(" + col + ", 1, 4)"
+}
+
+func (r *renderer) pgGrain(c *column, col, g string) string {
 	switch {
-	case q.rankDir > 0:
-		fmt.Fprintf(&expl, ", highest first, keeping the top %d", q.limit)
-	case q.rankDir < 0:
-		fmt.Fprintf(&expl, ", lowest first, keeping the bottom %d", q.limit)
-	case q.listing && q.recency > 0:
-		fmt.Fprintf(&expl, ", most recent first (by %s), at most %d rows", q.base.dateCol.ref(), q.limit)
-	case q.listing && q.recency < 0:
-		fmt.Fprintf(&expl, ", oldest first (by %s), at most %d rows", q.base.dateCol.ref(), q.limit)
-	case q.listing:
-		fmt.Fprintf(&expl, ", at most %d rows", q.limit)
+	case c.dateFmt == catalog.DateUnixSeconds:
+		col = "to_timestamp(" + col + ")"
+	case c.dateFmt == catalog.DateUnixMillis:
+		col = "to_timestamp(" + col + " / 1000.0)"
+	case !c.dateType:
+		return textGrain(col, g, "to_char(date_trunc('week', CAST(substr("+col+", 1, 10) AS date)), 'YYYY-MM-DD')")
 	}
-	expl.WriteString(".")
-	if len(q.notes) > 0 {
-		expl.WriteString(" Note: ")
-		expl.WriteString(strings.Join(q.notes, "; "))
-		expl.WriteString(".")
+	switch g {
+	case "day":
+		return "to_char(" + col + ", 'YYYY-MM-DD')"
+	case "week":
+		return "to_char(date_trunc('week', " + col + "), 'YYYY-MM-DD')"
+	case "month":
+		return "to_char(" + col + ", 'YYYY-MM')"
+	case "quarter":
+		return "to_char(" + col + ", 'YYYY-\"Q\"Q')"
 	}
-	return b.String(), expl.String(), nil
+	return "to_char(" + col + ", 'YYYY')"
 }
 
-func describeMeasure(ms *measure, base *table) string {
-	switch {
-	case ms.star:
-		return fmt.Sprintf("Counts %s", base.name)
-	case ms.distinct:
-		return fmt.Sprintf("Counts distinct %s (%q)", ms.col.ref(), ms.phrase)
-	}
-	word := map[string]string{"SUM": "total", "AVG": "average", "MAX": "highest", "MIN": "lowest"}[ms.fn]
-	return fmt.Sprintf("Computes the %s of %s (%q) from %s", word, ms.col.ref(), ms.phrase, base.name)
-}
-
-func (f *filter) literal(v string) string {
-	if f.quote {
-		return quote(v)
-	}
-	if _, err := strconv.ParseFloat(v, 64); err != nil {
-		return quote(v)
-	}
-	return v
-}
-
-func (f *filter) sql() string {
-	c := f.col.qualified()
-	if len(f.values) == 1 {
-		op := " = "
-		if f.neg {
-			op = " <> "
-		}
-		return c + op + f.literal(f.values[0])
-	}
-	lits := make([]string, len(f.values))
-	for i, v := range f.values {
-		lits[i] = f.literal(v)
-	}
-	op := " IN ("
-	if f.neg {
-		op = " NOT IN ("
-	}
-	return c + op + strings.Join(lits, ", ") + ")"
-}
-
-func (f *filter) text() string {
-	vals := strings.Join(f.values, ", ")
-	if strings.HasPrefix(f.what, "product ") {
-		if f.neg {
-			return "excluding " + f.what
-		}
-		return f.what + " (" + f.col.ref() + " " + vals + ")"
-	}
-	if f.neg {
-		return fmt.Sprintf("%s is not %s", f.col.ref(), vals)
-	}
-	return fmt.Sprintf("%s is %s", f.col.ref(), vals)
-}
+// reserved words are quoted in both dialects (quoting more than needed is harmless).
+var reserved = setOf(
+	"all", "analyse", "analyze", "and", "any", "array", "as", "asc", "asymmetric", "authorization",
+	"between", "binary", "both", "by", "case", "cast", "check", "collate", "column", "constraint",
+	"create", "cross", "current_date", "current_role", "current_time", "current_timestamp",
+	"current_user", "date", "default", "deferrable", "delete", "desc", "distinct", "do", "drop", "else",
+	"end", "except", "exists", "false", "fetch", "for", "foreign", "from", "full", "grant", "group",
+	"having", "if", "ilike", "in", "index", "initially", "inner", "insert", "intersect", "into", "is",
+	"isnull", "join", "key", "lateral", "leading", "left", "like", "limit", "localtime",
+	"localtimestamp", "natural", "not", "notnull", "null", "offset", "on", "only", "or", "order",
+	"outer", "over", "partition", "placing", "primary", "range", "references", "returning", "right",
+	"rows", "select", "session_user", "similar", "some", "symmetric", "table", "tablesample", "then",
+	"time", "timestamp", "to", "trailing", "transaction", "true", "union", "unique", "update", "user",
+	"using", "values", "variadic", "verbose", "when", "where", "window", "with", "year", "month", "day",
+	"count", "sum", "min", "max", "avg", "position", "value", "groups",
+)

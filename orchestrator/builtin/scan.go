@@ -1,226 +1,317 @@
 package builtin
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 type spanKind int
 
 const (
-	spTime spanKind = iota + 1
-	spProduct
-	spValue
-	spNoun // user-friendly term and/or table word, possibly also an aggregation
-	spAgg
-	spKw
-	spNum
+	spWord spanKind = iota + 1 // a catalog or schema phrase (ms), maybe also a keyword
+	spTime                     // a date range
+	spNum                      // a number
+	spKw                       // built-in English only
+	spCmp                      // a comparison with its number(s)
 )
 
-// span is a recognised piece of the question.
+// span is one recognised piece of a question.
 type span struct {
-	kind             spanKind
-	text             string
-	tw               *timeWindow
-	prod             *product
-	values           []valueRef
-	terms            []*entry // term entries (columns)
-	tables           []*table
-	agg              *entry
-	kw               kw
-	num              int
-	fuzzy            bool
-	plural           bool
-	ambiguousProduct bool
-
-	used    bool  // consumed by a role
-	label   *span // noun naming this value/product ("north region")
-	labelOf *span
+	idx   int
+	text  string
+	kind  spanKind
+	ms    []*meaning
+	typo  string // the phrase a misspelt word was read as
+	kw    kwInfo // keyword meaning (spKw, or a spWord that is also a keyword)
+	num   float64
+	isInt bool
+	money bool
+	rng   *dateRange
+	op    string // spCmp: >, >=, <, <=, =, between
+	a, b  float64
+	used  bool
+	// afterHave: "have", "has" or "with" comes right before (articles
+	// aside): "customers with an email" asks for rows having one.
+	afterHave bool
 }
 
-func (s *span) isNoun() bool { return s.kind == spNoun }
+func (s *span) is(k kw) bool { return s != nil && s.kw.kw == k }
 
-// scan turns the tokens into spans; words it cannot place are returned in unknown.
-func (m *model) scan(toks []token, today time.Time) (spans []*span, unknown []string) {
-	for i := 0; i < len(toks); {
-		tok := toks[i]
-		if i == 0 && commandVerbs[tok.norm] {
-			k := kwList
-			if tok.norm == "compare" {
-				k = kwCompare
-			}
-			if tok.norm != "tell" {
-				spans = append(spans, &span{kind: spKw, kw: k, text: tok.norm})
-			}
-			i++
-			continue
-		}
-		// metadata lexicon: longest phrase
-		best := 0
-		var cands []*entry
-		for _, e := range m.lex[tok.stem] {
-			n := len(e.toks)
-			if n < best || !matchAt(toks, i, e.toks) {
-				continue
-			}
-			if n > best {
-				best, cands = n, cands[:0]
-			}
-			cands = append(cands, e)
-		}
-		tn, tw := m.matchTime(toks, i, today)
-		kn, k := matchKeyword(toks, i)
-		n := max(best, tn, kn)
-		if n == 0 {
-			switch {
-			case tok.isNum:
-				spans = append(spans, &span{kind: spNum, num: tok.num, text: tok.norm})
-			case stopwords[tok.norm]:
-			default:
-				if sp := m.fuzzy(tok); sp != nil {
-					spans = append(spans, sp)
-				} else {
-					unknown = append(unknown, tok.norm)
-				}
-			}
-			i++
-			continue
-		}
-		text := joinNorm(toks[i : i+n])
-		var sp *span
-		if best == n {
-			sp = spanFromEntries(cands, text)
-		}
-		if sp == nil && tn == n {
-			sp = &span{kind: spTime, tw: tw, text: text}
-		}
-		if kn == n {
-			if sp == nil {
-				sp = &span{kind: spKw, text: text}
-			}
-			sp.kw = k
-		}
-		if sp == nil { // a longer keyword or time form lost to nothing: fall back to the winner
-			if tn > 0 && tn == n {
-				sp = &span{kind: spTime, tw: tw, text: text}
-			} else {
-				sp = &span{kind: spKw, kw: k, text: text}
-			}
-		}
-		sp.plural = toks[i+n-1].stem != toks[i+n-1].norm
-		spans = append(spans, sp)
-		i += n
-	}
-	return spans, unknown
-}
-
-func matchAt(toks []token, i int, want []string) bool {
-	if i+len(want) > len(toks) {
+// has reports whether the span can name something of this kind.
+func (s *span) has(k meaningKind) bool {
+	if s == nil {
 		return false
 	}
-	for k, w := range want {
-		if toks[i+k].stem != w {
+	for _, m := range s.ms {
+		if m.kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *span) meanings(k meaningKind) []*meaning {
+	var out []*meaning
+	for _, m := range s.ms {
+		if m.kind == k {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// tables returns the tables the span names as tables.
+func (s *span) tables() []*table {
+	var out []*table
+	for _, m := range s.ms {
+		if m.kind == mTable {
+			out = appendUnique(out, m.t)
+		}
+	}
+	return out
+}
+
+func appendUnique[T comparable](s []T, v T) []T {
+	for _, x := range s {
+		if x == v {
+			return s
+		}
+	}
+	return append(s, v)
+}
+
+// scanned is a question read into spans.
+type scanned struct {
+	spans    []*span
+	unknown  []string
+	rewrites []string // synonyms applied: "clients → customers"
+	toks     []token
+}
+
+// scan turns the question into spans, longest phrase first.
+func (m *model) scan(question string, today time.Time) scanned {
+	toks := tokenize(question)
+	var sc scanned
+	toks, sc.rewrites = m.applySynonyms(toks)
+	sc.toks = toks
+	have := false
+	for i := 0; i < len(toks); {
+		n, sp := m.spanAt(toks, i, today)
+		switch {
+		case sp != nil:
+			sp.idx = len(sc.spans)
+			sp.afterHave = have
+			sc.spans = append(sc.spans, sp)
+			have = false
+		case n == 1 && !stopwords[toks[i].w]:
+			sc.unknown = append(sc.unknown, toks[i].text)
+		case haveWords[toks[i].w]:
+			have = true
+		case !articles[toks[i].w]:
+			have = false
+		}
+		i += n
+	}
+	sc.spans = foldPostfixComparisons(sc.spans)
+	return sc
+}
+
+var (
+	haveWords = setOf("have", "has", "having", "had", "with")
+	articles  = setOf("a", "an", "the", "any", "some")
+)
+
+// spanAt reads the span at toks[i]; it returns the tokens used and the span
+// (nil for a stopword or an unknown word).
+func (m *model) spanAt(toks []token, i int, today time.Time) (int, *span) {
+	t := toks[i]
+	if t.sym != "" {
+		if n, sp := comparison(toks, i, kwInfo{kw: kwCmp, op: t.sym}, 1); n > 0 {
+			return n, sp
+		}
+		return 1, nil
+	}
+	var e *lexEntry
+	if m.lex != nil {
+		e = m.lex.longest(toks, i)
+		if e != nil && len(e.toks) == 1 && stopwords[t.w] && onlyNames(e) {
+			e = nil // "a", "all": a value that is also a filler word is not read
+		}
+		if e != nil && allNumbers(toks[i:i+len(e.toks)]) {
+			e = nil // "top 5", "in 2025": numbers, not the values 5 or 2025 of some column
+		}
+	}
+	tn, rng := matchTime(toks, i, today)
+	kn, info := matchKeyword(toks, i)
+	if e != nil && onlyViewColumns(e) && (kn > 0 || tn > 0) {
+		e = nil // "total weight": the keyword and a table's column, not a view's
+	}
+	le := 0
+	if e != nil {
+		le = len(e.toks)
+	}
+	if info.kw == kwCmp {
+		if n, sp := comparison(toks, i, info, kn); n > 0 && n >= le && n >= tn {
+			return n, sp
+		}
+		if le == 0 && tn == 0 {
+			if kn == 1 && (t.w == "over" || t.w == "under" || t.w == "above" || t.w == "below") {
+				return 1, nil // "over the past 14 days": a filler word here
+			}
+		}
+	}
+	if i == 0 && commandWords[t.w] && kn >= 1 && kn >= le {
+		return kn, &span{text: joinWords(toks[i : i+kn]), kind: spKw, kw: info}
+	}
+	best := max(le, tn, kn)
+	if best == 0 {
+		if t.isNum {
+			return 1, &span{text: t.text, kind: spNum, num: t.num, isInt: t.isInt, money: t.money}
+		}
+		if stopwords[t.w] || m.lex == nil {
+			return 1, nil
+		}
+		return m.typoSpan(toks, i)
+	}
+	text := joinWords(toks[i : i+best])
+	switch {
+	case tn == best && le < best:
+		return tn, &span{text: text, kind: spTime, rng: rng}
+	case le == best:
+		sp := &span{text: text, kind: spWord, ms: e.ms}
+		if kn == best {
+			sp.kw = info
+		}
+		if onlyAgg(e) {
+			if kn == best {
+				return best, &span{text: text, kind: spKw, kw: info}
+			}
+			sp.kind, sp.kw = spKw, kwInfo{kw: kwAgg, fn: e.ms[0].fn}
+		}
+		return best, sp
+	}
+	return kn, &span{text: text, kind: spKw, kw: info}
+}
+
+func allNumbers(toks []token) bool {
+	for _, t := range toks {
+		if !t.isNum && !t.iso {
 			return false
 		}
 	}
 	return true
 }
 
-func matchKeyword(toks []token, i int) (int, kw) {
-	if i+1 < len(toks) {
-		if k, ok := keywords[toks[i].stem+" "+toks[i+1].stem]; ok {
-			return 2, k
-		}
-		if k, ok := keywords[toks[i].norm+" "+toks[i+1].norm]; ok {
-			return 2, k
+func onlyNames(e *lexEntry) bool {
+	for _, m := range e.ms {
+		if m.kind != mValue && m.kind != mEntity {
+			return false
 		}
 	}
-	if k, ok := keywords[toks[i].norm]; ok {
-		return 1, k
-	}
-	if k, ok := keywords[toks[i].stem]; ok {
-		return 1, k
-	}
-	return 0, kwNone
+	return true
 }
 
-// spanFromEntries merges the meanings of one phrase.
-func spanFromEntries(cands []*entry, text string) *span {
-	sp := &span{text: text}
-	for _, e := range cands {
-		switch e.kind {
-		case entDate:
-			return &span{kind: spTime, text: text, tw: &timeWindow{phrase: text, expr: e.expr}}
-		case entProduct:
-			if sp.prod != nil && sp.prod != e.prod {
-				sp.ambiguousProduct = true
-			}
-			sp.prod = e.prod
-		case entValue:
-			sp.values = append(sp.values, e.values...)
-		case entTerm:
-			sp.terms = append(sp.terms, e)
-		case entTable:
-			sp.tables = appendTable(sp.tables, e.tbl)
-		case entAgg:
-			sp.agg = e
+func onlyAgg(e *lexEntry) bool {
+	for _, m := range e.ms {
+		if m.kind != mAgg {
+			return false
 		}
 	}
-	switch {
-	case sp.prod != nil:
-		sp.kind = spProduct
-	case len(sp.values) > 0:
-		sp.kind = spValue
-	case len(sp.terms) > 0 || len(sp.tables) > 0:
-		sp.kind = spNoun
-	case sp.agg != nil:
-		sp.kind = spAgg
-	default:
-		return nil
-	}
-	return sp
+	return len(e.ms) > 0
 }
 
-func appendTable(ts []*table, t *table) []*table {
-	for _, x := range ts {
-		if x == t {
-			return ts
+// comparison reads a comparator of kn tokens and its number(s): "over
+// 100", "between 10 and 50", "more than $1,000".
+func comparison(toks []token, i int, info kwInfo, kn int) (int, *span) {
+	j := i + kn
+	if j >= len(toks) || !toks[j].isNum {
+		return 0, nil
+	}
+	sp := &span{kind: spCmp, op: info.op, a: toks[j].num, money: toks[j].money, kw: info}
+	n := kn + 1
+	if info.op == "between" {
+		if j+2 >= len(toks) || toks[j+1].w != "and" || !toks[j+2].isNum {
+			return 0, nil
+		}
+		sp.b = toks[j+2].num
+		sp.money = sp.money || toks[j+2].money
+		n += 2
+		if sp.b < sp.a {
+			sp.a, sp.b = sp.b, sp.a
 		}
 	}
-	return append(ts, t)
+	sp.text = joinWords(toks[i : i+n])
+	return n, sp
 }
 
-// fuzzy matches a misspelt word to a unique single-word phrase.
-func (m *model) fuzzy(tok token) *span {
-	limit := fuzzyLimit(len(tok.norm))
-	if limit == 0 || tok.isNum {
-		return nil
-	}
-	bestD := limit + 1
-	var hits []*entry
-	word := ""
-	unique := true
-	for _, fw := range m.fuzzyWords {
-		d := dlDistance(tok.norm, fw.word, limit)
-		if d2 := dlDistance(tok.stem, fw.word, limit); d2 < d {
-			d = d2
-		}
-		if d > limit {
+// foldPostfixComparisons reads "5 or more" as ">= 5".
+func foldPostfixComparisons(spans []*span) []*span {
+	out := spans[:0]
+	for _, sp := range spans {
+		if sp.kind == spKw && sp.kw.kw == kwCmp && (sp.kw.op == ">=+" || sp.kw.op == "<=+") && len(out) > 0 && out[len(out)-1].kind == spNum {
+			prev := out[len(out)-1]
+			out[len(out)-1] = &span{idx: prev.idx, kind: spCmp, op: sp.kw.op[:2], a: prev.num, money: prev.money,
+				text: prev.text + " " + sp.text}
 			continue
 		}
-		if d < bestD {
-			bestD, hits, word, unique = d, hits[:0], fw.word, true
+		out = append(out, sp)
+	}
+	for i, sp := range out {
+		sp.idx = i
+	}
+	return out
+}
+
+// typoSpan reads a misspelt phrase at toks[i], or reports the word unknown.
+func (m *model) typoSpan(toks []token, i int) (int, *span) {
+	if len(toks[i].w) < 5 {
+		return 1, nil
+	}
+	hits, n := m.lex.typo(toks, i)
+	if len(hits) == 0 {
+		return 1, nil
+	}
+	sp := &span{text: joinWords(toks[i : i+n]), kind: spWord, typo: hits[0].text}
+	for _, h := range hits {
+		sp.ms = append(sp.ms, h.ms...)
+		if h.text != hits[0].text {
+			sp.typo += " or " + h.text
 		}
-		if d == bestD {
-			if fw.word != word {
-				unique = false
+	}
+	return n, sp
+}
+
+// applySynonyms replaces catalog synonyms (longest first) by their target
+// words, so the rest of the scan reads the target.
+func (m *model) applySynonyms(toks []token) ([]token, []string) {
+	if len(m.synonyms) == 0 {
+		return toks, nil
+	}
+	var out []token
+	var notes []string
+	for i := 0; i < len(toks); {
+		done := false
+		for n := min(m.maxSynonym, len(toks)-i); n >= 1 && !done; n-- {
+			var b strings.Builder
+			for k := i; k < i+n; k++ {
+				if k > i {
+					b.WriteByte(' ')
+				}
+				b.WriteString(toks[k].s)
 			}
-			hits = append(hits, fw.entry)
+			if to, ok := m.synonyms[b.String()]; ok {
+				for _, w := range to {
+					out = append(out, makeWord(w))
+				}
+				notes = append(notes, "'"+joinWords(toks[i:i+n])+"' read as '"+strings.Join(to, " ")+"'")
+				i += n
+				done = true
+			}
+		}
+		if !done {
+			out = append(out, toks[i])
+			i++
 		}
 	}
-	if len(hits) == 0 || !unique {
-		return nil
-	}
-	sp := spanFromEntries(hits, tok.norm)
-	if sp != nil {
-		sp.fuzzy = true
-	}
-	return sp
+	return out, notes
 }

@@ -1,17 +1,30 @@
 package builtin
 
-import (
-	"fmt"
-	"strings"
-	"time"
-)
+import "time"
 
-// timeWindow is a date filter with the {date_column} placeholder.
-type timeWindow struct {
-	phrase string
-	expr   string
-	column *column // explicit date column named in the question, if any
+// dateRange is a closed-open range of days [start, end); a zero bound is
+// open. Time phrases become literal ranges computed from today, so the SQL
+// is the same on every dialect (docs/contracts.md §4).
+type dateRange struct {
+	start, end time.Time
+	phrase     string
+	yearless   bool // a month or quarter without a year: which one is not sure
 }
+
+// String says the range as dates a business user reads, inclusive.
+func (r dateRange) String() string {
+	switch {
+	case r.start.IsZero():
+		return "before " + day(r.end)
+	case r.end.IsZero():
+		return "from " + day(r.start) + " on"
+	case r.end.Sub(r.start) == 24*time.Hour:
+		return day(r.start)
+	}
+	return day(r.start) + " to " + day(r.end.AddDate(0, 0, -1))
+}
+
+func day(t time.Time) string { return t.Format("2006-01-02") }
 
 var monthNames = map[string]time.Month{
 	"january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
@@ -19,182 +32,261 @@ var monthNames = map[string]time.Month{
 	"sep": 9, "sept": 9, "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
 }
 
-// relative windows, used when the metadata has no date term for the phrase.
-var relativeExprs = map[string]string{
-	"today":         "{date_column} = date('now')",
-	"yesterday":     "{date_column} = date('now', '-1 day')",
-	"this week":     "{date_column} >= date('now', '-6 days', 'weekday 1') AND {date_column} <= date('now')",
-	"last week":     "{date_column} >= date('now', '-6 days', 'weekday 1', '-7 days') AND {date_column} < date('now', '-6 days', 'weekday 1')",
-	"this month":    "{date_column} >= date('now', 'start of month') AND {date_column} < date('now', 'start of month', '+1 month')",
-	"last month":    "{date_column} >= date('now', 'start of month', '-1 month') AND {date_column} < date('now', 'start of month')",
-	"this quarter":  "{date_column} >= date('now', 'start of month', printf('-%d months', (CAST(strftime('%m', 'now') AS INTEGER) - 1) % 3)) AND {date_column} < date('now', 'start of month', printf('-%d months', (CAST(strftime('%m', 'now') AS INTEGER) - 1) % 3), '+3 months')",
-	"last quarter":  "{date_column} >= date('now', 'start of month', printf('-%d months', (CAST(strftime('%m', 'now') AS INTEGER) - 1) % 3), '-3 months') AND {date_column} < date('now', 'start of month', printf('-%d months', (CAST(strftime('%m', 'now') AS INTEGER) - 1) % 3))",
-	"this year":     "{date_column} >= date('now', 'start of year') AND {date_column} < date('now', 'start of year', '+1 year')",
-	"last year":     "{date_column} >= date('now', 'start of year', '-1 year') AND {date_column} < date('now', 'start of year')",
-	"year to date":  "{date_column} >= date('now', 'start of year') AND {date_column} <= date('now')",
-	"month to date": "{date_column} >= date('now', 'start of month') AND {date_column} <= date('now')",
-}
+// ambiguousMonths are also English words or abbreviations: months only next
+// to a year or after a date preposition.
+var ambiguousMonths = setOf("may", "mar", "dec", "jan", "jun", "jul", "aug", "sep", "oct", "nov", "feb", "apr", "sept")
 
-// period is a half-open date range [start, end).
+var datePrepositions = setOf("in", "during", "since", "between", "from", "before", "after", "until", "till",
+	"to", "and", "through", "thru", "of", "for", "year", "on", "by")
+
+// period is a calendar period [start, end), or a month without a year.
 type period struct {
-	start, end time.Time
-	yearless   bool
-	month      time.Month
+	start, end    time.Time
+	yearless      bool
+	month         time.Month
+	quarterNoYear bool
 }
 
-// matchTime recognises the common time forms at toks[i]; it returns the
-// number of tokens used and the window, or 0.
-func (m *model) matchTime(toks []token, i int, today time.Time) (int, *timeWindow) {
-	t := toks[i].norm
-	phrase := func(n int) string { return joinNorm(toks[i : i+n]) }
-	rel := func(n int, canon string) (int, *timeWindow) {
-		if e := m.dateTerm(canon); e != nil {
-			return n, &timeWindow{phrase: phrase(n), expr: e.expr}
-		}
-		return n, &timeWindow{phrase: phrase(n), expr: relativeExprs[canon]}
+// matchTime recognises a time phrase at toks[i]: the number of tokens it
+// spans and its range, or 0.
+func matchTime(toks []token, i int, today time.Time) (int, *dateRange) {
+	n, r := matchTimeAt(toks, i, today)
+	if n == 0 {
+		return 0, nil
 	}
-	next := func(k int) string {
-		if i+k < len(toks) {
-			return toks[i+k].norm
-		}
-		return ""
+	r.phrase = joinWords(toks[i : i+n])
+	return n, r
+}
+
+func matchTimeAt(toks []token, i int, today time.Time) (int, *dateRange) {
+	if n, r := relativeTime(toks, i, today); n > 0 {
+		return n, r
 	}
-	switch t {
-	case "today":
-		return rel(1, "today")
-	case "yesterday":
-		return rel(1, "yesterday")
-	case "ytd":
-		return rel(1, "year to date")
-	case "mtd":
-		return rel(1, "month to date")
-	case "year", "month":
-		if next(1) == "to" && next(2) == "date" {
-			return rel(3, t+" to date")
-		}
-	case "this", "current":
-		if u := unitWord(next(1)); u != "" {
-			return rel(2, "this "+u)
-		}
-	case "last", "previous", "past", "prior":
-		if u := unitWord(next(1)); u != "" {
-			return rel(2, "last "+u)
-		}
-		if i+2 < len(toks) && toks[i+1].isNum && toks[i+1].num > 0 {
-			n := toks[i+1].num
-			switch stem(next(2)) {
-			case "day":
-				return 3, &timeWindow{phrase: phrase(3), expr: fmt.Sprintf("{date_column} >= date('now', '-%d days')", n)}
-			case "week":
-				return 3, &timeWindow{phrase: phrase(3), expr: fmt.Sprintf("{date_column} >= date('now', '-%d days')", 7*n)}
-			case "month":
-				return 3, &timeWindow{phrase: phrase(3), expr: fmt.Sprintf("{date_column} >= date('now', '-%d months')", n)}
-			case "year":
-				return 3, &timeWindow{phrase: phrase(3), expr: fmt.Sprintf("{date_column} >= date('now', '-%d years')", n)}
-			}
-		}
-	case "since", "after", "before", "until":
-		if n, p := parsePeriod(toks, i+1, today); n > 0 {
-			resolveYear(&p, today)
-			var expr string
-			switch t {
-			case "since":
-				expr = fmt.Sprintf("{date_column} >= %s", quote(day(p.start)))
-			case "after":
-				expr = fmt.Sprintf("{date_column} >= %s", quote(day(p.end)))
-			default:
-				expr = fmt.Sprintf("{date_column} < %s", quote(day(p.start)))
-			}
-			return n + 1, &timeWindow{phrase: phrase(n + 1), expr: expr}
-		}
-	case "between", "from":
-		n1, p1 := parsePeriod(toks, i+1, today)
-		if n1 == 0 || i+1+n1 >= len(toks) {
-			break
-		}
-		sep := toks[i+1+n1].norm
-		if (t == "between" && sep != "and") || (t == "from" && sep != "to" && sep != "until" && sep != "through" && sep != "thru" && sep != "and") {
-			break
-		}
-		n2, p2 := parsePeriod(toks, i+2+n1, today)
-		if n2 == 0 {
-			break
-		}
-		resolveYear(&p2, today)
-		if p1.yearless {
-			y := p2.start.Year()
-			if p1.month > p2.start.Month() {
-				y--
-			}
-			p1 = monthPeriod(y, p1.month)
-		}
-		if !p1.start.Before(p2.end) {
-			break
-		}
-		n := n1 + n2 + 2
-		return n, &timeWindow{phrase: phrase(n), expr: fmt.Sprintf("{date_column} >= %s AND {date_column} < %s", quote(day(p1.start)), quote(day(p2.end)))}
+	if n, r := boundedTime(toks, i, today); n > 0 {
+		return n, r
 	}
-	if n, p := parsePeriod(toks, i, today); n > 0 {
+	if n, p := parsePeriod(toks, i, today, i > 0 && datePrepositions[toks[i-1].w] || i == 0); n > 0 {
+		yearless := p.yearless || p.quarterNoYear
 		resolveYear(&p, today)
-		return n, &timeWindow{phrase: phrase(n), expr: fmt.Sprintf("{date_column} >= %s AND {date_column} < %s", quote(day(p.start)), quote(day(p.end)))}
+		return n, &dateRange{start: p.start, end: p.end, yearless: yearless}
 	}
 	return 0, nil
 }
 
-func (m *model) dateTerm(canon string) *entry {
-	toks := phraseTokens(canon)
-	for _, e := range m.lex[toks[0]] {
-		if e.kind == entDate && strings.Join(e.toks, " ") == strings.Join(toks, " ") {
-			return e
+// relativeTime reads today, yesterday, ytd, this/last month, last N days.
+func relativeTime(toks []token, i int, today time.Time) (int, *dateRange) {
+	w := toks[i].w
+	next := func(k int) token {
+		if i+k < len(toks) {
+			return toks[i+k]
+		}
+		return token{}
+	}
+	tomorrow := today.AddDate(0, 0, 1)
+	switch w {
+	case "today":
+		return 1, &dateRange{start: today, end: tomorrow}
+	case "yesterday":
+		return 1, &dateRange{start: today.AddDate(0, 0, -1), end: today}
+	case "ytd":
+		return 1, &dateRange{start: startOf("year", today), end: tomorrow}
+	case "mtd":
+		return 1, &dateRange{start: startOf("month", today), end: tomorrow}
+	case "qtd":
+		return 1, &dateRange{start: startOf("quarter", today), end: tomorrow}
+	case "year", "month", "quarter", "week":
+		if next(1).w == "to" && next(2).w == "date" {
+			return 3, &dateRange{start: startOf(w, today), end: tomorrow}
+		}
+	case "this", "current":
+		if u := unitOf(next(1).s); u != "" && u != "day" {
+			s := startOf(u, today)
+			return 2, &dateRange{start: s, end: add(u, s, 1)}
+		}
+	case "last", "previous", "prior", "past", "preceding":
+		if u := unitOf(next(1).s); u != "" && next(1).s == next(1).w {
+			if w == "past" {
+				return 2, rolling(u, 1, today)
+			}
+			if u == "day" {
+				return 2, &dateRange{start: today.AddDate(0, 0, -1), end: today}
+			}
+			s := add(u, startOf(u, today), -1)
+			return 2, &dateRange{start: s, end: add(u, s, 1)}
+		}
+		if nt := next(1); nt.isNum && nt.isInt && nt.num >= 1 && nt.num <= 3660 {
+			if u := unitOf(next(2).s); u != "" {
+				return 3, rolling(u, int(nt.num), today)
+			}
 		}
 	}
-	return nil
+	return 0, nil
 }
 
-func unitWord(w string) string {
+// boundedTime reads since/after/before/until a period, and between/from …
+// and/to ….
+func boundedTime(toks []token, i int, today time.Time) (int, *dateRange) {
+	w := toks[i].w
 	switch w {
-	case "week", "month", "quarter", "year":
-		return w
+	case "since", "after", "from":
+		n, p := parsePeriod(toks, i+1, today, true)
+		if n == 0 {
+			return 0, nil
+		}
+		if w == "from" {
+			return fromTo(toks, i, n, p, today)
+		}
+		yearless := p.yearless || p.quarterNoYear
+		resolveYear(&p, today)
+		s := p.start
+		if w == "after" {
+			s = p.end
+		}
+		return n + 1, &dateRange{start: s, yearless: yearless}
+	case "before", "until", "till":
+		n, p := parsePeriod(toks, i+1, today, true)
+		if n == 0 {
+			return 0, nil
+		}
+		yearless := p.yearless || p.quarterNoYear
+		resolveYear(&p, today)
+		e := p.start
+		if w != "before" {
+			e = p.end
+		}
+		return n + 1, &dateRange{end: e, yearless: yearless}
+	case "between":
+		if n, p := parsePeriod(toks, i+1, today, true); n > 0 {
+			return fromTo(toks, i, n, p, today)
+		}
+	}
+	return 0, nil
+}
+
+// fromTo reads "between P1 and P2" / "from P1 to P2" with P1 read at
+// toks[i+1:i+1+n1].
+func fromTo(toks []token, i, n1 int, p1 period, today time.Time) (int, *dateRange) {
+	j := i + 1 + n1
+	if j >= len(toks) {
+		return 0, nil
+	}
+	switch toks[j].w {
+	case "and", "to", "until", "till", "through", "thru":
+	default:
+		return 0, nil
+	}
+	n2, p2 := parsePeriod(toks, j+1, today, true)
+	if n2 == 0 {
+		return 0, nil
+	}
+	yearless := p2.yearless || p2.quarterNoYear || p1.quarterNoYear
+	resolveYear(&p2, today)
+	if p1.yearless {
+		y := p2.start.Year()
+		if p1.month > p2.start.Month() {
+			y--
+		}
+		p1 = monthPeriod(y, p1.month)
+	}
+	if !p1.start.Before(p2.end) {
+		return 0, nil
+	}
+	return n1 + n2 + 2, &dateRange{start: p1.start, end: p2.end, yearless: yearless}
+}
+
+func unitOf(s string) string {
+	switch s {
+	case "day", "week", "month", "quarter", "year":
+		return s
 	}
 	return ""
 }
 
-// parsePeriod reads an ISO date, "March [2026]", "2025" or "Q1 [2026]".
-func parsePeriod(toks []token, i int, today time.Time) (int, period) {
+// rolling is the n units ending today: "last 7 days" is [today-6, today].
+func rolling(unit string, n int, today time.Time) *dateRange {
+	end := today.AddDate(0, 0, 1)
+	var start time.Time
+	switch unit {
+	case "day":
+		start = today.AddDate(0, 0, -(n - 1))
+	case "week":
+		start = today.AddDate(0, 0, -(7*n - 1))
+	case "month":
+		start = today.AddDate(0, -n, 1)
+	case "quarter":
+		start = today.AddDate(0, -3*n, 1)
+	case "year":
+		start = today.AddDate(-n, 0, 1)
+	}
+	return &dateRange{start: start, end: end}
+}
+
+// startOf is the first day of the period holding t (weeks start on Monday).
+func startOf(unit string, t time.Time) time.Time {
+	switch unit {
+	case "week":
+		wd := (int(t.Weekday()) + 6) % 7
+		return t.AddDate(0, 0, -wd)
+	case "month":
+		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+	case "quarter":
+		return time.Date(t.Year(), time.Month((int(t.Month())-1)/3*3+1), 1, 0, 0, 0, 0, time.UTC)
+	case "year":
+		return time.Date(t.Year(), 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	return t
+}
+
+func add(unit string, t time.Time, n int) time.Time {
+	switch unit {
+	case "day":
+		return t.AddDate(0, 0, n)
+	case "week":
+		return t.AddDate(0, 0, 7*n)
+	case "month":
+		return t.AddDate(0, n, 0)
+	case "quarter":
+		return t.AddDate(0, 3*n, 0)
+	}
+	return t.AddDate(n, 0, 0)
+}
+
+// parsePeriod reads an ISO date, "March 2026", "March" (when dated),
+// "2025" (when dated) or "Q3 [2025]" at toks[i]. dated says a date
+// preposition precedes, so a bare year or month may be read.
+func parsePeriod(toks []token, i int, today time.Time, dated bool) (int, period) {
 	if i >= len(toks) {
 		return 0, period{}
 	}
 	t := toks[i]
 	year := func(k int) (int, bool) {
-		if k < len(toks) && toks[k].isNum && toks[k].num >= 1900 && toks[k].num <= 2199 && len(toks[k].norm) == 4 {
-			return toks[k].num, true
+		if k < len(toks) && toks[k].isNum && toks[k].isInt && len(toks[k].w) == 4 && toks[k].num >= 1900 && toks[k].num <= 2199 {
+			return int(toks[k].num), true
 		}
 		return 0, false
 	}
 	if t.iso {
-		d, err := time.Parse("2006-01-02", t.norm)
+		d, err := time.Parse("2006-01-02", t.w)
 		if err != nil {
 			return 0, period{}
 		}
 		return 1, period{start: d, end: d.AddDate(0, 0, 1)}
 	}
-	if mo, ok := monthNames[t.norm]; ok {
-		if t.norm == "may" || t.norm == "mar" || t.norm == "dec" || t.norm == "jan" {
-			// ambiguous English words count as months only next to a year or date words
-			if _, ok := year(i + 1); !ok && (i == 0 || !isDatePreposition(toks[i-1].norm)) {
-				return 0, period{}
-			}
+	if mo, ok := monthNames[t.w]; ok {
+		y, hasYear := year(i + 1)
+		if ambiguousMonths[t.w] && !hasYear && !dated {
+			return 0, period{}
 		}
-		if y, ok := year(i + 1); ok {
+		if hasYear {
 			return 2, monthPeriod(y, mo)
 		}
 		return 1, period{yearless: true, month: mo}
 	}
-	if y, ok := year(i); ok {
+	if y, ok := year(i); ok && dated {
 		return 1, period{start: time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC), end: time.Date(y+1, 1, 1, 0, 0, 0, 0, time.UTC)}
 	}
-	if len(t.norm) == 2 && t.norm[0] == 'q' && t.norm[1] >= '1' && t.norm[1] <= '4' {
-		q := int(t.norm[1] - '0')
+	if len(t.w) == 2 && t.w[0] == 'q' && t.w[1] >= '1' && t.w[1] <= '4' {
+		q := int(t.w[1] - '0')
 		y, ok := year(i + 1)
 		n := 2
 		if !ok {
@@ -204,17 +296,9 @@ func parsePeriod(toks []token, i int, today time.Time) (int, period) {
 			}
 		}
 		s := time.Date(y, time.Month((q-1)*3+1), 1, 0, 0, 0, 0, time.UTC)
-		return n, period{start: s, end: s.AddDate(0, 3, 0)}
+		return n, period{start: s, end: s.AddDate(0, 3, 0), quarterNoYear: !ok}
 	}
 	return 0, period{}
-}
-
-func isDatePreposition(w string) bool {
-	switch w {
-	case "in", "since", "during", "between", "from", "before", "after", "until", "to", "and", "through":
-		return true
-	}
-	return false
 }
 
 func monthPeriod(y int, mo time.Month) period {
@@ -234,15 +318,24 @@ func resolveYear(p *period, today time.Time) {
 	*p = monthPeriod(y, p.month)
 }
 
-func day(t time.Time) string { return t.Format("2006-01-02") }
-
-func joinNorm(toks []token) string {
-	var b strings.Builder
+func joinWords(toks []token) string {
+	var b []byte
 	for i, t := range toks {
 		if i > 0 {
-			b.WriteByte(' ')
+			b = append(b, ' ')
 		}
-		b.WriteString(t.norm)
+		b = append(b, t.text...)
 	}
-	return b.String()
+	return string(b)
+}
+
+// grainLabel names a grain for explanations.
+func grainLabel(g string) string {
+	switch g {
+	case "day":
+		return "day"
+	case "week":
+		return "week (starting Monday)"
+	}
+	return g
 }

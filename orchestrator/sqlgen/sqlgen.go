@@ -45,6 +45,11 @@ type ServerContext struct {
 	// Resources maps a resource URI to its parsed JSON value (map[string]any,
 	// []any, ...), or to the raw text when the resource is not JSON.
 	Resources map[string]any `json:"resources"`
+	// Version identifies this snapshot of Resources: it changes whenever
+	// the orchestrator refetches them (a counter bumped on every fetch), so
+	// generators may cache what they derive from Resources by (ID,
+	// Version). Empty means unknown: derive afresh every time.
+	Version string `json:"-"`
 }
 
 // Repair describes the failed attempt a retry must fix.

@@ -1,5 +1,6 @@
--- Deterministic data (no random()): dates are relative to date('now') so
--- "this month" and "last 30 days" always have rows.
+-- Deterministic data (no random()): dates are relative to the fixture's
+-- as-of date, 2026-11-21 (the tests pin today to it), so "this month" and
+-- "last 30 days" have rows whatever the clock says.
 INSERT INTO books (book_id, title, genre, price) VALUES
     (1, 'Dune', 'Science Fiction', 12.5),
     (2, 'Foundation', 'Science Fiction', 10.0),
@@ -15,13 +16,13 @@ INSERT INTO members (member_id, name, city, tier, joined_on)
 SELECT x, 'Reader ' || x,
        CASE x % 4 WHEN 0 THEN 'Paris' WHEN 1 THEN 'Lyon' WHEN 2 THEN 'Nice' ELSE 'Lille' END,
        CASE x % 3 WHEN 0 THEN 'gold' WHEN 1 THEN 'silver' ELSE 'bronze' END,
-       date('now', '-' || (x * 23) || ' days')
+       date('2026-11-21', '-' || (x * 23) || ' days')
 FROM seq;
 
 WITH RECURSIVE seq(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM seq WHERE x < 400)
 INSERT INTO purchases (purchase_id, member_id, purchased_on, channel)
 SELECT x, ((x * 7) % 30) + 1,
-       date('now', '-' || ((x * 3) % 540) || ' days'),
+       date('2026-11-21', '-' || ((x * 3) % 540) || ' days'),
        CASE x % 3 WHEN 0 THEN 'online' WHEN 1 THEN 'store' ELSE 'app' END
 FROM seq;
 

@@ -1,0 +1,175 @@
+package builtin
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"talk2tables/internal/testfixture"
+	"talk2tables/orchestrator/sqlgen"
+)
+
+// withDefaultFilter is the sample environment whose catalog counts only
+// orders that were not cancelled, by default.
+func withDefaultFilter(t *testing.T) *env {
+	t.Helper()
+	path := filepath.Join(testfixture.RepoRoot(t), "testdata", "sales_catalog.json")
+	var cat map[string]any
+	if err := json.Unmarshal([]byte(readFile(t, path)), &cat); err != nil {
+		t.Fatal(err)
+	}
+	orders := cat["tables"].(map[string]any)["orders"].(map[string]any)
+	orders["default_filter"] = map[string]any{"column": "status", "exclude": []any{"cancelled"}, "why": "cancelled orders never happened"}
+	b, err := json.Marshal(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := filepath.Join(t.TempDir(), "catalog.json")
+	if err := os.WriteFile(edited, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return newEnv(t, pinnedSalesDB(t, 5000), edited)
+}
+
+// TestDefaultFilterWhereItsTableTakesPart: a default filter on orders
+// applies when orders are counted, and when sale lines are aggregated with
+// orders joined (for a grouping, a date, a filter); not when orders take no
+// part, not when the question names a status, and not to listings.
+func TestDefaultFilterWhereItsTableTakesPart(t *testing.T) {
+	e := withDefaultFilter(t)
+	g := New(nil)
+	e.runSet(t, g, []question{
+		{name: "count", q: "how many orders", want: "SELECT COUNT(*) FROM orders WHERE status <> 'cancelled'"},
+		{name: "orders joined for a grouping", q: "revenue by customer segment", want: "SELECT c.segment, SUM(s.total_amount)" + soc + " WHERE o.status <> 'cancelled' GROUP BY c.segment"},
+		{name: "orders take no part", q: "revenue by region", want: "SELECT region, SUM(total_amount) FROM sales GROUP BY region"},
+		{name: "named status wins", q: "how many cancelled orders", want: "SELECT COUNT(*) FROM orders WHERE status = 'cancelled'"},
+		{name: "status grouping is a grouping", q: "number of orders by status", want: "SELECT status, COUNT(*) FROM orders WHERE status <> 'cancelled' GROUP BY status"},
+		{name: "listing is not filtered", q: "list pending orders", want: "SELECT * FROM orders WHERE status = 'pending'"},
+		{name: "customers are not orders", q: "how many customers", want: "SELECT COUNT(*) FROM customers"},
+	})
+	req := e.req
+	req.Question = "revenue by customer segment"
+	plan, err := g.Generate(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !containsAny(plan.Assumptions, "excluding cancelled", "catalog default") {
+		t.Errorf("assumptions %q do not state the default filter", plan.Assumptions)
+	}
+}
+
+func containsAny(ss []string, subs ...string) bool {
+	for _, s := range ss {
+		all := true
+		for _, sub := range subs {
+			if !strings.Contains(s, sub) {
+				all = false
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// TestAnswerSaysWhatItAssumed: resolved entities, the date range as dates
+// with the date column, the entity a name resolved to, typo readings, and
+// the statuses counted.
+func TestAnswerSaysWhatItAssumed(t *testing.T) {
+	e := salesEnv(t)
+	req := e.req
+	req.Question = "revenue for abracadbra in the north excluding cancelled orders last quarter"
+	plan, err := New(nil).Generate(context.Background(), req)
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	want := map[string]map[string]string{
+		"abracadbra":   {"products.product_id": "123", "products.product_name": "Magic Wand Pro"},
+		"revenue":      {"column": "sales.total_amount"},
+		"north":        {"sales.region": "North"},
+		"cancelled":    {"orders.status": "cancelled"},
+		"last quarter": {"range": "2026-07-01 to 2026-09-30", "column": "sales.sale_date"},
+	}
+	for k, kv := range want {
+		got, ok := plan.ResolvedEntities[k]
+		if !ok {
+			t.Errorf("resolved_entities lacks %q: %v", k, plan.ResolvedEntities)
+			continue
+		}
+		for kk, vv := range kv {
+			if got[kk] != vv {
+				t.Errorf("resolved_entities[%q][%q] = %q, want %q", k, kk, got[kk], vv)
+			}
+		}
+	}
+	for _, w := range [][]string{
+		{"2026-07-01 to 2026-09-30", "sales.sale_date"},
+		{"abracadbra", "Magic Wand Pro", "product_id 123"},
+		{"read as", "abracadabra"},
+	} {
+		if !containsAny(plan.Assumptions, w...) {
+			t.Errorf("assumptions %q lack %q", plan.Assumptions, w)
+		}
+	}
+	if plan.Confidence >= 0.9 {
+		t.Errorf("confidence = %v, want it lowered for a typo", plan.Confidence)
+	}
+	for _, w := range []string{"sales.total_amount", "2026-07-01 to 2026-09-30", "Magic Wand Pro"} {
+		if !strings.Contains(plan.Explanation, w) {
+			t.Errorf("explanation %q lacks %q", plan.Explanation, w)
+		}
+	}
+	req.Question = "how many orders"
+	plan, err = New(nil).Generate(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !containsAny(plan.Assumptions, "status", "cancelled, completed, pending, returned") {
+		t.Errorf("assumptions %q do not say which statuses were counted", plan.Assumptions)
+	}
+}
+
+// TestNoCatalogSaysSo: with the schema alone the answer says its words
+// came from the names, and a question in the schema's own words works.
+func TestNoCatalogSaysSo(t *testing.T) {
+	e := salesEnv(t)
+	req := e.req
+	req.Servers = req.Servers[1:]
+	req.Question = "total amount by region"
+	plan, err := New(nil).Generate(context.Background(), req)
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	if !containsAny(plan.Assumptions, "no semantic catalog") {
+		t.Errorf("assumptions %q do not say there was no catalog", plan.Assumptions)
+	}
+	got, want := e.rows(t, plan.SQL), e.rows(t, "SELECT region, SUM(total_amount) FROM sales GROUP BY region")
+	if err := sameRows(got, want, false); err != nil {
+		t.Errorf("%s: %v", plan.SQL, err)
+	}
+}
+
+// TestEarlierServerWins: the first semantic model (the most preferred
+// server) is the one read.
+func TestEarlierServerWins(t *testing.T) {
+	e := salesEnv(t)
+	req := e.req
+	override := map[string]any{"version": float64(2), "tables": map[string]any{
+		"sales": map[string]any{"words": []any{"sales"}, "role": "fact", "columns": map[string]any{
+			"quantity": map[string]any{"words": []any{"revenue"}, "kind": "measure", "measure": "additive"}}}}}
+	first := req.Servers[0]
+	first.ID, first.Priority, first.Resources = "override", 0, map[string]any{"x://model": override}
+	req.Servers = append([]sqlgen.ServerContext{first}, req.Servers...)
+	req.Question = "revenue"
+	plan, err := New(nil).Generate(context.Background(), req)
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	if err := sameRows(e.rows(t, plan.SQL), e.rows(t, "SELECT SUM(quantity) FROM sales"), false); err != nil {
+		t.Errorf("SQL %s: %v", plan.SQL, err)
+	}
+}

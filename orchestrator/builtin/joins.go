@@ -1,0 +1,188 @@
+package builtin
+
+import "strings"
+
+// path is a chain of many-to-one edges from one table to another.
+type path []*edge
+
+// reachInfo is every table reachable from one table.
+type reachInfo struct {
+	paths     map[*table]path
+	ambiguous map[*table]bool
+}
+
+// paths returns, for every table reachable from t through many-to-one
+// foreign keys, its shortest path; tables with two different shortest
+// paths are in ambiguous (e.g. a flight's origin and destination airport).
+// Views are not joined through. Computed once per table at compile.
+func (m *model) paths(t *table) (map[*table]path, map[*table]bool) {
+	if ri, ok := m.reachable[t]; ok {
+		return ri.paths, ri.ambiguous
+	}
+	return m.findPaths(t)
+}
+
+// computePaths fills the reachability of every table.
+func (m *model) computePaths() {
+	m.reachable = make(map[*table]reachInfo, len(m.tables))
+	for _, t := range m.tables {
+		p, a := m.findPaths(t)
+		m.reachable[t] = reachInfo{paths: p, ambiguous: a}
+	}
+}
+
+func (m *model) findPaths(t *table) (map[*table]path, map[*table]bool) {
+	best := map[*table]path{t: nil}
+	ambiguous := map[*table]bool{}
+	frontier := []*table{t}
+	for len(frontier) > 0 {
+		next := []*table{}
+		level := map[*table]path{}
+		for _, x := range frontier {
+			for _, e := range x.out {
+				if e.to == x || e.to.view {
+					continue
+				}
+				if _, done := best[e.to]; done {
+					continue
+				}
+				p := append(append(path{}, best[x]...), e)
+				if prev, ok := level[e.to]; ok {
+					if !samePath(prev, p) {
+						ambiguous[e.to] = true
+					}
+					continue
+				}
+				level[e.to] = p
+				next = append(next, e.to)
+			}
+		}
+		for tt, p := range level {
+			best[tt] = p
+		}
+		for _, x := range next {
+			if ambiguous[x] {
+				// what lies beyond an ambiguous table is ambiguous too
+				for _, e := range x.out {
+					ambiguous[e.to] = true
+				}
+			}
+		}
+		frontier = next
+	}
+	return best, ambiguous
+}
+
+func samePath(a, b path) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// reach reports whether to is reachable from from through many-to-one
+// keys without ambiguity, and the number of hops.
+func (m *model) reach(from, to *table) (int, bool) {
+	if from == to {
+		return 0, true
+	}
+	ps, amb := m.paths(from)
+	p, ok := ps[to]
+	if !ok || amb[to] {
+		return 0, false
+	}
+	return len(p), true
+}
+
+// bridge finds a table from which every one of the tables is reachable
+// through many-to-one keys (a fact table joining them), the closest one
+// (fewest hops in total); nil when none or two equally close.
+func (m *model) bridge(ts []*table) *table {
+	var best *table
+	bestHops, tie := 1<<30, false
+	for _, r := range m.tables {
+		if r.view {
+			continue
+		}
+		ps, amb := m.paths(r)
+		hops, ok := 0, true
+		for _, t := range ts {
+			p, in := ps[t]
+			if !in || amb[t] {
+				ok = false
+				break
+			}
+			hops += len(p)
+		}
+		if !ok {
+			continue
+		}
+		switch {
+		case hops < bestHops:
+			best, bestHops, tie = r, hops, false
+		case hops == bestHops:
+			tie = true
+		}
+	}
+	if tie {
+		return nil
+	}
+	return best
+}
+
+// joinSet is the joins a query needs from its root, in order.
+type joinSet struct {
+	root  *table
+	edges []*edge
+	in    map[*table]bool
+}
+
+func newJoinSet(root *table) *joinSet {
+	return &joinSet{root: root, in: map[*table]bool{root: true}}
+}
+
+// need adds the path to t; false when t is not reachable many-to-one or
+// would be reached a second, different way.
+func (j *joinSet) need(m *model, t *table) bool {
+	if j.in[t] {
+		return true
+	}
+	ps, amb := m.paths(j.root)
+	p, ok := ps[t]
+	if !ok || amb[t] {
+		return false
+	}
+	for _, e := range p {
+		if j.in[e.to] {
+			if !j.has(e) {
+				return false
+			}
+			continue
+		}
+		j.edges = append(j.edges, e)
+		j.in[e.to] = true
+	}
+	return true
+}
+
+func (j *joinSet) has(e *edge) bool {
+	for _, x := range j.edges {
+		if x == e {
+			return true
+		}
+	}
+	return false
+}
+
+func tableNames(ts []*table) string {
+	var names []string
+	for _, t := range ts {
+		names = append(names, t.name)
+	}
+	return strings.Join(names, " and ")
+}

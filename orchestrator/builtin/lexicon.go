@@ -1,0 +1,330 @@
+package builtin
+
+import (
+	"sort"
+	"strings"
+
+	"talk2tables/catalog"
+)
+
+type meaningKind int
+
+const (
+	mTable   meaningKind = iota + 1 // a table's rows
+	mColumn                         // a column
+	mDerived                        // a catalog derived measure
+	mEntity                         // a named row (keyed entity)
+	mValue                          // a value of a column
+	mAgg                            // a catalog aggregation term
+)
+
+// Column word strengths: a catalog word (or the identifier when the catalog
+// gives none) is strong; the identifier of a column the catalog words
+// otherwise is weaker; the head noun of an identifier ("country" for
+// BillingCountry) is weakest.
+const (
+	strengthHead  = 0
+	strengthIdent = 1
+	strengthWord  = 2
+	strengthName  = 3 // a derived measure's own name ("revenue")
+)
+
+// meaning is one thing a phrase can name.
+type meaning struct {
+	kind     meaningKind
+	t        *table
+	c        *column
+	strength int
+	d        *derived
+	e        *entity
+	value    string // mValue: the value as stored
+	fn       string // mAgg
+}
+
+// lexEntry is a phrase (as stems) and everything it can name.
+type lexEntry struct {
+	toks []string
+	text string
+	ms   []*meaning
+}
+
+// lexicon indexes phrases by their first stem.
+type lexicon struct {
+	byKey   map[string]*lexEntry
+	byFirst map[string][]*lexEntry // longest first
+	fuzzy   []*lexEntry            // phrases a typo may stand for
+}
+
+func newLexicon() *lexicon {
+	return &lexicon{byKey: map[string]*lexEntry{}, byFirst: map[string][]*lexEntry{}}
+}
+
+func (l *lexicon) add(phrase string, mn *meaning) {
+	toks := phraseStems(phrase)
+	if len(toks) == 0 || len(toks) > 12 {
+		return
+	}
+	key := strings.Join(toks, " ")
+	e := l.byKey[key]
+	if e == nil {
+		e = &lexEntry{toks: toks, text: strings.ToLower(strings.TrimSpace(phrase))}
+		l.byKey[key] = e
+		l.byFirst[toks[0]] = append(l.byFirst[toks[0]], e)
+	}
+	for _, x := range e.ms {
+		if x.kind == mn.kind && x.t == mn.t && x.c == mn.c && x.d == mn.d && x.value == mn.value && x.fn == mn.fn &&
+			(x.e == mn.e || x.e != nil && mn.e != nil && x.e.set == mn.e.set && x.e.name == mn.e.name) {
+			x.strength = max(x.strength, mn.strength)
+			return
+		}
+	}
+	e.ms = append(e.ms, mn)
+}
+
+func (l *lexicon) addTable(phrase string, t *table) { l.add(phrase, &meaning{kind: mTable, t: t}) }
+func (l *lexicon) addColumn(phrase string, c *column, strength int) {
+	l.add(phrase, &meaning{kind: mColumn, t: c.t, c: c, strength: strength})
+}
+func (l *lexicon) addDerived(phrase string, d *derived, strength int) {
+	l.add(phrase, &meaning{kind: mDerived, t: d.t, d: d, strength: strength})
+}
+func (l *lexicon) addEntity(phrase string, e *entity) {
+	for _, p := range articleVariants(phrase) {
+		l.add(p, &meaning{kind: mEntity, t: e.set.t, e: e})
+	}
+}
+func (l *lexicon) addValue(phrase string, c *column, value string, e *entity) {
+	for _, p := range articleVariants(phrase) {
+		l.add(p, &meaning{kind: mValue, t: c.t, c: c, value: value, e: e})
+	}
+}
+func (l *lexicon) addAgg(phrase, fn string) { l.add(phrase, &meaning{kind: mAgg, fn: fn}) }
+
+// articleVariants adds "Hobbit" for "The Hobbit".
+func articleVariants(p string) []string {
+	out := []string{p}
+	lp := strings.ToLower(p)
+	for _, a := range []string{"the ", "a ", "an "} {
+		if strings.HasPrefix(lp, a) && len(phraseStems(p)) > 1 {
+			out = append(out, p[len(a):])
+		}
+	}
+	return out
+}
+
+func (l *lexicon) finish() {
+	for k, es := range l.byFirst {
+		sort.SliceStable(es, func(i, j int) bool { return len(es[i].toks) > len(es[j].toks) })
+		l.byFirst[k] = es
+	}
+	keys := sortedKeys(l.byKey)
+	for _, k := range keys {
+		e := l.byKey[k]
+		letters := 0
+		for _, t := range e.toks {
+			letters = max(letters, len(t))
+		}
+		if letters < 5 {
+			continue
+		}
+		for _, mn := range e.ms {
+			if mn.kind != mAgg {
+				l.fuzzy = append(l.fuzzy, e)
+				break
+			}
+		}
+	}
+}
+
+// longest returns the longest phrase matching toks at i (by stems).
+// A phrase naming only the columns of views loses to a shorter one naming
+// tables: views are read only when the question names them.
+func (l *lexicon) longest(toks []token, i int) *lexEntry {
+	var viewOnly *lexEntry
+	for _, e := range l.byFirst[toks[i].s] {
+		if !matchStems(toks, i, e.toks) {
+			continue
+		}
+		if !onlyViewColumns(e) {
+			return e
+		}
+		if viewOnly == nil {
+			viewOnly = e
+		}
+	}
+	return viewOnly
+}
+
+func onlyViewColumns(e *lexEntry) bool {
+	for _, m := range e.ms {
+		if m.kind != mColumn || !m.t.view {
+			return false
+		}
+	}
+	return len(e.ms) > 0
+}
+
+func matchStems(toks []token, i int, want []string) bool {
+	if i+len(want) > len(toks) {
+		return false
+	}
+	for k, w := range want {
+		if toks[i+k].s != w {
+			return false
+		}
+	}
+	return true
+}
+
+// typo finds the phrases toks[i:] spells with small typos: every word
+// within its typo limit, at least one word long enough to allow one. It
+// returns the closest phrases (several when equally close) and their length.
+func (l *lexicon) typo(toks []token, i int) ([]*lexEntry, int) {
+	best, bestLen := 1<<30, 0
+	var hits []*lexEntry
+	for _, e := range l.fuzzy {
+		n := len(e.toks)
+		if i+n > len(toks) {
+			continue
+		}
+		d, ok := 0, true
+		for k, want := range e.toks {
+			t := toks[i+k]
+			if t.s == want {
+				continue
+			}
+			if t.isNum || t.sym != "" || stopwords[t.w] && len(t.w) < 5 {
+				ok = false
+				break
+			}
+			lim := typoLimit(len(want))
+			dk := min(dlDistance(t.s, want, lim), dlDistance(t.w, want, lim))
+			if dk > lim {
+				ok = false
+				break
+			}
+			d += dk
+		}
+		if !ok || d == 0 {
+			continue
+		}
+		switch {
+		case d < best || d == best && n > bestLen:
+			best, bestLen, hits = d, n, []*lexEntry{e}
+		case d == best && n == bestLen:
+			hits = append(hits, e)
+		}
+	}
+	return hits, bestLen
+}
+
+// addTableWords: the catalog's words and the identifier of every table,
+// and the last word of a several-word identifier when no other table ends
+// so ("orders" for SalesOrder, "category" for [Product Category]).
+func (m *model) addTableWords() {
+	heads := map[string][]*table{}
+	for _, t := range m.tables {
+		ident := catalog.IdentifierPhrase(t.bare)
+		if len(t.words) == 0 {
+			t.words = []string{ident}
+		}
+		for _, w := range t.words {
+			m.lex.addTable(w, t)
+		}
+		m.lex.addTable(ident, t)
+		if ws := catalog.IdentifierWords(t.bare); len(ws) > 1 && !t.view {
+			h := catalog.Singular(ws[len(ws)-1])
+			heads[h] = append(heads[h], t)
+		}
+	}
+	for h, ts := range heads {
+		if len(ts) == 1 && m.lex.byKey[h] == nil && !stopwords[h] {
+			m.lex.addTable(h, ts[0])
+		}
+	}
+}
+
+// unitWords end identifiers with the unit of their values ("weight_kg",
+// "surcharge_pct"): the phrase without it is what people say.
+var unitWords = setOf("kg", "g", "lbs", "lb", "pct", "percent", "usd", "eur", "gbp", "ms", "sec", "secs", "hours", "hrs", "mins", "km", "cm", "mm", "m", "mi", "amt", "num", "cnt")
+
+// expansions are how people say some column identifiers in full.
+var expansions = map[string][]string{
+	"email": {"email address", "e mail", "mail address"},
+	"phone": {"phone number", "telephone", "telephone number"},
+	"zip":   {"zip code", "postcode"},
+	"dob":   {"date of birth", "birth date", "birthday"},
+}
+
+// addColumnWords: the catalog's words, the identifier, the identifier
+// after the table's singular noun ("product price") and the head noun.
+func (m *model) addColumnWords() {
+	for _, t := range m.tables {
+		tw := t.singular()
+		for _, c := range t.cols {
+			ident := catalog.IdentifierPhrase(c.name)
+			idStrength := strengthWord
+			if len(c.words) > 0 {
+				idStrength = strengthIdent
+			}
+			for _, w := range c.words {
+				m.lex.addColumn(w, c, strengthWord)
+			}
+			m.lex.addColumn(ident, c, idStrength)
+			ws := catalog.IdentifierWords(c.name)
+			if len(ws) == 0 {
+				continue
+			}
+			if !strings.HasPrefix(ident, tw) {
+				m.lex.addColumn(tw+" "+ident, c, strengthWord)
+			}
+			if len(ws) > 1 && (unitWords[ws[len(ws)-1]] || c.fk != nil && ws[len(ws)-1] == "id") {
+				// "weight" for weight_kg, "support rep" for SupportRepId
+				short := strings.Join(ws[:len(ws)-1], " ")
+				m.lex.addColumn(short, c, idStrength)
+				if !strings.HasPrefix(short, tw) {
+					m.lex.addColumn(tw+" "+short, c, strengthWord)
+				}
+			}
+			for _, w := range ws {
+				for _, x := range expansions[w] {
+					m.lex.addColumn(strings.Replace(ident, w, x, 1), c, idStrength)
+				}
+			}
+			head := ws[len(ws)-1]
+			_, isKeyword := keywords[head]
+			if len(ws) > 1 && head != "id" && head != "key" && !stopwords[head] && !isKeyword {
+				m.lex.addColumn(head, c, strengthHead)
+				if !strings.HasPrefix(ident, tw) {
+					m.lex.addColumn(tw+" "+head, c, strengthWord)
+				}
+			}
+			if len(c.words) == 0 {
+				c.words = []string{ident}
+			}
+		}
+	}
+}
+
+func (m *model) addDerivedWords() {
+	for _, d := range m.derived {
+		for _, w := range d.words {
+			m.lex.addDerived(w, d, strengthWord)
+		}
+		m.lex.addDerived(d.name, d, strengthName)
+	}
+}
+
+// addValueWords: the values the schema lists for low-cardinality columns.
+func (m *model) addValueWords() {
+	for _, t := range m.tables {
+		for _, c := range t.cols {
+			if c.kind == catalog.KindText || c.kind == catalog.KindMeasure || c.kind == catalog.KindDate {
+				continue
+			}
+			for _, v := range c.values {
+				m.lex.addValue(v, c, v, nil)
+			}
+		}
+	}
+}

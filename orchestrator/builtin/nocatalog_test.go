@@ -1,0 +1,140 @@
+package builtin_test
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "modernc.org/sqlite"
+
+	"talk2tables/databasemcp"
+	"talk2tables/evaluation"
+	"talk2tables/internal/fixtures"
+	"talk2tables/orchestrator/builtin"
+	"talk2tables/orchestrator/sqlgen"
+)
+
+// TestFixturesWithoutCatalog asks every question of our own fixture
+// databases (never the held-out one) with the schema alone — no catalog,
+// words read from the identifiers — and requires no wrong answer: what the
+// planner cannot be sure of it must decline. The correct count is logged.
+func TestFixturesWithoutCatalog(t *testing.T) {
+	for _, name := range fixtures.Own() {
+		if name == fixtures.Sample || fixtures.HeldOut(name) {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			path, err := fixtures.Build(ctx, name, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			today := fixtures.AsOf(name).Format("2006-01-02")
+			req := schemaOnlyRequest(t, path, today)
+			db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?mode=ro")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			qs, err := fixtures.Questions(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := builtin.New(nil)
+			var correct, declined, answerable int
+			for _, q := range qs {
+				if len(q.Edits) > 0 {
+					continue
+				}
+				req.Question = q.Text
+				plan, err := g.Generate(ctx, req)
+				var ge *sqlgen.SQLGenerationError
+				if err != nil && !errors.As(err, &ge) {
+					t.Fatalf("%s: %v", q.ID, err)
+				}
+				if q.Decline {
+					if err == nil {
+						t.Errorf("%s %q must be declined, got %s", q.ID, q.Text, plan.SQL)
+					}
+					continue
+				}
+				answerable++
+				if err != nil {
+					declined++
+					t.Logf("%s declined %q: %s", q.ID, q.Text, ge.Message)
+					continue
+				}
+				want := table(t, db, q.Gold)
+				got := table(t, db, plan.SQL)
+				if err := evaluation.Compare(got, want, q.Ordered); err != nil {
+					t.Errorf("%s WRONG %q:\n  sql:  %s\n  gold: %s\n  %v", q.ID, q.Text, plan.SQL, strings.Join(strings.Fields(q.Gold), " "), err)
+					continue
+				}
+				correct++
+			}
+			t.Logf("%s without a catalog: %d of %d answerable correct, %d declined", name, correct, answerable, declined)
+		})
+	}
+}
+
+func schemaOnlyRequest(tb testing.TB, path, today string) sqlgen.Request {
+	tb.Helper()
+	db, err := databasemcp.Open(path, databasemcp.Options{Today: today})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	s, err := db.Schema(context.Background())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b, _ := json.Marshal(s)
+	var res map[string]any
+	if err := json.Unmarshal(b, &res); err != nil {
+		tb.Fatal(err)
+	}
+	return sqlgen.Request{Dialect: "sqlite", Today: today, Servers: []sqlgen.ServerContext{
+		{ID: "database_mcp", Priority: 10, Version: "1", Resources: map[string]any{"database://schema": res}}}}
+}
+
+// table runs a query the way execute_query returns results: JSON values.
+func table(tb testing.TB, db *sql.DB, query string) *evaluation.Table {
+	tb.Helper()
+	rs, err := db.Query(query)
+	if err != nil {
+		tb.Fatalf("query %s: %v", query, err)
+	}
+	defer rs.Close()
+	cols, _ := rs.Columns()
+	out := &evaluation.Table{Columns: cols}
+	for rs.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rs.Scan(ptrs...); err != nil {
+			tb.Fatal(err)
+		}
+		row := make([]any, len(cols))
+		for i, v := range vals {
+			switch x := v.(type) {
+			case int64:
+				row[i] = float64(x)
+			case []byte:
+				row[i] = string(x)
+			default:
+				row[i] = x
+			}
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	if err := rs.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}

@@ -1,0 +1,240 @@
+package builtin
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+
+	"talk2tables/catalog"
+)
+
+// token is one word, number, ISO date or comparison symbol of a question.
+type token struct {
+	text  string // as typed (for messages)
+	w     string // lower case
+	s     string // singular stem of w (catalog.Singular)
+	num   float64
+	isNum bool
+	isInt bool
+	money bool   // typed with a currency sign
+	iso   bool   // YYYY-MM-DD
+	sym   string // ">", ">=", "<", "<=", "=" for comparison symbols
+}
+
+// tokenize splits text into lower-case tokens. Punctuation, underscores and
+// hyphens separate words ("best-selling" → best, selling; "magic_wand" →
+// magic, wand); a possessive 's is dropped; ISO dates and numbers ("$1,250.50",
+// "10.5") stay whole; <, >, <=, >= and = are symbols.
+func tokenize(text string) []token {
+	rs := []rune(text)
+	var out []token
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case isISODate(rs, i):
+			d := string(rs[i : i+10])
+			out = append(out, token{text: d, w: d, s: d, iso: true})
+			i += 10
+		case r == '<' || r == '>' || r == '=' || r == '≥' || r == '≤':
+			j := i + 1
+			if (r == '<' || r == '>') && j < len(rs) && rs[j] == '=' {
+				j++
+			}
+			sym := string(rs[i:j])
+			switch sym {
+			case "≥":
+				sym = ">="
+			case "≤":
+				sym = "<="
+			}
+			out = append(out, token{text: sym, w: sym, s: sym, sym: sym})
+			i = j
+		case isCurrency(r) && i+1 < len(rs) && unicode.IsDigit(rs[i+1]):
+			t, j := readNumber(rs, i+1)
+			t.money, t.text = true, string(rs[i:j])
+			out = append(out, t)
+			i = j
+		case unicode.IsDigit(r) && (i == 0 || !isWordRune(rs[i-1])):
+			t, j := readNumber(rs, i)
+			if j < len(rs) && unicode.IsLetter(rs[j]) {
+				// "q3", "4k", "2tb": a word, not a number
+				w, k := readWord(rs, i)
+				out = append(out, makeWord(w))
+				i = k
+				continue
+			}
+			out = append(out, t)
+			i = j
+		case isWordRune(r):
+			w, j := readWord(rs, i)
+			if w != "" {
+				out = append(out, makeWord(w))
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+func isCurrency(r rune) bool { return r == '$' || r == '€' || r == '£' || r == '¥' }
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// readWord reads letters and digits from i, keeping an apostrophe inside a
+// word ("what's" → whats) and dropping a possessive ("customer's" → customer).
+func readWord(rs []rune, i int) (string, int) {
+	j := i
+	for j < len(rs) && (isWordRune(rs[j]) || (isApostrophe(rs[j]) && j+1 < len(rs) && unicode.IsLetter(rs[j+1]))) {
+		j++
+	}
+	w := strings.ToLower(string(rs[i:j]))
+	w = strings.ReplaceAll(w, "’", "'")
+	if strings.HasSuffix(w, "'s") {
+		w = w[:len(w)-2]
+	}
+	w = strings.ReplaceAll(w, "'", "")
+	return w, j
+}
+
+func isApostrophe(r rune) bool { return r == '\'' || r == '’' }
+
+// readNumber reads 1250, 1,250.50 or 10.5 from i.
+func readNumber(rs []rune, i int) (token, int) {
+	j := i
+	var b strings.Builder
+	for j < len(rs) {
+		r := rs[j]
+		switch {
+		case unicode.IsDigit(r):
+			b.WriteRune(r)
+		case r == ',' && b.Len() > 0 && !strings.Contains(b.String(), ".") && allDigits(rs, j+1, 3) && (j+4 >= len(rs) || !unicode.IsDigit(rs[j+4])):
+			// thousands separator
+		case r == '.' && j+1 < len(rs) && unicode.IsDigit(rs[j+1]) && !strings.Contains(b.String(), "."):
+			b.WriteRune(r)
+		default:
+			goto done
+		}
+		j++
+	}
+done:
+	s := b.String()
+	f, _ := strconv.ParseFloat(s, 64)
+	return token{text: string(rs[i:j]), w: s, s: s, num: f, isNum: true, isInt: !strings.Contains(s, ".")}, j
+}
+
+func allDigits(rs []rune, i, n int) bool {
+	if i+n > len(rs) {
+		return false
+	}
+	for k := i; k < i+n; k++ {
+		if !unicode.IsDigit(rs[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+func makeWord(w string) token {
+	t := token{text: w, w: w, s: stem(w)}
+	if n, ok := numberWords[w]; ok {
+		t.isNum, t.isInt, t.num = true, true, float64(n)
+	}
+	return t
+}
+
+// stem is the singular form used to compare words of questions and phrases.
+func stem(w string) string {
+	if w == "" || w[0] >= '0' && w[0] <= '9' {
+		return w
+	}
+	return catalog.Singular(w)
+}
+
+func isISODate(rs []rune, i int) bool {
+	if i+10 > len(rs) || (i > 0 && isWordRune(rs[i-1])) {
+		return false
+	}
+	for k := 0; k < 10; k++ {
+		r := rs[i+k]
+		if k == 4 || k == 7 {
+			if r != '-' {
+				return false
+			}
+		} else if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return i+10 == len(rs) || !isWordRune(rs[i+10])
+}
+
+// phraseStems returns the stems of a phrase as the scanner compares them.
+func phraseStems(s string) []string {
+	toks := tokenize(s)
+	out := make([]string, 0, len(toks))
+	for _, t := range toks {
+		if t.sym != "" {
+			continue
+		}
+		out = append(out, t.s)
+	}
+	return out
+}
+
+var numberWords = map[string]int{
+	"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
+	"fifty": 50, "hundred": 100,
+}
+
+// dlDistance is the optimal-string-alignment Damerau-Levenshtein distance,
+// capped: it returns max+1 as soon as the distance must exceed max.
+func dlDistance(a, b string, max int) int {
+	la, lb := len(a), len(b)
+	if d := la - lb; d > max || -d > max {
+		return max + 1
+	}
+	var buf [3][48]int
+	if lb+1 > len(buf[0]) {
+		return max + 1
+	}
+	prev2, prev, cur := buf[0][:lb+1], buf[1][:lb+1], buf[2][:lb+1]
+	for j := 0; j <= lb; j++ {
+		prev[j] = j
+	}
+	for i := 1; i <= la; i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= lb; j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		if rowMin > max {
+			return max + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[lb]
+}
+
+// typoLimit is the number of edits tolerated in a word of n letters: none
+// below 5 letters (short words are too easily another word), 1 up to 8, 2
+// from 9.
+func typoLimit(n int) int {
+	switch {
+	case n >= 9:
+		return 2
+	case n >= 5:
+		return 1
+	}
+	return 0
+}
