@@ -515,7 +515,15 @@ func (db *DB) categorize(err error) *sqlerr.Error {
 			cat = sqlerr.ResourceLimit
 			msg = fmt.Sprintf("%s: a value is over the %s limit on values; select a part of it (substr()) "+
 				"or its length() instead of the whole value", msg, resultlimit.Size(db.opts.MaxValueBytes))
+		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN:
+			cat = sqlerr.DatabaseError
 		}
+	}
+	if cat == sqlerr.DatabaseError {
+		// The file, not the statement: say which one (by name; the full path
+		// is the operator's, in the server's own log).
+		msg = fmt.Sprintf("the database file %s is damaged or unreadable (%s): no query can read it; "+
+			"restore the file (a good copy renamed over it): the server picks it up by itself", filepath.Base(db.path), msg)
 	}
 	if cat == sqlerr.PermissionError {
 		msg = msg + ": " + readOnlyMessage

@@ -97,12 +97,14 @@ func NewServer(db Backend, logger *slog.Logger) *server.MCPServer {
 			mcp.MaxLength(opts.MaxQueryLength)),
 		mcp.WithInteger("max_rows", mcp.Description(fmt.Sprintf("maximum rows to return (default %d)", opts.MaxRows)),
 			mcp.Min(1), mcp.Max(HardMaxRows)),
+		mcp.WithRawOutputSchema(resultSchema),
 	}, readOnly...)...), h.executeQuery)
 	s.AddTool(mcp.NewTool("validate_query", append([]mcp.ToolOption{
 		mcp.WithDescription(`Check one ` + engine + ` query without running it (the same guards as execute_query, then ` + engine + ` prepares it). ` +
 			`Returns {"valid":true} or the error execute_query would give, as {"category","message"}.`),
 		mcp.WithString("query", mcp.Required(), mcp.Description("one "+engine+" SELECT statement"),
 			mcp.MaxLength(opts.MaxQueryLength)),
+		mcp.WithRawOutputSchema(validSchema),
 	}, readOnly...)...), h.validateQuery)
 	s.AddResource(mcp.NewResource(SchemaURI, "database schema",
 		mcp.WithResourceDescription("Tables and views with columns (name, type, nullable, primary key, comment), foreign keys, indexes, "+
@@ -111,6 +113,21 @@ func NewServer(db Backend, logger *slog.Logger) *server.MCPServer {
 	), h.readSchema)
 	return s
 }
+
+// resultSchema is execute_query's outputSchema: the JSON of Result.
+var resultSchema = json.RawMessage(`{"type":"object",
+ "properties":{
+  "columns":{"type":"array","items":{"type":"string"},"description":"column labels, in the SELECT's order"},
+  "rows":{"type":"array","items":{"type":"array"},"description":"one array of values per row, in the columns' order"},
+  "row_count":{"type":"integer","minimum":0},
+  "truncated":{"type":"boolean","description":"true when rows were left out or values cut"},
+  "note":{"type":"string","description":"which size bound cut the result, and how to see the rest"},
+  "elapsed_ms":{"type":"number"},
+  "data_version":{"type":"string","description":"changes whenever the database's content may have changed"}},
+ "required":["columns","rows","row_count","truncated"]}`)
+
+// validSchema is validate_query's outputSchema.
+var validSchema = json.RawMessage(`{"type":"object","properties":{"valid":{"type":"boolean"}},"required":["valid"]}`)
 
 type handlers struct {
 	db     Backend
@@ -190,7 +207,9 @@ func (h *handlers) executeQuery(ctx context.Context, req mcp.CallToolRequest) (*
 	if err != nil {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}
-	return mcp.NewToolResultText(string(b)), nil
+	// structuredContent for clients that read it (declared by the tool's
+	// outputSchema), the same JSON as text for those that do not.
+	return mcp.NewToolResultStructured(res, string(b)), nil
 }
 
 func (h *handlers) validateQuery(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -203,7 +222,7 @@ func (h *handlers) validateQuery(ctx context.Context, req mcp.CallToolRequest) (
 		return h.queryError("validate_query", err, start)
 	}
 	h.logger.Debug("query validated", "event", "query_validated", "duration_ms", ms(start))
-	return mcp.NewToolResultText(`{"valid":true}`), nil
+	return mcp.NewToolResultStructured(map[string]any{"valid": true}, `{"valid":true}`), nil
 }
 
 func (h *handlers) queryError(tool string, err error, start time.Time) (*mcp.CallToolResult, error) {

@@ -29,12 +29,17 @@ const (
 	// (a value, a row or the whole result is too large). A narrower query
 	// (fewer columns, no large blobs, a LIMIT) fixes it.
 	ResourceLimit Category = "RESOURCE_LIMIT"
+	// DatabaseError: the database itself failed, not the statement (a
+	// corrupt, truncated or unreadable file, an I/O error, data corruption
+	// the engine detected). No SQL fixes it: it is never repaired, and the
+	// executor is reported unhealthy until a statement works again.
+	DatabaseError Category = "DATABASE_ERROR"
 	UnknownError  Category = "UNKNOWN_ERROR"
 )
 
 // all lists every category in a stable order.
 var all = [...]Category{SyntaxError, MissingTable, MissingColumn, AmbiguousColumn,
-	AggregationError, DataTypeMismatch, PermissionError, Timeout, ResourceLimit, UnknownError}
+	AggregationError, DataTypeMismatch, PermissionError, Timeout, ResourceLimit, DatabaseError, UnknownError}
 
 // Categories returns every category in a stable order (a new slice each
 // call).
@@ -49,6 +54,12 @@ func (c Category) Valid() bool {
 	}
 	return false
 }
+
+// Repairable reports whether a different statement can fix an error of
+// category c: every category but PERMISSION_ERROR (a write is refused
+// whatever it is rewritten to) and DATABASE_ERROR (the database itself is
+// broken).
+func (c Category) Repairable() bool { return c != PermissionError && c != DatabaseError }
 
 // Error is a categorized SQL error. It is also the JSON body of an MCP tool
 // result with IsError set: {"category": "...", "message": "..."}.
@@ -103,6 +114,12 @@ var rules = []struct {
 	{"is prohibited", PermissionError},        // SQLite: "access to t.c is prohibited" (authorizer denied a read)
 	{"interrupted", Timeout},
 	{"string or blob too big", ResourceLimit}, // SQLite's SQLITE_TOOBIG
+	{"database disk image is malformed", DatabaseError}, // SQLITE_CORRUPT
+	{"file is not a database", DatabaseError},           // SQLITE_NOTADB
+	{"disk i/o error", DatabaseError},                   // SQLITE_IOERR
+	{"unable to open database file", DatabaseError},     // SQLITE_CANTOPEN
+	{"could not read block", DatabaseError},             // PostgreSQL: a relation file is short or unreadable
+	{"invalid page in block", DatabaseError},            // PostgreSQL: a damaged page
 	{"canceling statement due to statement timeout", Timeout},
 	{"must appear in the group by", AggregationError},
 	{"aggregate functions are not allowed", AggregationError},
@@ -177,6 +194,9 @@ var sqlStates = map[string]Category{
 	"53100": ResourceLimit,    // disk_full (temporary files of a big sort or hash)
 	"53200": ResourceLimit,    // out_of_memory
 	"53400": ResourceLimit,    // configuration_limit_exceeded (temp_file_limit)
+	"58030": DatabaseError,    // io_error
+	"XX001": DatabaseError,    // data_corrupted
+	"XX002": DatabaseError,    // index_corrupted
 }
 
 // sqlStateClasses map the first two characters of a SQLSTATE code.

@@ -43,7 +43,11 @@ func TestClassify(t *testing.T) {
 		{"mysql missing column", "Unknown column 'amount' in 'field list'", MissingColumn},
 		{"mysql ambiguous", "Column 'region' in field list is ambiguous", AmbiguousColumn},
 		{"generic deadline", "context deadline exceeded", Timeout},
-		{"unknown", "disk I/O error", UnknownError},
+		{"sqlite corrupt", "database disk image is malformed", DatabaseError},
+		{"sqlite not a database", "file is not a database", DatabaseError},
+		{"sqlite io error", "disk I/O error", DatabaseError},
+		{"postgres unreadable block", `could not read block 7 in file "base/16384/16385": read only 0 of 8192 bytes`, DatabaseError},
+		{"unknown", "the moon is in the wrong phase", UnknownError},
 		{"empty", "", UnknownError},
 	}
 	for _, tt := range tests {
@@ -103,6 +107,8 @@ func TestClassifySQLState(t *testing.T) {
 		{"division by zero by class", "22012", "division by zero", DataTypeMismatch},
 		{"other class 42 code", "42P10", "for SELECT DISTINCT, ORDER BY expressions must appear in select list", SyntaxError},
 		{"out of memory", "53200", "out of memory", ResourceLimit},
+		{"data corrupted", "XX001", `invalid page in block 3 of relation base/16384/16385`, DatabaseError},
+		{"io error", "58030", `could not read file "base/16384/16385"`, DatabaseError},
 		{"temp file limit", "53400", "temporary file size exceeds temp_file_limit (1024kB)", ResourceLimit},
 		{"unknown code falls back to the message", "XX000", "no such table: x", MissingTable},
 		{"no code", "", "something odd", UnknownError},
@@ -113,6 +119,15 @@ func TestClassifySQLState(t *testing.T) {
 				t.Errorf("ClassifySQLState(%q, %q) = %s, want %s", tt.code, tt.msg, got, tt.want)
 			}
 		})
+	}
+}
+
+func TestRepairable(t *testing.T) {
+	for _, c := range Categories() {
+		want := c != PermissionError && c != DatabaseError
+		if got := c.Repairable(); got != want {
+			t.Errorf("%s.Repairable() = %v, want %v", c, got, want)
+		}
 	}
 }
 

@@ -41,6 +41,10 @@ var repairInstructions = map[sqlerr.Category]string{
 	sqlerr.ResourceLimit: "The result is too large for the executor's size limits. Select fewer columns, " +
 		"never select large text or blob values whole (use length() or substr()), aggregate instead of listing " +
 		"rows, and add a LIMIT.",
+	// Never sent for repair (the orchestrator stops on it); here so every
+	// category has its own instruction.
+	sqlerr.DatabaseError: "The database itself failed (a damaged or unreadable file, an I/O error); no " +
+		"change to the SQL fixes that. Return the same query unchanged.",
 	sqlerr.UnknownError: "Read the error message carefully, re-check every table, column and function " +
 		"against the schema, and write a simpler query that answers the question.",
 }
