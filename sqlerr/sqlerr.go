@@ -113,7 +113,7 @@ var rules = []struct {
 	{"authorization denied", PermissionError}, // SQLite's SQLITE_AUTH (authorizer refused)
 	{"is prohibited", PermissionError},        // SQLite: "access to t.c is prohibited" (authorizer denied a read)
 	{"interrupted", Timeout},
-	{"string or blob too big", ResourceLimit}, // SQLite's SQLITE_TOOBIG
+	{"string or blob too big", ResourceLimit},           // SQLite's SQLITE_TOOBIG
 	{"database disk image is malformed", DatabaseError}, // SQLITE_CORRUPT
 	{"file is not a database", DatabaseError},           // SQLITE_NOTADB
 	{"disk i/o error", DatabaseError},                   // SQLITE_IOERR
