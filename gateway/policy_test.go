@@ -286,7 +286,7 @@ func TestDownstreamResourcesChangedAndServerLost(t *testing.T) {
 	down := httptest.NewServer(h)
 	t.Cleanup(down.Close)
 	st := newStackWith(t, "", func(cfg *orchestrator.Config) {
-		cfg.Orchestration.FailFast = false
+		cfg.Orchestration.FailFast = new(bool)
 		cfg.MCPServers["remote"] = orchestrator.ServerConfig{Name: "Remote", Transport: orchestrator.TransportStreamableHTTP,
 			URL: down.URL + "/mcp", Priority: 30, Capabilities: []string{orchestrator.CapListResources}}
 	})

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -116,27 +117,10 @@ func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serv
 	rc.mu.RUnlock()
 	log := rc.o.log.With("component", "cache", "operation_id", opID, "server", c.id)
 
-	start := time.Now()
-	log.Info("resource list requested", "event", "resource_list_requested")
-	var list []mcp.Resource
-	err := c.call(ctx, "resources/list", func(ctx context.Context, cl *client.Client) error {
-		var err error
-		list, err = listResources(ctx, cl)
-		return err
-	})
+	list, err := rc.list(ctx, c, log)
 	if err != nil {
-		rc.invalidate(c.id)
-		return nil, fetchErr(c.id, "", PhaseList, err)
+		return nil, err
 	}
-	uris := make([]string, len(list))
-	for i, r := range list {
-		uris[i] = r.URI
-	}
-	c.mu.Lock()
-	c.resources = uris
-	c.mu.Unlock()
-	log.Info("resource list received", "event", "resource_list_received", "count", len(list),
-		"duration_ms", ms(time.Since(start)))
 
 	values := make([]any, len(list))
 	g, gctx := errgroup.WithContext(ctx)
@@ -170,6 +154,8 @@ func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serv
 	for i, r := range list {
 		res[r.URI] = values[i]
 	}
+	c.subscribeRead(ctx, res)
+	rc.o.addSchema(ctx, c, res)
 	snap := &serverSnapshot{ServerID: c.id, Resources: res, FetchedAt: time.Now(), Version: rc.fetches.Add(1)}
 	if rc.ttl > 0 {
 		rc.mu.Lock()
@@ -179,6 +165,36 @@ func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serv
 		rc.mu.Unlock()
 	}
 	return snap, nil
+}
+
+// list lists the server's resources (none when it offers no resources: an
+// executor fetched only for its discovered schema).
+func (rc *resourceCache) list(ctx context.Context, c *conn, log *slog.Logger) ([]mcp.Resource, error) {
+	if !c.hasResources() {
+		return nil, nil
+	}
+	start := time.Now()
+	log.Info("resource list requested", "event", "resource_list_requested")
+	var list []mcp.Resource
+	err := c.call(ctx, "resources/list", func(ctx context.Context, cl *client.Client) error {
+		var err error
+		list, err = listResources(ctx, cl)
+		return err
+	})
+	if err != nil {
+		rc.invalidate(c.id)
+		return nil, fetchErr(c.id, "", PhaseList, err)
+	}
+	uris := make([]string, len(list))
+	for i, r := range list {
+		uris[i] = r.URI
+	}
+	c.mu.Lock()
+	c.resources = uris
+	c.mu.Unlock()
+	log.Info("resource list received", "event", "resource_list_received", "count", len(list),
+		"duration_ms", ms(time.Since(start)))
+	return list, nil
 }
 
 // fetchErr keeps connection errors as they are (the caller branches on
@@ -233,7 +249,7 @@ func parseText(s string) any {
 type gathered struct {
 	snaps   []*serverSnapshot // of the servers that answered, by priority
 	conns   []*conn           // parallel to snaps
-	missing []string          // servers down or failing (fail_fast false only)
+	missing []string          // servers down or failing that are not required
 	hits    int
 	misses  int
 }
@@ -250,8 +266,8 @@ func (g *gathered) cacheStatus() string {
 }
 
 // gather collects the resources of every server through the cache, in
-// parallel. With fail_fast a server down or failing is an error; without,
-// it is listed in missing.
+// parallel. A required server down or failing is an error; any other is
+// listed in missing.
 func (o *Orchestrator) gather(ctx context.Context, opID string) (*gathered, error) {
 	n := len(o.ordered)
 	g := &gathered{}
@@ -261,20 +277,10 @@ func (o *Orchestrator) gather(ctx context.Context, opID string) (*gathered, erro
 	now := time.Now()
 	for i, c := range o.ordered {
 		if c.getState() != StateConnected {
-			c.mu.Lock()
-			err := c.lastErr
-			phase := PhaseLost
-			if c.connectedAt == 0 {
-				phase = PhaseInitial
-			}
-			c.mu.Unlock()
-			if err == nil {
-				err = errors.New("not connected")
-			}
-			errs[i] = &MCPConnectionError{Server: c.id, Phase: phase, Err: err}
+			errs[i] = c.downError()
 			continue
 		}
-		if !c.hasResources() {
+		if !c.hasResources() && !c.discovers() {
 			snaps[i] = c.noResources
 			g.hits++
 			continue
@@ -304,7 +310,7 @@ func (o *Orchestrator) gather(ctx context.Context, opID string) (*gathered, erro
 	}
 	for i, c := range o.ordered {
 		if errs[i] != nil {
-			if o.cfg.Orchestration.FailFast {
+			if o.cfg.Required(c.id) {
 				return nil, errs[i]
 			}
 			o.log.Warn("mcp server skipped", "event", "error_occurred", "component", "orchestrator",

@@ -17,7 +17,7 @@ func cacheRig(t *testing.T, failFast bool) (*Orchestrator, *resourceServer) {
 	t.Helper()
 	f := newFixture(t)
 	cfg := inprocConfig()
-	cfg.Orchestration.FailFast = failFast
+	cfg.Orchestration.FailFast = &failFast
 	meta := newResourceServer("meta", map[string]string{
 		"metadata://a": `{"x":1}`,
 		"metadata://b": `not json`,

@@ -11,14 +11,14 @@ import (
 	"talk2tables/mcpserve"
 )
 
-// TestSlowServerIsNotAQueryTimeout: a server that does not answer within
-// mcp_call_timeout fails the question with an MCPConnectionError that says
-// so, not with context.DeadlineExceeded, which the API reports as the
+// TestSlowServerIsNotAQueryTimeout: a server that does not answer a call
+// within mcp_call_timeout fails the question with an error that says so,
+// not with context.DeadlineExceeded, which the API reports as the
 // question's own query_timeout (504 "try a narrower question"). Before, a
 // metadata server sleeping past a 2 s mcp_call_timeout under a 30 s
-// query_timeout gave that 504 after 2 s, and every question refused in
-// 2 ms while the server reconnected said the same. Once the server is fast
-// again, questions work without a restart.
+// query_timeout gave that 504 after 2 s. The call is cancelled; the server
+// still answers pings, so it is slow, not lost: it stays connected (no
+// reconnect, no restart), and once it is fast again questions work.
 func TestSlowServerIsNotAQueryTimeout(t *testing.T) {
 	const callTimeout = 150 * time.Millisecond
 	f := newFixture(t)
@@ -34,7 +34,7 @@ func TestSlowServerIsNotAQueryTimeout(t *testing.T) {
 		hs.Close()
 	})
 	cfg := inprocConfig()
-	cfg.Orchestration.FailFast = true
+	cfg.Orchestration.FailFast = new(true)
 	cfg.Orchestration.ResourceCacheTTL = 0
 	cfg.Orchestration.MCPCallTimeout = callTimeout
 	sc := cfg.MCPServers["product_metadata_mcp"]
@@ -47,13 +47,13 @@ func TestSlowServerIsNotAQueryTimeout(t *testing.T) {
 	// A question's budget far beyond the call timeout.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	tests := []struct{ name string }{{"the slow call"}, {"while reconnecting"}}
+	tests := []struct{ name string }{{"the slow call"}, {"the next one"}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := o.gather(ctx, "t")
-			var ce *MCPConnectionError
-			if !errors.As(err, &ce) || ce.Server != "product_metadata_mcp" {
-				t.Fatalf("gather = %v, want an MCPConnectionError for product_metadata_mcp", err)
+			var fe *ResourceFetchError
+			if !errors.As(err, &fe) || fe.Server != "product_metadata_mcp" {
+				t.Fatalf("gather = %v, want a ResourceFetchError for product_metadata_mcp (slow, not lost)", err)
 			}
 			if errors.Is(err, context.DeadlineExceeded) {
 				t.Errorf("gather = %v: it matches context.DeadlineExceeded, which means the question's own timeout", err)
@@ -67,8 +67,8 @@ func TestSlowServerIsNotAQueryTimeout(t *testing.T) {
 		t.Fatal("the question's own deadline passed; the test proves nothing")
 	}
 	for _, s := range o.Servers() {
-		if s.ID == "product_metadata_mcp" && !strings.Contains(s.LastError, "mcp_call_timeout") && s.State != StateConnected {
-			t.Errorf("last_error = %q, want it to name mcp_call_timeout", s.LastError)
+		if s.ID == "product_metadata_mcp" && s.State != StateConnected {
+			t.Errorf("state = %q (last_error %q), want connected: it answers pings", s.State, s.LastError)
 		}
 	}
 

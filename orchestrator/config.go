@@ -79,6 +79,21 @@ type ServerConfig struct {
 	// SQLTool names a third-party executor's SQL tool and its argument;
 	// default {name: execute_query, argument: query}.
 	SQLTool *SQLTool `yaml:"sql_tool"`
+	// Required says whether questions (and /health) need this server: a
+	// required server that is down fails questions and, at start, serve;
+	// one that is not is skipped (metadata.missing_servers). Unset: the
+	// orchestration.fail_fast value when the file sets it, else true for
+	// executors and the metadata server (see Config.Required).
+	Required *bool `yaml:"required"`
+	// Dialect is an executor's SQL dialect (sqlite, postgres or mysql): the
+	// static read-only check, the schema discovery queries and the
+	// discovered schema's dialect use it. Unset: the dialect its schema
+	// resource declares, else the one schema discovery recognises.
+	Dialect string `yaml:"dialect"`
+	// SchemaDiscovery says how an executor whose resources hold no schema
+	// gets one: auto (SQL catalog queries in its dialect, else its search
+	// tool), sql, search_tool or off. Default auto.
+	SchemaDiscovery string `yaml:"schema_discovery"`
 
 	// Gateway keys (talk2tables as an MCP server re-exposing this server).
 	// ForwardAuth sends each MCP caller's Authorization header instead of
@@ -92,6 +107,21 @@ type ServerConfig struct {
 	// RateLimit bounds calls to this server's tools through the gateway.
 	RateLimit *RateLimit `yaml:"rate_limit"`
 }
+
+// SQL dialects of ServerConfig.Dialect.
+const (
+	DialectSQLite   = "sqlite"
+	DialectPostgres = "postgres"
+	DialectMySQL    = "mysql"
+)
+
+// Values of ServerConfig.SchemaDiscovery.
+const (
+	DiscoveryAuto   = "auto"
+	DiscoverySQL    = "sql"
+	DiscoverySearch = "search_tool"
+	DiscoveryOff    = "off"
+)
 
 // SQLTool maps the executor's SQL tool.
 type SQLTool struct {
@@ -118,18 +148,27 @@ func (s ServerConfig) sqlTool() (name, arg string) {
 
 // OrchestrationConfig tunes the query loop and connections.
 type OrchestrationConfig struct {
-	ResourceCacheTTL int  `yaml:"resource_cache_ttl"` // seconds; default 300; 0 disables caching
-	FailFast         bool `yaml:"fail_fast"`          // default true
-	MaxRetryAttempts int  `yaml:"max_retry_attempts"` // attempts in total, 1..10, default 3
+	ResourceCacheTTL int `yaml:"resource_cache_ttl"` // seconds; default 300; 0 disables caching
+	// FailFast, when set, is the `required` of every server that does not
+	// say; unset (the default), executors and the metadata server are
+	// required and other servers are not.
+	FailFast         *bool `yaml:"fail_fast"`
+	MaxRetryAttempts int   `yaml:"max_retry_attempts"` // attempts in total, 1..10, default 3
 	// QueryTimeout bounds one whole question (default 30s).
 	QueryTimeout time.Duration `yaml:"query_timeout"`
 	// MCPCallTimeout bounds one MCP call and a connection attempt (default 15s).
 	MCPCallTimeout time.Duration `yaml:"mcp_call_timeout"`
 	// PingInterval is how often connected servers are pinged to notice silent
-	// deaths (default 15s; 0 disables pinging).
+	// deaths and hangs (default 3s; 0 disables pinging).
 	PingInterval time.Duration `yaml:"ping_interval"`
-	LogLevel     string        `yaml:"log_level"`  // debug | info | warn | error
-	LogFormat    string        `yaml:"log_format"` // json | text
+	// PingTimeout bounds one liveness ping (default 2s): a server whose
+	// ping does not answer within it is unresponsive at once. It also
+	// bounds the ping that decides, after a call timed out, whether the
+	// call was slow or the server hung. A server's ping never waits longer
+	// than its own call timeout.
+	PingTimeout time.Duration `yaml:"ping_timeout"`
+	LogLevel    string        `yaml:"log_level"`  // debug | info | warn | error
+	LogFormat   string        `yaml:"log_format"` // json | text
 	// ResultCache keeps the results of read-only SQL (see ResultCacheConfig).
 	ResultCache ResultCacheConfig `yaml:"result_cache"`
 	// MaxResultBytes bounds the rows of a result accepted from any executor
@@ -258,11 +297,11 @@ func DefaultConfig() *Config {
 		MCPServers: map[string]ServerConfig{},
 		Orchestration: OrchestrationConfig{
 			ResourceCacheTTL: 300,
-			FailFast:         true,
 			MaxRetryAttempts: 3,
 			QueryTimeout:     30 * time.Second,
 			MCPCallTimeout:   15 * time.Second,
-			PingInterval:     15 * time.Second,
+			PingInterval:     3 * time.Second,
+			PingTimeout:      2 * time.Second,
 			LogLevel:         "info",
 			LogFormat:        "json",
 			ResultCache:      ResultCacheConfig{Enabled: true, TTL: 60 * time.Second, MaxBytes: 64 << 20},
@@ -402,6 +441,22 @@ func (c *Config) Validate() error {
 		if s.HasCapability(CapExecuteQuery) {
 			executors++
 		}
+		switch s.Dialect {
+		case "", DialectSQLite, DialectPostgres, DialectMySQL:
+			if s.Dialect != "" && !s.HasCapability(CapExecuteQuery) {
+				add("%s.dialect: only an executor uses it; add capability execute_query or remove it", at)
+			}
+		default:
+			add("%s.dialect: unknown dialect %q (want sqlite, postgres or mysql)", at, s.Dialect)
+		}
+		switch s.SchemaDiscovery {
+		case "", DiscoveryAuto, DiscoverySQL, DiscoverySearch, DiscoveryOff:
+		default:
+			add("%s.schema_discovery: unknown value %q (want auto, sql, search_tool or off)", at, s.SchemaDiscovery)
+		}
+		if s.Required != nil && *s.Required && s.ForwardAuth {
+			add("%s.required: a forward_auth server is opened per caller, never at start; it cannot be required", at)
+		}
 		if s.SQLTool != nil {
 			if s.SQLTool.Name == "" {
 				add("%s.sql_tool.name: required when sql_tool is set", at)
@@ -440,6 +495,7 @@ func (c *Config) Validate() error {
 	checkDur("orchestration.query_timeout", o.QueryTimeout, false)
 	checkDur("orchestration.mcp_call_timeout", o.MCPCallTimeout, false)
 	checkDur("orchestration.ping_interval", o.PingInterval, true)
+	checkDur("orchestration.ping_timeout", o.PingTimeout, false)
 	switch strings.ToLower(o.LogLevel) {
 	case "debug", "info", "warn", "warning", "error":
 	default:
@@ -563,6 +619,48 @@ func CheckListenAddr(addr string) error {
 		return fmt.Errorf("%q is not a listen address: write host:port or :port, e.g. :8001 or 127.0.0.1:8001", addr)
 	}
 	return nil
+}
+
+// Required reports whether the server with config id is required: its own
+// `required`, else orchestration.fail_fast when set, else true for an
+// executor (capability execute_query) and for the metadata server.
+func (c *Config) Required(id string) bool {
+	s := c.MCPServers[id]
+	switch {
+	case s.Required != nil:
+		return *s.Required
+	case s.ForwardAuth:
+		return false
+	case c.Orchestration.FailFast != nil:
+		return *c.Orchestration.FailFast
+	}
+	return s.HasCapability(CapExecuteQuery) || id == c.metadataServer()
+}
+
+// metadataServer is the id of the metadata server: the preferred (lowest
+// priority number, then id) server that lists resources and does not
+// execute SQL. "" when there is none.
+func (c *Config) metadataServer() string {
+	best := ""
+	for id, s := range c.MCPServers {
+		if !s.HasCapability(CapListResources) || s.HasCapability(CapExecuteQuery) || s.ForwardAuth {
+			continue
+		}
+		if b, ok := c.MCPServers[best]; best == "" || !ok || s.Priority < b.Priority || (s.Priority == b.Priority && id < best) {
+			best = id
+		}
+	}
+	return best
+}
+
+// pingTimeout bounds one liveness ping of server s: ping_timeout, never
+// longer than the server's own call timeout.
+func (c *Config) pingTimeout(s ServerConfig) time.Duration {
+	t := c.Orchestration.PingTimeout
+	if t <= 0 {
+		t = 2 * time.Second
+	}
+	return min(t, c.callTimeout(s))
 }
 
 // callTimeout is the timeout for one call to server s.

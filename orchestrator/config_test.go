@@ -54,8 +54,8 @@ func TestParseConfigValid(t *testing.T) {
 	if meta.Timeout != 5*time.Second || meta.Headers["Authorization"] != "Bearer ${META_TOKEN}" {
 		t.Errorf("product_metadata_mcp = %+v", meta)
 	}
-	if cfg.Orchestration.FailFast {
-		t.Errorf("fail_fast = true, want false")
+	if ff := cfg.Orchestration.FailFast; ff == nil || *ff {
+		t.Errorf("fail_fast = %v, want set to false", ff)
 	}
 	if got, want := cfg.Orchestration.MaxRetryAttempts, 5; got != want {
 		t.Errorf("max_retry_attempts = %d, want %d", got, want)

@@ -182,7 +182,7 @@ func TestServerDown(t *testing.T) {
 	t.Run("not fail_fast", func(t *testing.T) {
 		cfg := inprocConfig()
 		down(cfg)
-		cfg.Orchestration.FailFast = false
+		cfg.Orchestration.FailFast = new(bool)
 		llm := llmtest.New(t, llmtest.Step{Content: llmtest.Plan("SELECT COUNT(*) FROM products WHERE product_id = 123", abraEntities, "")})
 		o := newOrch(t, cfg, WithGenerator(llmGen(t, llm)), WithInProcessServer("database_mcp", f.dbServer(t)))
 		res, err := o.Process(context.Background(), Query{Question: "abracadabra?"})
@@ -250,7 +250,7 @@ func TestCloseLeaksNothing(t *testing.T) {
 	cfg := stdioConfig(f)
 	cfg.Orchestration.PingInterval = 20 * time.Millisecond
 	cfg.MCPServers["flaky"] = ServerConfig{Transport: TransportStdio, Command: "/nonexistent", Priority: 50}
-	cfg.Orchestration.FailFast = false
+	cfg.Orchestration.FailFast = new(bool)
 	o, err := New(context.Background(), cfg, testLogger(t), WithChildStderr(nil),
 		WithGenerator(gen), withBackoff(5*time.Millisecond, 20*time.Millisecond))
 	if err != nil {

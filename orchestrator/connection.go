@@ -30,6 +30,10 @@ const (
 	StateInitializing = "initializing"
 	StateConnected    = "connected"
 	StateFailed       = "failed"
+	// StateUnresponsive: the session is up but the server does not answer
+	// (its ping timed out); calls to it fail at once until a ping answers
+	// again, or it is restarted (liveness.go).
+	StateUnresponsive = "unresponsive"
 )
 
 // maxListPages bounds a paginated tools/resources listing.
@@ -78,6 +82,21 @@ type conn struct {
 	// rawHeaders are sent as they are (no ${VAR} expansion) over the
 	// configured headers: a forward_auth caller's Authorization.
 	rawHeaders map[string]string
+
+	// Liveness (liveness.go): since when the server is unresponsive, the
+	// calls in flight (aborted when it turns unresponsive), and a database
+	// fault its executor reported.
+	unresponsiveSince time.Time
+	inflight          map[uint64]context.CancelCauseFunc
+	inflightSeq       uint64
+	fault             *dbFault
+	// subscribed are the resource URIs subscribed to in this session
+	// (policy.go).
+	subscribed map[string]bool
+	// changes coalesces resource change notifications (policy.go).
+	changes changeWindow
+	// schemaSource says where the executor's schema comes from (discover.go).
+	schemaSource string
 }
 
 // status returns the server's ServerStatus.
@@ -88,10 +107,17 @@ func (c *conn) status() ServerStatus {
 		ID: c.id, Name: c.cfg.Name, Transport: c.cfg.Transport, State: c.state,
 		Priority: c.cfg.Priority, Domains: c.cfg.Domains, Capabilities: c.cfg.Capabilities,
 		Tools: append([]string(nil), c.tools...), Resources: append([]string(nil), c.resources...),
-		LastContact: c.lastContact, Required: c.o.required(c),
+		LastContact: c.lastContact, Required: c.o.required(c), SchemaSource: c.schemaSource,
 	}
 	if c.lastErr != nil {
 		st.LastError = c.lastErr.Error()
+	}
+	if c.state == StateUnresponsive {
+		st.UnresponsiveSince = c.unresponsiveSince
+	}
+	if c.fault != nil {
+		st.DatabaseError = c.fault.message
+		st.DatabaseErrorSince = c.fault.since
 	}
 	return st
 }
@@ -362,15 +388,8 @@ func (c *conn) dial(ctx context.Context) error {
 		for _, r := range list {
 			resources = append(resources, r.URI)
 		}
-		if res.Capabilities.Resources.Subscribe {
-			for _, uri := range resources {
-				req := mcp.SubscribeRequest{}
-				req.Params.URI = uri
-				if err := cl.Subscribe(ctx, req); err != nil {
-					c.log.Debug("resource subscribe refused", "component", "mcp_client", "uri", uri, "error", err.Error())
-				}
-			}
-		}
+		// Resources are subscribed to once read, and only those that feed
+		// the prompt (policy.go).
 	}
 	c.mu.Lock()
 	if c.o.closed() {
@@ -390,6 +409,7 @@ func (c *conn) dial(ctx context.Context) error {
 	c.state = StateConnected
 	c.lastErr = nil
 	c.lastContact = time.Now()
+	c.subscribed = map[string]bool{}
 	c.mu.Unlock()
 	c.o.cache.invalidate(c.id)
 	c.o.dataChanged(c.id, false) // a (re)connected server may serve other data
@@ -465,15 +485,12 @@ func listPages[T any](what string, page func(cursor mcp.Cursor) ([]T, mcp.Cursor
 // changed, and re-lists its tools when it says they changed.
 func (c *conn) onNotification(n mcp.JSONRPCNotification) {
 	switch n.Method {
-	case string(mcp.MethodNotificationResourceUpdated), string(mcp.MethodNotificationResourcesListChanged):
-		c.log.Info("resources changed on server", "event", "resource_cache_invalidated", "component", "cache",
-			"notification", n.Method)
-		c.o.cache.invalidate(c.id)
-		// A new database or catalog: no cached SQL result is trusted any more.
-		c.o.dataChanged(c.id, true)
-		if n.Method == string(mcp.MethodNotificationResourcesListChanged) {
-			c.refreshResourcesLater()
-		}
+	case string(mcp.MethodNotificationResourceUpdated):
+		uri, _ := n.Params.AdditionalFields["uri"].(string)
+		c.resourceUpdated(uri)
+	case string(mcp.MethodNotificationResourcesListChanged):
+		c.resourcesChanged(n.Method)
+		c.refreshResourcesLater()
 	case string(mcp.MethodNotificationProgress):
 		c.o.routeProgress(n)
 	case mcp.MethodNotificationToolsListChanged:
@@ -576,18 +593,23 @@ func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Cont
 		ctx, span = telemetry.Start(ctx, "mcp "+method, trace.SpanKindClient, attrs...)
 		defer func() { telemetry.End(span, err) }()
 	}
+	timeout := c.o.cfg.callTimeout(c.cfg)
+	if method == "ping" {
+		timeout = c.o.cfg.pingTimeout(c.cfg)
+	}
 	cl, _, ok := c.current()
 	if !ok {
-		c.mu.Lock()
-		err := c.lastErr
-		c.mu.Unlock()
-		if err == nil {
-			err = errors.New("not connected")
-		}
-		return &MCPConnectionError{Server: c.id, Phase: PhaseLost, Err: err}
+		return c.downError()
 	}
-	cctx, cancel := context.WithTimeout(ctx, c.o.cfg.callTimeout(c.cfg))
+	// The call ends at its timeout, or at once when the server is found
+	// unresponsive meanwhile (by another call or the ping loop). Either way
+	// mcp-go sends notifications/cancelled for it (over stdio; over HTTP
+	// the request's stream is closed).
+	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	cctx, abort := context.WithCancelCause(cctx)
+	defer abort(nil)
+	defer c.track(abort)()
 	start := time.Now()
 	err = fn(cctx, cl)
 	c.o.metrics.observeMCP(c.id, method, time.Since(start))
@@ -600,8 +622,11 @@ func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Cont
 	if ctx.Err() != nil {
 		return err // the caller gave up; not the server's fault
 	}
+	if errors.Is(context.Cause(cctx), errUnresponsive) {
+		return c.downError()
+	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		err = &callTimeoutError{what: method, timeout: c.o.cfg.callTimeout(c.cfg)}
+		return c.timedOut(cl, &callTimeoutError{what: method, timeout: timeout})
 	}
 	if isTooLarge(err) {
 		err = fmt.Errorf("%w: %v", ErrResponseTooLarge, err)
@@ -618,18 +643,18 @@ func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Cont
 }
 
 // isTransportFailure reports whether err means the session is broken (not
-// a tool or protocol error).
+// a tool or protocol error, and not a call that timed out: timedOut decides
+// about those).
 func isTransportFailure(err error) bool {
 	var te *transport.Error
-	var cte *callTimeoutError
-	return errors.As(err, &te) || errors.As(err, &cte) || errors.Is(err, transport.ErrTransportClosed)
+	return errors.As(err, &te) || errors.Is(err, transport.ErrTransportClosed)
 }
 
 // fail marks the server failed if cl is still its current client, closes
 // that client and starts a background reconnect.
 func (c *conn) fail(cl *client.Client, err error) {
 	c.mu.Lock()
-	if c.client != cl || c.state != StateConnected || c.o.closed() {
+	if c.client != cl || (c.state != StateConnected && c.state != StateUnresponsive) || c.o.closed() {
 		c.mu.Unlock()
 		return
 	}
@@ -687,7 +712,9 @@ func (c *conn) reconnectLoop() {
 }
 
 // pingLoop pings every connected server each interval so a silent death
-// (hung child, vanished HTTP server) is noticed between questions.
+// or a hang (a stopped child, an HTTP server that stopped answering) is
+// noticed between questions: a ping that does not answer within
+// ping_timeout makes the server unresponsive at once (liveness.go).
 func (o *Orchestrator) pingLoop(interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -701,7 +728,8 @@ func (o *Orchestrator) pingLoop(interval time.Duration) {
 	}
 }
 
-// pingAll pings every connected server once, in parallel.
+// pingAll pings every connected server once, in parallel, and re-tries the
+// failed statement of an executor whose database was reported broken.
 func (o *Orchestrator) pingAll() {
 	var wg sync.WaitGroup
 	for _, c := range o.conns {
@@ -709,7 +737,10 @@ func (o *Orchestrator) pingAll() {
 			continue
 		}
 		wg.Go(func() {
-			_ = c.call(o.bg, "ping", func(ctx context.Context, cl *client.Client) error { return cl.Ping(ctx) })
+			err := c.call(o.bg, "ping", func(ctx context.Context, cl *client.Client) error { return cl.Ping(ctx) })
+			if err == nil {
+				o.probeFault(c)
+			}
 		})
 	}
 	wg.Wait()
@@ -807,14 +838,8 @@ func (o *Orchestrator) executor() (*conn, error) {
 			down = c
 		}
 	}
-	if down != nil && o.cfg.Orchestration.FailFast {
-		down.mu.Lock()
-		err := down.lastErr
-		down.mu.Unlock()
-		if err == nil {
-			err = errors.New("not connected")
-		}
-		return nil, &MCPConnectionError{Server: down.id, Phase: PhaseLost, Err: err}
+	if down != nil && o.cfg.Required(down.id) {
+		return nil, down.downError()
 	}
 	return nil, &NoMCPAvailableError{Capability: CapExecuteQuery}
 }

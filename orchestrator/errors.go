@@ -2,6 +2,7 @@ package orchestrator
 
 import (
 	"fmt"
+	"time"
 
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
@@ -11,18 +12,28 @@ import (
 const (
 	PhaseInitial = "initial" // the server could not be reached at start
 	PhaseLost    = "lost"    // the server was reached once and then lost
+	// PhaseUnresponsive: the session is up but the server stopped
+	// answering (its ping timed out); calls fail at once until it answers
+	// again or is restarted.
+	PhaseUnresponsive = "unresponsive"
 )
 
 // MCPConnectionError says an MCP server could not be reached.
 type MCPConnectionError struct {
 	Server string // config id
-	Phase  string // PhaseInitial | PhaseLost
+	Phase  string // PhaseInitial | PhaseLost | PhaseUnresponsive
 	Err    error
+	// RetryAfter is when to try again (PhaseUnresponsive): the server is
+	// probed again by then.
+	RetryAfter time.Duration
 }
 
 func (e *MCPConnectionError) Error() string {
-	if e.Phase == PhaseLost {
+	switch e.Phase {
+	case PhaseLost:
 		return fmt.Sprintf("mcp server %q connection lost: %v", e.Server, e.Err)
+	case PhaseUnresponsive:
+		return fmt.Sprintf("mcp server %q is unresponsive: %v", e.Server, e.Err)
 	}
 	return fmt.Sprintf("mcp server %q unreachable: %v", e.Server, e.Err)
 }

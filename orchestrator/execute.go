@@ -2,11 +2,9 @@ package orchestrator
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -77,11 +75,15 @@ func (o *Orchestrator) staleWhileDown(log *slog.Logger, sql string, maxRows int,
 	return nil
 }
 
-// executorDialect is the SQL dialect the executor's schema resource
-// declares ("sqlite" when it declares none), from the resource cache, even
+// executorDialect is the executor's configured dialect, else the SQL
+// dialect its schema resource (or discovered schema) declares ("sqlite"
+// when it declares none), from the resource cache, even
 // an expired entry (a server does not change engines); on a cold cache it
 // reads the executor's resources first.
 func (o *Orchestrator) executorDialect(ctx context.Context, exec *conn, opID string) string {
+	if exec.cfg.Dialect != "" {
+		return exec.cfg.Dialect
+	}
 	o.cache.mu.RLock()
 	e, ok := o.cache.entries[exec.id]
 	o.cache.mu.RUnlock()
@@ -180,14 +182,14 @@ func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn,
 	}
 	stage(StageExecuting)
 	args := map[string]any{arg: sql}
-	if exec.cfg.SQLTool == nil { // our database MCP's own contract
-		args["max_rows"] = maxRows
+	if name := exec.limitArgument(toolName); name != "" {
+		args[name] = maxRows
 	}
 	t0 := time.Now()
 	log.Info("sql execution started", "event", "sql_execution_started", "component", "orchestrator",
 		"server", exec.id, "tool", toolName)
 	ectx, espan := telemetry.Start(ctx, "execute", trace.SpanKindInternal, telemetry.AttrServer.String(exec.id))
-	text, err := o.callSQLTool(ectx, exec, toolName, args, sql)
+	data, size, err := o.querySQL(ectx, exec, toolName, args, sql)
 	if err != nil {
 		telemetry.End(espan, err)
 		log.Info("sql execution completed", "event", "sql_execution_completed", "component", "orchestrator",
@@ -197,7 +199,7 @@ func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn,
 		}
 		return nil, err
 	}
-	data := parseQueryData(text)
+	exec.clearFault()
 	if len(data.Rows) > maxRows {
 		data.Rows = data.Rows[:maxRows]
 		data.RowCount = maxRows
@@ -210,7 +212,7 @@ func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn,
 	}
 	espan.SetAttributes(telemetry.AttrRows.Int(data.RowCount))
 	espan.End()
-	data = o.storeResult(key, data, len(text))
+	data = o.storeResult(key, data, size)
 	log.Info("sql execution completed", "event", "sql_execution_completed", "component", "orchestrator",
 		"server", exec.id, "duration_ms", ms(time.Since(t0)), "success", true, "row_count", data.RowCount,
 		"truncated", data.Truncated)
@@ -227,10 +229,54 @@ func (o *Orchestrator) staleOnLoss(log *slog.Logger, exec *conn, sql string, max
 	return o.staleResult(log, exec.id, sql, maxRows, err)
 }
 
-// callSQLTool calls a SQL tool and returns its text. A tool error becomes a
-// categorized *QueryExecutionError: the {category, message} body of our
-// database MCP, or a foreign executor's text classified here.
-func (o *Orchestrator) callSQLTool(ctx context.Context, exec *conn, tool string, args map[string]any, sql string) (string, error) {
+// querySQL runs a SQL tool and reads its result as a table (foreign.go),
+// with the size of the answer's text for the result cache. An error the
+// executor put inside a result envelope is a categorized
+// *QueryExecutionError like a tool error; an answer that is no table is a
+// *ResultFormatError.
+func (o *Orchestrator) querySQL(ctx context.Context, exec *conn, tool string, args map[string]any, sql string) (*QueryData, int, error) {
+	res, err := o.callSQLTool(ctx, exec, tool, args, sql)
+	if err != nil {
+		return nil, 0, err
+	}
+	data, err := decodeResult(res)
+	var ee *envelopeError
+	var fe *ResultFormatError
+	switch {
+	case errors.As(err, &ee):
+		qe := &QueryExecutionError{Reason: ReasonSQLExecution, Category: ee.category(), SQL: sql, Message: ee.message,
+			Err: sqlerr.New(ee.category(), ee.message)}
+		exec.noteFault(qe)
+		return nil, 0, qe
+	case errors.As(err, &fe):
+		fe.Server, fe.Tool = exec.id, tool
+		return nil, 0, fe
+	case err != nil:
+		return nil, 0, err
+	}
+	// How a result was served is ours to say, not the executor's.
+	data.ResultCache, data.AgeS, data.Stale = "", nil, false
+	if data.Columns == nil {
+		data.Columns = []string{}
+	}
+	if data.Rows == nil {
+		data.Rows = [][]any{}
+	}
+	data.RowCount = len(data.Rows)
+	size := 0
+	for _, t := range textContents(res) {
+		size += len(t)
+	}
+	return data, size, nil
+}
+
+// callSQLTool calls a SQL tool. A tool error becomes a categorized
+// *QueryExecutionError: the {category, message} body of our database MCP,
+// or a foreign executor's message (inside its envelope) classified here. A
+// call that timed out while the server still answers pings is a TIMEOUT
+// the generator can repair (the call was cancelled); a lost or
+// unresponsive executor is an *MCPConnectionError.
+func (o *Orchestrator) callSQLTool(ctx context.Context, exec *conn, tool string, args map[string]any, sql string) (*mcp.CallToolResult, error) {
 	var res *mcp.CallToolResult
 	err := exec.call(ctx, "tools/call:"+tool, func(ctx context.Context, cl *client.Client) error {
 		req := mcp.CallToolRequest{}
@@ -242,91 +288,35 @@ func (o *Orchestrator) callSQLTool(ctx context.Context, exec *conn, tool string,
 	})
 	if err != nil {
 		var ce *MCPConnectionError
-		if errors.As(err, &ce) || ctx.Err() != nil {
-			return "", err
-		}
-		if errors.Is(err, ErrResponseTooLarge) {
-			return "", o.tooLargeError(sql, err)
+		var te *callTimeoutError
+		switch {
+		case errors.As(err, &ce) || ctx.Err() != nil:
+			return nil, err
+		case errors.As(err, &te):
+			msg := fmt.Sprintf("the statement did not finish within %s (the mcp_call_timeout of server %q) and was cancelled; "+
+				"make it cheaper: filter earlier, aggregate before joining, avoid cross joins, add a LIMIT", te.timeout, exec.id)
+			return nil, &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.Timeout, SQL: sql, Message: msg,
+				Err: fmt.Errorf("%w: %w", sqlerr.New(sqlerr.Timeout, msg), err)}
+		case errors.Is(err, ErrResponseTooLarge):
+			return nil, o.tooLargeError(sql, err)
 		}
 		// A protocol error (unknown tool, bad arguments): not the SQL's fault,
 		// but reported per attempt like one.
-		return "", &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.Classify(err.Error()),
+		return nil, &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.Classify(err.Error()),
 			SQL: sql, Message: err.Error(), Err: err}
 	}
-	text := toolText(res)
 	if res.IsError {
-		se := parseToolError(text)
-		return "", &QueryExecutionError{Reason: ReasonSQLExecution, Category: se.Category, SQL: sql,
-			Message: se.Message, Err: se}
+		se := toolError(res)
+		qe := &QueryExecutionError{Reason: ReasonSQLExecution, Category: se.Category, SQL: sql, Message: se.Message, Err: se}
+		exec.noteFault(qe)
+		return nil, qe
 	}
-	return text, nil
+	return res, nil
 }
 
-// toolText joins a tool result's text contents (or its structured content).
-func toolText(res *mcp.CallToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		switch v := c.(type) {
-		case mcp.TextContent:
-			parts = append(parts, v.Text)
-		case *mcp.TextContent:
-			parts = append(parts, v.Text)
-		}
+// noteFault records a DATABASE_ERROR of the executor (liveness.go).
+func (c *conn) noteFault(qe *QueryExecutionError) {
+	if qe.Category == sqlerr.DatabaseError {
+		c.setFault(qe.SQL, qe.Message)
 	}
-	if len(parts) == 0 && res.StructuredContent != nil {
-		if b, err := json.Marshal(res.StructuredContent); err == nil {
-			return string(b)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
-
-// parseToolError reads {category, message}; other text is classified.
-func parseToolError(text string) *sqlerr.Error {
-	var se sqlerr.Error
-	if err := json.Unmarshal([]byte(text), &se); err == nil && se.Category.Valid() && se.Message != "" {
-		return &se
-	}
-	msg := strings.TrimSpace(text)
-	if msg == "" {
-		msg = "the executor reported an error without a message"
-	}
-	return sqlerr.New(sqlerr.Classify(msg), msg)
-}
-
-// parseQueryData reads execute_query's JSON. A foreign executor's JSON array
-// of objects becomes columns and rows; any other text becomes one cell.
-func parseQueryData(text string) *QueryData {
-	var d QueryData
-	if err := json.Unmarshal([]byte(text), &d); err == nil && d.Columns != nil {
-		// How a result was served is ours to say, not the executor's.
-		d.ResultCache, d.AgeS, d.Stale = "", nil, false
-		if d.Rows == nil {
-			d.Rows = [][]any{}
-		}
-		if d.RowCount == 0 {
-			d.RowCount = len(d.Rows)
-		}
-		return &d
-	}
-	var objs []map[string]any
-	if err := json.Unmarshal([]byte(text), &objs); err == nil {
-		cols := []string{}
-		if len(objs) > 0 {
-			for k := range objs[0] {
-				cols = append(cols, k)
-			}
-			sort.Strings(cols)
-		}
-		rows := make([][]any, len(objs))
-		for i, ob := range objs {
-			row := make([]any, len(cols))
-			for j, c := range cols {
-				row[j] = ob[c]
-			}
-			rows[i] = row
-		}
-		return &QueryData{Columns: cols, Rows: rows, RowCount: len(rows)}
-	}
-	return &QueryData{Columns: []string{"result"}, Rows: [][]any{{text}}, RowCount: 1}
 }

@@ -92,10 +92,10 @@ func withBackoff(lo, hi time.Duration) Option {
 	return func(o *Orchestrator) { o.backoffMin, o.backoffMax = lo, hi }
 }
 
-// New connects to every configured server in parallel. With fail_fast a
-// server that cannot be reached fails New with an *MCPConnectionError
-// (Phase "initial"); without, it is marked failed and retried in the
-// background.
+// New connects to every configured server in parallel. A required server
+// (Config.Required) that cannot be reached fails New with an
+// *MCPConnectionError (Phase "initial"); any other is marked failed and
+// retried in the background.
 func New(ctx context.Context, cfg *Config, logger *slog.Logger, opts ...Option) (*Orchestrator, error) {
 	if cfg == nil {
 		return nil, errors.New("orchestrator: nil config")
@@ -157,7 +157,7 @@ func New(ctx context.Context, cfg *Config, logger *slog.Logger, opts ...Option) 
 		if errs[i] == nil {
 			continue
 		}
-		if cfg.Orchestration.FailFast {
+		if cfg.Required(c.id) {
 			o.Close()
 			return nil, &MCPConnectionError{Server: c.id, Phase: PhaseInitial, Err: errs[i]}
 		}
@@ -208,6 +208,15 @@ type ServerStatus struct {
 	LastError           string
 	LastContact         time.Time
 	Required            bool
+	// UnresponsiveSince is set while the server is unresponsive.
+	UnresponsiveSince time.Time
+	// DatabaseError is an executor's database failure (DATABASE_ERROR)
+	// since DatabaseErrorSince, until a statement runs again.
+	DatabaseError      string
+	DatabaseErrorSince time.Time
+	// SchemaSource says where an executor's schema comes from: its
+	// resource, discovered through its SQL or search tool, or "" (none).
+	SchemaSource string
 }
 
 // Servers returns every configured server by priority.
@@ -219,40 +228,9 @@ func (o *Orchestrator) Servers() []ServerStatus {
 	return out
 }
 
-// required reports whether the service is degraded without c: with
-// fail_fast every server is required, otherwise only executors.
-func (o *Orchestrator) required(c *conn) bool {
-	return o.cfg.Orchestration.FailFast || c.cfg.HasCapability(CapExecuteQuery)
-}
-
-// Health summarizes the servers' states.
-type Health struct {
-	Status  string            `json:"status"` // healthy | degraded
-	Servers map[string]string `json:"servers"`
-}
-
-// Health is "degraded" when a required server is down (with fail_fast any
-// server; without, when no executor is connected).
-func (o *Orchestrator) Health() Health {
-	h := Health{Status: "healthy", Servers: map[string]string{}}
-	executorUp, executors := false, 0
-	for _, c := range o.ordered {
-		st := c.getState()
-		h.Servers[c.id] = st
-		up := st == StateConnected
-		if c.cfg.HasCapability(CapExecuteQuery) {
-			executors++
-			executorUp = executorUp || up
-		}
-		if o.cfg.Orchestration.FailFast && !up {
-			h.Status = "degraded"
-		}
-	}
-	if executors > 0 && !executorUp {
-		h.Status = "degraded"
-	}
-	return h
-}
+// required reports whether the service is degraded without c (see
+// Config.Required).
+func (o *Orchestrator) required(c *conn) bool { return o.cfg.Required(c.id) }
 
 // GeneratorName names the generator answering questions.
 func (o *Orchestrator) GeneratorName() string { return o.gen.Name() }
@@ -664,6 +642,9 @@ func newRequestBase(g *gathered, exec *conn) *requestBase {
 				break
 			}
 		}
+	}
+	if exec.cfg.Dialect != "" {
+		b.dialect = exec.cfg.Dialect // the configured dialect wins
 	}
 	b.rendered = sqlgen.RenderServers(b.servers)
 	return b

@@ -384,7 +384,7 @@ func TestProcessGeneratedWriteRefused(t *testing.T) {
 			})
 			cfg := inprocConfig()
 			cfg.MCPServers["database_mcp"] = ServerConfig{Transport: TransportInProcess, Priority: 10,
-				Capabilities: []string{CapExecuteQuery}}
+				Capabilities: []string{CapExecuteQuery}, SchemaDiscovery: DiscoveryOff} // every call counts
 			llm := llmtest.New(t, llmtest.Step{Content: llmtest.Plan(sql, nil, "")},
 				llmtest.Step{Content: llmtest.Plan("SELECT 1", nil, "")})
 			o := newOrch(t, cfg, WithGenerator(llmGen(t, llm)),

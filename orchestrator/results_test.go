@@ -49,8 +49,10 @@ func newCountingExecutor() *countingExecutor {
 func executorConfig(transport string) *Config {
 	cfg := DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
+	// Its answers are no catalog: schema discovery would only add calls to
+	// the counted ones.
 	cfg.MCPServers["sql_mcp"] = ServerConfig{Name: "Foreign SQL", Transport: transport, Priority: 1,
-		Capabilities: []string{CapExecuteQuery, CapValidateQuery}}
+		Capabilities: []string{CapExecuteQuery, CapValidateQuery}, SchemaDiscovery: DiscoveryOff}
 	return cfg
 }
 

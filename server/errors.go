@@ -70,6 +70,7 @@ func classify(err error) classified {
 		conn  *orchestrator.MCPConnectionError
 		none  *orchestrator.NoMCPAvailableError
 		fetch *orchestrator.ResourceFetchError
+		shape *orchestrator.ResultFormatError
 		gen   *orchestrator.SQLGenerationError
 		exec  *orchestrator.QueryExecutionError
 		mbe   *http.MaxBytesError
@@ -101,6 +102,13 @@ func classify(err error) classified {
 			return c(http.StatusServiceUnavailable, "no_executor",
 				"no connected MCP server can execute SQL; check /api/servers and the execute_query capability in the configuration")
 		}
+		if exec.Category == sqlerr.DatabaseError {
+			// The database, not the SQL: a server-side fault until restored.
+			out := c(http.StatusServiceUnavailable, "database_unavailable", sqlMessage(exec))
+			out.detail.Category = exec.Category
+			out.retryAfter = 5
+			return out
+		}
 		out := c(http.StatusUnprocessableEntity, "sql_execution_failed", sqlMessage(exec))
 		out.detail.Category = exec.Category
 		return out
@@ -128,9 +136,18 @@ func classify(err error) classified {
 		}
 		return c(http.StatusServiceUnavailable, "no_mcp_available",
 			fmt.Sprintf("no connected MCP server provides %s; check /api/servers and the configuration", capability))
+	case errors.As(err, &conn) && conn.Phase == orchestrator.PhaseUnresponsive:
+		out := c(http.StatusServiceUnavailable, "mcp_unresponsive",
+			fmt.Sprintf("the MCP server %q stopped answering; it is probed every moment and restarted if it stays silent: try again shortly (see /api/servers)", conn.Server))
+		out.retryAfter = max(1, int(conn.RetryAfter.Seconds()))
+		return out
 	case errors.As(err, &conn):
 		return c(http.StatusBadGateway, "mcp_unavailable",
 			fmt.Sprintf("the MCP server %q is not reachable; check /api/servers and try again shortly", conn.Server))
+	case errors.As(err, &shape):
+		return c(http.StatusBadGateway, "executor_result_unreadable",
+			fmt.Sprintf("the executor %q answered with a result that is not a table (check its tool and sql_tool in the configuration): %s",
+				shape.Server, shape.Detail))
 	case errors.As(err, &fetch):
 		return c(http.StatusBadGateway, "resource_fetch_failed",
 			fmt.Sprintf("resources from the MCP server %q could not be fetched; check /api/servers and try again shortly", fetch.Server))

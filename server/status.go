@@ -21,7 +21,8 @@ type healthBody struct {
 }
 
 // handleHealth answers GET /health: 200 when healthy, 503 when a server
-// the configuration needs is down.
+// the configuration needs is down, reconnecting, unresponsive or reports its
+// database broken ("database_error").
 func (a *api) handleHealth(c *gin.Context) {
 	h := a.orch.Health()
 	status := http.StatusOK
@@ -54,6 +55,15 @@ type serverJSON struct {
 	Resources    []string   `json:"resources"`
 	LastError    string     `json:"last_error,omitempty"`
 	LastContact  *time.Time `json:"last_contact,omitempty"`
+	// UnresponsiveSince is set while the server is unresponsive.
+	UnresponsiveSince *time.Time `json:"unresponsive_since,omitempty"`
+	// DatabaseError is an executor's database failure, until a statement
+	// runs again.
+	DatabaseError      string     `json:"database_error,omitempty"`
+	DatabaseErrorSince *time.Time `json:"database_error_since,omitempty"`
+	// SchemaSource says where an executor's schema comes from
+	// ("resource database://schema", "discovered via execute_sql (sqlite)").
+	SchemaSource string `json:"schema_source,omitempty"`
 }
 
 // handleServers answers GET /api/servers with every configured server, by
@@ -65,15 +75,24 @@ func (a *api) handleServers(c *gin.Context) {
 		j := serverJSON{
 			ID: s.ID, Name: s.Name, Transport: s.Transport, State: s.State, Priority: s.Priority, Required: s.Required,
 			Domains: nonNil(s.Domains), Capabilities: nonNil(s.Capabilities), Tools: nonNil(s.Tools),
-			Resources: nonNil(s.Resources), LastError: s.LastError,
+			Resources: nonNil(s.Resources), LastError: s.LastError, DatabaseError: s.DatabaseError,
+			SchemaSource: s.SchemaSource,
 		}
-		if !s.LastContact.IsZero() {
-			t := s.LastContact.UTC()
-			j.LastContact = &t
-		}
+		j.LastContact = utcOrNil(s.LastContact)
+		j.UnresponsiveSince = utcOrNil(s.UnresponsiveSince)
+		j.DatabaseErrorSince = utcOrNil(s.DatabaseErrorSince)
 		out.Servers = append(out.Servers, j)
 	}
 	c.PureJSON(http.StatusOK, out)
+}
+
+// utcOrNil is t in UTC, or nil for the zero time (omitted).
+func utcOrNil(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	u := t.UTC()
+	return &u
 }
 
 // nonNil makes a nil slice encode as [] rather than null.
