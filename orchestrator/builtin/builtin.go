@@ -91,6 +91,19 @@ func (g *Generator) Generate(ctx context.Context, req sqlgen.Request) (sqlgen.Pl
 		return sqlgen.Plan{}, g.declined(nil, decline("no database schema resource was provided").
 			withHint("check that the database MCP server is connected"))
 	}
+	if m.tablesOnly != nil {
+		// A view named like a grouped question can hide filters and a
+		// grain of its own ("sales by category" over one year, one row
+		// per product): the base tables answer when they can.
+		if p, err := g.answer(m.tablesOnly, req); err == nil {
+			return p, nil
+		}
+	}
+	return g.answer(m, req)
+}
+
+// answer plans the question on one compiled model.
+func (g *Generator) answer(m *model, req sqlgen.Request) (sqlgen.Plan, error) {
 	dialect, err := m.pickDialect(req.Dialect)
 	if err != nil {
 		return sqlgen.Plan{}, g.declined(nil, err)
@@ -108,9 +121,12 @@ func (g *Generator) Generate(ctx context.Context, req sqlgen.Request) (sqlgen.Pl
 	if err != nil {
 		return sqlgen.Plan{}, g.declined(sc.spans, m.withExample(err))
 	}
-	sql, err := render(p, dialect)
+	sql, used, err := render(p, dialect)
 	if err != nil {
 		return sqlgen.Plan{}, g.declined(sc.spans, err)
+	}
+	if err := b.nounsUsed(used); err != nil {
+		return sqlgen.Plan{}, g.declined(sc.spans, m.withExample(err))
 	}
 	assumptions := append(b.assumptions(), sc.rewrites...)
 	return sqlgen.Plan{
@@ -215,11 +231,11 @@ func (m *model) example() string {
 			}
 			for _, a := range t.cols {
 				if a.kind == "attribute" && len(a.values) > 0 {
-					return fmt.Sprintf("try e.g. total %s by %s", c.phrase(), a.phrase())
+					return fmt.Sprintf("try e.g. %s by %s", totalOf(c.phrase()), a.phrase())
 				}
 			}
 			if t.date != nil {
-				return fmt.Sprintf("try e.g. total %s by month", c.phrase())
+				return fmt.Sprintf("try e.g. %s by month", totalOf(c.phrase()))
 			}
 		}
 	}
@@ -229,6 +245,14 @@ func (m *model) example() string {
 		}
 	}
 	return ""
+}
+
+// totalOf is "total <phrase>", unless the phrase already says total.
+func totalOf(phrase string) string {
+	if strings.HasPrefix(phrase, "total") {
+		return phrase
+	}
+	return "total " + phrase
 }
 
 func (g *Generator) declined(spans []*span, err error) error {
