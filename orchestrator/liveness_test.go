@@ -1,0 +1,216 @@
+package orchestrator
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"talk2tables/mcpserve"
+)
+
+// Liveness tests stop a real server (SIGSTOP on a stdio child, an HTTP
+// server that stops answering). They assert states; the durations they log
+// are the measured figures quoted in the README (no timing is asserted:
+// the hang guards are generous).
+
+// hungRig is the stdio database child as the only required executor, with
+// fast liveness settings.
+func hungRig(t *testing.T, callTimeout time.Duration) (*Orchestrator, *conn, *fixture) {
+	t.Helper()
+	f := newFixture(t)
+	cfg := stdioConfig(f)
+	delete(cfg.MCPServers, "product_metadata_mcp")
+	cfg.Orchestration.PingInterval = 200 * time.Millisecond
+	cfg.Orchestration.PingTimeout = 300 * time.Millisecond
+	cfg.Orchestration.MCPCallTimeout = callTimeout
+	o := newOrch(t, cfg, withBackoff(20*time.Millisecond, 200*time.Millisecond))
+	return o, o.conns["database_mcp"], f
+}
+
+// stopChild SIGSTOPs pid and makes sure it is continued (or gone) at the
+// end of the test.
+func stopChild(t *testing.T, pid int) {
+	t.Helper()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatalf("SIGSTOP %d: %v", pid, err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
+}
+
+// TestHungStdioExecutor: a SIGSTOPped database-mcp child is unresponsive
+// within ping interval + ping timeout, the call in flight ends at once
+// (not at its 1-minute call timeout), new calls fail fast with
+// PhaseUnresponsive and a Retry-After, Health is degraded; after SIGCONT it
+// is connected again, the same child.
+func TestHungStdioExecutor(t *testing.T) {
+	o, c, _ := hungRig(t, time.Minute)
+	ctx := context.Background()
+	if _, err := o.ExecuteSQL(ctx, "SELECT 1 AS one", 1, "warm"); err != nil {
+		t.Fatal(err)
+	}
+	pid := c.pid()
+
+	inflight := make(chan error, 1)
+	stopChild(t, pid)
+	stopped := time.Now()
+	go func() {
+		_, err := o.ExecuteSQL(ctx, "SELECT 2 AS two", 1, "inflight")
+		inflight <- err
+	}()
+	eventually(t, "unresponsive", func() bool { return c.getState() == StateUnresponsive })
+	detected := time.Since(stopped)
+	select {
+	case err := <-inflight:
+		var ce *MCPConnectionError
+		if !errors.As(err, &ce) || ce.Phase != PhaseUnresponsive {
+			t.Errorf("call in flight = %v, want an unresponsive MCPConnectionError", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call in flight still waits for its call timeout")
+	}
+	if h := o.Health(); h.Status != "degraded" || h.Servers["database_mcp"] != StateUnresponsive {
+		t.Errorf("health = %+v, want degraded with database_mcp unresponsive", h)
+	}
+	st := c.status()
+	if st.UnresponsiveSince.IsZero() {
+		t.Errorf("status = %+v, want unresponsive_since", st)
+	}
+	var worst time.Duration
+	for range 20 {
+		t0 := time.Now()
+		_, err := o.ExecuteSQL(ctx, "SELECT 3 AS three", 1, "after")
+		worst = max(worst, time.Since(t0))
+		var ce *MCPConnectionError
+		if !errors.As(err, &ce) || ce.Phase != PhaseUnresponsive || ce.RetryAfter < time.Second {
+			t.Fatalf("call after detection = %v, want unresponsive with a Retry-After", err)
+		}
+	}
+	t.Logf("measured: hung child detected %v after SIGSTOP (ping_interval 200ms, ping_timeout 300ms); "+
+		"calls after detection answered in at most %v", detected.Round(time.Millisecond), worst)
+
+	if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "connected again", func() bool { return c.getState() == StateConnected })
+	if c.pid() != pid {
+		t.Errorf("pid = %d, want the same child %d (it answered again before its restart)", c.pid(), pid)
+	}
+	if _, err := o.ExecuteSQL(ctx, "SELECT 4 AS four", 1, "back"); err != nil {
+		t.Errorf("after SIGCONT: %v", err)
+	}
+}
+
+// TestHungStdioExecutorRestarted: a child that stays stopped longer than
+// its call timeout is killed and a new one answers.
+func TestHungStdioExecutorRestarted(t *testing.T) {
+	o, c, _ := hungRig(t, time.Second)
+	ctx := context.Background()
+	pid := c.pid()
+	stopChild(t, pid)
+	eventually(t, "unresponsive", func() bool { return c.getState() == StateUnresponsive })
+	eventually(t, "a new child", func() bool { return c.getState() == StateConnected && c.pid() != pid })
+	if err := syscall.Kill(pid, 0); err == nil {
+		// Reaped children are gone; a zombie still answers signal 0 briefly.
+		eventually(t, "the stopped child gone", func() bool { return syscall.Kill(pid, 0) != nil })
+	}
+	if _, err := o.ExecuteSQL(ctx, "SELECT 1 AS one", 1, "new"); err != nil {
+		t.Errorf("on the new child: %v", err)
+	}
+}
+
+// TestSlowStatementIsRepairableTimeout: a statement slower than the call
+// timeout on a server that still answers pings is cancelled and a
+// repairable TIMEOUT; the server stays connected (not lost, not restarted).
+func TestSlowStatementIsRepairableTimeout(t *testing.T) {
+	o, c, _ := hungRig(t, 400*time.Millisecond)
+	pid := c.pid()
+	slow := "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT count(*) FROM r"
+	_, err := o.ExecuteSQL(context.Background(), slow, 1, "slow")
+	var qe *QueryExecutionError
+	if !errors.As(err, &qe) || qe.Category != "TIMEOUT" || !qe.Category.Repairable() {
+		t.Fatalf("err = %v, want a repairable TIMEOUT", err)
+	}
+	if st := c.getState(); st != StateConnected || c.pid() != pid {
+		t.Errorf("state = %s, pid %d (was %d); want the same child, connected", st, c.pid(), pid)
+	}
+	if _, err := o.ExecuteSQL(context.Background(), "SELECT 1 AS one", 1, "next"); err != nil {
+		t.Errorf("next call: %v", err)
+	}
+}
+
+// hangingHandler serves h until hang is set; then every request waits
+// until the client goes away or release is closed.
+type hangingHandler struct {
+	h       http.Handler
+	hang    atomic.Bool
+	mu      sync.Mutex
+	release chan struct{}
+}
+
+func (hh *hangingHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if hh.hang.Load() {
+		hh.mu.Lock()
+		rel := hh.release
+		hh.mu.Unlock()
+		select {
+		case <-r.Context().Done():
+		case <-rel:
+		}
+		return
+	}
+	hh.h.ServeHTTP(w, r)
+}
+
+// TestHungHTTPServer: a streamable HTTP executor that stops answering is
+// unresponsive at once, fails calls fast, and is reconnected with backoff
+// once it answers again.
+func TestHungHTTPServer(t *testing.T) {
+	f := newFixture(t)
+	h, err := mcpserve.Handler(f.dbServer(t), mcpserve.StreamableHTTP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hh := &hangingHandler{h: h, release: make(chan struct{})}
+	hs := httptest.NewServer(hh)
+	t.Cleanup(func() {
+		hh.hang.Store(false)
+		hh.mu.Lock()
+		close(hh.release)
+		hh.mu.Unlock()
+		mcpserve.CloseSessions(h)
+		hs.CloseClientConnections()
+		hs.Close()
+	})
+	cfg := DefaultConfig()
+	cfg.Orchestration.PingInterval = 200 * time.Millisecond
+	cfg.Orchestration.PingTimeout = 300 * time.Millisecond
+	cfg.Orchestration.MCPCallTimeout = time.Second
+	cfg.MCPServers["database_mcp"] = ServerConfig{Name: "DB", Transport: TransportStreamableHTTP, URL: hs.URL + "/mcp",
+		Priority: 10, Capabilities: []string{CapExecuteQuery, CapValidateQuery, CapListResources}}
+	o := newOrch(t, cfg, withBackoff(20*time.Millisecond, 200*time.Millisecond))
+	c := o.conns["database_mcp"]
+	ctx := context.Background()
+
+	hh.hang.Store(true)
+	eventually(t, "unresponsive", func() bool { return c.getState() == StateUnresponsive })
+	_, err = o.ExecuteSQL(ctx, "SELECT 1 AS one", 1, "hung")
+	var ce *MCPConnectionError
+	if !errors.As(err, &ce) || (ce.Phase != PhaseUnresponsive && ce.Phase != PhaseLost) {
+		t.Errorf("call to the hung server = %v, want it refused at once", err)
+	}
+	// Past its call timeout it is dropped and reconnected with backoff,
+	// which keeps failing while it hangs.
+	eventually(t, "reconnecting", func() bool { return c.getState() == StateFailed })
+
+	hh.hang.Store(false)
+	eventually(t, "connected again", func() bool { return c.getState() == StateConnected })
+	if _, err := o.ExecuteSQL(ctx, "SELECT 1 AS one", 1, "back"); err != nil {
+		t.Errorf("after it answers again: %v", err)
+	}
+}
