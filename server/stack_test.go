@@ -37,6 +37,7 @@ type stackOptions struct {
 	orch      func(*orchestrator.Config)         // adjusts the orchestrator config
 	apiKeys   string                             // comma-separated; sets the API keys env var
 	dbOverNet bool                               // serve the database MCP over streamable HTTP (so it can be killed)
+	dbWrap    func(http.Handler) http.Handler    // wraps the database MCP's HTTP handler (dbOverNet)
 }
 
 // stack is the real service under test: in-process MCP servers, the real
@@ -49,6 +50,8 @@ type stack struct {
 	logs *testfixture.LogBuffer
 	// dbServer is the database MCP's HTTP server when dbOverNet is set.
 	dbServer *httptest.Server
+	// dbPath is the database file the database MCP serves.
+	dbPath string
 }
 
 // testUI stands in for web.Files (package web is built separately).
@@ -76,7 +79,8 @@ func newStack(tb testing.TB, opt stackOptions) *stack {
 	tb.Setenv("TALK2TABLES_TEST_LLM_KEY", "test-llm-key")
 	tb.Setenv(apiKeysEnv, opt.apiKeys)
 
-	db, err := databasemcp.Open(testfixture.SalesDB(tb, 5000), databasemcp.Options{})
+	dbPath := testfixture.SalesDB(tb, 5000)
+	db, err := databasemcp.Open(dbPath, databasemcp.Options{})
 	if err != nil {
 		tb.Fatalf("open database: %v", err)
 	}
@@ -90,7 +94,7 @@ func newStack(tb testing.TB, opt stackOptions) *stack {
 	dbCfg := orchestrator.ServerConfig{Name: "Database MCP Server", Transport: orchestrator.TransportInProcess,
 		Priority: 10, Domains: []string{"sales", "orders", "products", "customers"},
 		Capabilities: []string{orchestrator.CapExecuteQuery, orchestrator.CapValidateQuery, orchestrator.CapListResources}}
-	st := &stack{llm: llm, logs: logs}
+	st := &stack{llm: llm, logs: logs, dbPath: dbPath}
 	opts := []orchestrator.Option{
 		orchestrator.WithInProcessServer("product_metadata_mcp", meta.MCPServer()),
 	}
@@ -99,6 +103,9 @@ func newStack(tb testing.TB, opt stackOptions) *stack {
 		h, err := mcpserve.Handler(dbMCP, "http")
 		if err != nil {
 			tb.Fatalf("database MCP handler: %v", err)
+		}
+		if opt.dbWrap != nil {
+			h = opt.dbWrap(h)
 		}
 		st.dbServer = httptest.NewServer(h)
 		tb.Cleanup(st.dbServer.Close)
