@@ -1,0 +1,132 @@
+package orchestrator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"talk2tables/sqlerr"
+)
+
+// TestDecodeResultShapes: the result shapes of third-party executors become
+// columns and rows; row objects keep their JSON (SELECT) order.
+func TestDecodeResultShapes(t *testing.T) {
+	tests := []struct {
+		name       string
+		res        *mcp.CallToolResult
+		cols, rows string
+		truncated  bool
+	}{
+		{name: "array of row objects", res: mcp.NewToolResultText(`[{"zeta":1,"alpha":"a"},{"zeta":2,"alpha":"b"}]`),
+			cols: `["zeta","alpha"]`, rows: `[[1,"a"],[2,"b"]]`},
+		{name: "columns and rows", res: mcp.NewToolResultText(`{"columns":["b","a"],"rows":[[1,2]],"truncated":true}`),
+			cols: `["b","a"]`, rows: `[[1,2]]`, truncated: true},
+		{name: "DBHub envelope", res: mcp.NewToolResultText(`{"success":true,"data":{"rows":[{"region":"East","n":3}],"count":1}}`),
+			cols: `["region","n"]`, rows: `[["East",3]]`},
+		{name: "rows envelope", res: mcp.NewToolResultText(`{"rows":[{"x":1}]}`), cols: `["x"]`, rows: `[[1]]`},
+		{name: "result envelope", res: mcp.NewToolResultText(`{"result":[{"x":1}]}`), cols: `["x"]`, rows: `[[1]]`},
+		{name: "records envelope", res: mcp.NewToolResultText(`{"records":[{"x":1}],"truncated":true}`), cols: `["x"]`, rows: `[[1]]`, truncated: true},
+		{name: "empty rows", res: mcp.NewToolResultText(`{"success":true,"data":{"rows":[]}}`), cols: `[]`, rows: `[]`},
+		{name: "columns as objects, rows as objects", res: mcp.NewToolResultText(`{"columns":[{"name":"a"},{"name":"b"}],"rows":[{"b":2,"a":1}]}`),
+			cols: `["a","b"]`, rows: `[[1,2]]`},
+		{name: "structuredContent", res: &mcp.CallToolResult{StructuredContent: map[string]any{"rows": []any{map[string]any{"x": 1.0}}},
+			Content: []mcp.Content{mcp.TextContent{Type: "text", Text: "1 row"}}}, cols: `["x"]`, rows: `[[1]]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := decodeResult(tt.res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := jsonOf(t, d.Columns); got != tt.cols {
+				t.Errorf("columns = %s, want %s", got, tt.cols)
+			}
+			if got := jsonOf(t, d.Rows); got != tt.rows {
+				t.Errorf("rows = %s, want %s", got, tt.rows)
+			}
+			if d.Truncated != tt.truncated {
+				t.Errorf("truncated = %v, want %v", d.Truncated, tt.truncated)
+			}
+		})
+	}
+}
+
+// TestDecodeResultErrorsAndUnreadable: an envelope's error is the message
+// classified (by its SQLSTATE when given); anything that is no table is a
+// ResultFormatError, never a one-cell table.
+func TestDecodeResultErrorsAndUnreadable(t *testing.T) {
+	errs := []struct {
+		text string
+		cat  sqlerr.Category
+		msg  string
+	}{
+		{`{"success":false,"error":"no such column: regoin"}`, sqlerr.MissingColumn, "no such column: regoin"},
+		{`{"success":false,"error":{"message":"relation \"salez\" does not exist","code":"42P01"}}`, sqlerr.MissingTable, `relation "salez" does not exist`},
+		{`{"status":"error","message":"syntax error at or near \"FORM\"","detail":"line 1"}`, sqlerr.SyntaxError, `syntax error at or near "FORM"`},
+		{`{"ok":false,"errors":[{"message":"no such table: x"}]}`, sqlerr.MissingTable, "no such table: x"},
+	}
+	for _, tt := range errs {
+		_, err := decodeResult(mcp.NewToolResultText(tt.text))
+		var ee *envelopeError
+		if !errors.As(err, &ee) || ee.category() != tt.cat || !strings.Contains(ee.message, tt.msg) {
+			t.Errorf("%s: err = %v, want %s %q", tt.text, err, tt.cat, tt.msg)
+		}
+	}
+	for _, text := range []string{`plain text, 3 rows`, `{"success":true,"data":{"count":4}}`, `[1,2,3]`, ``} {
+		_, err := decodeResult(mcp.NewToolResultText(text))
+		var fe *ResultFormatError
+		if !errors.As(err, &fe) {
+			t.Errorf("%q: err = %v, want a ResultFormatError", text, err)
+		}
+	}
+	// A tool error (isError) carries the message inside its envelope.
+	se := toolError(mcp.NewToolResultError(`{"success":false,"error":"no such column: nope","code":"EXECUTION_ERROR"}`))
+	if se.Category != sqlerr.MissingColumn || se.Message != "no such column: nope" {
+		t.Errorf("toolError = %+v, want MISSING_COLUMN with the envelope's message", se)
+	}
+}
+
+// TestForeignExecutorMaxRows: max_rows goes to the tool's limit-like
+// argument when it has one, and the rows read are cut to it either way
+// (truncated); an unreadable answer is an error naming the server.
+func TestForeignExecutorMaxRows(t *testing.T) {
+	var gotLimit []any
+	s := server.NewMCPServer("foreign", "1.0.0", server.WithToolCapabilities(false))
+	rows := `[` + strings.TrimSuffix(strings.Repeat(`{"n":1,"m":2},`, 50), ",") + `]`
+	s.AddTool(mcp.NewTool("run_sql", mcp.WithString("statement"), mcp.WithNumber("row_limit")),
+		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			gotLimit = append(gotLimit, req.GetArguments()["row_limit"])
+			if strings.Contains(req.GetString("statement", ""), "blob") {
+				return mcp.NewToolResultText("Query OK, 50 rows"), nil
+			}
+			return mcp.NewToolResultText(rows), nil // ignores the limit, as DBHub does
+		})
+	cfg := DefaultConfig()
+	cfg.Orchestration.PingInterval = 0
+	cfg.MCPServers["foreign"] = ServerConfig{Transport: TransportInProcess, Priority: 1, Capabilities: []string{CapExecuteQuery},
+		SQLTool: &SQLTool{Name: "run_sql", Argument: "statement"}, SchemaDiscovery: DiscoveryOff}
+	o := newOrch(t, cfg, WithInProcessServer("foreign", s))
+	d, err := o.ExecuteSQL(context.Background(), "SELECT n, m FROM t", 5, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Rows) != 5 || d.RowCount != 5 || !d.Truncated || jsonOf(t, d.Columns) != `["n","m"]` {
+		t.Errorf("result = %+v, want 5 rows of n, m, truncated", d)
+	}
+	if len(gotLimit) != 1 {
+		t.Fatalf("calls = %v", gotLimit)
+	}
+	if b, _ := json.Marshal(gotLimit[0]); string(b) == "null" {
+		t.Errorf("row_limit = %v, want max_rows passed", gotLimit[0])
+	}
+	_, err = o.ExecuteSQL(context.Background(), "SELECT blob FROM t", 5, "t")
+	var fe *ResultFormatError
+	if !errors.As(err, &fe) || fe.Server != "foreign" || fe.Tool != "run_sql" {
+		t.Errorf("err = %v, want a ResultFormatError naming foreign and run_sql", err)
+	}
+}
