@@ -625,7 +625,9 @@ func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Cont
 	if errors.Is(context.Cause(cctx), errUnresponsive) {
 		return c.downError()
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
+	// The call's own deadline passed: whatever the client made of it (an
+	// in-process server may answer with its handler's context error first).
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(cctx.Err(), context.DeadlineExceeded) {
 		return c.timedOut(cl, &callTimeoutError{what: method, timeout: timeout})
 	}
 	if isTooLarge(err) {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"talk2tables/internal/llmtest"
 	"talk2tables/internal/pgtest"
@@ -180,15 +181,20 @@ func TestDBHubRepairsFailedColumn(t *testing.T) {
 
 // TestDBHubExecutorPostgres: DBHub over PostgreSQL (a read-only role): the
 // dialect is recognised, the schema discovered through information_schema
-// and pg_constraint, max_rows honoured, a wrong column a MISSING_COLUMN,
-// and the builtin planner answers in PostgreSQL.
+// and pg_constraint, max_rows honoured, a wrong column a MISSING_COLUMN, a
+// statement past mcp_call_timeout a repairable TIMEOUT that keeps DBHub, and
+// the builtin planner answers in PostgreSQL.
 func TestDBHubExecutorPostgres(t *testing.T) {
 	dbhubCommand(t) // skip before starting a cluster when DBHub is missing
 	db := pgtest.NewDB(t)
 	pgtest.LoadSample(t, db, 2000)
 	role := db.ReadOnlyRole(t)
+	// Bounds the slow statement below on the server side, past the call
+	// timeout (DBHub does not cancel what it started).
+	db.Exec(t, fmt.Sprintf(`ALTER ROLE %q SET statement_timeout = '8s'`, role.Name))
 	f := newFixture(t) // for the catalog
 	cfg := dbhubConfig(t, role.DSN(), 1000)
+	cfg.Orchestration.MCPCallTimeout = 5 * time.Second // DBHub has no statement timeout of its own
 	cfg.MCPServers["product_metadata_mcp"] = ServerConfig{Name: "Product Metadata MCP", Transport: TransportInProcess,
 		Priority: 1, Capabilities: []string{CapListResources}}
 	o := newOrch(t, cfg, WithGenerator(builtin.New(nil)), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
@@ -205,6 +211,17 @@ func TestDBHubExecutorPostgres(t *testing.T) {
 	var qe *QueryExecutionError
 	if !errors.As(err, &qe) || qe.Category != sqlerr.MissingColumn || strings.Contains(qe.Message, `"success"`) {
 		t.Errorf("err = %v, want MISSING_COLUMN with DBHub's message", err)
+	}
+
+	// A statement slower than the call timeout: cancelled, a repairable
+	// TIMEOUT, and DBHub (which answers pings meanwhile) stays.
+	pid := o.conns["dbhub"].pid()
+	_, err = o.ExecuteSQL(ctx, "SELECT count(*) AS n FROM sales AS a, sales AS b, sales AS c", 1, "t")
+	if !errors.As(err, &qe) || qe.Category != sqlerr.Timeout || !qe.Category.Repairable() {
+		t.Errorf("slow statement: err = %v, want a repairable TIMEOUT", err)
+	}
+	if c := o.conns["dbhub"]; c.getState() != StateConnected || c.pid() != pid {
+		t.Errorf("after the slow statement: state %s, pid %d (was %d); want the same DBHub, connected", c.getState(), c.pid(), pid)
 	}
 
 	ans, err := o.Process(ctx, Query{Question: "total revenue by region"})

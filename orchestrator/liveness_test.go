@@ -5,13 +5,18 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
 	"talk2tables/mcpserve"
+	"talk2tables/sqlerr"
 )
 
 // Liveness tests stop a real server (SIGSTOP on a stdio child, an HTTP
@@ -109,7 +114,7 @@ func TestHungStdioExecutor(t *testing.T) {
 // TestHungStdioExecutorRestarted: a child that stays stopped longer than
 // its call timeout is killed and a new one answers.
 func TestHungStdioExecutorRestarted(t *testing.T) {
-	o, c, _ := hungRig(t, time.Second)
+	o, c, _ := hungRig(t, 2*time.Second)
 	ctx := context.Background()
 	pid := c.pid()
 	stopChild(t, pid)
@@ -128,7 +133,7 @@ func TestHungStdioExecutorRestarted(t *testing.T) {
 // timeout on a server that still answers pings is cancelled and a
 // repairable TIMEOUT; the server stays connected (not lost, not restarted).
 func TestSlowStatementIsRepairableTimeout(t *testing.T) {
-	o, c, _ := hungRig(t, 400*time.Millisecond)
+	o, c, _ := hungRig(t, 2*time.Second) // connecting a -race child takes a while
 	pid := c.pid()
 	slow := "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT count(*) FROM r"
 	_, err := o.ExecuteSQL(context.Background(), slow, 1, "slow")
@@ -212,5 +217,43 @@ func TestHungHTTPServer(t *testing.T) {
 	eventually(t, "connected again", func() bool { return c.getState() == StateConnected })
 	if _, err := o.ExecuteSQL(ctx, "SELECT 1 AS one", 1, "back"); err != nil {
 		t.Errorf("after it answers again: %v", err)
+	}
+}
+
+// TestTimedOutCallIsCancelled: a tool call past its call timeout is
+// cancelled on the server (mcp-go sends notifications/cancelled; the
+// server ends the handler's context), answered as a repairable TIMEOUT,
+// and the server, which still answers pings, stays connected.
+func TestTimedOutCallIsCancelled(t *testing.T) {
+	cancelled := make(chan struct{}, 1)
+	slow := newResourceServer("slow", nil, map[string]server.ToolHandlerFunc{
+		"execute_query": func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			select {
+			case <-ctx.Done():
+				cancelled <- struct{}{}
+				return nil, ctx.Err()
+			case <-time.After(30 * time.Second):
+				return mcp.NewToolResultText(`{"columns":["x"],"rows":[[1]]}`), nil
+			}
+		},
+	})
+	cfg := DefaultConfig()
+	cfg.Orchestration.PingInterval = 0
+	cfg.Orchestration.MCPCallTimeout = 300 * time.Millisecond
+	cfg.MCPServers["slow"] = ServerConfig{Transport: TransportInProcess, Priority: 1, Capabilities: []string{CapExecuteQuery},
+		SchemaDiscovery: DiscoveryOff}
+	o := newOrch(t, cfg, WithInProcessServer("slow", slow.s))
+	_, err := o.ExecuteSQL(context.Background(), "SELECT x FROM t", 1, "t")
+	var qe *QueryExecutionError
+	if !errors.As(err, &qe) || qe.Category != sqlerr.Timeout || !strings.Contains(qe.Message, "mcp_call_timeout") {
+		t.Fatalf("err = %v, want a TIMEOUT naming mcp_call_timeout", err)
+	}
+	select {
+	case <-cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server's handler was never cancelled")
+	}
+	if st := o.conns["slow"].getState(); st != StateConnected {
+		t.Errorf("state = %s, want connected (it answers pings)", st)
 	}
 }
