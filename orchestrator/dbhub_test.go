@@ -53,13 +53,13 @@ func nodePackage(t *testing.T, pkg, file string) (node, entry string) {
 }
 
 // dbhubConfig is an orchestrator configuration whose only server is DBHub
-// over dsn with its own row cap maxRows.
-func dbhubConfig(t *testing.T, dsn string, maxRows int) *Config {
+// over dsn with its own row cap maxRows (and any further TOML).
+func dbhubConfig(t *testing.T, dsn string, maxRows int, extra ...string) *Config {
 	t.Helper()
 	node, entry := dbhubCommand(t)
 	toml := filepath.Join(t.TempDir(), "dbhub.toml")
 	body := fmt.Sprintf("[[sources]]\nid = \"main\"\ndsn = %q\n\n[[tools]]\nname = \"execute_sql\"\nsource = \"main\"\nreadonly = true\nmax_rows = %d\n",
-		dsn, maxRows)
+		dsn, maxRows) + strings.Join(extra, "")
 	if err := os.WriteFile(toml, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -243,5 +243,32 @@ func TestDBHubExecutorPostgres(t *testing.T) {
 	}
 	if ans.Result.RowCount != regions {
 		t.Errorf("result = %+v (sql %s), want %d regions", ans.Result, ans.SQL, regions)
+	}
+}
+
+// TestDBHubSearchToolSchema: with schema_discovery search_tool, the schema
+// comes from DBHub's search_objects (tables, columns, types, row counts),
+// and the builtin planner answers from it.
+func TestDBHubSearchToolSchema(t *testing.T) {
+	f := newFixture(t)
+	cfg := dbhubConfig(t, "sqlite://"+f.dbPath, 1000, "\n[[tools]]\nname = \"search_objects\"\nsource = \"main\"\n")
+	sc := cfg.MCPServers["dbhub"]
+	sc.SchemaDiscovery = DiscoverySearch
+	cfg.MCPServers["dbhub"] = sc
+	cfg.MCPServers["product_metadata_mcp"] = ServerConfig{Name: "Product Metadata MCP", Transport: TransportInProcess,
+		Priority: 1, Capabilities: []string{CapListResources}}
+	o := newOrch(t, cfg, WithGenerator(builtin.New(nil)), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
+	res, err := o.Process(context.Background(), Query{Question: "total revenue by region"})
+	if err != nil {
+		t.Fatalf("Process: %v", err)
+	}
+	for _, s := range o.Servers() {
+		if s.ID == "dbhub" && s.SchemaSource != "discovered via search_objects" {
+			t.Errorf("schema_source = %q, want discovered via search_objects", s.SchemaSource)
+		}
+	}
+	want := f.direct(t, "SELECT region FROM sales GROUP BY region")
+	if res.Result.RowCount != len(want) {
+		t.Errorf("result = %+v (sql %s), want %d regions", res.Result, res.SQL, len(want))
 	}
 }
