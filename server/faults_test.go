@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"talk2tables/internal/testfixture"
 	"talk2tables/orchestrator"
 )
 
@@ -46,7 +48,8 @@ func serverOf(t *testing.T, st *stack, id string) serverJSON {
 // naming the file (not a 422 UNKNOWN_ERROR), /health a 503 with the
 // executor "database_error" and /api/servers the error; once the file is
 // restored /health is 200 again by itself (the ping loop re-tries the
-// failed statement) and statements work.
+// failed statement) and statements work; another database moved over the
+// file with mv is served from then on.
 func TestDamagedDatabaseShowsInHealth(t *testing.T) {
 	st := newStack(t, stackOptions{orch: func(c *orchestrator.Config) { c.Orchestration.PingInterval = 100 * time.Millisecond }})
 	good, err := os.ReadFile(st.dbPath)
@@ -93,6 +96,33 @@ func TestDamagedDatabaseShowsInHealth(t *testing.T) {
 	}
 	if resp, b := st.call(t, http.MethodPost, "/api/sql", `{"sql":"SELECT COUNT(*) AS n FROM sales"}`, nil); resp.StatusCode != 200 {
 		t.Fatalf("restored: %d %s", resp.StatusCode, b)
+	}
+
+	// Another database moved over the file (`mv`, a new inode): served
+	// from the next statements on, with no restart.
+	other := testfixture.SalesDB(t, 2000)
+	moved := st.dbPath + ".new"
+	if b, err := os.ReadFile(other); err != nil || os.WriteFile(moved, b, 0o644) != nil {
+		t.Fatalf("copy %s: %v", other, err)
+	}
+	if err := os.Rename(moved, st.dbPath); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		_, b := st.call(t, http.MethodPost, "/api/sql", fmt.Sprintf(`{"sql":"SELECT COUNT(*) AS n, %d AS probe FROM sales"}`, i), nil)
+		var res struct {
+			Rows [][]any `json:"rows"`
+		}
+		if json.Unmarshal(b, &res) == nil && len(res.Rows) == 1 && fmt.Sprint(res.Rows[0][0]) == "2000" {
+			break
+		}
+		if time.Now().After(deadline.Add(15 * time.Second)) {
+			t.Fatalf("after mv: %s, want the 2000 sales of the new file", b)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if code, h := healthOf(t, st); code != 200 {
+		t.Errorf("health after mv = %d %+v, want 200", code, h)
 	}
 }
 
