@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -213,6 +214,10 @@ func flag(c *colDraft) (string, bool) {
 	vals := c.strings()
 	if len(vals) > 0 && (p.distinct < 0 || p.distinct <= 2) && allMatch(vals, func(s string) bool { return yesNo[strings.ToLower(s)] }) {
 		return "yes/no text values: a flag", true
+	}
+	if (p.distinct < 0 || p.distinct <= 2) && allMatch(vals, func(s string) bool { return s == "0" || s == "1" }) &&
+		(slices.Contains(vals, "0") && slices.Contains(vals, "1") || names.FlagLike(c.toks)) {
+		return "'0'/'1' text values: a yes/no flag", true
 	}
 	return "", false
 }
