@@ -726,6 +726,11 @@ func (q *query) readMeasures() error {
 				// "total orders": a count of rows
 				q.addMeasure(&measureReq{count: nx, fnSpan: sp})
 				sp.used = true
+			case sp.kind == spWord && measureLike(sp) && nx != nil && nx.has(mTable) && !measureLike(nx):
+				// "total invoices" beside a column named Total: its sum, or
+				// how many invoices there are?
+				return decline("%q could mean the number of %s or the sum of their %s", sp.text+" "+nx.text, nx.text, sp.text).
+					withHint("ask for the number of %s, or the sum of the %s column", nx.text, sp.text)
 			case sp.kind == spWord && measureLike(sp):
 				// "Total" is also a column here: read it as that column
 			case sp.kind == spKw:
