@@ -198,6 +198,8 @@ func TestPickLabel(t *testing.T) {
 		{"a repeated job title loses to the name pair", table("Employee", 1, 0, kinded("Title", "", repeats), kinded("FirstName", "", repeats), kinded("LastName", "", repeats)), "FirstName+LastName"},
 		{"a unique-looking job title loses to the name pair too", table("Employee", 1, 0, kinded("Title", "", uniq), kinded("FirstName", "", uniq), kinded("LastName", "", uniq)), "FirstName+LastName"},
 		{"a repeated plain name still names rows", table("people", 1, 0, kinded("Name", "", repeats)), "Name"},
+		{"a column named as its table", table("country", 1, 0, kinded("country", "", uniq)), "country"},
+		{"a repeating column named as its table is not its name", table("city", 1, 0, kinded("city", "", repeats)), ""},
 		{"ship name of an event", table("Orders", 1, 1, kinded("ShipName", "", uniq), kinded("OrderDate", catalog.KindDate, uniq)), ""},
 	}
 	for _, tt := range tests {
