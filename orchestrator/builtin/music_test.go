@@ -117,6 +117,7 @@ func TestMusicDeclines(t *testing.T) {
 		"albums in March 2024",       // albums are dated by year only
 		"average revenue per artist", // a per-entity average
 		"label revenue",              // a table named but not used: not the total of all sales
+		"total invoices in 2025",     // how many, or the sum of the column named total?
 	} {
 		t.Run(q, func(t *testing.T) { e.declines(t, g, q) })
 	}
