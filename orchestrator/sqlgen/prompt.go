@@ -182,7 +182,10 @@ func renderSystem(dialect, today string) string {
 			"combined with its aggregate, a formula is used as it is.",
 		"Filter time periods on the table's date_column, in its date_format (text dates with a time part " +
 			"compare with '2024-01-01' <= col < '2024-02-01'), computing relative periods from today's date " +
-			"given below; apply a table's default_filter unless the question names values of that column.",
+			"given below. Apply a table's default_filter whenever the question counts or aggregates rows of that " +
+			"table or of a table that reaches it through foreign keys (join the filtered table when needed: the " +
+			"lines of a cancelled order are not sold either), unless the question names values of that column; " +
+			"say so in \"assumptions\".",
 		"Group by an entity (per customer, per product) with its key and show its label columns: names " +
 			"are not unique.",
 		"When two servers define the same thing, follow the server with the lower priority number " +
