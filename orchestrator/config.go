@@ -79,6 +79,10 @@ type ServerConfig struct {
 	// SQLTool names a third-party executor's SQL tool and its argument;
 	// default {name: execute_query, argument: query}.
 	SQLTool *SQLTool `yaml:"sql_tool"`
+	// CatalogFor binds the semantic catalog this (metadata) server serves
+	// to the executor with this id. Unset, a catalog belongs to the
+	// executor whose schema holds most of its tables (see databases.go).
+	CatalogFor string `yaml:"catalog_for"`
 
 	// Gateway keys (talk2tables as an MCP server re-exposing this server).
 	// ForwardAuth sends each MCP caller's Authorization header instead of
@@ -420,6 +424,7 @@ func (c *Config) Validate() error {
 	if len(c.MCPServers) > 0 && executors == 0 {
 		add("mcp_servers: no server has capability execute_query; questions cannot be answered without an executor")
 	}
+	c.validateCatalogFor(ids, add)
 
 	o := c.Orchestration
 	if o.ResourceCacheTTL < 0 {

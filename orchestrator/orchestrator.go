@@ -435,7 +435,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 	if maxRows <= 0 {
 		maxRows = o.cfg.HTTP.DefaultMaxRows
 	}
-	req := o.buildRequest(q.Question, g, exec)
+	req, base := o.buildRequest(q.Question, g, exec)
 	res.Metadata.MCPServersUsed = serversUsed(g, exec)
 
 	// 2..6. Generate, validate, execute, repair.
@@ -487,13 +487,24 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		}
 
 		a0 := time.Now()
-		data, err := o.runSQL(actx, log, exec, req.Dialect, plan.SQL, maxRows, true, func(stage string) {
-			progress(Progress{Stage: stage, Attempt: attempt})
-		})
+		// The database the plan names (several executors), refused before
+		// anything is sent when it names none or reads another's tables.
+		target, dialect, err := base.route(exec, plan)
+		var data *QueryData
+		if err == nil {
+			data, err = o.runSQL(actx, log, target, dialect, plan.SQL, maxRows, true, func(stage string) {
+				progress(Progress{Stage: stage, Attempt: attempt})
+			})
+		}
 		at := Attempt{SQL: plan.SQL, DurationMS: time.Since(a0).Milliseconds()}
+		if len(base.databases) > 1 {
+			at.Server = plan.Server
+		}
 		if err == nil {
 			res.Attempts = append(res.Attempts, at)
 			res.Result = data
+			res.Metadata.Executor = target.id
+			res.Metadata.MCPServersUsed = serversUsed(g, target)
 			if attempt > 1 {
 				o.metrics.recoveryOutcome(OutcomeRecovered)
 			}
@@ -528,7 +539,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 			"attempt", attempt+1, "category", qe.Category)
 		progress(Progress{Stage: StageRetry, Attempt: attempt + 1, Category: qe.Category, Message: qe.Message})
 		req.Repair = &sqlgen.Repair{Attempt: attempt, FailedSQL: plan.SQL, Error: qe.Message,
-			Category: qe.Category, Tried: append([]string(nil), tried...)}
+			Category: qe.Category, Tried: append([]string(nil), tried...), Server: plan.Server}
 	}
 	return finish(lastErr) // unreachable: the loop returns on its last attempt
 }
@@ -592,16 +603,16 @@ func normalizeSQL(s string) string {
 }
 
 // buildRequest turns gathered resources into the generator's request. The
-// question-independent part (servers, their rendered prompt text, dialect)
-// is computed once per set of resource snapshots and shared.
-func (o *Orchestrator) buildRequest(question string, g *gathered, exec *conn) sqlgen.Request {
+// question-independent part (servers, their rendered prompt text, dialect,
+// the databases) is computed once per set of resource snapshots and shared.
+func (o *Orchestrator) buildRequest(question string, g *gathered, exec *conn) (sqlgen.Request, *requestBase) {
 	b := o.requestBase(g, exec)
 	today := b.today
 	if today == "" {
 		today = time.Now().UTC().Format("2006-01-02")
 	}
 	return sqlgen.Request{Question: question, Dialect: b.dialect, Today: today, Servers: b.servers,
-		Rendered: b.rendered}
+		Rendered: b.rendered, Databases: b.databases}, b
 }
 
 // requestBase is the part of a generator request that depends only on the
@@ -613,6 +624,10 @@ type requestBase struct {
 	rendered *sqlgen.RenderedServers
 	dialect  string
 	today    string // from the executor's schema; empty means the clock's
+	// databases are the executors' databases with the servers describing
+	// each (bindDatabases); dbs finds one by executor id.
+	databases []sqlgen.Database
+	dbs       map[string]*database
 }
 
 // requestBase returns the base for g and exec, reusing the last one while
@@ -666,6 +681,7 @@ func newRequestBase(g *gathered, exec *conn) *requestBase {
 		}
 	}
 	b.rendered = sqlgen.RenderServers(b.servers)
+	b.databases, b.dbs = bindDatabases(g)
 	return b
 }
 
