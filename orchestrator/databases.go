@@ -366,3 +366,41 @@ func (o *Orchestrator) checkAnalystSQL(exec *conn, dialect, sql string) *QueryEx
 	}
 	return nil
 }
+
+// wasTriedOn is wasTried for a statement on a database: the same SQL named
+// for another database is a new try (it may now run where it belongs).
+func wasTriedOn(tried, on []string, sql, server string) bool {
+	for i, t := range tried {
+		if on[i] == server && wasTried([]string{t}, sql) {
+			return true
+		}
+	}
+	return false
+}
+
+// serversUsed lists the servers that answered: with several databases,
+// the target executor and the servers that did not describe another
+// database (other executors and the catalogs bound to them are left out).
+func (b *requestBase) serversUsed(g *gathered, target *conn) []string {
+	if len(b.databases) < 2 {
+		return serversUsed(g, target)
+	}
+	var out []string
+	for _, id := range serversUsed(g, target) {
+		if !b.describesOther(id, target.id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// describesOther reports whether server id describes a database other
+// than the one of executor target.
+func (b *requestBase) describesOther(id, target string) bool {
+	for _, d := range b.databases {
+		if d.Server != target && slices.Contains(d.Sources, id) {
+			return true
+		}
+	}
+	return false
+}

@@ -440,6 +440,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 
 	// 2..6. Generate, validate, execute, repair.
 	var tried []string
+	var triedOn []string // the database of each tried statement (several databases)
 	var usage sqlgen.Usage
 	var lastErr error
 	maxAttempts := o.cfg.Orchestration.MaxRetryAttempts
@@ -470,13 +471,14 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		if plan.Generator != "" {
 			res.Metadata.Generator = plan.Generator
 		}
-		if attempt > 1 && wasTried(tried, plan.SQL) {
+		if attempt > 1 && wasTriedOn(tried, triedOn, plan.SQL, plan.Server) {
 			log.Warn("repair returned SQL already tried; stopping", "event", "error_occurred", "component", "orchestrator",
 				"attempt", attempt)
 			o.metrics.recoveryOutcome(OutcomeStoppedRepeat)
 			return finish(fmt.Errorf("the generator repeated SQL it had already tried, giving up: %w", lastErr))
 		}
 		tried = append(tried, plan.SQL)
+		triedOn = append(triedOn, plan.Server)
 		res.SQL = plan.SQL
 		res.Explanation = plan.Explanation
 		res.Assumptions = append([]string{}, plan.Assumptions...)
@@ -504,7 +506,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 			res.Attempts = append(res.Attempts, at)
 			res.Result = data
 			res.Metadata.Executor = target.id
-			res.Metadata.MCPServersUsed = serversUsed(g, target)
+			res.Metadata.MCPServersUsed = base.serversUsed(g, target)
 			if attempt > 1 {
 				o.metrics.recoveryOutcome(OutcomeRecovered)
 			}
