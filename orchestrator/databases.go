@@ -30,6 +30,18 @@ func (o *Orchestrator) Executors() []string {
 	return out
 }
 
+// SeveralExecutors reports whether servers (as Servers returns them) hold
+// more than one executor: answers then say which database answered.
+func SeveralExecutors(servers []ServerStatus) bool {
+	n := 0
+	for _, s := range servers {
+		if slices.Contains(s.Capabilities, CapExecuteQuery) {
+			n++
+		}
+	}
+	return n > 1
+}
+
 // UnknownExecutorError says a request named a server that is not one of
 // the configured executors.
 type UnknownExecutorError struct {
