@@ -202,3 +202,32 @@ func TestExecuteSQLOnServer(t *testing.T) {
 		t.Errorf("Executors = %s", got)
 	}
 }
+
+// TestCatalogForOverridesCoverage: catalog_for binds a catalog to the
+// executor it names, whatever tables it covers.
+func TestCatalogForOverridesCoverage(t *testing.T) {
+	d := newTwoDBs(t)
+	cfg := d.config()
+	meta := cfg.MCPServers["product_metadata_mcp"]
+	meta.CatalogFor = "parcels_db"
+	cfg.MCPServers["product_metadata_mcp"] = meta
+	llm := llmtest.New(t, llmtest.Step{Content: jsonOf(t, map[string]any{"server": "sales_db",
+		"sql": "SELECT COUNT(*) FROM sales", "explanation": "x", "confidence": 0.9})})
+	o := newOrch(t, cfg, WithGenerator(llmGen(t, llm)),
+		WithInProcessServer("sales_db", d.sales.dbServer(t)),
+		WithInProcessServer("parcels_db", databasemcp.NewServer(d.parcels, testLogger(t))),
+		WithInProcessServer("product_metadata_mcp", d.sales.metaServer(t)))
+	res, err := o.Process(context.Background(), Query{Question: "how many sales lines"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(res.Metadata.MCPServersUsed, ","); got != "sales_db" {
+		t.Errorf("mcp_servers_used = %s, want only sales_db (the catalog belongs to parcels_db)", got)
+	}
+	user := llm.Requests()[0].User()
+	for _, w := range []string{"described by servers sales_db\n", "described by servers parcels_db, product_metadata_mcp\n"} {
+		if !strings.Contains(user, w) {
+			t.Errorf("prompt lacks %q", w)
+		}
+	}
+}
