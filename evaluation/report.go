@@ -24,10 +24,14 @@ func WriteTable(w io.Writer, reports []*Report) error {
 }
 
 func catalogLabel(r *Report) string {
+	label := "untouched"
 	if r.Edited {
-		return "after edits"
+		label = "after edits"
 	}
-	return "untouched"
+	if r.Engine == "postgres" {
+		label += ", PostgreSQL"
+	}
+	return label
 }
 
 // WriteDetails lists every question that was not answered correctly, with
