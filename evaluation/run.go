@@ -59,6 +59,9 @@ type Report struct {
 	Fixture string
 	Edited  bool   // the catalog had the fixture's edits applied
 	Engine  string // where the questions were asked: "sqlite", or "postgres" (Options.Postgres)
+	// Skipped names what of the fixture PostgreSQL could not be given (a
+	// view in SQLite-only SQL), with the reason.
+	Skipped []string
 	Results []Result
 }
 
@@ -140,7 +143,7 @@ func Run(ctx context.Context, name string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	gold, ask, engine, err := startEnvs(ctx, name, dbPath, opts)
+	gold, ask, engine, skipped, err := startEnvs(ctx, name, dbPath, opts)
 	if err != nil {
 		return nil, fmt.Errorf("fixture %s: %w", name, err)
 	}
@@ -148,7 +151,7 @@ func Run(ctx context.Context, name string, opts Options) (*Report, error) {
 	if ask != gold {
 		defer ask.Close()
 	}
-	rep := &Report{Fixture: name, Edited: opts.Edited, Engine: engine}
+	rep := &Report{Fixture: name, Edited: opts.Edited, Engine: engine, Skipped: skipped}
 	for _, q := range qs {
 		if len(q.Edits) > 0 && !opts.Edited {
 			continue
@@ -165,74 +168,72 @@ func Run(ctx context.Context, name string, opts Options) (*Report, error) {
 // startEnvs starts the env the gold SQL runs on (the SQLite fixture) and
 // the one the questions are asked of: the same one, or with
 // opts.Postgres a PostgreSQL copy of the fixture with its own catalog.
-func startEnvs(ctx context.Context, name, dbPath string, opts Options) (gold, ask *Env, engine string, err error) {
+func startEnvs(ctx context.Context, name, dbPath string, opts Options) (gold, ask *Env, engine string, skipped []string, err error) {
 	pgCfg := opts.Postgres
 	var cat []byte
 	if pgCfg != nil {
 		engine = "postgres"
-		if cat, err = loadPostgres(ctx, name, dbPath, pgCfg, opts); err != nil {
-			return nil, nil, "", err
+		if cat, skipped, err = loadPostgres(ctx, name, dbPath, pgCfg, opts); err != nil {
+			return nil, nil, "", nil, err
 		}
 	} else {
 		engine = "sqlite"
 		if cat, err = opts.Catalog(ctx, dbPath); err != nil {
-			return nil, nil, "", fmt.Errorf("catalog: %w", err)
+			return nil, nil, "", nil, fmt.Errorf("catalog: %w", err)
 		}
 	}
 	if opts.Edited {
 		if cat, err = ApplyEdits(name, cat); err != nil {
-			return nil, nil, "", err
+			return nil, nil, "", nil, err
 		}
 	}
 	catPath := filepath.Join(opts.Dir, name+"-catalog.json")
 	if err := os.WriteFile(catPath, cat, 0o644); err != nil {
-		return nil, nil, "", err
+		return nil, nil, "", nil, err
 	}
 	envOpts := EnvOptions{DBPath: dbPath, CatalogPath: catPath, Today: fixtures.AsOf(name),
 		Transport: opts.Transport, Logger: opts.Logger, Postgres: pgCfg}
 	if ask, err = Start(ctx, envOpts); err != nil {
-		return nil, nil, "", err
+		return nil, nil, "", nil, err
 	}
 	if pgCfg == nil {
-		return ask, ask, engine, nil
+		return ask, ask, engine, nil, nil
 	}
 	gold, err = Start(ctx, EnvOptions{DBPath: dbPath, Today: fixtures.AsOf(name), Logger: opts.Logger})
 	if err != nil {
 		ask.Close()
-		return nil, nil, "", err
+		return nil, nil, "", nil, err
 	}
-	return gold, ask, engine, nil
+	return gold, ask, engine, skipped, nil
 }
 
 // loadPostgres copies the fixture into PostgreSQL and returns its catalog:
 // drafted from PostgreSQL, or opts.Catalog's.
-func loadPostgres(ctx context.Context, name, dbPath string, pgCfg *pgx.ConnConfig, opts Options) ([]byte, error) {
+func loadPostgres(ctx context.Context, name, dbPath string, pgCfg *pgx.ConnConfig, opts Options) (cat []byte, skipped []string, err error) {
 	conn, err := pgx.ConnectConfig(ctx, pgCfg)
 	if err != nil {
-		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+		return nil, nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 	}
-	err = LoadPostgres(ctx, dbPath, conn)
+	skipped, err = LoadPostgres(ctx, dbPath, conn)
 	conn.Close(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("load the fixture into PostgreSQL: %w", err)
+		return nil, nil, fmt.Errorf("load the fixture into PostgreSQL: %w", err)
 	}
 	if !opts.DraftFromPostgres {
-		cat, err := opts.Catalog(ctx, dbPath)
-		if err != nil {
-			return nil, fmt.Errorf("catalog: %w", err)
+		if cat, err = opts.Catalog(ctx, dbPath); err != nil {
+			return nil, nil, fmt.Errorf("catalog: %w", err)
 		}
-		return cat, nil
+		return cat, skipped, nil
 	}
 	pg, err := databasemcp.OpenPostgres(ctx, databasemcp.PostgresConfig{Conn: pgCfg}, databasemcp.Options{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer pg.Close()
-	cat, err := DraftedFrom(ctx, pg, name+".db")
-	if err != nil {
-		return nil, fmt.Errorf("draft the catalog from PostgreSQL: %w", err)
+	if cat, err = DraftedFrom(ctx, pg, name+".db"); err != nil {
+		return nil, nil, fmt.Errorf("draft the catalog from PostgreSQL: %w", err)
 	}
-	return cat, nil
+	return cat, skipped, nil
 }
 
 // ApplyEdits applies the fixture's edits.json (a JSON merge patch, RFC 7386)
