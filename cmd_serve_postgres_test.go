@@ -28,11 +28,17 @@ var analystQueries = []string{
 
 // startReplica runs `serve` with database-mcp and metadata-mcp as stdio
 // children (this test binary acting as talk2tables) over the PostgreSQL
-// database at dsn, and a scripted LLM; it returns the base URL.
+// database at dsn, and a scripted LLM (the builtin generator when llm is
+// nil); it returns the base URL.
 func startReplica(t *testing.T, name, dsn string, llm *llmtest.Server) string {
 	t.Helper()
-	cfg := `mcp_servers:
-  database_mcp:
+	return startServeYAML(t, name, "mcp_servers:\n"+postgresServers(t, dsn)+serveTail(llm))
+}
+
+// postgresServers is the mcp_servers entries of database-mcp over the
+// PostgreSQL database at dsn (as database_mcp) and the sample catalog.
+func postgresServers(t *testing.T, dsn string) string {
+	return `  database_mcp:
     name: Database MCP Server
     transport: stdio
     command: ` + os.Args[0] + `
@@ -50,16 +56,29 @@ func startReplica(t *testing.T, name, dsn string, llm *llmtest.Server) string {
     priority: 1
     domains: [products]
     capabilities: [list_resources]
-orchestration:
-  ping_interval: 0s
-llm:
-  provider: openai
+`
+}
+
+// serveTail is the orchestration and llm sections: the scripted llm, or
+// the builtin generator when llm is nil.
+func serveTail(llm *llmtest.Server) string {
+	out := "orchestration:\n  ping_interval: 0s\nllm:\n"
+	if llm == nil {
+		return out + "  provider: builtin\n"
+	}
+	return out + `  provider: openai
   model: scripted
   base_url: ` + llm.URL + `
   api_key_env: T2T_REPLICA_LLM_KEY
   max_retries: 0
   fallback: ""
 `
+}
+
+// startServeYAML runs `serve` with the configuration cfg and returns its
+// base URL; it is stopped when t ends.
+func startServeYAML(t *testing.T, name, cfg string) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), name+".yaml")
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
@@ -184,4 +203,34 @@ func TestServeReplicasPostgres(t *testing.T) {
 			t.Errorf("question %q: %d months, want 3 (Sep, Oct, Nov)", q, len(rows))
 		}
 	}
+
+	// The builtin planner: two more replicas with no LLM answer the same
+	// questions with the same SQL and rows.
+	c := startReplica(t, "c", bare, nil)
+	d := startReplica(t, "d", bare, nil)
+	for _, q := range builtinQuestions {
+		body := `{"question":"` + q + `"}`
+		codeC, resC := post(t, c+"api/query", body)
+		codeD, resD := post(t, d+"api/query", body)
+		if codeC != 200 || resC["success"] != true {
+			t.Errorf("builtin question %q on replica c = %d %v", q, codeC, resC)
+			continue
+		}
+		if codeC != codeD || resC["sql"] != resD["sql"] || !reflect.DeepEqual(stable(resC["result"]), stable(resD["result"])) {
+			t.Errorf("builtin question %q: replica c = %v\nreplica d = %v", q, resC, resD)
+		}
+		if rows := resC["result"].(map[string]any)["rows"].([]any); len(rows) == 0 {
+			t.Errorf("builtin question %q: no rows", q)
+		}
+	}
+}
+
+// builtinQuestions are everyday questions the builtin planner answers on
+// the sample database, on either engine.
+var builtinQuestions = []string{
+	"total revenue by region this year",
+	"top 5 products by revenue last quarter",
+	"monthly revenue trend this year",
+	"how many orders were cancelled last month",
+	"average order value by customer segment",
 }

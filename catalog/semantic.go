@@ -111,7 +111,7 @@ type Table struct {
 	// foreign keys (the lines of a cancelled order are not sold either), by
 	// joining it when needed; unless the question names values of that
 	// column itself (e.g. count only completed orders unless asked
-	// otherwise).
+	// otherwise). Answers state the filter in their assumptions.
 	DefaultFilter *Filter            `json:"default_filter,omitempty"`
 	Columns       map[string]*Column `json:"columns"`
 	Why           string             `json:"why,omitempty"` // reasoning for role, label and date column

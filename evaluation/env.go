@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/mark3labs/mcp-go/server"
 
 	"talk2tables/databasemcp"
@@ -40,7 +41,7 @@ const maxRows = 10000
 // generator.
 type Env struct {
 	orch *orchestrator.Orchestrator
-	db   *databasemcp.DB
+	db   databasemcp.Backend
 	stop []func()
 }
 
@@ -51,6 +52,9 @@ type EnvOptions struct {
 	Today       time.Time // the fixture's as-of date
 	Transport   string    // InProcess (default) or StreamableHTTP
 	Logger      *slog.Logger
+	// Postgres, when set, serves this PostgreSQL database (database-mcp's
+	// --dsn backend) instead of the SQLite file at DBPath.
+	Postgres *pgx.ConnConfig
 }
 
 // Start opens the database, starts the servers and connects an orchestrator
@@ -66,11 +70,22 @@ func Start(ctx context.Context, opts EnvOptions) (_ *Env, err error) {
 			e.Close()
 		}
 	}()
-	e.db, err = databasemcp.Open(opts.DBPath, databasemcp.Options{Today: opts.Today.Format(time.DateOnly), MaxRows: maxRows})
-	if err != nil {
-		return nil, err
+	dbOpts := databasemcp.Options{Today: opts.Today.Format(time.DateOnly), MaxRows: maxRows}
+	if opts.Postgres != nil {
+		pg, err := databasemcp.OpenPostgres(ctx, databasemcp.PostgresConfig{Conn: opts.Postgres}, dbOpts)
+		if err != nil {
+			return nil, err
+		}
+		e.db = pg
+		e.stop = append(e.stop, func() { pg.Close() })
+	} else {
+		lite, err := databasemcp.Open(opts.DBPath, dbOpts)
+		if err != nil {
+			return nil, err
+		}
+		e.db = lite
+		e.stop = append(e.stop, func() { lite.Close() })
 	}
-	e.stop = append(e.stop, func() { e.db.Close() })
 	servers := map[string]*server.MCPServer{databaseID: databasemcp.NewServer(e.db, logger)}
 	if opts.CatalogPath != "" {
 		ms, err := metadatamcp.New(opts.CatalogPath, logger)

@@ -19,15 +19,24 @@ func WriteTable(w io.Writer, reports []*Report) error {
 			r.Fixture, catalogLabel(r), c.Answerable, c.Correct, c.Declined, c.Wrong, c.Error,
 			100*c.CorrectRate(), c.DeclineOK, c.DeclineWrong, c.DeclineError)
 	}
+	for _, r := range reports {
+		for _, s := range r.Skipped {
+			fmt.Fprintf(&b, "\n%s (%s): not in PostgreSQL: %s\n", r.Fixture, catalogLabel(r), oneLine(s))
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 func catalogLabel(r *Report) string {
+	label := "untouched"
 	if r.Edited {
-		return "after edits"
+		label = "after edits"
 	}
-	return "untouched"
+	if r.Engine == "postgres" {
+		label += ", PostgreSQL"
+	}
+	return label
 }
 
 // WriteDetails lists every question that was not answered correctly, with

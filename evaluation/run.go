@@ -18,7 +18,9 @@ import (
 	"path/filepath"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
+	"github.com/jackc/pgx/v5"
 
+	"talk2tables/databasemcp"
 	"talk2tables/internal/fixtures"
 	"talk2tables/orchestrator/sqlgen"
 )
@@ -55,7 +57,11 @@ type Result struct {
 // Report is one fixture run.
 type Report struct {
 	Fixture string
-	Edited  bool // the catalog had the fixture's edits applied
+	Edited  bool   // the catalog had the fixture's edits applied
+	Engine  string // where the questions were asked: "sqlite", or "postgres" (Options.Postgres)
+	// Skipped names what of the fixture PostgreSQL could not be given (a
+	// view in SQLite-only SQL), with the reason.
+	Skipped []string
 	Results []Result
 }
 
@@ -112,6 +118,15 @@ type Options struct {
 	Edited    bool        // apply the fixture's edits.json to the catalog
 	Transport string      // InProcess (default) or StreamableHTTP
 	Logger    *slog.Logger
+	// Postgres, when set, connects to an empty PostgreSQL database the role
+	// may create tables in (pgconfig.Parse): the fixture's rows are loaded into it
+	// (LoadPostgres) and the questions are asked of database-mcp over it,
+	// while the gold SQL still runs on the SQLite fixture — so an answer is
+	// correct only when PostgreSQL gives what SQLite gives.
+	Postgres *pgx.ConnConfig
+	// DraftFromPostgres drafts the catalog from the PostgreSQL copy (as
+	// `catalog init --dsn` would) instead of calling Catalog.
+	DraftFromPostgres bool
 }
 
 // Run evaluates one fixture: build, catalog, servers, every question.
@@ -128,37 +143,97 @@ func Run(ctx context.Context, name string, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	cat, err := opts.Catalog(ctx, dbPath)
-	if err != nil {
-		return nil, fmt.Errorf("fixture %s: catalog: %w", name, err)
-	}
-	if opts.Edited {
-		if cat, err = ApplyEdits(name, cat); err != nil {
-			return nil, err
-		}
-	}
-	catPath := filepath.Join(opts.Dir, name+"-catalog.json")
-	if err := os.WriteFile(catPath, cat, 0o644); err != nil {
-		return nil, err
-	}
-	env, err := Start(ctx, EnvOptions{DBPath: dbPath, CatalogPath: catPath, Today: fixtures.AsOf(name),
-		Transport: opts.Transport, Logger: opts.Logger})
+	gold, ask, engine, skipped, err := startEnvs(ctx, name, dbPath, opts)
 	if err != nil {
 		return nil, fmt.Errorf("fixture %s: %w", name, err)
 	}
-	defer env.Close()
-	rep := &Report{Fixture: name, Edited: opts.Edited}
+	defer gold.Close()
+	if ask != gold {
+		defer ask.Close()
+	}
+	rep := &Report{Fixture: name, Edited: opts.Edited, Engine: engine, Skipped: skipped}
 	for _, q := range qs {
 		if len(q.Edits) > 0 && !opts.Edited {
 			continue
 		}
-		res, err := env.judge(ctx, q, opts.Edited)
+		res, err := judge(ctx, gold, ask, q, opts.Edited)
 		if err != nil {
 			return nil, fmt.Errorf("fixture %s, question %s: %w", name, q.ID, err)
 		}
 		rep.Results = append(rep.Results, res)
 	}
 	return rep, nil
+}
+
+// startEnvs starts the env the gold SQL runs on (the SQLite fixture) and
+// the one the questions are asked of: the same one, or with
+// opts.Postgres a PostgreSQL copy of the fixture with its own catalog.
+func startEnvs(ctx context.Context, name, dbPath string, opts Options) (gold, ask *Env, engine string, skipped []string, err error) {
+	pgCfg := opts.Postgres
+	var cat []byte
+	if pgCfg != nil {
+		engine = "postgres"
+		if cat, skipped, err = loadPostgres(ctx, name, dbPath, pgCfg, opts); err != nil {
+			return nil, nil, "", nil, err
+		}
+	} else {
+		engine = "sqlite"
+		if cat, err = opts.Catalog(ctx, dbPath); err != nil {
+			return nil, nil, "", nil, fmt.Errorf("catalog: %w", err)
+		}
+	}
+	if opts.Edited {
+		if cat, err = ApplyEdits(name, cat); err != nil {
+			return nil, nil, "", nil, err
+		}
+	}
+	catPath := filepath.Join(opts.Dir, name+"-catalog.json")
+	if err := os.WriteFile(catPath, cat, 0o644); err != nil {
+		return nil, nil, "", nil, err
+	}
+	envOpts := EnvOptions{DBPath: dbPath, CatalogPath: catPath, Today: fixtures.AsOf(name),
+		Transport: opts.Transport, Logger: opts.Logger, Postgres: pgCfg}
+	if ask, err = Start(ctx, envOpts); err != nil {
+		return nil, nil, "", nil, err
+	}
+	if pgCfg == nil {
+		return ask, ask, engine, nil, nil
+	}
+	gold, err = Start(ctx, EnvOptions{DBPath: dbPath, Today: fixtures.AsOf(name), Logger: opts.Logger})
+	if err != nil {
+		ask.Close()
+		return nil, nil, "", nil, err
+	}
+	return gold, ask, engine, skipped, nil
+}
+
+// loadPostgres copies the fixture into PostgreSQL and returns its catalog:
+// drafted from PostgreSQL, or opts.Catalog's.
+func loadPostgres(ctx context.Context, name, dbPath string, pgCfg *pgx.ConnConfig, opts Options) (cat []byte, skipped []string, err error) {
+	conn, err := pgx.ConnectConfig(ctx, pgCfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+	}
+	skipped, err = LoadPostgres(ctx, dbPath, conn)
+	conn.Close(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load the fixture into PostgreSQL: %w", err)
+	}
+	if !opts.DraftFromPostgres {
+		if cat, err = opts.Catalog(ctx, dbPath); err != nil {
+			return nil, nil, fmt.Errorf("catalog: %w", err)
+		}
+		return cat, skipped, nil
+	}
+	pg, err := databasemcp.OpenPostgres(ctx, databasemcp.PostgresConfig{Conn: pgCfg}, databasemcp.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	defer pg.Close()
+	if cat, err = DraftedFrom(ctx, pg, name+".db"); err != nil {
+		return nil, nil, fmt.Errorf("draft the catalog from PostgreSQL: %w", err)
+	}
+	return cat, skipped, nil
 }
 
 // ApplyEdits applies the fixture's edits.json (a JSON merge patch, RFC 7386)
@@ -181,19 +256,19 @@ func ApplyEdits(name string, catalog []byte) ([]byte, error) {
 
 // judge asks one question and classifies the answer. An error means the
 // gold SQL itself failed: the fixture is broken, not the planner.
-func (e *Env) judge(ctx context.Context, q fixtures.Question, edited bool) (Result, error) {
+func judge(ctx context.Context, gold, ask *Env, q fixtures.Question, edited bool) (Result, error) {
 	res := Result{Question: q}
 	var want *Table
 	if !q.Decline {
 		var err error
-		if want, err = e.Gold(ctx, q.GoldFor(edited)); err != nil {
+		if want, err = gold.Gold(ctx, q.GoldFor(edited)); err != nil {
 			return res, fmt.Errorf("gold SQL: %w", err)
 		}
 		if want.Empty() {
 			return res, errors.New("gold result is empty or all NULL: the question has gone stale")
 		}
 	}
-	ans, err := e.Ask(ctx, q.Text)
+	ans, err := ask.Ask(ctx, q.Text)
 	if ans != nil {
 		res.SQL = ans.SQL
 	}

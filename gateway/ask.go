@@ -75,7 +75,7 @@ func (g *Gateway) askResult(ctx context.Context, opID string, res *orchestrator.
 		}
 		return out
 	}
-	return mcp.NewToolResultStructured(res, answerMarkdown(res))
+	return mcp.NewToolResultStructured(res, answerMarkdown(res, orchestrator.SeveralExecutors(g.orch.Servers())))
 }
 
 // reporter turns the orchestrator's stages into progress and log
@@ -145,11 +145,14 @@ func stageMessage(p orchestrator.Progress) string {
 // answerMarkdown renders a result for an MCP client: the explanation, the
 // assumptions, the SQL in a fenced block, the first rows as a table and the
 // repaired attempts.
-func answerMarkdown(res *orchestrator.QueryResult) string {
+func answerMarkdown(res *orchestrator.QueryResult, severalDBs bool) string {
 	var b strings.Builder
 	if e := strings.TrimSpace(res.Explanation); e != "" {
 		b.WriteString(e)
 		b.WriteString("\n\n")
+	}
+	if severalDBs && res.Metadata.Executor != "" {
+		fmt.Fprintf(&b, "Answered from database `%s`.\n\n", res.Metadata.Executor)
 	}
 	if len(res.Assumptions) > 0 {
 		b.WriteString("Assumptions:\n")

@@ -29,12 +29,15 @@ func classify(err error) failure {
 		fetch *orchestrator.ResourceFetchError
 		gen   *orchestrator.SQLGenerationError
 		exec  *orchestrator.QueryExecutionError
+		ue    *orchestrator.UnknownExecutorError
 	)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return failure{"timeout", "the call took longer than the configured timeout; try a narrower question or try again", true}
 	case errors.Is(err, context.Canceled):
 		return failure{"cancelled", "the call was cancelled", false}
+	case errors.As(err, &ue):
+		return failure{"unknown_server", ue.Error(), false}
 	case errors.As(err, &exec):
 		if exec.Reason == orchestrator.ReasonNoExecutor {
 			return failure{"no_executor", "no connected MCP server can execute SQL; call health to see the servers", true}

@@ -37,7 +37,7 @@ const Version = "0.1.0"
 // one is *orchestrator.Orchestrator.
 type Orchestrator interface {
 	Process(ctx context.Context, q orchestrator.Query) (*orchestrator.QueryResult, error)
-	ExecuteSQL(ctx context.Context, sql string, maxRows int, operationID string) (*orchestrator.QueryData, error)
+	ExecuteSQLOn(ctx context.Context, server, sql string, maxRows int, operationID string) (*orchestrator.QueryData, error)
 	Servers() []orchestrator.ServerStatus
 	Resources(ctx context.Context) ([]orchestrator.ResourceSnapshot, error)
 	Health() orchestrator.Health

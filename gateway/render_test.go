@@ -23,7 +23,7 @@ func TestAnswerMarkdown(t *testing.T) {
 			{SQL: "SELECT region"}},
 		Metadata: orchestrator.Metadata{Generator: "builtin", ExecutionTime: 0.012},
 	}
-	md := answerMarkdown(res)
+	md := answerMarkdown(res, false)
 	for _, want := range []string{
 		"Revenue by region.\n\nAssumptions:\n- the period is 2026-07-01 to 2026-09-30\n- only completed orders count\n",
 		"```sql\nSELECT region, SUM(total) FROM sales\nGROUP BY region\n```",

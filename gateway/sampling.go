@@ -68,7 +68,7 @@ func (s *samplingGen) Generate(ctx context.Context, req sqlgen.Request) (sqlgen.
 		return sqlgen.Plan{Generator: SamplingGeneratorName}, &sqlgen.SQLGenerationError{
 			Reason: sqlgen.ReasonLLMCommunication, Message: "the client's model did not answer the sampling request", Err: err}
 	}
-	plan, err := sqlgen.ParseResponse(samplingText(res))
+	plan, err := sqlgen.ParseAnswer(req, samplingText(res))
 	plan.Generator = SamplingGeneratorName
 	if res.Model != "" {
 		plan.Generator += ":" + res.Model

@@ -53,6 +53,8 @@ func (g *Gateway) builtinTools() []server.ServerTool {
 			mcp.WithString("sql", mcp.Required(), mcp.Description("one read-only SQL statement"), mcp.MinLength(1)),
 			mcp.WithInteger("max_rows", mcp.Description(fmt.Sprintf("rows to return (default %d)", h.DefaultMaxRows)),
 				mcp.Min(1), mcp.Max(float64(h.MaxRowsLimit))),
+			mcp.WithString("server", mcp.Description("the id of the database server (an executor in the health tool) to run on; "+
+				"default the top-priority one")),
 			mcp.WithOutputSchema[orchestrator.QueryData](),
 		}, readOnly...)...), Handler: g.handleRunSQL},
 		{Tool: mcp.NewTool(ToolHealth, append([]mcp.ToolOption{
@@ -134,8 +136,14 @@ func (g *Gateway) handleRunSQL(ctx context.Context, req mcp.CallToolRequest) (*m
 	if bad != nil {
 		return bad, nil
 	}
+	var server string
+	if raw, ok := req.GetArguments()["server"]; ok && raw != nil {
+		if server, bad = stringArg(req, "server", 200); bad != nil {
+			return bad, nil
+		}
+	}
 	start := time.Now()
-	data, err := g.orch.ExecuteSQL(ctx, sql, maxRows, opID)
+	data, err := g.orch.ExecuteSQLOn(ctx, server, sql, maxRows, opID)
 	if err != nil {
 		return g.fail(ctx, ToolRunSQL, opID, err), nil
 	}

@@ -94,6 +94,10 @@ type ServerConfig struct {
 	// gets one: auto (SQL catalog queries in its dialect, else its search
 	// tool), sql, search_tool or off. Default auto.
 	SchemaDiscovery string `yaml:"schema_discovery"`
+	// CatalogFor binds the semantic catalog this (metadata) server serves
+	// to the executor with this id. Unset, a catalog belongs to the
+	// executor whose schema holds most of its tables (see databases.go).
+	CatalogFor string `yaml:"catalog_for"`
 
 	// Gateway keys (talk2tables as an MCP server re-exposing this server).
 	// ForwardAuth sends each MCP caller's Authorization header instead of
@@ -475,6 +479,7 @@ func (c *Config) Validate() error {
 	if len(c.MCPServers) > 0 && executors == 0 {
 		add("mcp_servers: no server has capability execute_query; questions cannot be answered without an executor")
 	}
+	c.validateCatalogFor(ids, add)
 
 	o := c.Orchestration
 	if o.ResourceCacheTTL < 0 {

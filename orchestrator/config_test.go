@@ -105,6 +105,17 @@ func TestParseConfigProblems(t *testing.T) {
 				"http.rate_limit (line 8): the value is a list, but it takes a number"},
 		},
 		{
+			name: "catalog_for names a non-executor",
+			yaml: "mcp_servers:\n  db:\n    transport: stdio\n    command: x\n    priority: 1\n    capabilities: [execute_query]\n" +
+				"  meta:\n    transport: stdio\n    command: y\n    priority: 2\n    capabilities: [list_resources]\n    catalog_for: dbb\n",
+			want: []string{`mcp_servers.meta.catalog_for: "dbb" is not a server with capability execute_query; name one of "db"`},
+		},
+		{
+			name: "catalog_for on an executor",
+			yaml: "mcp_servers:\n  db:\n    transport: stdio\n    command: x\n    priority: 1\n    capabilities: [execute_query]\n    catalog_for: db\n",
+			want: []string{"mcp_servers.db.catalog_for: an executor's own catalog always belongs to its own database; remove catalog_for"},
+		},
+		{
 			name: "priority out of range",
 			yaml: "mcp_servers:\n  database_mcp:\n    transport: stdio\n    command: x\n    priority: 0\n    capabilities: [execute_query]\n",
 			want: []string{"mcp_servers.database_mcp.priority: 0 is out of range 1..999"},

@@ -16,21 +16,28 @@ import (
 	"talk2tables/telemetry"
 )
 
-// ExecuteSQL runs analyst SQL on the executor: read-only check, then
-// execute. A failure is a categorized *QueryExecutionError (or a connection
-// error when the executor is down).
+// ExecuteSQL runs analyst SQL on the top-priority executor: read-only
+// check, then execute. A failure is a categorized *QueryExecutionError (or
+// a connection error when the executor is down).
 func (o *Orchestrator) ExecuteSQL(ctx context.Context, sql string, maxRows int, operationID string) (*QueryData, error) {
+	return o.ExecuteSQLOn(ctx, "", sql, maxRows, operationID)
+}
+
+// ExecuteSQLOn is ExecuteSQL on the executor with config id server ("" is
+// the top-priority one). A server that is not a configured executor is an
+// *UnknownExecutorError.
+func (o *Orchestrator) ExecuteSQLOn(ctx context.Context, server, sql string, maxRows int, operationID string) (*QueryData, error) {
 	if operationID == "" {
 		operationID = newOperationID()
 	}
 	ctx = telemetry.WithOperationID(ctx, operationID)
 	ctx, span := telemetry.Start(ctx, "sql", trace.SpanKindInternal)
-	data, err := o.executeSQL(ctx, sql, maxRows, operationID)
+	data, err := o.executeSQL(ctx, server, sql, maxRows, operationID)
 	telemetry.End(span, err)
 	return data, err
 }
 
-func (o *Orchestrator) executeSQL(ctx context.Context, sql string, maxRows int, operationID string) (*QueryData, error) {
+func (o *Orchestrator) executeSQL(ctx context.Context, server, sql string, maxRows int, operationID string) (*QueryData, error) {
 	ctx, cancel := context.WithTimeout(ctx, o.cfg.Orchestration.QueryTimeout)
 	defer cancel()
 	log := o.log.With("operation_id", operationID)
@@ -38,6 +45,13 @@ func (o *Orchestrator) executeSQL(ctx context.Context, sql string, maxRows int, 
 		maxRows = o.cfg.HTTP.DefaultMaxRows
 	}
 	exec, err := o.executor()
+	if server != "" {
+		exec, err = o.executorNamed(server)
+		var ue *UnknownExecutorError
+		if errors.As(err, &ue) {
+			return nil, err
+		}
+	}
 	if err != nil {
 		if d := o.staleWhileDown(log, sql, maxRows, err); d != nil {
 			return d, nil
@@ -49,6 +63,10 @@ func (o *Orchestrator) executeSQL(ctx context.Context, sql string, maxRows int, 
 		return nil, err
 	}
 	dialect := o.executorDialect(ctx, exec, operationID)
+	if err := o.checkAnalystSQL(exec, dialect, sql); err != nil {
+		o.metrics.sqlError(err.Category)
+		return nil, err
+	}
 	data, err := o.runSQL(ctx, log, exec, dialect, sql, maxRows, false, nil)
 	if err != nil {
 		var qe *QueryExecutionError
@@ -200,6 +218,7 @@ func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn,
 		return nil, err
 	}
 	exec.clearFault()
+	data.Executor = exec.id
 	if len(data.Rows) > maxRows {
 		data.Rows = data.Rows[:maxRows]
 		data.RowCount = maxRows

@@ -413,11 +413,12 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 	if maxRows <= 0 {
 		maxRows = o.cfg.HTTP.DefaultMaxRows
 	}
-	req := o.buildRequest(q.Question, g, exec)
+	req, base := o.buildRequest(q.Question, g, exec)
 	res.Metadata.MCPServersUsed = serversUsed(g, exec)
 
 	// 2..6. Generate, validate, execute, repair.
 	var tried []string
+	var triedOn []string // the database of each tried statement (several databases)
 	var usage sqlgen.Usage
 	var lastErr error
 	maxAttempts := o.cfg.Orchestration.MaxRetryAttempts
@@ -448,13 +449,14 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		if plan.Generator != "" {
 			res.Metadata.Generator = plan.Generator
 		}
-		if attempt > 1 && wasTried(tried, plan.SQL) {
+		if attempt > 1 && wasTriedOn(tried, triedOn, plan.SQL, plan.Server) {
 			log.Warn("repair returned SQL already tried; stopping", "event", "error_occurred", "component", "orchestrator",
 				"attempt", attempt)
 			o.metrics.recoveryOutcome(OutcomeStoppedRepeat)
 			return finish(fmt.Errorf("the generator repeated SQL it had already tried, giving up: %w", lastErr))
 		}
 		tried = append(tried, plan.SQL)
+		triedOn = append(triedOn, plan.Server)
 		res.SQL = plan.SQL
 		res.Explanation = plan.Explanation
 		res.Assumptions = append([]string{}, plan.Assumptions...)
@@ -465,13 +467,24 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		}
 
 		a0 := time.Now()
-		data, err := o.runSQL(actx, log, exec, req.Dialect, plan.SQL, maxRows, true, func(stage string) {
-			progress(Progress{Stage: stage, Attempt: attempt})
-		})
+		// The database the plan names (several executors), refused before
+		// anything is sent when it names none or reads another's tables.
+		target, dialect, err := base.route(exec, plan)
+		var data *QueryData
+		if err == nil {
+			data, err = o.runSQL(actx, log, target, dialect, plan.SQL, maxRows, true, func(stage string) {
+				progress(Progress{Stage: stage, Attempt: attempt})
+			})
+		}
 		at := Attempt{SQL: plan.SQL, DurationMS: time.Since(a0).Milliseconds()}
+		if len(base.databases) > 1 {
+			at.Server = plan.Server
+		}
 		if err == nil {
 			res.Attempts = append(res.Attempts, at)
 			res.Result = data
+			res.Metadata.Executor = target.id
+			res.Metadata.MCPServersUsed = base.serversUsed(g, target)
 			if attempt > 1 {
 				o.metrics.recoveryOutcome(OutcomeRecovered)
 			}
@@ -506,7 +519,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 			"attempt", attempt+1, "category", qe.Category)
 		progress(Progress{Stage: StageRetry, Attempt: attempt + 1, Category: qe.Category, Message: qe.Message})
 		req.Repair = &sqlgen.Repair{Attempt: attempt, FailedSQL: plan.SQL, Error: qe.Message,
-			Category: qe.Category, Tried: append([]string(nil), tried...)}
+			Category: qe.Category, Tried: append([]string(nil), tried...), Server: plan.Server}
 	}
 	return finish(lastErr) // unreachable: the loop returns on its last attempt
 }
@@ -570,16 +583,16 @@ func normalizeSQL(s string) string {
 }
 
 // buildRequest turns gathered resources into the generator's request. The
-// question-independent part (servers, their rendered prompt text, dialect)
-// is computed once per set of resource snapshots and shared.
-func (o *Orchestrator) buildRequest(question string, g *gathered, exec *conn) sqlgen.Request {
+// question-independent part (servers, their rendered prompt text, dialect,
+// the databases) is computed once per set of resource snapshots and shared.
+func (o *Orchestrator) buildRequest(question string, g *gathered, exec *conn) (sqlgen.Request, *requestBase) {
 	b := o.requestBase(g, exec)
 	today := b.today
 	if today == "" {
 		today = time.Now().UTC().Format("2006-01-02")
 	}
 	return sqlgen.Request{Question: question, Dialect: b.dialect, Today: today, Servers: b.servers,
-		Rendered: b.rendered}
+		Rendered: b.rendered, Databases: b.databases}, b
 }
 
 // requestBase is the part of a generator request that depends only on the
@@ -591,6 +604,10 @@ type requestBase struct {
 	rendered *sqlgen.RenderedServers
 	dialect  string
 	today    string // from the executor's schema; empty means the clock's
+	// databases are the executors' databases with the servers describing
+	// each (bindDatabases); dbs finds one by executor id.
+	databases []sqlgen.Database
+	dbs       map[string]*database
 }
 
 // requestBase returns the base for g and exec, reusing the last one while
@@ -647,6 +664,7 @@ func newRequestBase(g *gathered, exec *conn) *requestBase {
 		b.dialect = exec.cfg.Dialect // the configured dialect wins
 	}
 	b.rendered = sqlgen.RenderServers(b.servers)
+	b.databases, b.dbs = bindDatabases(g)
 	return b
 }
 

@@ -41,6 +41,8 @@ type QueryData struct {
 	ResultCache string   `json:"result_cache,omitempty"`
 	AgeS        *float64 `json:"age_s,omitempty"`
 	Stale       bool     `json:"stale,omitempty"`
+	// Executor is the id of the executor server that ran the SQL.
+	Executor string `json:"executor,omitempty"`
 }
 
 // Attempt is one try at running generated SQL.
@@ -49,6 +51,8 @@ type Attempt struct {
 	Error      string          `json:"error,omitempty"`
 	Category   sqlerr.Category `json:"category,omitempty"`
 	DurationMS int64           `json:"duration_ms"`
+	// Server is the database the SQL was for, when there are several.
+	Server string `json:"server,omitempty"`
 }
 
 // Metadata describes how a result was produced.
@@ -60,6 +64,8 @@ type Metadata struct {
 	MissingServers []string `json:"missing_servers,omitempty"`
 	Timestamp      string   `json:"timestamp"` // RFC 3339, UTC
 	Generator      string   `json:"generator"`
+	// Executor is the id of the executor server whose database answered.
+	Executor string `json:"executor,omitempty"`
 	// Fallback is set when the configured LLM failed and llm.fallback answered.
 	Fallback bool `json:"fallback,omitempty"`
 	// FallbackReason says why the fallback answered (the LLM's failure, or

@@ -73,6 +73,7 @@ func classify(err error) classified {
 		shape *orchestrator.ResultFormatError
 		gen   *orchestrator.SQLGenerationError
 		exec  *orchestrator.QueryExecutionError
+		ue    *orchestrator.UnknownExecutorError
 		mbe   *http.MaxBytesError
 	)
 	c := func(status int, code, msg string) classified {
@@ -97,6 +98,10 @@ func classify(err error) classified {
 			"the question took longer than the configured query timeout; try a narrower question (a shorter period, fewer groups) or try again")
 	case errors.Is(err, context.Canceled):
 		return c(499, "client_closed_request", "the request was cancelled by the client")
+	case errors.As(err, &ue):
+		out := c(http.StatusBadRequest, "unknown_server", ue.Error())
+		out.detail.Field = "server"
+		return out
 	case errors.As(err, &exec):
 		if exec.Reason == orchestrator.ReasonNoExecutor {
 			return c(http.StatusServiceUnavailable, "no_executor",

@@ -158,7 +158,7 @@ func (a *api) handleChatCompletions(c *gin.Context) {
 		a.fail(c, err, res)
 		return
 	default:
-		answer = answerMarkdown(res)
+		answer = answerMarkdown(res, orchestrator.SeveralExecutors(a.orch.Servers()))
 	}
 	a.writeChatAnswer(c, req, "chatcmpl-"+q.OperationID, answer, usageOf(res))
 }
@@ -286,12 +286,16 @@ func declineMarkdown(gen *orchestrator.SQLGenerationError) string {
 
 // answerMarkdown renders a result for a chat client: the explanation, the
 // assumptions, the SQL in a fenced block, the first rows as a table and, when recovery
-// happened, the failed attempts.
-func answerMarkdown(res *orchestrator.QueryResult) string {
+// happened, the failed attempts. With several databases it says which one
+// answered.
+func answerMarkdown(res *orchestrator.QueryResult, severalDBs bool) string {
 	var b strings.Builder
 	if e := strings.TrimSpace(res.Explanation); e != "" {
 		b.WriteString(e)
 		b.WriteString("\n\n")
+	}
+	if severalDBs && res.Metadata.Executor != "" {
+		fmt.Fprintf(&b, "Answered from database `%s`.\n\n", res.Metadata.Executor)
 	}
 	if len(res.Assumptions) > 0 {
 		b.WriteString("Assumptions:\n")

@@ -24,6 +24,8 @@ type queryRequest struct {
 type sqlRequest struct {
 	SQL     string `json:"sql"`
 	MaxRows *int   `json:"max_rows"`
+	// Server names the executor to run on; empty is the top-priority one.
+	Server string `json:"server"`
 }
 
 // maxSQLLength bounds the SQL of POST /api/sql (characters).
@@ -194,7 +196,7 @@ func (a *api) streamQuery(c *gin.Context, q orchestrator.Query) {
 }
 
 // handleSQL answers POST /api/sql: analyst-written read-only SQL run on the
-// executor.
+// executor named by "server", else the top-priority one.
 func (a *api) handleSQL(c *gin.Context) {
 	var req sqlRequest
 	if err := decodeJSON(c, &req, true); err != nil {
@@ -211,7 +213,7 @@ func (a *api) handleSQL(c *gin.Context) {
 		a.fail(c, err, nil)
 		return
 	}
-	data, err := a.orch.ExecuteSQL(c.Request.Context(), sql, maxRows, requestIDOf(c))
+	data, err := a.orch.ExecuteSQLOn(c.Request.Context(), strings.TrimSpace(req.Server), sql, maxRows, requestIDOf(c))
 	if err != nil {
 		a.fail(c, err, nil)
 		return

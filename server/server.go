@@ -30,7 +30,7 @@ import (
 // is *orchestrator.Orchestrator.
 type Orchestrator interface {
 	Process(ctx context.Context, q orchestrator.Query) (*orchestrator.QueryResult, error)
-	ExecuteSQL(ctx context.Context, sql string, maxRows int, operationID string) (*orchestrator.QueryData, error)
+	ExecuteSQLOn(ctx context.Context, server, sql string, maxRows int, operationID string) (*orchestrator.QueryData, error)
 	Servers() []orchestrator.ServerStatus
 	Resources(ctx context.Context) ([]orchestrator.ResourceSnapshot, error)
 	Health() orchestrator.Health

@@ -38,6 +38,9 @@ type stackOptions struct {
 	apiKeys   string                             // comma-separated; sets the API keys env var
 	dbOverNet bool                               // serve the database MCP over streamable HTTP (so it can be killed)
 	dbWrap    func(http.Handler) http.Handler    // wraps the database MCP's HTTP handler (dbOverNet)
+	// secondDB, when set, is a SQLite file served by a second executor,
+	// "second_db" (priority 20), beside the sample database.
+	secondDB string
 }
 
 // stack is the real service under test: in-process MCP servers, the real
@@ -120,6 +123,16 @@ func newStack(tb testing.TB, opt stackOptions) *stack {
 		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: orchestrator.TransportInProcess,
 			Priority: 1, Domains: []string{"products", "product_aliases", "column_mappings"},
 			Capabilities: []string{orchestrator.CapListResources}},
+	}
+	if opt.secondDB != "" {
+		db2, err := databasemcp.Open(opt.secondDB, databasemcp.Options{})
+		if err != nil {
+			tb.Fatalf("open second database: %v", err)
+		}
+		tb.Cleanup(func() { db2.Close() })
+		cfg.MCPServers["second_db"] = orchestrator.ServerConfig{Name: "Second database", Transport: orchestrator.TransportInProcess,
+			Priority: 20, Capabilities: dbCfg.Capabilities}
+		opts = append(opts, orchestrator.WithInProcessServer("second_db", databasemcp.NewServer(db2, logger)))
 	}
 	cfg.LLM = orchestrator.LLMConfig{Provider: orchestrator.ProviderOpenAI, Model: "scripted", BaseURL: llm.URL,
 		APIKeyEnv: "TALK2TABLES_TEST_LLM_KEY", Timeout: 5 * time.Second, MaxTokens: 512}

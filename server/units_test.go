@@ -136,7 +136,7 @@ func TestAnswerMarkdown(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := answerMarkdown(tt.res)
+			got := answerMarkdown(tt.res, false)
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("markdown lacks %q; got:\n%s", w, got)

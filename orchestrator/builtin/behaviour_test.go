@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,30 +35,58 @@ func withDefaultFilter(t *testing.T) *env {
 	return newEnv(t, pinnedSalesDB(t, 5000), edited)
 }
 
-// TestDefaultFilterWhereItsTableTakesPart: a default filter on orders
-// applies when orders are counted, and when sale lines are aggregated with
-// orders joined (for a grouping, a date, a filter); not when orders take no
-// part, not when the question names a status, and not to listings.
-func TestDefaultFilterWhereItsTableTakesPart(t *testing.T) {
+// TestDefaultFilterReachesLines: a default filter on orders applies when
+// orders are counted and whenever rows of a table reaching orders
+// many-to-one (sale lines) are counted or aggregated, orders joined when the
+// query does not join them already — so "total revenue" and "revenue by
+// customer segment" count the same lines. Not when the question names a
+// status, not to tables that do not reach orders (customers, products), and
+// not to listings.
+func TestDefaultFilterReachesLines(t *testing.T) {
 	e := withDefaultFilter(t)
 	g := New(nil)
+	const so = " FROM sales s JOIN orders o ON o.order_id = s.order_id"
 	e.runSet(t, g, []question{
 		{name: "count", q: "how many orders", want: "SELECT COUNT(*) FROM orders WHERE status <> 'cancelled'"},
 		{name: "orders joined for a grouping", q: "revenue by customer segment", want: "SELECT c.segment, SUM(s.total_amount)" + soc + " WHERE o.status <> 'cancelled' GROUP BY c.segment"},
-		{name: "orders take no part", q: "revenue by region", want: "SELECT region, SUM(total_amount) FROM sales GROUP BY region"},
+		{name: "orders joined for the filter", q: "total revenue", want: "SELECT SUM(s.total_amount)" + so + " WHERE o.status <> 'cancelled'"},
+		{name: "lines grouped by their own column", q: "revenue by region", want: "SELECT s.region, SUM(s.total_amount)" + so + " WHERE o.status <> 'cancelled' GROUP BY s.region"},
+		{name: "lines counted", q: "how many sales", want: "SELECT COUNT(*)" + so + " WHERE o.status <> 'cancelled'"},
+		{name: "lines by product", q: "units sold by product", want: "SELECT p.product_id, p.product_name, SUM(s.quantity)" + so + " JOIN products p ON p.product_id = s.product_id WHERE o.status <> 'cancelled' GROUP BY p.product_id, p.product_name"},
 		{name: "named status wins", q: "how many cancelled orders", want: "SELECT COUNT(*) FROM orders WHERE status = 'cancelled'"},
+		{name: "named status wins on lines", q: "revenue of cancelled orders", want: "SELECT SUM(s.total_amount)" + so + " WHERE o.status = 'cancelled'"},
 		{name: "status grouping is a grouping", q: "number of orders by status", want: "SELECT status, COUNT(*) FROM orders WHERE status <> 'cancelled' GROUP BY status"},
 		{name: "listing is not filtered", q: "list pending orders", want: "SELECT * FROM orders WHERE status = 'pending'"},
 		{name: "customers are not orders", q: "how many customers", want: "SELECT COUNT(*) FROM customers"},
+		{name: "products do not reach orders", q: "average unit price of products", want: "SELECT AVG(unit_price) FROM products"},
 	})
-	req := e.req
-	req.Question = "revenue by customer segment"
-	plan, err := g.Generate(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
+	for _, q := range []string{"total revenue", "revenue by customer segment", "revenue by region"} {
+		req := e.req
+		req.Question = q
+		plan, err := g.Generate(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !containsAny(plan.Assumptions, "excluding cancelled", "catalog default") {
+			t.Errorf("%q: assumptions %q do not state the default filter", q, plan.Assumptions)
+		}
 	}
-	if !containsAny(plan.Assumptions, "excluding cancelled", "catalog default") {
-		t.Errorf("assumptions %q do not state the default filter", plan.Assumptions)
+	// The same lines whichever way the revenue is broken down.
+	total := e.rows(t, "SELECT SUM(s.total_amount)"+so+" WHERE o.status <> 'cancelled'")[0][0].(float64)
+	for _, q := range []string{"revenue by customer segment", "revenue by region", "revenue by category"} {
+		req := e.req
+		req.Question = q
+		plan, err := g.Generate(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0.0
+		for _, r := range e.rows(t, plan.SQL) {
+			sum += r[len(r)-1].(float64)
+		}
+		if math.Abs(sum-total) > 0.01 {
+			t.Errorf("%q adds up to %.2f, total revenue is %.2f:\n %s", q, sum, total, plan.SQL)
+		}
 	}
 }
 

@@ -86,57 +86,93 @@ func (g *Generator) Generate(ctx context.Context, req sqlgen.Request) (sqlgen.Pl
 	if req.Repair != nil {
 		return sqlgen.Plan{}, g.declined(nil, decline("my SQL failed (%s) and I cannot repair it", req.Repair.Error))
 	}
-	m := g.model(req.Servers)
-	if !m.hasSchema {
-		return sqlgen.Plan{}, g.declined(nil, decline("no database schema resource was provided").
-			withHint("check that the database MCP server is connected"))
+	if req.MultiDatabase() {
+		return g.generateMulti(req)
 	}
-	if m.tablesOnly != nil {
-		// A view named like a grouped question can hide filters and a
-		// grain of its own ("sales by category" over one year, one row
-		// per product): the base tables answer when they can.
-		if p, err := g.answer(m.tablesOnly, req); err == nil {
-			return p, nil
-		}
+	r := g.answer(g.model(req.Servers), req.Question, req.Dialect, req.Today)
+	if r.err != nil {
+		return sqlgen.Plan{}, g.declined(r.spans, r.err)
 	}
-	return g.answer(m, req)
+	return r.plan, nil
 }
 
-// answer plans the question on one compiled model.
-func (g *Generator) answer(m *model, req sqlgen.Request) (sqlgen.Plan, error) {
-	dialect, err := m.pickDialect(req.Dialect)
-	if err != nil {
-		return sqlgen.Plan{}, g.declined(nil, err)
+// reading is one model's answer to a question: a plan, or the decline
+// with the spans it understood.
+type reading struct {
+	plan    sqlgen.Plan
+	spans   []*span
+	unknown []string // question words the model does not know
+	typos   bool     // a word was read as a misspelling
+	err     error
+}
+
+// answer answers a question on one model: on its base tables first when
+// it has views named like a grouped question ("sales by category" over one
+// year, one row per product, hides a filter and a grain of its own), else
+// on the whole model.
+func (g *Generator) answer(m *model, question, reqDialect, reqToday string) reading {
+	if m.tablesOnly != nil {
+		if r := g.answerOn(m.tablesOnly, question, reqDialect, reqToday); r.err == nil {
+			return r
+		}
 	}
-	today := m.pickToday(req.Today)
-	sc, err := m.read(req.Question, today)
+	return g.answerOn(m, question, reqDialect, reqToday)
+}
+
+// answerOn runs the named steps of one question on one model.
+func (g *Generator) answerOn(m *model, question, reqDialect, reqToday string) reading {
+	if !m.hasSchema {
+		return reading{err: decline("no database schema resource was provided").
+			withHint("check that the database MCP server is connected")}
+	}
+	dialect, err := m.pickDialect(reqDialect)
 	if err != nil {
-		return sqlgen.Plan{}, g.declined(sc.spans, err)
+		return reading{err: err}
+	}
+	today := m.pickToday(reqToday)
+	sc, err := m.read(question, today)
+	r := reading{spans: sc.spans, unknown: sc.unknown, typos: hasTypo(sc.spans)}
+	if err != nil {
+		r.err = err
+		return r
 	}
 	q, err := interpret(sc.spans)
 	if err != nil {
-		return sqlgen.Plan{}, g.declined(sc.spans, m.withExample(err))
+		r.err = m.withExample(err)
+		return r
 	}
 	p, b, err := m.bind(q, today)
 	if err != nil {
-		return sqlgen.Plan{}, g.declined(sc.spans, m.withExample(err))
+		r.err = m.withExample(err)
+		return r
 	}
 	sql, used, err := render(p, dialect)
 	if err != nil {
-		return sqlgen.Plan{}, g.declined(sc.spans, err)
+		r.err = err
+		return r
 	}
 	if err := b.nounsUsed(used); err != nil {
-		return sqlgen.Plan{}, g.declined(sc.spans, m.withExample(err))
+		r.err = m.withExample(err)
+		return r
 	}
-	assumptions := append(b.assumptions(), sc.rewrites...)
-	return sqlgen.Plan{
+	r.plan = sqlgen.Plan{
 		SQL:              sql,
 		ResolvedEntities: b.resolved,
 		Explanation:      b.explanation(p),
 		Confidence:       confidence(m, b, sc),
-		Assumptions:      assumptions,
+		Assumptions:      append(b.assumptions(), sc.rewrites...),
 		Generator:        Name,
-	}, nil
+	}
+	return r
+}
+
+func hasTypo(spans []*span) bool {
+	for _, sp := range spans {
+		if sp.typo != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // read scans the question and declines what the planner does not take:

@@ -283,7 +283,7 @@ func (l *LLM) Generate(ctx context.Context, req Request) (Plan, error) {
 	if err != nil {
 		return Plan{Generator: l.name, Usage: usage}, err
 	}
-	plan, err := ParseResponse(text)
+	plan, err := ParseAnswer(req, text)
 	plan.Generator, plan.Usage = l.name, usage
 	return plan, err
 }

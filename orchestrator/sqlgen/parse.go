@@ -73,6 +73,14 @@ func sqlerrOf(err error) *sqlerr.Error {
 	return sqlerr.New(sqlerr.SyntaxError, err.Error())
 }
 
+// ParseAnswer is ParseResponse for an answer to req: with several
+// databases, an answer without SQL that explains itself (the question
+// needs two databases at once) is a decline with the model's explanation.
+func ParseAnswer(req Request, text string) (Plan, error) {
+	plan, err := ParseResponse(text)
+	return declineCrossDatabase(req, plan, err)
+}
+
 // ParseResponse extracts the plan from a model's answer. It accepts the JSON
 // response contract, also inside prose or a ```json fence (the first balanced
 // JSON object with an "sql" field wins); failing that, SQL in a ```sql fenced
@@ -81,8 +89,9 @@ func sqlerrOf(err error) *sqlerr.Error {
 // SQLGenerationError with Reason invalid_sql: SQL that is broken, or not
 // read-only, is returned as it is, so the caller's attempt loop records it,
 // refuses a write (PERMISSION_ERROR, never executed) and repairs the rest
-// like any other failed attempt. Generator and Usage are left for the
-// caller.
+// like any other failed attempt; an answer without SQL keeps its Server
+// and Explanation beside the error. "server" is read when it is a string
+// (or a list of one). Generator and Usage are left for the caller.
 func ParseResponse(text string) (Plan, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -102,7 +111,7 @@ func ParseResponse(text string) (Plan, error) {
 		if plan.Explanation != "" {
 			msg += ": " + plan.Explanation
 		}
-		return Plan{}, invalidSQL(msg, nil)
+		return Plan{Server: plan.Server, Explanation: plan.Explanation}, invalidSQL(msg, nil)
 	}
 	if plan.ResolvedEntities == nil {
 		plan.ResolvedEntities = map[string]map[string]string{}
@@ -135,6 +144,7 @@ func cleanSQL(sql string) string {
 // wirePlan is the response contract as models actually write it: values of
 // resolved_entities and confidence in any JSON type.
 type wirePlan struct {
+	Server           any             `json:"server"`
 	SQL              *string         `json:"sql"`
 	Query            *string         `json:"query"` // a common deviation
 	ResolvedEntities json.RawMessage `json:"resolved_entities"`
@@ -175,6 +185,7 @@ func (w wirePlan) plan() Plan {
 	if s, ok := w.Explanation.(string); ok {
 		p.Explanation = s
 	}
+	p.Server = serverName(w.Server)
 	p.Confidence = confidence(w.Confidence)
 	p.Assumptions = assumptions(w.Assumptions)
 	var ents map[string]any
@@ -194,6 +205,19 @@ func (w wirePlan) plan() Plan {
 		}
 	}
 	return p
+}
+
+// serverName reads the answer's "server": a string, or a list holding one.
+func serverName(v any) string {
+	switch v := v.(type) {
+	case string:
+		return strings.TrimSpace(v)
+	case []any:
+		if len(v) == 1 {
+			return serverName(v[0])
+		}
+	}
+	return ""
 }
 
 // assumptions reads a list of strings, or one string, dropping blanks.

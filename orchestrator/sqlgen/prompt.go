@@ -118,7 +118,18 @@ func BuildPrompt(req Request) (system, user string) {
 	if today == "" {
 		today = "unknown (use the database's date('now'))"
 	}
-	system = systemPrompt(dialect, today)
+	multi := req.MultiDatabase()
+	key := systemKey{dialect: dialect, today: today}
+	if multi {
+		key = systemKey{dialect: strings.Join(dialectsOf(req.Databases), " or "), today: today, multi: true}
+		dialect = key.dialect
+		if req.Repair != nil {
+			if d, ok := req.Database(req.Repair.Server); ok && d.Dialect != "" {
+				dialect = d.Dialect // the failed SQL's own dialect rules
+			}
+		}
+	}
+	system = systemPrompt(key)
 
 	rendered := req.Rendered
 	if !rendered.matches(req.Servers) {
@@ -128,22 +139,31 @@ func BuildPrompt(req Request) (system, user string) {
 	u.Grow(len(rendered.text) + len(req.Question) + len(dialect) + len(today) + 64)
 	u.WriteString("Question: ")
 	u.WriteString(req.Question)
-	u.WriteString("\nDialect: ")
-	u.WriteString(dialect)
-	u.WriteString("\nToday: ")
-	u.WriteString(today)
-	u.WriteString("\n\n")
+	if multi {
+		u.WriteString("\n\n")
+		writeDatabases(&u, req.Databases)
+	} else {
+		u.WriteString("\nDialect: ")
+		u.WriteString(dialect)
+		u.WriteString("\nToday: ")
+		u.WriteString(today)
+		u.WriteString("\n\n")
+	}
 	u.WriteString(rendered.text)
 	if r := req.Repair; r != nil {
 		u.WriteString("\n")
-		writeRepair(&u, req.Question, dialect, rendered.examples, r)
+		writeRepair(&u, req.Question, dialect, rendered.examples, r, multi)
 	}
 	u.WriteString("\nRespond with the JSON object only.")
 	return system, u.String()
 }
 
-// systemKey identifies a system prompt: it depends on nothing else.
-type systemKey struct{ dialect, today string }
+// systemKey identifies a system prompt: it depends on nothing else. With
+// several databases (multi) dialect lists their dialects.
+type systemKey struct {
+	dialect, today string
+	multi          bool
+}
 
 type systemEntry struct {
 	key  systemKey
@@ -154,21 +174,27 @@ type systemEntry struct {
 // dialect or the date does.
 var lastSystem atomic.Pointer[systemEntry]
 
-// systemPrompt returns the system message for dialect and today.
-func systemPrompt(dialect, today string) string {
-	key := systemKey{dialect, today}
+// systemPrompt returns the system message for key.
+func systemPrompt(key systemKey) string {
 	if e := lastSystem.Load(); e != nil && e.key == key {
 		return e.text
 	}
-	text := renderSystem(dialect, today)
+	text := renderSystem(key)
 	lastSystem.Store(&systemEntry{key: key, text: text})
 	return text
 }
 
-func renderSystem(dialect, today string) string {
+func renderSystem(key systemKey) string {
+	dialect, today := key.dialect, key.today
 	var s strings.Builder
-	fmt.Fprintf(&s, "You are an expert data analyst. You translate a business question into exactly one "+
-		"read-only %s query over the database described by the MCP servers' resources below.\n\n", dialect)
+	if key.multi {
+		s.WriteString("You are an expert data analyst. You translate a business question into exactly one " +
+			"read-only query over one of the databases described by the MCP servers' resources below, in that " +
+			"database's dialect (" + dialect + ").\n\n")
+	} else {
+		fmt.Fprintf(&s, "You are an expert data analyst. You translate a business question into exactly one "+
+			"read-only %s query over the database described by the MCP servers' resources below.\n\n", dialect)
+	}
 	s.WriteString("Rules:\n")
 	rules := []string{
 		"Use only the tables and columns listed in the database schema resource (tables[].name, " +
@@ -186,12 +212,15 @@ func renderSystem(dialect, today string) string {
 			"combined with its aggregate, a formula is used as it is.",
 		"Filter time periods on the table's date_column, in its date_format (text dates with a time part " +
 			"compare with '2024-01-01' <= col < '2024-02-01'), computing relative periods from today's date " +
-			"given below; apply a table's default_filter unless the question names values of that column.",
+			"given below. Apply a table's default_filter whenever the question counts or aggregates rows of that " +
+			"table or of a table that reaches it through foreign keys (join the filtered table when needed: the " +
+			"lines of a cancelled order are not sold either), unless the question names values of that column; " +
+			"say so in \"assumptions\".",
 		"Group by an entity (per customer, per product) with its key and show its label columns: names " +
 			"are not unique.",
 		"When two servers define the same thing, follow the server with the lower priority number " +
 			"(servers are listed most preferred first).",
-		"Write exactly one read-only SELECT statement (WITH ... SELECT is fine) in " + dialect + " syntax: " +
+		"Write exactly one read-only SELECT statement (WITH ... SELECT is fine) in " + syntaxOf(key) + ": " +
 			"no INSERT, UPDATE, DELETE, DDL, SET or PRAGMA, no second statement, no parameter placeholders " +
 			"(?, :name, $1) - put literal values in the SQL.",
 		"Qualify columns with table aliases when you join; every selected column that is not inside an " +
@@ -199,34 +228,59 @@ func renderSystem(dialect, today string) string {
 		"List in \"assumptions\" what the answer takes for granted, in words a business user reads: the " +
 			"date range as dates, which statuses were counted, which row a name was taken to mean.",
 	}
-	switch {
-	case strings.EqualFold(dialect, "sqlite"):
-		rules = append(rules, "SQLite specifics: use date(), strftime('%Y-%m', col) and date('now', '-30 days'); "+
-			"there is no DATE_TRUNC, EXTRACT, INTERVAL, ILIKE or TOP; use LIMIT; double-quote identifiers "+
-			"with spaces.")
-	case isPostgres(dialect):
-		rules = append(rules, "PostgreSQL specifics: double-quote identifiers with capital letters or spaces "+
-			"(\"InvoiceDate\"); use date_trunc('month', col), EXTRACT(YEAR FROM col), col >= DATE '2024-01-01', "+
-			"now() - INTERVAL '30 days', ILIKE for case-insensitive matching, ROUND(x::numeric, 2); LIMIT, no TOP.")
+	if key.multi {
+		rules = append(rules, multiRules()...)
+	}
+	for _, d := range strings.Split(dialect, " or ") {
+		switch {
+		case strings.EqualFold(d, "sqlite"):
+			rules = append(rules, "SQLite specifics: use date(), strftime('%Y-%m', col) and date('now', '-30 days'); "+
+				"there is no DATE_TRUNC, EXTRACT, INTERVAL, ILIKE or TOP; use LIMIT; double-quote identifiers "+
+				"with spaces.")
+		case isPostgres(d):
+			rules = append(rules, "PostgreSQL specifics: double-quote identifiers with capital letters or spaces "+
+				"(\"InvoiceDate\"); use date_trunc('month', col), EXTRACT(YEAR FROM col), col >= DATE '2024-01-01', "+
+				"now() - INTERVAL '30 days', ILIKE for case-insensitive matching, ROUND(x::numeric, 2); LIMIT, no TOP.")
+		}
 	}
 	for i, r := range rules {
 		fmt.Fprintf(&s, "%d. %s\n", i+1, r)
 	}
-	fmt.Fprintf(&s, "\nToday is %s.\n\n", today)
+	fmt.Fprintf(&s, "\nToday is %s", today)
+	if key.multi {
+		s.WriteString(" (each database's own date is listed with it)")
+	}
+	s.WriteString(".\n\n")
 	s.WriteString("Answer with one JSON object and nothing else, exactly in this shape:\n")
-	s.WriteString(ResponseContract)
+	if key.multi {
+		s.WriteString(multiContract)
+	} else {
+		s.WriteString(ResponseContract)
+	}
 	s.WriteString("\n")
 	return s.String()
 }
 
-func writeRepair(u *strings.Builder, question, dialect string, ex examples, r *Repair) {
+// syntaxOf names the SQL syntax the statement is written in.
+func syntaxOf(key systemKey) string {
+	if key.multi {
+		return "the syntax of the database it runs on"
+	}
+	return key.dialect + " syntax"
+}
+
+func writeRepair(u *strings.Builder, question, dialect string, ex examples, r *Repair, multi bool) {
 	category := r.Category
 	if category == "" {
 		category = sqlerr.Classify(r.Error)
 	}
 	fmt.Fprintf(u, "REPAIR: attempt %d failed. Write a corrected query.\n", r.Attempt)
 	fmt.Fprintf(u, "Original question: %s\n", question)
-	fmt.Fprintf(u, "Failed SQL:\n```sql\n%s\n```\n", strings.TrimSpace(r.FailedSQL))
+	on := ""
+	if multi && r.Server != "" {
+		on = " (for database " + r.Server + ")"
+	}
+	fmt.Fprintf(u, "Failed SQL%s:\n```sql\n%s\n```\n", on, strings.TrimSpace(r.FailedSQL))
 	fmt.Fprintf(u, "Error (%s): %s\n", category, r.Error)
 	fmt.Fprintf(u, "How to fix %s: %s%s%s\n", category, RepairInstruction(category),
 		dialectRepair(category, dialect), exampleRepair(category, ex))

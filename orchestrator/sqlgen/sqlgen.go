@@ -25,6 +25,12 @@ type Request struct {
 	Today    string // YYYY-MM-DD, as the database sees it
 	// Servers are sorted by priority, lowest number (most preferred) first.
 	Servers []ServerContext
+	// Databases are the executors' databases, by priority, when several
+	// are configured: separate sources, each with its own dialect, date and
+	// resources (Database.Sources). The plan names the one its SQL runs on
+	// in Plan.Server. With one database (or none listed) Dialect and Today
+	// describe it and Plan.Server may be empty.
+	Databases []Database
 	// Repair is set on a retry after a failed attempt; nil on the first.
 	Repair *Repair
 	// Rendered, when set, is RenderServers(Servers) computed once by the
@@ -59,11 +65,16 @@ type Repair struct {
 	Error     string          // the exact error message
 	Category  sqlerr.Category // its category
 	Tried     []string        // every SQL tried so far, oldest first
+	// Server is the database the failed SQL was for (several databases).
+	Server string
 }
 
 // Plan is a generator's answer: the response contract
-// {sql, resolved_entities, explanation, confidence}.
+// {server, sql, resolved_entities, explanation, assumptions, confidence}.
 type Plan struct {
+	// Server is the executor id of the database the SQL runs on: required
+	// when the request lists several databases, optional otherwise.
+	Server           string                       `json:"server,omitempty"`
 	SQL              string                       `json:"sql"`
 	ResolvedEntities map[string]map[string]string `json:"resolved_entities"`
 	Explanation      string                       `json:"explanation"`

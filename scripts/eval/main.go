@@ -4,6 +4,13 @@
 // fixture's small edits.
 //
 //	go run ./scripts/eval [-fixtures sales,bikeshop] [-details] [-drafted] [-transport inprocess|streamable_http]
+//	    [-postgres postgres://user@host:5432/postgres [-password-env PGPASSWORD]]
+//
+// With -postgres every fixture is also evaluated on PostgreSQL: its rows
+// are loaded into a throwaway database created (and dropped) on that server
+// per run — the role needs CREATEDB — database-mcp serves it with its
+// PostgreSQL backend, the catalog is drafted from it (the sample keeps its
+// own), and each answer is checked against the gold SQL run on SQLite.
 package main
 
 import (
@@ -15,9 +22,13 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"talk2tables/evaluation"
 	"talk2tables/internal/fixtures"
+	"talk2tables/pgconfig"
 )
 
 func main() {
@@ -40,6 +51,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	names := fs.String("fixtures", strings.Join(fixtures.Names(), ","), "comma-separated fixtures to evaluate")
 	details := fs.Bool("details", false, "list every question not answered correctly, with the SQL run and why")
 	transport := fs.String("transport", evaluation.InProcess, "how the MCP servers are reached: inprocess or streamable_http")
+	pgDSN := fs.String("postgres", "", "also evaluate on PostgreSQL: a server where the role may CREATE DATABASE (a throwaway database per run)")
+	passwordEnv := fs.String("password-env", "", "environment variable holding the -postgres password (default PGPASSWORD or ~/.pgpass)")
 	drafted := fs.Bool("drafted", false, "evaluate the fixtures without a hand-made catalog with the catalog `talk2tables catalog init` drafts, even where the tests do not yet")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
@@ -82,6 +95,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 			reports = append(reports, rep)
+			if *pgDSN != "" {
+				rep, err := runPostgres(ctx, *pgDSN, *passwordEnv, name, evaluation.Options{Dir: sub + "-pg", Catalog: cat,
+					Edited: edited, Transport: *transport, DraftFromPostgres: name != fixtures.Sample})
+				if err != nil {
+					return fmt.Errorf("%s on PostgreSQL: %w", name, err)
+				}
+				reports = append(reports, rep)
+			}
 		}
 	}
 	if err := evaluation.WriteTable(stdout, reports); err != nil {
@@ -95,4 +116,35 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return evaluation.WriteDetails(stdout, reports)
 	}
 	return nil
+}
+
+// runPostgres evaluates one fixture on a throwaway PostgreSQL database
+// created on the server at dsn and dropped afterwards.
+func runPostgres(ctx context.Context, dsn, passwordEnv, name string, opts evaluation.Options) (*evaluation.Report, error) {
+	admin, err := pgconfig.Parse(dsn, passwordEnv)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := pgx.ConnectConfig(ctx, admin)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close(context.Background())
+	db := fmt.Sprintf("t2t_eval_%s_%d_%d", name, os.Getpid(), time.Now().UnixNano())
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{db}.Sanitize()); err != nil {
+		return nil, fmt.Errorf("create database %s (the role needs CREATEDB): %w", db, err)
+	}
+	defer func() {
+		// WITH (FORCE) ends database-mcp's pooled sessions, already closed.
+		if _, err := conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+pgx.Identifier{db}.Sanitize()+" WITH (FORCE)"); err != nil {
+			fmt.Fprintf(os.Stderr, "eval: drop database %s: %v\n", db, err)
+		}
+	}()
+	cfg := admin.Copy()
+	cfg.Database = db
+	opts.Postgres = cfg
+	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	return evaluation.Run(ctx, name, opts)
 }

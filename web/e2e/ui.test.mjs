@@ -108,6 +108,7 @@ test('web UI answers a question end to end in chromium', { timeout: 180_000 }, a
     await page.screenshot({ path: path.join(outDir, 'ui-light.png'), fullPage: true });
 
     await t.test('edited SQL with LIMIT 2 re-runs via /api/sql', async () => {
+      assert.equal(await page.isHidden('#sql-server-wrap'), true, 'a database picker with one executor');
       const sql = (await page.inputValue('#sql')).trim().replace(/;+\s*$/, '');
       const limited = /\blimit\s+\d+\s*$/i.test(sql) ? sql.replace(/\blimit\s+\d+\s*$/i, 'LIMIT 2') : `${sql}\nLIMIT 2`;
       await page.fill('#sql', limited);

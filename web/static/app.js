@@ -433,6 +433,8 @@ function renderMeta(m, attempts, success) {
   add('Generator', m.generator ? m.generator + (m.fallback ? ' (fallback)' : '') : '');
   if (attempts.length > 0) add('Attempts', attemptsText(attempts, success));
   if (typeof m.execution_time === 'number') add('Time', `${m.execution_time.toFixed(m.execution_time < 1 ? 3 : 2)} s`);
+  add('Database', m.executor);
+  pickExecutor(m.executor);
   add('Servers used', (m.mcp_servers_used || []).join(', '));
   add('Servers missing', (m.missing_servers || []).join(', '));
   add('Resource cache', m.cache);
@@ -453,6 +455,31 @@ function fitRows(ta) {
 
 // ---- running edited SQL -------------------------------------------------------------
 
+/** sqlBody is the /api/sql request: the SQL, max rows and, when several databases are configured, the picked one. */
+function sqlBody(sql) {
+  const body = { sql, max_rows: maxRows() };
+  if (!$('sql-server-wrap').hidden && $('sql-server').value) body.server = $('sql-server').value;
+  return body;
+}
+
+/** setExecutors fills the SQL editor's database picker from /api/servers; it shows only with more than one. */
+function setExecutors(servers) {
+  const ids = servers.filter((s) => (s.capabilities || []).includes('execute_query')).map((s) => s.id);
+  state.executors = ids;
+  const sel = $('sql-server');
+  const keep = sel.value;
+  if (ids.join('\n') !== [...sel.options].map((o) => o.value).join('\n')) {
+    sel.replaceChildren(...ids.map((id, i) => h('option', { value: id }, i === 0 ? `${id} (default)` : id)));
+    if (ids.includes(keep)) sel.value = keep;
+  }
+  $('sql-server-wrap').hidden = ids.length < 2;
+}
+
+/** pickExecutor selects the database that answered, so edited SQL runs there again. */
+function pickExecutor(id) {
+  if (id && (state.executors || []).includes(id)) $('sql-server').value = id;
+}
+
 async function runSQL() {
   const sql = $('sql').value.trim();
   if (!sql) {
@@ -467,7 +494,7 @@ async function runSQL() {
     const res = await fetch('api/sql', {
       method: 'POST',
       headers: headers({ 'Content-Type': 'application/json' }),
-      body: JSON.stringify({ sql, max_rows: maxRows() }),
+      body: JSON.stringify(sqlBody(sql)),
     });
     if (!res.ok) {
       $('result').hidden = true;
@@ -498,6 +525,7 @@ function showResult(data, title) {
   const n = data.row_count ?? state.rows.length;
   const parts = [`${n} row${n === 1 ? '' : 's'}`];
   if (typeof data.elapsed_ms === 'number') parts.push(`${data.elapsed_ms.toFixed(1)} ms`);
+  if (data.executor && (state.executors || []).length > 1) parts.push(`database ${data.executor}`);
   $('row-count').replaceChildren(parts.join(' · '),
     data.truncated ? h('span', { class: 'truncated' }, ` · truncated at max rows (${maxRows()}): refine the question or raise Max rows in Settings`) : '');
 
@@ -654,6 +682,7 @@ async function refreshHealth() {
     const body = await sres.json();
     const servers = Array.isArray(body) ? body : body.servers || [];
     $('servers').replaceChildren(...servers.map(renderServer));
+    setExecutors(servers);
     const up = servers.filter((s) => s.state === 'connected').length;
     $('health-status').textContent = `${up} of ${servers.length} connected · updated ${new Date().toLocaleTimeString()}`;
   } finally {
