@@ -1,0 +1,169 @@
+package sqlgen
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/pkoukk/tiktoken-go"
+	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
+
+	"talk2tables/databasemcp"
+	"talk2tables/internal/fixtures/wide"
+	"talk2tables/metadatamcp"
+)
+
+// readResources reads every resource of srv through an in-process MCP
+// client, parsed as the orchestrator parses them.
+func readResources(tb testing.TB, srv *server.MCPServer) map[string]any {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := client.NewInProcessClient(srv)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Start(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := c.Initialize(ctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+		ClientInfo: mcp.Implementation{Name: "sqlgen-test", Version: "1"}}}); err != nil {
+		tb.Fatal(err)
+	}
+	list, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := map[string]any{}
+	for _, r := range list.Resources {
+		res, err := c.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: r.URI}})
+		if err != nil {
+			tb.Fatalf("read %s: %v", r.URI, err)
+		}
+		text := res.Contents[0].(mcp.TextResourceContents).Text
+		var v any
+		if err := json.Unmarshal([]byte(text), &v); err != nil {
+			v = text
+		}
+		out[r.URI] = v
+	}
+	return out
+}
+
+// wideServers are the wide database's server and its drafted catalog's
+// server as the orchestrator passes them to a generator.
+func wideServers(tb testing.TB) []ServerContext {
+	tb.Helper()
+	b := wide.Fixture(tb)
+	db, err := databasemcp.Open(b.DB, databasemcp.Options{Today: "2026-01-15"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	meta, err := metadatamcp.New(b.Catalog, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return []ServerContext{
+		{ID: "database_mcp", Name: "Database", Priority: 10, Capabilities: []string{"execute_query", "list_resources"},
+			Resources: readResources(tb, databasemcp.NewServer(db, nil)), RelevantOnly: true},
+		{ID: "metadata_mcp", Name: "Catalog", Priority: 1, Capabilities: []string{"list_resources"},
+			Resources: readResources(tb, meta.MCPServer()), RelevantOnly: true},
+	}
+}
+
+// shownTables returns the tables whose schema entry is in a user prompt.
+func shownTables(user string, names []string) map[string]bool {
+	out := map[string]bool{}
+	for _, n := range names {
+		if strings.Contains(user, `{"columns":[`) && strings.Contains(user, `"name":"`+n+`","row_count"`) {
+			out[n] = true
+		}
+	}
+	return out
+}
+
+func cl100k(tb testing.TB) *tiktoken.Tiktoken {
+	tb.Helper()
+	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
+	enc, err := tiktoken.GetEncoding("cl100k_base")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return enc
+}
+
+// TestWideSelectionRecall: on the 500-table, 5,000-column database with its
+// drafted catalog, each question's prompt holds the tables it needs (recall
+// at least 95% over all questions) and stays within the 8,000-token budget,
+// by the estimate and by OpenAI's cl100k_base tokenizer.
+func TestWideSelectionRecall(t *testing.T) {
+	servers := wideServers(t)
+	base := RenderServersWith(servers, RenderOptions{TokenBudget: DefaultTokenBudget})
+	if base.layout == nil {
+		t.Fatalf("the whole database (%d chars) did not trigger the selection", len(base.text))
+	}
+	full := MeasurePrompt(Request{Question: "q", Servers: servers, Rendered: RenderServers(servers)})
+	t.Logf("whole prompt: %d chars, ~%d tokens, %d tables", full.Chars, full.TokensEst, full.TablesTotal)
+	if full.TablesTotal != 500 {
+		t.Errorf("tables total = %d, want 500", full.TablesTotal)
+	}
+	enc := cl100k(t)
+	var names []string
+	for _, tb := range mustTables(t) {
+		names = append(names, tb)
+	}
+	needed, found, maxTok, maxReal := 0, 0, 0, 0
+	for _, q := range wide.Questions() {
+		req := Request{Question: q.Text, Dialect: "sqlite", Today: "2026-01-15", Servers: servers, Rendered: base}
+		req.Rendered = base.Select(req)
+		st := MeasurePrompt(req)
+		system, user := BuildPrompt(req)
+		real := len(enc.Encode(system+user, nil, nil))
+		maxTok, maxReal = max(maxTok, st.TokensEst), max(maxReal, real)
+		shown := shownTables(user, names)
+		var missing []string
+		for _, n := range q.Needs {
+			needed++
+			if shown[n] {
+				found++
+			} else {
+				missing = append(missing, n)
+			}
+		}
+		if st.TokensEst > DefaultTokenBudget || real > DefaultTokenBudget {
+			t.Errorf("%q: prompt of %d chars, %d tokens estimated, %d by cl100k_base: over %d", q.Text, st.Chars,
+				st.TokensEst, real, DefaultTokenBudget)
+		}
+		if st.TablesSelected != len(shown) || st.TablesTotal != 500 {
+			t.Errorf("%q: stats say %d of %d tables, the prompt shows %d", q.Text, st.TablesSelected, st.TablesTotal, len(shown))
+		}
+		if len(missing) > 0 {
+			t.Logf("%q: missing %v (shown %d tables)", q.Text, missing, len(shown))
+		}
+	}
+	recall := float64(found) / float64(needed)
+	t.Logf("recall %d/%d = %.1f%%; largest prompt %d tokens estimated, %d by cl100k_base", found, needed, 100*recall, maxTok, maxReal)
+	if recall < 0.95 {
+		t.Errorf("recall of needed tables = %.1f%%, want >= 95%%", 100*recall)
+	}
+}
+
+func mustTables(tb testing.TB) []string {
+	tb.Helper()
+	ts, err := wide.Tables()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Name
+	}
+	return out
+}
