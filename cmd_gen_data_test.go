@@ -117,3 +117,22 @@ func TestGenDataCommandInterrupted(t *testing.T) {
 		t.Errorf("an interrupted run left %d files behind", len(entries))
 	}
 }
+
+// TestGenDataAnyDirectory: without --catalog, gen-data uses the sample
+// catalog built into the binary, so it works outside the repository root.
+func TestGenDataAnyDirectory(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"gen-data", "--db", "x.db", "--rows", "200", "--as-of", "2026-06-30"},
+		stdio{strings.NewReader(""), &stdout, &stderr})
+	if err != nil {
+		t.Fatalf("gen-data outside the repository: %v (stderr %s)", err, stderr.String())
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "x.db")); err != nil || fi.Size() == 0 {
+		t.Errorf("x.db not written: %v", err)
+	}
+	if !strings.Contains(stdout.String(), "generated x.db") {
+		t.Errorf("stdout = %q", stdout.String())
+	}
+}

@@ -350,6 +350,7 @@ func (db *DB) Query(ctx context.Context, query string, maxRows int) (*Result, er
 // collectRows reads rows into col until they end or col is full.
 func collectRows(rows driver.Rows, col *resultlimit.Collector) error {
 	dest := make([]driver.Value, len(rows.Columns()))
+	declared := declaredTypes(rows, len(dest))
 	for {
 		if err := rows.Next(dest); err != nil {
 			if errors.Is(err, io.EOF) {
@@ -362,13 +363,48 @@ func collectRows(rows driver.Rows, col *resultlimit.Collector) error {
 		}
 		row := make([]any, len(dest))
 		for i, v := range dest {
-			row[i] = jsonValue(v)
+			if t, ok := v.(time.Time); ok {
+				row[i] = sqliteTimeText(t, declared[i])
+			} else {
+				row[i] = jsonValue(v)
+			}
 			dest[i] = nil // a long value is not kept alive by the buffer
 		}
 		if ok, err := col.Add(row); err != nil || !ok {
 			return err
 		}
 	}
+}
+
+// declaredTypes returns the declared type of each result column (upper
+// case; "" for expressions).
+func declaredTypes(rows driver.Rows, n int) []string {
+	out := make([]string, n)
+	if dt, ok := rows.(driver.RowsColumnTypeDatabaseTypeName); ok {
+		for i := range out {
+			out[i] = strings.ToUpper(dt.ColumnTypeDatabaseTypeName(i))
+		}
+	}
+	return out
+}
+
+// sqliteTimeText turns a time the driver parsed out of a DATE, DATETIME or
+// TIMESTAMP column's text back into SQLite's own text form, so an answer
+// shows the value as the database holds it ('2023-07-29 20:00:00',
+// '2026-06-17') rather than re-dressed as RFC 3339 with a time zone the data
+// never had: a DATE at midnight as YYYY-MM-DD, anything else as
+// YYYY-MM-DD HH:MM:SS with fractional seconds and a UTC offset only when the
+// value has them.
+func sqliteTimeText(t time.Time, declared string) string {
+	layout := "2006-01-02 15:04:05.999999999"
+	midnight := t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0
+	if declared == "DATE" && midnight {
+		layout = "2006-01-02"
+	}
+	if _, off := t.Zone(); off != 0 {
+		layout += "-07:00"
+	}
+	return t.Format(layout)
 }
 
 // Validate checks a query without running it: the same guards as Query, then

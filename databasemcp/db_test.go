@@ -3,6 +3,7 @@ package databasemcp
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -213,5 +214,39 @@ func TestSchemaViews(t *testing.T) {
 	}
 	if v.Name != "Item Names" || v.Kind != KindView || v.RowCount != -1 || len(v.Columns) != 1 || v.Columns[0].DistinctValues != nil {
 		t.Errorf("view = %+v, want kind view, row count -1, one column without values", v)
+	}
+}
+
+// TestDateTextKept: values of DATE, DATETIME and TIMESTAMP columns come back
+// as the database holds them, not as RFC 3339 times with a zone the data
+// never had (the driver parses them; answers compared with the same query
+// run by sqlite3 must match).
+func TestDateTextKept(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dates.db")
+	w, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Exec(`CREATE TABLE ev (d DATE, dt DATETIME, ts TIMESTAMP, plain TEXT);
+INSERT INTO ev VALUES ('2026-06-17', '2023-07-29 20:00:00', '2023-07-29 20:00:00.5', '2023-07-29 20:00:00'),
+                      ('2026-06-18', '2021-01-01 00:00:00', '2023-07-29T20:00:00+02:00', 'x');`); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	res, err := db.Query(context.Background(), "SELECT d, dt, ts, plain, MAX(dt) OVER () FROM ev ORDER BY d", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]any{
+		{"2026-06-17", "2023-07-29 20:00:00", "2023-07-29 20:00:00.5", "2023-07-29 20:00:00", "2023-07-29 20:00:00"},
+		{"2026-06-18", "2021-01-01 00:00:00", "2023-07-29 20:00:00+02:00", "x", "2023-07-29 20:00:00"},
+	}
+	if fmt.Sprint(res.Rows) != fmt.Sprint(want) {
+		t.Errorf("rows = %v, want %v", res.Rows, want)
 	}
 }

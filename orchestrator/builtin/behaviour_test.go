@@ -173,3 +173,11 @@ func TestEarlierServerWins(t *testing.T) {
 		t.Errorf("SQL %s: %v", plan.SQL, err)
 	}
 }
+
+func TestTotalOf(t *testing.T) {
+	for in, want := range map[string]string{"total": "total", "total amount": "total amount", "revenue": "total revenue"} {
+		if got := totalOf(in); got != want {
+			t.Errorf("totalOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -215,11 +215,11 @@ func (m *model) example() string {
 			}
 			for _, a := range t.cols {
 				if a.kind == "attribute" && len(a.values) > 0 {
-					return fmt.Sprintf("try e.g. total %s by %s", c.phrase(), a.phrase())
+					return fmt.Sprintf("try e.g. %s by %s", totalOf(c.phrase()), a.phrase())
 				}
 			}
 			if t.date != nil {
-				return fmt.Sprintf("try e.g. total %s by month", c.phrase())
+				return fmt.Sprintf("try e.g. %s by month", totalOf(c.phrase()))
 			}
 		}
 	}
@@ -229,6 +229,14 @@ func (m *model) example() string {
 		}
 	}
 	return ""
+}
+
+// totalOf is "total <phrase>", unless the phrase already says total.
+func totalOf(phrase string) string {
+	if strings.HasPrefix(phrase, "total") {
+		return phrase
+	}
+	return "total " + phrase
 }
 
 func (g *Generator) declined(spans []*span, err error) error {
