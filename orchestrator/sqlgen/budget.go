@@ -133,6 +133,9 @@ type item struct {
 	value int // the value's index in its set
 	body  piece
 	chars int // of body with everything in it
+	// whole, when set, is the item as a prompt showing every table has
+	// it (a catalog table with its "why" notes; body leaves them out).
+	whole string
 }
 
 // choice is what one question's prompt shows.
@@ -141,6 +144,7 @@ type choice struct {
 	res     []bool
 	matched map[int]map[int]bool // set → values named in the question
 	trimmed []bool               // per set: show only the matched values
+	whole   bool                 // every table is shown: items as they are whole
 }
 
 func (c *choice) shows(it *item) bool {
@@ -173,6 +177,10 @@ func (p piece) write(b *strings.Builder, c *choice) {
 				b.WriteByte(',')
 			}
 			first = false
+			if c.whole && it.whole != "" {
+				b.WriteString(it.whole)
+				continue
+			}
 			it.body.write(b, c)
 		}
 		b.WriteString(pt.slot.close)
@@ -243,6 +251,7 @@ func (l *layout) selectFor(req Request, ex examples) *RenderedServers {
 	q := rk.query(l, req)
 	var note string
 	if fits {
+		c.whole = true
 		for i := range c.units {
 			c.units[i] = true
 		}
@@ -302,3 +311,11 @@ func selectionNote(shown, total int, trimmedSets bool, others []string) string {
 // (the system message and the question's lines): over budget with it, a
 // rendering chooses per question.
 var minOverhead = len(renderSystem("sqlite", "2006-01-02")) + 200
+
+// Structural reports whether a resource value is a database schema or a
+// semantic catalog (docs/contracts.md §1-§2): the resources a prompt is
+// built around, kept whatever their size.
+func Structural(v any) bool {
+	k := classify(v, false)
+	return k == resSchema || k == resCatalog
+}

@@ -410,7 +410,8 @@ func (b *layoutBuilder) catalogBody(v any, src int) piece {
 		for _, name := range sortedKeys(ts) {
 			u := b.unitFor(src, name)
 			b.describeCatalogTable(b.l.units[u], ts[name])
-			it := item{unit: u, res: -1, set: -1, body: piece{{lit: compactJSON(name) + ":" + compactJSON(withoutWhy(ts[name]))}}}
+			it := item{unit: u, res: -1, set: -1, body: piece{{lit: compactJSON(name) + ":" + compactJSON(withoutWhy(ts[name]))}},
+				whole: compactJSON(name) + ":" + compactJSON(ts[name])}
 			it.chars = len(it.body[0].lit)
 			b.charge(u, it.chars)
 			sl.items = append(sl.items, it)

@@ -54,6 +54,10 @@ type ranker struct {
 	index   bleve.Index        // nil when it could not be built
 	phrases map[string][]named // first word → entity names starting with it
 	units   map[string][]int   // lowercase table name → units
+	// tableWords are the words of every table's document; resWords the
+	// words of each optional resource's.
+	tableWords map[string]bool
+	resWords   []map[string]bool
 }
 
 // named is one entity name (or alias) of one value of one set.
@@ -69,10 +73,22 @@ func (l *layout) ranker() *ranker {
 }
 
 func newRanker(l *layout) *ranker {
-	rk := &ranker{phrases: map[string][]named{}, units: map[string][]int{}}
+	rk := &ranker{phrases: map[string][]named{}, units: map[string][]int{}, tableWords: map[string]bool{}}
 	for i, u := range l.units {
 		key := strings.ToLower(u.name)
 		rk.units[key] = append(rk.units[key], i)
+		for _, f := range []string{u.doc.Name, u.doc.Columns, u.doc.Values, u.doc.Text} {
+			for _, w := range strings.Fields(f) {
+				rk.tableWords[w] = true
+			}
+		}
+	}
+	for _, r := range l.resources {
+		ws := map[string]bool{}
+		for _, w := range strings.Fields(r.doc.Name + " " + r.doc.Text) {
+			ws[w] = true
+		}
+		rk.resWords = append(rk.resWords, ws)
 	}
 	for si, s := range l.sets {
 		for vi, names := range s.names {
@@ -125,6 +141,7 @@ type rankQuery struct {
 	units     []hit     // tables by score, best first (score > 0)
 	top       float64   // the best table score
 	resScores []float64 // per optional resource
+	resNamed  []bool    // per optional resource: it has a word of the question no table has
 	matched   map[int]map[int]bool
 	pinned    []int // tables the question names rows of (a keyed entity)
 	widen     bool  // a repair of a missing table or column
@@ -133,8 +150,17 @@ type rankQuery struct {
 
 // query ranks the layout's tables and resources for req.
 func (rk *ranker) query(l *layout, req Request) *rankQuery {
-	q := &rankQuery{resScores: make([]float64, len(l.resources)), matched: map[int]map[int]bool{}}
+	q := &rankQuery{resScores: make([]float64, len(l.resources)), resNamed: make([]bool, len(l.resources)),
+		matched: map[int]map[int]bool{}}
 	text := normWords(req.Question)
+	for _, w := range strings.Fields(text) {
+		if weakWord(w) || rk.tableWords[w] {
+			continue
+		}
+		for r, ws := range rk.resWords {
+			q.resNamed[r] = q.resNamed[r] || ws[w]
+		}
+	}
 	for _, h := range rk.search(text, len(l.units)+len(l.resources), fieldBoosts) {
 		if h.id < 0 {
 			q.resScores[-h.id-1] = h.score
@@ -463,8 +489,9 @@ func compactTables(l *layout, q *rankQuery, c *choice, room int) ([]string, int)
 	return out, room
 }
 
-// chooseResources adds the optional resources the question is about: one
-// that scores at least as well as the best table, when it fits.
+// chooseResources adds the optional resources the question is about, best
+// first, when they fit: one that has a word of the question no table has,
+// or that scores at least as well as the best table.
 func (rk *ranker) chooseResources(l *layout, q *rankQuery, c *choice, room int) {
 	order := make([]int, len(l.resources))
 	for i := range order {
@@ -473,8 +500,8 @@ func (rk *ranker) chooseResources(l *layout, q *rankQuery, c *choice, room int) 
 	sort.SliceStable(order, func(i, j int) bool { return q.resScores[order[i]] > q.resScores[order[j]] })
 	for _, r := range order {
 		sc := q.resScores[r]
-		if sc <= 0 || sc < q.top {
-			break
+		if !q.resNamed[r] && (sc <= 0 || sc < q.top) {
+			continue
 		}
 		if cost := l.resources[r].chars; cost <= room {
 			c.res[r] = true
