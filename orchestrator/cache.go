@@ -128,6 +128,7 @@ func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serv
 		rc.invalidate(c.id)
 		return nil, fetchErr(c.id, "", PhaseList, err)
 	}
+	list = c.wanted(list)
 	uris := make([]string, len(list))
 	for i, r := range list {
 		uris[i] = r.URI
@@ -139,6 +140,7 @@ func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serv
 		"duration_ms", ms(time.Since(start)))
 
 	values := make([]any, len(list))
+	kept := make([]bool, len(list))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(maxParallelReads)
 	for i, r := range list {
@@ -156,7 +158,7 @@ func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serv
 			if err != nil {
 				return fetchErr(c.id, r.URI, PhaseData, err)
 			}
-			values[i] = parseContents(res.Contents)
+			values[i], kept[i] = c.admit(log, r.URI, res.Contents)
 			log.Info("resource fetch completed", "event", "resource_fetch_completed", "uri", r.URI,
 				"duration_ms", ms(time.Since(t0)))
 			return nil
@@ -168,7 +170,9 @@ func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serv
 	}
 	res := make(map[string]any, len(list))
 	for i, r := range list {
-		res[r.URI] = values[i]
+		if kept[i] {
+			res[r.URI] = values[i]
+		}
 	}
 	snap := &serverSnapshot{ServerID: c.id, Resources: res, FetchedAt: time.Now(), Version: rc.fetches.Add(1)}
 	if rc.ttl > 0 {
@@ -274,7 +278,7 @@ func (o *Orchestrator) gather(ctx context.Context, opID string) (*gathered, erro
 			errs[i] = &MCPConnectionError{Server: c.id, Phase: phase, Err: err}
 			continue
 		}
-		if !c.hasResources() {
+		if !c.gathers() {
 			snaps[i] = c.noResources
 			g.hits++
 			continue

