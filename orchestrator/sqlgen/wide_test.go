@@ -16,6 +16,7 @@ import (
 	"talk2tables/databasemcp"
 	"talk2tables/internal/fixtures/wide"
 	"talk2tables/metadatamcp"
+	"talk2tables/sqlerr"
 )
 
 // readResources reads every resource of srv through an in-process MCP
@@ -166,4 +167,91 @@ func mustTables(tb testing.TB) []string {
 		out[i] = t.Name
 	}
 	return out
+}
+
+// A repair of a missing table widens the selection: the tables its failed
+// SQL names stay, the best tables for the words of its error join them, and
+// the prompt lists further tables as table(columns), within the budget.
+func TestWideRepairWidens(t *testing.T) {
+	servers := wideServers(t)
+	base := RenderServersWith(servers, RenderOptions{TokenBudget: DefaultTokenBudget})
+	names := mustTables(t)
+	q := "Riders counted per tram line"
+	first := Request{Question: q, Dialect: "sqlite", Today: "2026-01-15", Servers: servers, Rendered: base}
+	_, user := BuildPrompt(first)
+	if shownTables(user, names)["transit_ridership_counts"] {
+		t.Skip("the first selection already holds transit_ridership_counts; the widening has nothing to add")
+	}
+	tests := []struct {
+		name string
+		rep  Repair
+	}{
+		{"missing table", Repair{Attempt: 1, FailedSQL: "SELECT l.line_name, SUM(r.riders) FROM transit_lines l JOIN ridership r ON r.line_id = l.line_id GROUP BY l.line_name",
+			Error: "no such table: ridership", Category: sqlerr.MissingTable}},
+		{"missing column", Repair{Attempt: 1, FailedSQL: "SELECT l.line_name, SUM(l.riders_counted) FROM transit_lines l GROUP BY l.line_name",
+			Error: "no such column: l.riders_counted", Category: sqlerr.MissingColumn}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := first
+			req.Repair = &tt.rep
+			st := MeasurePrompt(req)
+			_, user := BuildPrompt(req)
+			shown := shownTables(user, names)
+			if !shown["transit_lines"] {
+				t.Error("the repair prompt lost transit_lines, which the failed SQL names")
+			}
+			listed := strings.Contains(user, "More tables that may hold what the failed query missed") &&
+				strings.Contains(user, "transit_ridership_counts")
+			if !shown["transit_ridership_counts"] && !listed {
+				t.Errorf("the repair prompt neither shows nor lists transit_ridership_counts (shown %d tables)", len(shown))
+			}
+			if st.TokensEst > DefaultTokenBudget {
+				t.Errorf("repair prompt = %d tokens estimated, over %d", st.TokensEst, DefaultTokenBudget)
+			}
+		})
+	}
+}
+
+// Under the budget nothing depends on the question: the rendering is the
+// whole text, shared by every question.
+func TestSmallSchemaUnselected(t *testing.T) {
+	servers := sampleRequest().Servers
+	r := RenderServersWith(servers, RenderOptions{})
+	if r.layout != nil {
+		t.Fatal("a small schema built a per-question layout")
+	}
+	req := Request{Question: "anything", Servers: servers, Rendered: r}
+	if got := r.Select(req); got != r {
+		t.Error("Select of a rendering under budget returned a new rendering")
+	}
+	st := MeasurePrompt(req)
+	if st.TablesSelected != st.TablesTotal || st.TablesTotal == 0 {
+		t.Errorf("stats = %+v, want every table", st)
+	}
+}
+
+// BenchmarkWideSelect is the per-question selection on the 500-table
+// database (index built once per snapshot, before the timer).
+func BenchmarkWideSelect(b *testing.B) {
+	servers := wideServers(b)
+	base := RenderServersWith(servers, RenderOptions{TokenBudget: DefaultTokenBudget})
+	qs := wide.Questions()
+	base.Select(Request{Question: qs[0].Text, Servers: servers})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		base.Select(Request{Question: qs[i%len(qs)].Text, Dialect: "sqlite", Today: "2026-01-15", Servers: servers})
+	}
+}
+
+// BenchmarkWideRender is what is done once per resource snapshot of the
+// 500-table database: rendering, cutting into tables and indexing.
+func BenchmarkWideRender(b *testing.B) {
+	servers := wideServers(b)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		r := RenderServersWith(servers, RenderOptions{TokenBudget: DefaultTokenBudget})
+		r.layout.ranker()
+	}
 }
