@@ -312,7 +312,7 @@ func (b *layoutBuilder) server(i int, sc ServerContext) piece {
 			it.body = piece{{lit: key + compactJSON(res[uri])}}
 			it.res = len(b.l.resources)
 			b.l.resources = append(b.l.resources, &optResource{chars: len(it.body[0].lit) + 1,
-				doc: unitDoc{Name: normWords(uri), Text: resourceText(res[uri])}})
+				doc: unitDoc{Name: normWords(uri + " " + strings.Join(sc.Domains, " ")), Text: resourceText(res[uri])}})
 		default:
 			it.body = piece{{lit: key + compactJSON(res[uri])}}
 		}

@@ -255,3 +255,29 @@ func BenchmarkWideRender(b *testing.B) {
 		r.layout.ranker()
 	}
 }
+
+// A resource left to relevance goes into the prompt of a question naming
+// its server's domains or its own words, and stays out of the others.
+func TestRelevantResourceByDomainAndWords(t *testing.T) {
+	servers := append(sampleRequest().Servers, ServerContext{ID: "handbook", Name: "Handbook", Priority: 30,
+		Domains: []string{"onboarding"}, Capabilities: []string{"list_resources"}, RelevantOnly: true,
+		Resources: map[string]any{"handbook://leave": "Parental leave lasts sixteen weeks."}})
+	r := RenderServersWith(servers, RenderOptions{})
+	tests := []struct {
+		question string
+		in       bool
+	}{
+		{"How long does parental leave last?", true},
+		{"What should onboarding cover?", true},
+		{"Total sales per product category", false},
+	}
+	for _, tt := range tests {
+		_, user := BuildPrompt(Request{Question: tt.question, Servers: servers, Rendered: r})
+		if got := strings.Contains(user, "sixteen weeks"); got != tt.in {
+			t.Errorf("%q: resource in the prompt = %v, want %v", tt.question, got, tt.in)
+		}
+		if !strings.Contains(user, `"handbook"`) {
+			t.Errorf("%q: the server itself is missing from the prompt", tt.question)
+		}
+	}
+}
