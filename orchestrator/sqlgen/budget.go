@@ -71,7 +71,12 @@ type PromptStats struct {
 }
 
 // MeasurePrompt builds req's prompt as BuildPrompt does and describes it.
+// Pass the rendering Select returned for req to measure without selecting
+// again.
 func MeasurePrompt(req Request) PromptStats {
+	if r := req.Rendered; r != nil && r.layout != nil && r.matches(req.Servers) {
+		req.Rendered = r.Select(req)
+	}
 	system, user := BuildPrompt(req)
 	st := PromptStats{Chars: len(system) + len(user)}
 	st.TokensEst = EstimateTokens(st.Chars)

@@ -281,3 +281,17 @@ func TestRelevantResourceByDomainAndWords(t *testing.T) {
 		}
 	}
 }
+
+// MeasurePrompt of the snapshot's rendering describes the question's
+// selection, as MeasurePrompt of the selection does.
+func TestWideMeasureSelects(t *testing.T) {
+	servers := wideServers(t)
+	base := RenderServersWith(servers, RenderOptions{TokenBudget: DefaultTokenBudget})
+	req := Request{Question: wide.Questions()[0].Text, Dialect: "sqlite", Today: "2026-01-15", Servers: servers, Rendered: base}
+	a := MeasurePrompt(req)
+	req.Rendered = base.Select(req)
+	b := MeasurePrompt(req)
+	if a.Chars != b.Chars || a.TablesSelected != b.TablesSelected || a.TablesSelected >= a.TablesTotal || a.Budget != DefaultTokenBudget {
+		t.Errorf("measured from the snapshot: %+v; from the selection: %+v", a, b)
+	}
+}
