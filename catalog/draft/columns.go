@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -214,6 +215,10 @@ func flag(c *colDraft) (string, bool) {
 	if len(vals) > 0 && (p.distinct < 0 || p.distinct <= 2) && allMatch(vals, func(s string) bool { return yesNo[strings.ToLower(s)] }) {
 		return "yes/no text values: a flag", true
 	}
+	if (p.distinct < 0 || p.distinct <= 2) && allMatch(vals, func(s string) bool { return s == "0" || s == "1" }) &&
+		(slices.Contains(vals, "0") && slices.Contains(vals, "1") || names.FlagLike(c.toks)) {
+		return "'0'/'1' text values: a yes/no flag", true
+	}
 	return "", false
 }
 
@@ -276,7 +281,7 @@ func (d *drafter) classifyText(c *colDraft) {
 	// A first or last name repeats on its own; the pair may still name rows.
 	// People share names, so a column named for its table ("customer name")
 	// or a plain name or title is a candidate however often names repeat.
-	if c.nameLike() && (!c.lowShare() || names.GivenName(c.toks) || names.FamilyName(c.toks) || c.ownName()) {
+	if c.nameLike() && (!c.lowShare() || names.GivenName(c.toks) || names.FamilyName(c.toks) || c.ownName()) || c.namesItsTable() {
 		out.Kind = "" // a label candidate: decideTables chooses
 		return
 	}
@@ -329,6 +334,14 @@ func (c *colDraft) ownName() bool {
 	p := strings.Join(c.toks, " ")
 	single := c.t.singular()
 	return plainNames[p] || p == single+" name" || p == single+" title" || p == single+"name"
+}
+
+// namesItsTable reports a text column named as its table ("country" in
+// country, "city" in city) whose values nearly all differ: the name of
+// each row.
+func (c *colDraft) namesItsTable() bool {
+	p := c.prof
+	return strings.Join(c.toks, " ") == c.t.singular() && p.nonNull > 0 && float64(p.distinct) >= 0.9*float64(p.nonNull)
 }
 
 // plainNames name a row without saying of what.

@@ -84,6 +84,8 @@ func TestClassifyColumn(t *testing.T) {
 		{"all ones named like a flag", col("is_deleted", "INTEGER", 10, profile{min: int64(1), max: int64(1)}, int64(1)), catalog.KindFlag, "", "0/1"},
 		{"quantity of 0 and 1 stays a measure", col("quantity", "INTEGER", 10, profile{min: int64(0), max: int64(1)}, int64(0), int64(1)), catalog.KindMeasure, "", ""},
 		{"yes/no text", col("opt_in", "TEXT", 10, profile{}, "Y", "N"), catalog.KindFlag, "", "yes/no"},
+		{"0/1 text", col("Discontinued", "TEXT", 10, profile{}, "0", "1", "0"), catalog.KindFlag, "", "'0'/'1' text"},
+		{"one 0/1 text value is not a flag", col("grade", "TEXT", 10, profile{}, "1", "1"), catalog.KindAttribute, "", ""},
 		{"numeric code", col("postal_code", "INTEGER", 10, profile{}, int64(10115)), catalog.KindIdentifier, "", "code"},
 		{"invoice number", col("invoice_no", "INTEGER", 100, profile{distinct: 100, nonNull: 100, min: int64(1), max: int64(100)}, int64(1), int64(2)), catalog.KindIdentifier, "", "identifies rows"},
 		{"measure", col("Quantity", "SMALLINT", 10, profile{min: int64(1), max: int64(9)}, int64(3)), catalog.KindMeasure, "", ""},
@@ -196,6 +198,8 @@ func TestPickLabel(t *testing.T) {
 		{"a repeated job title loses to the name pair", table("Employee", 1, 0, kinded("Title", "", repeats), kinded("FirstName", "", repeats), kinded("LastName", "", repeats)), "FirstName+LastName"},
 		{"a unique-looking job title loses to the name pair too", table("Employee", 1, 0, kinded("Title", "", uniq), kinded("FirstName", "", uniq), kinded("LastName", "", uniq)), "FirstName+LastName"},
 		{"a repeated plain name still names rows", table("people", 1, 0, kinded("Name", "", repeats)), "Name"},
+		{"a column named as its table", table("country", 1, 0, kinded("country", "", uniq)), "country"},
+		{"a repeating column named as its table is not its name", table("city", 1, 0, kinded("city", "", repeats)), ""},
 		{"ship name of an event", table("Orders", 1, 1, kinded("ShipName", "", uniq), kinded("OrderDate", catalog.KindDate, uniq)), ""},
 	}
 	for _, tt := range tests {

@@ -107,7 +107,7 @@ var organisationWords = map[string]bool{"company": true, "business": true, "orga
 func pickLabel(t *tableDraft, cands []*colDraft) []*colDraft {
 	single := t.singular()
 	for _, c := range cands {
-		if p := strings.Join(c.toks, " "); p == single+" name" || p == single+" title" || p == single+"name" {
+		if p := strings.Join(c.toks, " "); p == single+" name" || p == single+" title" || p == single+"name" || c.namesItsTable() {
 			return []*colDraft{c}
 		}
 	}

@@ -287,6 +287,10 @@ func (b *binder) assembleAggregate(p *plan) error {
 			t = g.col.t
 		}
 		if t != nil && !p.joins.need(b.m, t) {
+			if _, amb := b.m.paths(p.joins.root); amb[t] {
+				return decline("%s is linked to %s in more than one way (through different tables), and I don't know which link you mean", b.root.name, t.name).
+					withHint("ask for %s on its own", t.phrase())
+			}
 			return decline("%s can't be broken down by %s without counting rows twice", b.root.name, t.name).
 				withHint("ask for %s on its own", t.phrase())
 		}

@@ -16,6 +16,8 @@ type binder struct {
 	today time.Time
 
 	named    map[*table]bool // tables the question names (not as a grouping)
+	nouns    []nounRef       // the table nouns among them, as the question says them
+	valued   map[*table]bool // tables a value of the question names ("the product Espresso")
 	subject  *table          // the first of them: what the question is about
 	frame    planKind
 	root     *table
@@ -167,7 +169,7 @@ func candList(cs []cand) string {
 
 // bind runs the binding steps and assembles the plan.
 func (m *model) bind(q *query, today time.Time) (*plan, *binder, error) {
-	b := &binder{m: m, q: q, today: today, named: map[*table]bool{}, resolved: map[string]map[string]string{}}
+	b := &binder{m: m, q: q, today: today, named: map[*table]bool{}, valued: map[*table]bool{}, resolved: map[string]map[string]string{}}
 	for _, step := range []func() error{
 		b.bindSubjects, b.bindFrame, b.bindMeasures, b.bindRoot, b.bindGroups, b.bindRanking,
 		b.bindFilters, b.bindComparisons, b.bindTimeTable, b.bindReroot, b.bindTime, b.bindColumns,
@@ -207,6 +209,7 @@ func (b *binder) bindSubjects() error {
 			continue
 		}
 		b.named[ts[0]] = true
+		b.nouns = append(b.nouns, nounRef{text: sp.text, t: ts[0]})
 		if b.subject == nil {
 			b.subject = ts[0]
 		}
@@ -216,6 +219,7 @@ func (b *binder) bindSubjects() error {
 		if f.label != nil {
 			for _, t := range f.label.tables() {
 				b.named[t] = true
+				b.valued[t] = true
 			}
 		}
 	}
@@ -444,4 +448,23 @@ func (b *binder) aggregateComparison() bool {
 		}
 	}
 	return false
+}
+
+// nounRef is a table the question names with the words naming it.
+type nounRef struct {
+	text string
+	t    *table
+}
+
+// nounsUsed declines a plan that leaves out a table the question names as
+// a noun: "artist sales" read as the total of every sale would answer a
+// question nobody asked.
+func (b *binder) nounsUsed(used map[*table]bool) error {
+	for _, n := range b.nouns {
+		if !used[n.t] && !b.valued[n.t] {
+			return decline("I did not see what %q does in the question", n.text).
+				withHint("say how it is used, e.g. \"... by %s\" or \"... for one %s\"", n.text, n.text)
+		}
+	}
+	return nil
 }

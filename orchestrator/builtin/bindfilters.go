@@ -173,7 +173,13 @@ func (b *binder) bindFlag(f *filterReq) (*boundFilter, error) {
 	}
 	c := cs[0].c
 	if !c.numeric && !c.boolean {
-		return nil, decline("%q (%s) is a yes/no column stored as text; I don't know which value means yes", sp.text, c.ref())
+		v, ok := textFlagValue(c.values, !f.neg)
+		if !ok {
+			return nil, decline("%q (%s) is a yes/no column stored as text; I don't know which value means yes", sp.text, c.ref())
+		}
+		b.resolve(sp.text, c.ref(), v)
+		b.assume = append(b.assume, fmt.Sprintf("'%s' → %s = '%s'", sp.text, c.ref(), v))
+		return &boundFilter{col: c, t: c.t, values: []string{v}, text: sp.text}, nil
 	}
 	b.resolve(sp.text, c.ref(), fmt.Sprint(!f.neg))
 	return &boundFilter{flag: true, col: c, t: c.t, neg: f.neg, text: sp.text}, nil
@@ -687,4 +693,36 @@ func looksLikeStatus(vs []string) bool {
 		}
 	}
 	return true
+}
+
+var (
+	yesTexts = setOf("1", "yes", "y", "true", "t")
+	noTexts  = setOf("0", "no", "n", "false", "f")
+)
+
+// textFlagValue is the stored text of a yes/no column that means yes (or
+// no): one of its two known values, '1'/'0', 'Y'/'N', 'true'/'false' ...
+func textFlagValue(values []string, yes bool) (string, bool) {
+	if !yesNoValues(values) {
+		return "", false
+	}
+	want := noTexts
+	if yes {
+		want = yesTexts
+	}
+	for _, v := range values {
+		if want[strings.ToLower(strings.TrimSpace(v))] {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// yesNoValues: exactly two values, one meaning yes and one meaning no.
+func yesNoValues(values []string) bool {
+	if len(values) != 2 {
+		return false
+	}
+	a, b := strings.ToLower(strings.TrimSpace(values[0])), strings.ToLower(strings.TrimSpace(values[1]))
+	return yesTexts[a] && noTexts[b] || noTexts[a] && yesTexts[b]
 }

@@ -223,8 +223,15 @@ func (b *binder) bindGroupSpan(sp *span) (*boundGroup, error) {
 	if len(cs) == 0 {
 		return nil, decline("I can't group by %q", sp.text)
 	}
-	cs = narrow(cs, func(c cand) bool { return b.named[c.t] && c.t != b.root }, b.own, b.reachable,
-		strongest(cs), func(c cand) bool { return !c.t.view }, b.fewestHopsFromRoot(cs))
+	strong, nearest := strongest(cs), b.fewestHopsFromRoot(cs)
+	cs = narrow(cs, func(c cand) bool { return b.named[c.t] && c.t != b.root })
+	others := narrow(cs, b.reachable)
+	cs = narrow(cs, b.own, b.reachable, strong, func(c cand) bool { return !c.t.view }, nearest)
+	if len(cs) == 1 && len(others) > 1 {
+		// the question did not say which table's: say which was taken
+		b.assume = append(b.assume, fmt.Sprintf("'%s' read as %s (it could also mean %s)",
+			sp.text, cs[0].String(), candList(without(others, cs[0]))))
+	}
 	if len(cs) > 1 {
 		return nil, decline("%q could mean %s", sp.text, candList(cs)).
 			withHint("name the table too, e.g. by %s %s", cs[0].t.singular(), sp.text)
@@ -488,4 +495,15 @@ func (b *binder) bindAggregateRank(r *rankReq) error {
 		return err
 	}
 	return b.checkAveragePerEntity()
+}
+
+// without is cs less c.
+func without(cs []cand, c cand) []cand {
+	var out []cand
+	for _, x := range cs {
+		if x != c {
+			out = append(out, x)
+		}
+	}
+	return out
 }

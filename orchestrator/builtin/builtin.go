@@ -91,6 +91,19 @@ func (g *Generator) Generate(ctx context.Context, req sqlgen.Request) (sqlgen.Pl
 		return sqlgen.Plan{}, g.declined(nil, decline("no database schema resource was provided").
 			withHint("check that the database MCP server is connected"))
 	}
+	if m.tablesOnly != nil {
+		// A view named like a grouped question can hide filters and a
+		// grain of its own ("sales by category" over one year, one row
+		// per product): the base tables answer when they can.
+		if p, err := g.answer(m.tablesOnly, req); err == nil {
+			return p, nil
+		}
+	}
+	return g.answer(m, req)
+}
+
+// answer plans the question on one compiled model.
+func (g *Generator) answer(m *model, req sqlgen.Request) (sqlgen.Plan, error) {
 	dialect, err := m.pickDialect(req.Dialect)
 	if err != nil {
 		return sqlgen.Plan{}, g.declined(nil, err)
@@ -108,9 +121,12 @@ func (g *Generator) Generate(ctx context.Context, req sqlgen.Request) (sqlgen.Pl
 	if err != nil {
 		return sqlgen.Plan{}, g.declined(sc.spans, m.withExample(err))
 	}
-	sql, err := render(p, dialect)
+	sql, used, err := render(p, dialect)
 	if err != nil {
 		return sqlgen.Plan{}, g.declined(sc.spans, err)
+	}
+	if err := b.nounsUsed(used); err != nil {
+		return sqlgen.Plan{}, g.declined(sc.spans, m.withExample(err))
 	}
 	assumptions := append(b.assumptions(), sc.rewrites...)
 	return sqlgen.Plan{

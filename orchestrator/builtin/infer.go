@@ -69,7 +69,7 @@ func (c *column) inferKind() {
 	switch {
 	case c.pk || c.fk != nil || idWords[last]:
 		c.kind = catalog.KindIdentifier
-	case c.boolean || len(ws) > 1 && flagPrefixes[ws[0]]:
+	case c.boolean || len(ws) > 1 && flagPrefixes[ws[0]] || textual && yesNoValues(c.values):
 		c.kind = catalog.KindFlag
 	case c.dateType || textual && (anyIn(ws, dateWords) || len(ws) > 1 && dateSuffixes[last]):
 		c.kind = catalog.KindDate

@@ -122,6 +122,23 @@ func interpret(spans []*span) (*query, error) {
 	return q, nil
 }
 
+// selfReference: a phrase naming a foreign key from a table to itself
+// ("reports to" an employee, "parent" category) and not the table: the
+// question is about how rows relate to one another, which needs the table
+// joined to itself.
+func selfReference(sp *span) bool {
+	self := false
+	for _, m := range sp.ms {
+		switch {
+		case m.kind == mTable:
+			return false
+		case m.kind == mColumn && m.c.fk != nil && m.c.fk.to == m.c.t:
+			self = true
+		}
+	}
+	return self
+}
+
 // readUnsupported declines writes, "why" and predictions.
 func (q *query) readUnsupported() error {
 	for i, sp := range q.spans {
@@ -135,7 +152,7 @@ func (q *query) readUnsupported() error {
 		case sp.is(kwFuture):
 			return decline("I report recorded data and cannot predict or forecast").
 				withHint("ask about a past period, e.g. last month")
-		case sp.is(kwRelation):
+		case sp.is(kwRelation), selfReference(sp):
 			return decline("how rows relate to one another (%q) is not answered offline", sp.text).
 				withHint("ask about one row's own details, or configure an LLM")
 		case sp.is(kwNoneOf) && noneOfColumn(q.at(i+1)):
@@ -726,6 +743,11 @@ func (q *query) readMeasures() error {
 				// "total orders": a count of rows
 				q.addMeasure(&measureReq{count: nx, fnSpan: sp})
 				sp.used = true
+			case sp.kind == spWord && measureLike(sp) && nx != nil && nx.has(mTable) && !measureLike(nx):
+				// "total invoices" beside a column named Total: its sum, or
+				// how many invoices there are?
+				return decline("%q could mean the number of %s or the sum of their %s", sp.text+" "+nx.text, nx.text, sp.text).
+					withHint("ask for the number of %s, or the sum of the %s column", nx.text, sp.text)
 			case sp.kind == spWord && measureLike(sp):
 				// "Total" is also a column here: read it as that column
 			case sp.kind == spKw:

@@ -28,6 +28,10 @@ type model struct {
 	hasSchema  bool
 	maxSynonym int
 	reachable  map[*table]reachInfo // by computePaths
+	// tablesOnly is the same database without the views named like a
+	// grouped question, compiled when it has some: questions are planned
+	// on it first.
+	tablesOnly *model
 }
 
 // table is one table or view.
@@ -187,7 +191,42 @@ func compile(src sources) *model {
 	}
 	m.lex.finish()
 	m.computePaths()
+	if base, ok := withoutViews(src); ok {
+		m.tablesOnly = compile(base)
+	}
 	return m
+}
+
+// withoutViews is src without the views named like a grouped question
+// ("Sales by Category", "orders_per_month"), when it has some. Such a view
+// has a grain and often filters of its own (one year, one row per product)
+// that the question does not ask for; the base tables answer "sales by
+// category" as asked. Other views ("delivered shipments") keep their
+// meaning: a named subset of rows.
+func withoutViews(src sources) (sources, bool) {
+	var keep []schemaTable
+	for _, t := range src.schema.Tables {
+		if t.Kind != "view" || !groupedName(t.Name) {
+			keep = append(keep, t)
+		}
+	}
+	if len(keep) == len(src.schema.Tables) {
+		return src, false
+	}
+	schema := *src.schema
+	schema.Tables = keep
+	src.schema = &schema
+	return src, true
+}
+
+// groupedName: an identifier with "by" or "per" among its words.
+func groupedName(name string) bool {
+	for _, w := range catalog.IdentifierWords(name) {
+		if w == "by" || w == "per" {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *model) buildTables(s *schemaDoc) {

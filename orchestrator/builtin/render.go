@@ -24,16 +24,18 @@ type renderer struct {
 	b         strings.Builder
 	err       error
 	aliasRefs bool // ORDER BY may name select aliases
+	used      map[*table]bool
 }
 
-// render returns the SQL of p in the dialect.
-func render(p *plan, dialect string) (string, error) {
-	r := &renderer{dialect: dialect, qualify: len(p.joins.edges) > 0 || hasSemi(p.where), aliasRefs: true}
+// render returns the SQL of p in the dialect and the tables it reads.
+func render(p *plan, dialect string) (string, map[*table]bool, error) {
+	r := &renderer{dialect: dialect, qualify: len(p.joins.edges) > 0 || hasSemi(p.where), aliasRefs: true,
+		used: map[*table]bool{}}
 	r.query(p)
 	if r.err != nil {
-		return "", r.err
+		return "", nil, r.err
 	}
-	return r.b.String(), nil
+	return r.b.String(), r.used, nil
 }
 
 func hasSemi(cs []*cond) bool {
@@ -155,6 +157,7 @@ func (r *renderer) orderBy(p *plan) {
 
 // table is a table reference: schema.table, each part quoted when needed.
 func (r *renderer) table(t *table) string {
+	r.used[t] = true
 	if t.schema != "" {
 		return r.ident(t.schema) + "." + r.ident(t.bare)
 	}
@@ -268,7 +271,7 @@ func (r *renderer) cond(c *cond) string {
 		return lhs + " " + c.op + " " + num(c.a)
 	case cSemi:
 		s := c.semi
-		sub := &renderer{dialect: r.dialect, qualify: true}
+		sub := &renderer{dialect: r.dialect, qualify: true, used: r.used}
 		sub.w("SELECT ", sub.col(s.sel))
 		sub.from(s.joins)
 		sub.where(s.where)

@@ -83,14 +83,15 @@ func TestStoreDeclines(t *testing.T) {
 	e := storeEnv(t)
 	g := New(nil)
 	for _, q := range []string{
-		"total quantity by country",         // four tables have a country
-		"orders to Germany",                 // Germany is in three tables, none named
-		"average unit price",                // Products or Order Details?
-		"total unit price",                  // a price is not added up
-		"how many orders did Alfreds place", // a partial name
-		"sales by discount",                 // grouping by a measure
-		"average sales per customer",        // per-entity average
-		"sales next quarter",                // the future
+		"total quantity by country",                  // four tables have a country
+		"orders to Germany",                          // Germany is in three tables, none named
+		"average unit price",                         // Products or Order Details?
+		"total unit price",                           // a price is not added up
+		"how many orders did Alfreds place",          // a partial name
+		"sales by discount",                          // grouping by a measure
+		"average sales per customer",                 // per-entity average
+		"sales next quarter",                         // the future
+		"how many employees report to Andrew Fuller", // a table joined to itself
 	} {
 		t.Run(q, func(t *testing.T) { e.declines(t, g, q) })
 	}

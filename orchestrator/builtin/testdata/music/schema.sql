@@ -57,3 +57,11 @@ SELECT ar.artist_id, ar.name, SUM(il.unit_price * il.quantity) AS revenue
 FROM invoice_line il JOIN track t ON t.track_id = il.track_id
 JOIN album al ON al.album_id = t.album_id JOIN artist ar ON ar.artist_id = al.artist_id
 GROUP BY ar.artist_id, ar.name;
+-- A view named like a question, with a filter and a grain of its own: the
+-- base tables answer "sales by genre" over every year, one row per genre.
+CREATE VIEW "sales by genre" AS
+SELECT g.name AS genre, t.name AS track, SUM(il.unit_price * il.quantity) AS revenue
+FROM invoice_line il JOIN track t ON t.track_id = il.track_id
+JOIN genre g ON g.genre_id = t.genre_id JOIN invoice i ON i.invoice_id = il.invoice_id
+WHERE i.invoiced_at >= 1735689600
+GROUP BY g.name, t.name;
