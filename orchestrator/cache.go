@@ -123,6 +123,7 @@ func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serv
 	}
 
 	values := make([]any, len(list))
+	kept := make([]bool, len(list))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(maxParallelReads)
 	for i, r := range list {
@@ -140,7 +141,7 @@ func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serv
 			if err != nil {
 				return fetchErr(c.id, r.URI, PhaseData, err)
 			}
-			values[i] = parseContents(res.Contents)
+			values[i], kept[i] = c.admit(log, r.URI, res.Contents)
 			log.Info("resource fetch completed", "event", "resource_fetch_completed", "uri", r.URI,
 				"duration_ms", ms(time.Since(t0)))
 			return nil
@@ -152,7 +153,9 @@ func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serv
 	}
 	res := make(map[string]any, len(list))
 	for i, r := range list {
-		res[r.URI] = values[i]
+		if kept[i] {
+			res[r.URI] = values[i]
+		}
 	}
 	c.subscribeRead(ctx, res)
 	rc.o.addSchema(ctx, c, res)
@@ -170,7 +173,7 @@ func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serv
 // list lists the server's resources (none when it offers no resources: an
 // executor fetched only for its discovered schema).
 func (rc *resourceCache) list(ctx context.Context, c *conn, log *slog.Logger) ([]mcp.Resource, error) {
-	if !c.hasResources() {
+	if !c.gathers() {
 		return nil, nil
 	}
 	start := time.Now()
@@ -185,6 +188,7 @@ func (rc *resourceCache) list(ctx context.Context, c *conn, log *slog.Logger) ([
 		rc.invalidate(c.id)
 		return nil, fetchErr(c.id, "", PhaseList, err)
 	}
+	list = c.wanted(list)
 	uris := make([]string, len(list))
 	for i, r := range list {
 		uris[i] = r.URI
@@ -280,7 +284,7 @@ func (o *Orchestrator) gather(ctx context.Context, opID string) (*gathered, erro
 			errs[i] = c.downError()
 			continue
 		}
-		if !c.hasResources() && !c.discovers() {
+		if !c.gathers() && !c.discovers() {
 			snaps[i] = c.noResources
 			g.hits++
 			continue

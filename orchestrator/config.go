@@ -76,6 +76,14 @@ type ServerConfig struct {
 	Priority     int      `yaml:"priority"` // 1..999, lower is preferred
 	Domains      []string `yaml:"domains"`
 	Capabilities []string `yaml:"capabilities"`
+	// Prompt says which of the server's resources are gathered and feed
+	// the LLM prompt: auto (default), all, none, or a list of URI
+	// patterns (see PromptResources).
+	Prompt PromptResources `yaml:"prompt"`
+	// MaxResourceBytes caps one resource (its text) other than a database
+	// schema or a catalog: a larger one is left out with a WARN naming it.
+	// 0 means DefaultMaxResourceBytes (256 KiB).
+	MaxResourceBytes int `yaml:"max_resource_bytes"`
 	// SQLTool names a third-party executor's SQL tool and its argument;
 	// default {name: execute_query, argument: query}.
 	SQLTool *SQLTool `yaml:"sql_tool"`
@@ -246,6 +254,11 @@ type LLMConfig struct {
 	// question probes it. Default 3; 0 turns the breaker off.
 	CircuitFailures int           `yaml:"circuit_failures"`
 	CircuitCooldown time.Duration `yaml:"circuit_cooldown"` // default 30s
+	// PromptTokenBudget bounds each LLM prompt, in estimated tokens
+	// (characters / 4): when the schema and catalog resources make a
+	// larger prompt, each question's prompt shows the tables relevant to
+	// it. Default 8000; 0 turns the bound off.
+	PromptTokenBudget int `yaml:"prompt_token_budget"`
 }
 
 // Bounds of llm.max_retries and llm.retry_base_delay.
@@ -319,6 +332,8 @@ func DefaultConfig() *Config {
 			RetryBaseDelay:  500 * time.Millisecond,
 			CircuitFailures: 3,
 			CircuitCooldown: 30 * time.Second,
+
+			PromptTokenBudget: DefaultPromptTokenBudget,
 		},
 		HTTP: HTTPConfig{
 			Addr:              ":8001",
@@ -475,6 +490,7 @@ func (c *Config) Validate() error {
 			}
 		}
 		validateServerPolicy(at, s, add)
+		validatePrompt(at, s, add)
 	}
 	if len(c.MCPServers) > 0 && executors == 0 {
 		add("mcp_servers: no server has capability execute_query; questions cannot be answered without an executor")
@@ -520,6 +536,10 @@ func (c *Config) Validate() error {
 	}
 
 	l := c.LLM
+	if l.PromptTokenBudget < 0 || (l.PromptTokenBudget > 0 && l.PromptTokenBudget < minPromptTokenBudget) {
+		add("llm.prompt_token_budget: %d is too small; write at least %d (default %d), or 0 for no bound",
+			l.PromptTokenBudget, minPromptTokenBudget, DefaultPromptTokenBudget)
+	}
 	switch l.Provider {
 	case "", ProviderBuiltin:
 	case ProviderOpenAI, ProviderAnthropic, ProviderOllama:

@@ -34,6 +34,7 @@ type Metrics struct {
 	circuitOpen      prometheus.Gauge
 	resultCache      *prometheus.CounterVec // by event: hit, miss, stale, eviction
 	resultCacheBytes prometheus.Gauge
+	promptTokens     prometheus.Histogram // estimated tokens of each LLM prompt
 }
 
 // NewMetrics creates the collectors and registers them with reg (nil reg:
@@ -68,11 +69,15 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		resultCacheBytes: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "talk2tables_result_cache_bytes", Help: "Size of the cached SQL results (their JSON).",
 		}),
+		promptTokens: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "talk2tables_llm_prompt_tokens", Help: "Estimated tokens (characters / 4) of each LLM prompt, first tries and repairs.",
+			Buckets: []float64{500, 1000, 2000, 4000, 6000, 8000, 12000, 16000, 32000, 64000, 128000},
+		}),
 	}
 	if reg != nil {
 		reg.MustRegister(m.llmDuration, m.llmTokens, m.mcpDuration, m.cacheHits, m.cacheMisses,
 			m.sqlErrors, m.recoveryAttempts, m.recoveryOutcomes, m.inFlight, m.queries, m.fallbacks, m.circuitOpen,
-			m.resultCache, m.resultCacheBytes)
+			m.resultCache, m.resultCacheBytes, m.promptTokens)
 	}
 	return m
 }
@@ -92,6 +97,12 @@ func (m *Metrics) observeLLM(d time.Duration, prompt, completion int) {
 	}
 	if completion > 0 {
 		m.llmTokens.WithLabelValues("completion").Add(float64(completion))
+	}
+}
+
+func (m *Metrics) observePrompt(tokens int) {
+	if m != nil {
+		m.promptTokens.Observe(float64(tokens))
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/sync/errgroup"
 
+	"talk2tables/orchestrator/builtin"
 	"talk2tables/orchestrator/resultcache"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
@@ -258,7 +259,7 @@ func (o *Orchestrator) Resources(ctx context.Context) ([]ResourceSnapshot, error
 				out[i].Error = "server is " + st
 				return
 			}
-			if !c.hasResources() {
+			if !c.gathers() {
 				out[i].Resources = map[string]any{}
 				return
 			}
@@ -537,8 +538,19 @@ func startAttempt(ctx context.Context, attempt int, repair *sqlgen.Repair) (cont
 // generate calls the generator with logs, metrics and a span carrying the
 // token counts.
 func (o *Orchestrator) generate(ctx context.Context, log *slog.Logger, gen sqlgen.Generator, req sqlgen.Request, attempt int) (sqlgen.Plan, error) {
-	log.Info("llm prompt created", "event", "llm_prompt_created", "component", "sqlgen",
-		"attempt", attempt, "servers", len(req.Servers), "repair", req.Repair != nil, "generator", gen.Name())
+	attrs := []any{"event", "llm_prompt_created", "component", "sqlgen",
+		"attempt", attempt, "servers", len(req.Servers), "repair", req.Repair != nil, "generator", gen.Name()}
+	if gen.Name() != builtin.Name {
+		// The question's share of the resources is chosen once here; the
+		// LLM generator builds its prompt from this rendering as it is.
+		req.Rendered = req.Rendered.Select(req)
+		st := sqlgen.MeasurePrompt(req)
+		o.metrics.observePrompt(st.TokensEst)
+		attrs = append(attrs, "prompt_chars", st.Chars, "prompt_tokens_est", st.TokensEst,
+			"tables_selected", st.TablesSelected, "tables_total", st.TablesTotal,
+			"selection_ms", float64(st.SelectTime.Microseconds())/1000)
+	}
+	log.Info("llm prompt created", attrs...)
 	ctx, span := telemetry.Start(ctx, "generate", trace.SpanKindInternal, telemetry.AttrAttempt.Int(attempt),
 		telemetry.AttrGenerator.String(gen.Name()))
 	t0 := time.Now()
@@ -621,21 +633,21 @@ func (o *Orchestrator) requestBase(g *gathered, exec *conn) *requestBase {
 	if b != nil && b.exec == exec && slices.Equal(b.snaps, g.snaps) {
 		return b
 	}
-	b = newRequestBase(g, exec)
+	b = newRequestBase(g, exec, promptTokenBudget(o.cfg.LLM.PromptTokenBudget))
 	o.baseMu.Lock()
 	o.base = b
 	o.baseMu.Unlock()
 	return b
 }
 
-func newRequestBase(g *gathered, exec *conn) *requestBase {
+func newRequestBase(g *gathered, exec *conn, budget int) *requestBase {
 	b := &requestBase{snaps: slices.Clone(g.snaps), exec: exec, dialect: "sqlite",
 		servers: make([]sqlgen.ServerContext, len(g.snaps))}
 	for i, s := range g.snaps {
 		c := g.conns[i]
 		b.servers[i] = sqlgen.ServerContext{ID: c.id, Name: c.cfg.Name, Priority: c.cfg.Priority,
 			Domains: c.cfg.Domains, Capabilities: c.cfg.Capabilities, Resources: s.Resources,
-			Version: strconv.FormatUint(s.Version, 10)}
+			Version: strconv.FormatUint(s.Version, 10), RelevantOnly: c.cfg.relevantOnly()}
 		if s.Resources == nil {
 			b.servers[i].Resources = map[string]any{}
 		}
@@ -663,7 +675,7 @@ func newRequestBase(g *gathered, exec *conn) *requestBase {
 	if exec.cfg.Dialect != "" {
 		b.dialect = exec.cfg.Dialect // the configured dialect wins
 	}
-	b.rendered = sqlgen.RenderServers(b.servers)
+	b.rendered = sqlgen.RenderServersWith(b.servers, sqlgen.RenderOptions{TokenBudget: budget})
 	b.databases, b.dbs = bindDatabases(g)
 	return b
 }

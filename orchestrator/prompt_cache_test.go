@@ -40,8 +40,10 @@ func promptRig(t *testing.T, ttlSeconds int) (*Orchestrator, *notesServer, *llmt
 	f := newFixture(t)
 	cfg := inprocConfig()
 	delete(cfg.MCPServers, "product_metadata_mcp")
+	// Its resource is neither a schema nor a catalog: prompt: all puts it
+	// in every prompt.
 	cfg.MCPServers["notes_mcp"] = ServerConfig{Name: "Notes", Transport: TransportInProcess, Priority: 1,
-		Capabilities: []string{CapListResources}}
+		Capabilities: []string{CapListResources}, Prompt: PromptResources{Mode: PromptAll}}
 	cfg.Orchestration.ResourceCacheTTL = ttlSeconds
 	plan := llmtest.Plan("SELECT product_id FROM products WHERE product_id = 123", nil, "x")
 	llm := llmtest.NewResponder(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: plan} })

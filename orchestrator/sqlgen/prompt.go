@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"talk2tables/sqlerr"
 )
@@ -110,31 +111,14 @@ const ResponseContract = `{"sql": "<one read-only SELECT statement>", ` +
 // deterministic: servers are ordered by priority (then id) and JSON object
 // keys are sorted.
 func BuildPrompt(req Request) (system, user string) {
-	dialect := req.Dialect
-	if dialect == "" {
-		dialect = "sqlite"
-	}
-	today := req.Today
-	if today == "" {
-		today = "unknown (use the database's date('now'))"
-	}
-	multi := req.MultiDatabase()
-	key := systemKey{dialect: dialect, today: today}
-	if multi {
-		key = systemKey{dialect: strings.Join(dialectsOf(req.Databases), " or "), today: today, multi: true}
-		dialect = key.dialect
-		if req.Repair != nil {
-			if d, ok := req.Database(req.Repair.Server); ok && d.Dialect != "" {
-				dialect = d.Dialect // the failed SQL's own dialect rules
-			}
-		}
-	}
+	key, dialect, today, multi := promptFrame(req)
 	system = systemPrompt(key)
 
 	rendered := req.Rendered
 	if !rendered.matches(req.Servers) {
 		rendered = RenderServers(req.Servers)
 	}
+	rendered = rendered.Select(req)
 	var u strings.Builder
 	u.Grow(len(rendered.text) + len(req.Question) + len(dialect) + len(today) + 64)
 	u.WriteString("Question: ")
@@ -156,6 +140,32 @@ func BuildPrompt(req Request) (system, user string) {
 	}
 	u.WriteString("\nRespond with the JSON object only.")
 	return system, u.String()
+}
+
+// promptFrame is what a prompt for req is framed by: its system prompt's
+// key, the dialect whose rules it gives, today, and whether it lists
+// several databases.
+func promptFrame(req Request) (key systemKey, dialect, today string, multi bool) {
+	dialect = req.Dialect
+	if dialect == "" {
+		dialect = "sqlite"
+	}
+	today = req.Today
+	if today == "" {
+		today = "unknown (use the database's date('now'))"
+	}
+	multi = req.MultiDatabase()
+	key = systemKey{dialect: dialect, today: today}
+	if multi {
+		key = systemKey{dialect: strings.Join(dialectsOf(req.Databases), " or "), today: today, multi: true}
+		dialect = key.dialect
+		if req.Repair != nil {
+			if d, ok := req.Database(req.Repair.Server); ok && d.Dialect != "" {
+				dialect = d.Dialect // the failed SQL's own dialect rules
+			}
+		}
+	}
+	return key, dialect, today, multi
 }
 
 // systemKey identifies a system prompt: it depends on nothing else. With
@@ -293,20 +303,39 @@ func writeRepair(u *strings.Builder, question, dialect string, ex examples, r *R
 	u.WriteString("The schema and the metadata are in the server resources above.\n")
 }
 
-// RenderedServers is the question-independent part of the user prompt:
-// every server with its resources as JSON, most preferred first. It is
-// immutable and safe to share between goroutines.
+// RenderedServers is the part of the user prompt made of the servers: every
+// server with its resources as JSON, most preferred first. It is immutable
+// and safe to share between goroutines. When the resources are over the
+// token budget, or a server leaves resources to relevance, the rendering
+// of one snapshot is the material Select assembles each question's from.
 type RenderedServers struct {
 	src      []ServerContext // the slice it was rendered from (identity only)
 	text     string
 	examples examples
+	// layout is set when each question's rendering is chosen (Select).
+	layout      *layout
+	budget      int // tokens; 0: none
+	tablesShown int
+	tablesTotal int
+	selectTime  time.Duration
 }
 
-// RenderServers renders servers as BuildPrompt lists them. Pass the result in
-// Request.Rendered together with the same servers slice to build many prompts
-// over one resource snapshot without re-encoding it; servers must not be
-// modified afterwards.
+// RenderServers renders servers as BuildPrompt lists them, with no token
+// budget. Pass the result in Request.Rendered together with the same
+// servers slice to build many prompts over one resource snapshot without
+// re-encoding it; servers must not be modified afterwards.
 func RenderServers(servers []ServerContext) *RenderedServers {
+	return RenderServersWith(servers, RenderOptions{TokenBudget: -1})
+}
+
+// serversHeader opens the servers' part of the prompt.
+const serversHeader = "MCP servers, most preferred (lowest priority number) first, with their resources as JSON " +
+	"(members that are false, null or empty are left out, and so is a member that repeats a value of " +
+	"its object's database_references):\n"
+
+// RenderServersWith is RenderServers keeping each question's prompt within
+// opts.TokenBudget (see RenderedServers.Select).
+func RenderServersWith(servers []ServerContext, opts RenderOptions) *RenderedServers {
 	r := &RenderedServers{src: servers}
 	sorted := sortedServers(servers)
 	if len(sorted) == 0 {
@@ -314,9 +343,7 @@ func RenderServers(servers []ServerContext) *RenderedServers {
 		return r
 	}
 	var b strings.Builder
-	b.WriteString("MCP servers, most preferred (lowest priority number) first, with their resources as JSON " +
-		"(members that are false, null or empty are left out, and so is a member that repeats a value of " +
-		"its object's database_references):\n")
+	b.WriteString(serversHeader)
 	for i, sc := range sorted {
 		sc.Resources = promptResources(sc.Resources)
 		b.WriteString("Server ")
@@ -331,6 +358,17 @@ func RenderServers(servers []ServerContext) *RenderedServers {
 		b.WriteString(ex)
 	}
 	r.text = b.String()
+	r.budget = opts.TokenBudget
+	if r.budget == 0 {
+		r.budget = DefaultTokenBudget
+	}
+	r.budget = max(r.budget, 0)
+	r.tablesTotal = countTables(sorted)
+	r.tablesShown = r.tablesTotal
+	if needsLayout(sorted) || (r.budget > 0 && EstimateTokens(len(r.text)+minOverhead) > r.budget) {
+		r.layout = buildLayout(sorted, serversHeader, r.text, r.budget)
+		r.tablesTotal = len(r.layout.units)
+	}
 	return r
 }
 

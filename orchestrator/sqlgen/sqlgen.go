@@ -51,6 +51,11 @@ type ServerContext struct {
 	// Resources maps a resource URI to its parsed JSON value (map[string]any,
 	// []any, ...), or to the raw text when the resource is not JSON.
 	Resources map[string]any `json:"resources"`
+	// RelevantOnly: resources that are neither a database schema nor a
+	// catalog (docs/contracts.md §1-§2) go into the LLM prompt only when
+	// the question is about them (RenderedServers.Select); false: all of
+	// them, always.
+	RelevantOnly bool `json:"-"`
 	// Version identifies this snapshot of Resources: it changes whenever
 	// the orchestrator refetches them (a counter bumped on every fetch), so
 	// generators may cache what they derive from Resources by (ID,
