@@ -317,7 +317,7 @@ func DefaultConfig() *Config {
 			MaxRetryAttempts: 3,
 			QueryTimeout:     30 * time.Second,
 			MCPCallTimeout:   15 * time.Second,
-			PingInterval:     3 * time.Second,
+			PingInterval:     2500 * time.Millisecond,
 			PingTimeout:      2 * time.Second,
 			LogLevel:         "info",
 			LogFormat:        "json",
