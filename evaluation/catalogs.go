@@ -3,6 +3,7 @@ package evaluation
 import (
 	"context"
 	"path/filepath"
+	"time"
 
 	"talk2tables/catalog"
 	"talk2tables/catalog/draft"
@@ -16,15 +17,23 @@ import (
 // draft plus the fixture's edits.json).
 func drafter() CatalogFunc { return Drafted }
 
+// draftTimeout bounds each sampling statement of the harness's drafts.
+const draftTimeout = 2 * time.Minute
+
 // Drafted is the CatalogFunc of `talk2tables catalog init`: it opens the
 // database read-only and drafts its catalog with catalog/draft.
 func Drafted(ctx context.Context, dbPath string) ([]byte, error) {
-	db, err := databasemcp.Open(dbPath, databasemcp.Options{})
+	db, err := databasemcp.Open(dbPath, databasemcp.Options{QueryTimeout: draftTimeout})
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	s, err := draft.Draft(ctx, db, draft.Options{Database: filepath.Base(dbPath)})
+	// The drafter gives up on a sampling statement after its timeout (5 s
+	// by default) and drafts that table from names alone; on a machine
+	// busy with a race-detector build that can happen to a small fixture,
+	// and the measure would then depend on the load. The harness drafts as
+	// on an idle machine.
+	s, err := draft.Draft(ctx, db, draft.Options{Database: filepath.Base(dbPath), QueryTimeout: draftTimeout})
 	if err != nil {
 		return nil, err
 	}

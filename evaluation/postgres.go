@@ -154,7 +154,7 @@ func pgType(t string) string {
 // DraftedFrom drafts a catalog from any database database-mcp serves (the
 // PostgreSQL copy of a fixture), as `talk2tables catalog init --dsn` does.
 func DraftedFrom(ctx context.Context, src draft.Source, database string) ([]byte, error) {
-	s, err := draft.Draft(ctx, src, draft.Options{Database: database})
+	s, err := draft.Draft(ctx, src, draft.Options{Database: database, QueryTimeout: draftTimeout})
 	if err != nil {
 		return nil, err
 	}
