@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync, writeFileSync, renameSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startServe, stopServe, writeStackConfig } from '../testlib.mjs';
@@ -50,6 +50,8 @@ test('editing the catalog reaches the next question without a restart', { timeou
   writeFileSync(catalog, original);
   execFileSync(bin, ['gen-data', '--db', db, '--rows', '2000', '--catalog', catalog]);
   const cfg = writeStackConfig(dir, { bin, db, catalog, llm: '  provider: builtin' });
+  // Invalidations are logged at DEBUG (with a count): ask for them.
+  appendFileSync(cfg, 'orchestration:\n  log_level: debug\n');
   const server = await startServe({ bin, cfg, logFile: join(dir, 'serve.log') });
   const base = server.base.replace(/\/$/, '');
   const log = () => server.stderrText();
@@ -77,7 +79,9 @@ test('editing the catalog reaches the next question without a restart', { timeou
     const still = await ask(base, question);
     assert.equal(still.status, 200, 'the last good catalog stays in service after an invalid edit');
     assert.equal(still.body.resolved_entities.wizzbang['products.product_id'], '123');
-    assert.ok(log().includes('"resource_cache_invalidated"'), 'the orchestrator logged the invalidation');
+    // logged (with the count) when the 1 s coalescing window closes
+    await eventually(async () => ({ ok: log().includes('"resource_cache_invalidated"') }),
+      'the orchestrator never logged the invalidation');
   } finally {
     await stopServe(server, dir);
     server.log.end();
