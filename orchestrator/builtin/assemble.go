@@ -33,6 +33,9 @@ func (b *binder) bindReroot() error {
 	all := append([]*table{b.root}, b.neededByGroupsAndFilters()...)
 	r := b.m.bridge(all)
 	if r == nil {
+		if _, amb := b.m.paths(b.root); len(need) == 1 && amb[need[0]] {
+			return decline("%s is linked to %s in more than one way (through different tables), and I don't know which link you mean", b.root.name, need[0].name)
+		}
 		return decline("%s is not linked to %s through the data's keys", b.root.name, tableNames(need))
 	}
 	for _, bm := range b.measures {
