@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -352,7 +350,7 @@ func writeTable(b *strings.Builder, d *orchestrator.QueryData) {
 			if i < len(row) {
 				v = row[i]
 			}
-			b.WriteString(" " + cell(formatValue(v)) + " |")
+			b.WriteString(" " + cell(orchestrator.FormatValue(v)) + " |")
 		}
 		b.WriteString("\n")
 	}
@@ -364,42 +362,6 @@ func writeTable(b *strings.Builder, d *orchestrator.QueryData) {
 		fmt.Fprintf(b, "\n_Showing %d of %d rows._\n", shown, total)
 	case d.Truncated:
 		fmt.Fprintf(b, "\n_The result was capped at %d rows._\n", total)
-	}
-}
-
-// formatValue renders one cell value.
-func formatValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "NULL"
-	case string:
-		return x
-	case float64:
-		return formatNumber(x)
-	case json.Number:
-		if f, err := x.Float64(); err == nil {
-			return formatNumber(f)
-		}
-		return x.String()
-	case bool:
-		return strconv.FormatBool(x)
-	default:
-		return fmt.Sprint(x)
-	}
-}
-
-// formatNumber shows integers as such and other numbers rounded for
-// reading: two decimals from 1 up, four significant digits below.
-func formatNumber(f float64) string {
-	switch {
-	case math.IsNaN(f) || math.IsInf(f, 0):
-		return strconv.FormatFloat(f, 'g', -1, 64)
-	case f == math.Trunc(f) && math.Abs(f) < 1e15:
-		return strconv.FormatFloat(f, 'f', 0, 64)
-	case math.Abs(f) >= 1:
-		return strconv.FormatFloat(f, 'f', 2, 64)
-	default:
-		return strconv.FormatFloat(f, 'g', 4, 64)
 	}
 }
 
