@@ -217,7 +217,7 @@ func (g *Gateway) handleHealth(ctx context.Context, req mcp.CallToolRequest) (*m
 		if s.LastError != "" {
 			state += " (" + oneLine(s.LastError) + ")"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", s.ID, cell(state), cell(strings.Join(s.Tools, ", ")), age)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", s.ID, orchestrator.MarkdownCell(state), orchestrator.MarkdownCell(strings.Join(s.Tools, ", ")), age)
 	}
 	return mcp.NewToolResultStructured(rep, b.String()), nil
 }

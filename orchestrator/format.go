@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // FormatValue renders one result cell for people (the markdown answers of
@@ -42,4 +43,47 @@ func formatNumber(f float64) string {
 	default:
 		return strconv.FormatFloat(f, 'g', 4, 64)
 	}
+}
+
+// WriteMarkdownTable writes up to limit rows of d as a markdown table (or a
+// one-line note when there is no result set or no row) and returns how
+// many rows it showed and how many the result has; the caller says what
+// was left out in its own words.
+func WriteMarkdownTable(b *strings.Builder, d *QueryData, limit int) (shown, total int) {
+	if d == nil || len(d.Columns) == 0 {
+		b.WriteString("_The query returned no result set._\n")
+		return 0, 0
+	}
+	if len(d.Rows) == 0 {
+		b.WriteString("_No rows matched._\n")
+		return 0, 0
+	}
+	b.WriteString("|")
+	for _, col := range d.Columns {
+		b.WriteString(" " + MarkdownCell(col) + " |")
+	}
+	b.WriteString("\n|")
+	for range d.Columns {
+		b.WriteString(" --- |")
+	}
+	b.WriteString("\n")
+	shown = min(len(d.Rows), limit)
+	for _, row := range d.Rows[:shown] {
+		b.WriteString("|")
+		for i := range d.Columns {
+			var v any
+			if i < len(row) {
+				v = row[i]
+			}
+			b.WriteString(" " + MarkdownCell(FormatValue(v)) + " |")
+		}
+		b.WriteString("\n")
+	}
+	return shown, max(d.RowCount, len(d.Rows))
+}
+
+// MarkdownCell escapes a value for a markdown table cell: one line, pipes
+// escaped.
+func MarkdownCell(s string) string {
+	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", `\|`)
 }

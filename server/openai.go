@@ -325,36 +325,10 @@ func answerMarkdown(res *orchestrator.QueryResult, severalDBs bool) string {
 
 // writeTable renders up to chatRowLimit rows as a markdown table.
 func writeTable(b *strings.Builder, d *orchestrator.QueryData) {
-	if d == nil || len(d.Columns) == 0 {
-		b.WriteString("_The query returned no result set._\n")
+	shown, total := orchestrator.WriteMarkdownTable(b, d, chatRowLimit)
+	if total == 0 {
 		return
 	}
-	if len(d.Rows) == 0 {
-		b.WriteString("_No rows matched._\n")
-		return
-	}
-	b.WriteString("|")
-	for _, col := range d.Columns {
-		b.WriteString(" " + cell(col) + " |")
-	}
-	b.WriteString("\n|")
-	for range d.Columns {
-		b.WriteString(" --- |")
-	}
-	b.WriteString("\n")
-	shown := min(len(d.Rows), chatRowLimit)
-	for _, row := range d.Rows[:shown] {
-		b.WriteString("|")
-		for i := range d.Columns {
-			var v any
-			if i < len(row) {
-				v = row[i]
-			}
-			b.WriteString(" " + cell(orchestrator.FormatValue(v)) + " |")
-		}
-		b.WriteString("\n")
-	}
-	total := max(d.RowCount, len(d.Rows))
 	switch {
 	case shown < total && d.Truncated:
 		fmt.Fprintf(b, "\n_Showing %d of %d rows (the result was capped at %d rows)._\n", shown, total, total)
@@ -363,12 +337,6 @@ func writeTable(b *strings.Builder, d *orchestrator.QueryData) {
 	case d.Truncated:
 		fmt.Fprintf(b, "\n_The result was capped at %d rows._\n", total)
 	}
-}
-
-// cell escapes a value for a markdown table cell.
-func cell(s string) string {
-	s = oneLine(s)
-	return strings.ReplaceAll(s, "|", `\|`)
 }
 
 // oneLine folds line breaks into spaces.
