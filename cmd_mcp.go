@@ -15,21 +15,13 @@ import (
 // logs, and the stderr of stdio MCP children, go to stderr.
 func runMCP(ctx context.Context, args []string, io stdio) error {
 	fs := newFlagSet("mcp", "[--config mcp_config.yaml]", io)
-	configPath := fs.String("config", "mcp_config.yaml", "orchestrator configuration `file`")
-	logLevel := fs.String("log-level", "", "debug, info, warn or error; overrides orchestration.log_level")
-	logFormat := fs.String("log-format", "", "json or text; overrides orchestration.log_format")
+	flags := addConfigFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	cfg, err := orchestrator.LoadConfig(*configPath)
+	cfg, err := flags.load()
 	if err != nil {
 		return fmt.Errorf("mcp: %w", err)
-	}
-	if *logLevel != "" {
-		cfg.Orchestration.LogLevel = *logLevel
-	}
-	if *logFormat != "" {
-		cfg.Orchestration.LogFormat = *logFormat
 	}
 	logger, err := newLogger(io.err, cfg.Orchestration.LogLevel, cfg.Orchestration.LogFormat)
 	if err != nil {

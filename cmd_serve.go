@@ -26,27 +26,18 @@ import (
 // reaped.
 func runServe(ctx context.Context, args []string, io stdio) error {
 	fs := newFlagSet("serve", "[--config mcp_config.yaml] [--addr :8001]", io)
-	configPath := fs.String("config", "mcp_config.yaml", "orchestrator configuration `file`")
+	flags := addConfigFlags(fs)
 	addr := fs.String("addr", "", "listen `address`, overrides http.addr (e.g. :8001 or 127.0.0.1:8001)")
-	logLevel := fs.String("log-level", "", "debug, info, warn or error; overrides orchestration.log_level")
-	logFormat := fs.String("log-format", "", "json or text; overrides orchestration.log_format")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 
-	cfg, err := orchestrator.LoadConfig(*configPath)
+	cfg, err := flags.load()
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	if *addr != "" {
 		cfg.HTTP.Addr = *addr
-	}
-	// Overrides go into the config so stdio MCP children log the same way.
-	if *logLevel != "" {
-		cfg.Orchestration.LogLevel = *logLevel
-	}
-	if *logFormat != "" {
-		cfg.Orchestration.LogFormat = *logFormat
 	}
 	logger, err := newLogger(io.err, cfg.Orchestration.LogLevel, cfg.Orchestration.LogFormat)
 	if err != nil {

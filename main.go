@@ -22,6 +22,8 @@ import (
 	"os/signal"
 	"sort"
 	"syscall"
+
+	"talk2tables/orchestrator"
 )
 
 // command is one subcommand.
@@ -132,3 +134,31 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 
 // errHelp means --help was asked for and printed: exit 0.
 var errHelp = errors.New("help")
+
+// configFlags are the flags serve and mcp share: the configuration file and
+// the log overrides.
+type configFlags struct{ path, level, format *string }
+
+func addConfigFlags(fs *flag.FlagSet) configFlags {
+	return configFlags{
+		path:   fs.String("config", "mcp_config.yaml", "orchestrator configuration `file`"),
+		level:  fs.String("log-level", "", "debug, info, warn or error; overrides orchestration.log_level"),
+		format: fs.String("log-format", "", "json or text; overrides orchestration.log_format"),
+	}
+}
+
+// load reads the configuration and applies the log overrides to it, so
+// stdio MCP children log the same way.
+func (f configFlags) load() (*orchestrator.Config, error) {
+	cfg, err := orchestrator.LoadConfig(*f.path)
+	if err != nil {
+		return nil, err
+	}
+	if *f.level != "" {
+		cfg.Orchestration.LogLevel = *f.level
+	}
+	if *f.format != "" {
+		cfg.Orchestration.LogFormat = *f.format
+	}
+	return cfg, nil
+}
