@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"talk2tables/databasemcp"
+	"talk2tables/internal/pgcopy"
 	"talk2tables/internal/pgtest"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/pgconfig"
@@ -65,103 +66,17 @@ func TestPostgresAnswersMatchSQLite(t *testing.T) {
 }
 
 // copyToPostgres creates the SQLite database's tables (with their primary
-// and foreign keys) in PostgreSQL under the same names and copies the rows.
+// and foreign keys) and views in PostgreSQL under the same names and copies
+// the rows.
 func copyToPostgres(tb testing.TB, lite *sql.DB, conn *pgx.Conn) {
 	tb.Helper()
-	ctx := context.Background()
-	var tables []string
-	for _, r := range queryAll(tb, lite, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name") {
-		tables = append(tables, r[0].(string))
-	}
-	var fks []string
-	for _, tn := range tables {
-		var defs, pks, names []string
-		for _, c := range queryAll(tb, lite, "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?) ORDER BY cid", tn) {
-			name, typ := c[0].(string), c[1].(string)
-			def := pgIdent(name) + " " + pgType(typ)
-			if c[2].(int64) == 1 {
-				def += " NOT NULL"
-			}
-			defs = append(defs, def)
-			names = append(names, name)
-			if c[3].(int64) > 0 {
-				pks = append(pks, pgIdent(name))
-			}
-		}
-		if len(pks) > 0 {
-			defs = append(defs, "PRIMARY KEY ("+strings.Join(pks, ", ")+")")
-		}
-		if _, err := conn.Exec(ctx, "CREATE TABLE "+pgIdent(tn)+" ("+strings.Join(defs, ", ")+")"); err != nil {
-			tb.Fatalf("create %s: %v", tn, err)
-		}
-		for _, f := range queryAll(tb, lite, "SELECT \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?)", tn) {
-			to, _ := f[2].(string)
-			fks = append(fks, fmt.Sprintf("ALTER TABLE %s ADD FOREIGN KEY (%s) REFERENCES %s (%s)",
-				pgIdent(tn), pgIdent(f[1].(string)), pgIdent(f[0].(string)), pgIdent(to)))
-		}
-		rows := queryAll(tb, lite, "SELECT * FROM \""+strings.ReplaceAll(tn, `"`, `""`)+"\"")
-		src := make([][]any, len(rows))
-		copy(src, rows)
-		if _, err := conn.CopyFrom(ctx, pgx.Identifier{tn}, names, pgx.CopyFromRows(src)); err != nil {
-			tb.Fatalf("copy %s: %v", tn, err)
-		}
-	}
-	for _, fk := range fks {
-		if _, err := conn.Exec(ctx, fk); err != nil {
-			tb.Fatalf("%s: %v", fk, err)
-		}
-	}
-	for _, v := range queryAll(tb, lite, "SELECT sql FROM sqlite_master WHERE type = 'view'") {
-		if _, err := conn.Exec(ctx, v[0].(string)); err != nil {
-			tb.Fatalf("create view: %v", err)
-		}
-	}
-	if _, err := conn.Exec(ctx, "ANALYZE"); err != nil {
+	skipped, err := pgcopy.FromSQLite(context.Background(), lite, conn)
+	if err != nil {
 		tb.Fatal(err)
 	}
-}
-
-func queryAll(tb testing.TB, db *sql.DB, q string, args ...any) [][]any {
-	tb.Helper()
-	rs, err := db.Query(q, args...)
-	if err != nil {
-		tb.Fatalf("%s: %v", q, err)
+	if len(skipped) > 0 {
+		tb.Fatalf("create view: %v", skipped)
 	}
-	defer rs.Close()
-	cols, _ := rs.Columns()
-	var out [][]any
-	for rs.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rs.Scan(ptrs...); err != nil {
-			tb.Fatal(err)
-		}
-		out = append(out, vals)
-	}
-	return out
-}
-
-func pgIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
-
-// pgType maps a SQLite declared type to PostgreSQL's.
-func pgType(t string) string {
-	u := strings.ToUpper(t)
-	switch {
-	case strings.Contains(u, "INT"):
-		return "bigint"
-	case strings.Contains(u, "DATETIME"), strings.Contains(u, "TIMESTAMP"):
-		return "timestamp"
-	case u == "DATE":
-		return "date"
-	case strings.Contains(u, "REAL"), strings.Contains(u, "DOUB"), strings.Contains(u, "FLOA"):
-		return "double precision"
-	case strings.Contains(u, "NUM"), strings.Contains(u, "DEC"):
-		return "numeric"
-	}
-	return "text"
 }
 
 // postgresRequest is lite's request with the schema resource read from
