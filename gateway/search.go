@@ -4,7 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -193,28 +194,14 @@ func (s *searchIndex) ensure(ctx context.Context) error {
 func (s *searchIndex) addTools(add func(searchHit, searchDoc)) {
 	s.g.mu.Lock()
 	defer s.g.mu.Unlock()
-	names := make([]string, 0, len(s.g.routes))
-	for n := range s.g.routes {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(s.g.routes)) {
 		r := s.g.routes[n]
-		var params []string
-		for p := range r.def.InputSchema.Properties {
-			params = append(params, p)
-		}
-		sort.Strings(params)
+		params := slices.Sorted(maps.Keys(r.def.InputSchema.Properties))
 		add(searchHit{Kind: KindTool, Name: n, Server: r.server, Description: r.def.Description, Callable: true},
 			searchDoc{Name: words(r.tool), Words: words(r.server) + " " + r.def.Title + " " + words(strings.Join(params, " ")),
 				Text: r.def.Description})
 	}
-	uris := make([]string, 0, len(s.g.resRoutes))
-	for u := range s.g.resRoutes {
-		uris = append(uris, u)
-	}
-	sort.Strings(uris)
-	for _, u := range uris {
+	for _, u := range slices.Sorted(maps.Keys(s.g.resRoutes)) {
 		r := s.g.resRoutes[u]
 		add(searchHit{Kind: KindResource, Name: u, Server: r.server},
 			searchDoc{Name: words(r.uri), Words: words(r.server)})
@@ -226,12 +213,7 @@ func (s *searchIndex) addTools(add func(searchHit, searchDoc)) {
 // schema resource ({"dialect", "tables": [...]}), a semantic model
 // ({"version": 2, "tables": {...}}) and an entity list ({"entities": [...]}).
 func addResources(serverID string, resources map[string]any, add func(searchHit, searchDoc)) {
-	uris := make([]string, 0, len(resources))
-	for u := range resources {
-		uris = append(uris, u)
-	}
-	sort.Strings(uris)
-	for _, u := range uris {
+	for _, u := range slices.Sorted(maps.Keys(resources)) {
 		obj, ok := resources[u].(map[string]any)
 		if !ok {
 			continue
@@ -291,24 +273,14 @@ func addSchema(serverID string, obj map[string]any, add func(searchHit, searchDo
 }
 
 func addSemantic(serverID string, sem *catalog.Semantic, add func(searchHit, searchDoc)) {
-	tables := make([]string, 0, len(sem.Tables))
-	for t := range sem.Tables {
-		tables = append(tables, t)
-	}
-	sort.Strings(tables)
-	for _, tn := range tables {
+	for _, tn := range slices.Sorted(maps.Keys(sem.Tables)) {
 		t := sem.Tables[tn]
 		if t == nil {
 			continue
 		}
 		add(searchHit{Kind: KindTable, Name: tn, Server: serverID, Description: t.Description},
 			searchDoc{Name: words(tn), Words: strings.Join(t.Words, " "), Text: t.Description + " " + t.Why})
-		cols := make([]string, 0, len(t.Columns))
-		for c := range t.Columns {
-			cols = append(cols, c)
-		}
-		sort.Strings(cols)
-		for _, cn := range cols {
+		for _, cn := range slices.Sorted(maps.Keys(t.Columns)) {
 			c := t.Columns[cn]
 			if c == nil {
 				continue
@@ -317,12 +289,7 @@ func addSemantic(serverID string, sem *catalog.Semantic, add func(searchHit, sea
 				searchDoc{Name: words(cn), Words: strings.Join(c.Words, " ") + " " + words(tn), Text: c.Why})
 		}
 	}
-	measures := make([]string, 0, len(sem.Measures))
-	for m := range sem.Measures {
-		measures = append(measures, m)
-	}
-	sort.Strings(measures)
-	for _, mn := range measures {
+	for _, mn := range slices.Sorted(maps.Keys(sem.Measures)) {
 		m := sem.Measures[mn]
 		if m == nil {
 			continue
