@@ -33,8 +33,10 @@ func (b *binder) bindReroot() error {
 	all := append([]*table{b.root}, b.neededByGroupsAndFilters()...)
 	r := b.m.bridge(all)
 	if r == nil {
-		if _, amb := b.m.paths(b.root); len(need) == 1 && amb[need[0]] {
-			return decline("%s is linked to %s in more than one way (through different tables), and I don't know which link you mean", b.root.name, need[0].name)
+		if len(need) == 1 {
+			if d := b.twoLinks(b.root, need[0]); d != nil {
+				return d
+			}
 		}
 		return decline("%s is not linked to %s through the data's keys", b.root.name, tableNames(need))
 	}
@@ -291,9 +293,8 @@ func (b *binder) assembleAggregate(p *plan) error {
 			t = g.col.t
 		}
 		if t != nil && !p.joins.need(b.m, t) {
-			if _, amb := b.m.paths(p.joins.root); amb[t] {
-				return decline("%s is linked to %s in more than one way (through different tables), and I don't know which link you mean", b.root.name, t.name).
-					withHint("ask for %s on its own", t.phrase())
+			if d := b.twoLinks(p.joins.root, t); d != nil {
+				return d.withHint("ask for %s on its own", t.phrase())
 			}
 			return decline("%s can't be broken down by %s without counting rows twice", b.root.name, t.name).
 				withHint("ask for %s on its own", t.phrase())
@@ -579,4 +580,14 @@ func (b *binder) filtered(c *column) bool {
 		}
 	}
 	return false
+}
+
+// twoLinks is the decline for a question whose rows of from reach t in more
+// than one way (payments → customer → address and payments → staff →
+// address), or nil when one way or none leads there.
+func (b *binder) twoLinks(from, t *table) *declineError {
+	if _, amb := b.m.paths(from); !amb[t] {
+		return nil
+	}
+	return decline("%s is linked to %s in more than one way (through different tables), and I don't know which link you mean", b.root.name, t.name)
 }
