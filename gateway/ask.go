@@ -137,7 +137,7 @@ func stageMessage(p orchestrator.Progress) string {
 	case orchestrator.StageExecuting:
 		return fmt.Sprintf("executing: running the SQL (attempt %d)", p.Attempt)
 	case orchestrator.StageRetry:
-		return fmt.Sprintf("retry: attempt %d after %s: %s", p.Attempt, p.Category, oneLine(p.Message))
+		return fmt.Sprintf("retry: attempt %d after %s: %s", p.Attempt, p.Category, orchestrator.OneLine(p.Message))
 	}
 	return p.Stage
 }
@@ -147,23 +147,7 @@ func stageMessage(p orchestrator.Progress) string {
 // repaired attempts.
 func answerMarkdown(res *orchestrator.QueryResult, severalDBs bool) string {
 	var b strings.Builder
-	if e := strings.TrimSpace(res.Explanation); e != "" {
-		b.WriteString(e)
-		b.WriteString("\n\n")
-	}
-	if severalDBs && res.Metadata.Executor != "" {
-		fmt.Fprintf(&b, "Answered from database `%s`.\n\n", res.Metadata.Executor)
-	}
-	if len(res.Assumptions) > 0 {
-		b.WriteString("Assumptions:\n")
-		for _, a := range res.Assumptions {
-			b.WriteString("- " + oneLine(a) + "\n")
-		}
-		b.WriteString("\n")
-	}
-	if res.SQL != "" {
-		b.WriteString("```sql\n" + strings.TrimSpace(res.SQL) + "\n```\n\n")
-	}
+	orchestrator.WriteAnswerHead(&b, res, severalDBs)
 	writeTable(&b, res.Result)
 	b.WriteString(attemptsMarkdown(res))
 	fmt.Fprintf(&b, "\n_generator: %s · %.0f ms_\n", res.Metadata.Generator, res.Metadata.ExecutionTime*1000)
@@ -182,7 +166,7 @@ func attemptsMarkdown(res *orchestrator.QueryResult) string {
 		if n == 1 {
 			b.WriteString("\nFailed attempts:\n")
 		}
-		fmt.Fprintf(&b, "%d. %s: %s\n", n, orDefault(string(at.Category), "ERROR"), oneLine(at.Error))
+		fmt.Fprintf(&b, "%d. %s: %s\n", n, orDefault(string(at.Category), "ERROR"), orchestrator.OneLine(at.Error))
 	}
 	return b.String()
 }

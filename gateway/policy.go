@@ -204,7 +204,7 @@ func (g *Gateway) approveByWebhook(ctx context.Context, name, serverID string, a
 	if !ans.Allow {
 		msg := fmt.Sprintf("%s was denied by the approval webhook", name)
 		if ans.Reason != "" {
-			msg += ": " + oneLine(ans.Reason)
+			msg += ": " + orchestrator.OneLine(ans.Reason)
 		}
 		return approval{refusal: msg}
 	}

@@ -24,6 +24,3 @@ func writeTable(b *strings.Builder, d *orchestrator.QueryData) {
 		fmt.Fprintf(b, "\n_The result was capped at %d rows._\n", total)
 	}
 }
-
-// oneLine folds line breaks into spaces.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -215,7 +215,7 @@ func (g *Gateway) handleHealth(ctx context.Context, req mcp.CallToolRequest) (*m
 		}
 		state := s.State
 		if s.LastError != "" {
-			state += " (" + oneLine(s.LastError) + ")"
+			state += " (" + orchestrator.OneLine(s.LastError) + ")"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", s.ID, orchestrator.MarkdownCell(state), orchestrator.MarkdownCell(strings.Join(s.Tools, ", ")), age)
 	}

@@ -85,5 +85,32 @@ func WriteMarkdownTable(b *strings.Builder, d *QueryData, limit int) (shown, tot
 // MarkdownCell escapes a value for a markdown table cell: one line, pipes
 // escaped.
 func MarkdownCell(s string) string {
-	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", `\|`)
+	return strings.ReplaceAll(OneLine(s), "|", `\|`)
 }
+
+// WriteAnswerHead writes the part of a markdown answer the chat endpoints
+// and the MCP ask tool share: the explanation, which database answered
+// (when several are configured), the assumptions and the SQL in a fenced
+// block.
+func WriteAnswerHead(b *strings.Builder, res *QueryResult, severalDBs bool) {
+	if e := strings.TrimSpace(res.Explanation); e != "" {
+		b.WriteString(e)
+		b.WriteString("\n\n")
+	}
+	if severalDBs && res.Metadata.Executor != "" {
+		fmt.Fprintf(b, "Answered from database `%s`.\n\n", res.Metadata.Executor)
+	}
+	if len(res.Assumptions) > 0 {
+		b.WriteString("Assumptions:\n")
+		for _, a := range res.Assumptions {
+			b.WriteString("- " + OneLine(a) + "\n")
+		}
+		b.WriteString("\n")
+	}
+	if res.SQL != "" {
+		b.WriteString("```sql\n" + strings.TrimSpace(res.SQL) + "\n```\n\n")
+	}
+}
+
+// OneLine folds line breaks and runs of spaces into single spaces.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

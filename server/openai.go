@@ -288,25 +288,7 @@ func declineMarkdown(gen *orchestrator.SQLGenerationError) string {
 // answered.
 func answerMarkdown(res *orchestrator.QueryResult, severalDBs bool) string {
 	var b strings.Builder
-	if e := strings.TrimSpace(res.Explanation); e != "" {
-		b.WriteString(e)
-		b.WriteString("\n\n")
-	}
-	if severalDBs && res.Metadata.Executor != "" {
-		fmt.Fprintf(&b, "Answered from database `%s`.\n\n", res.Metadata.Executor)
-	}
-	if len(res.Assumptions) > 0 {
-		b.WriteString("Assumptions:\n")
-		for _, a := range res.Assumptions {
-			b.WriteString("- " + oneLine(a) + "\n")
-		}
-		b.WriteString("\n")
-	}
-	if res.SQL != "" {
-		b.WriteString("```sql\n")
-		b.WriteString(strings.TrimSpace(res.SQL))
-		b.WriteString("\n```\n\n")
-	}
+	orchestrator.WriteAnswerHead(&b, res, severalDBs)
 	writeTable(&b, res.Result)
 	var failed []orchestrator.Attempt
 	for _, at := range res.Attempts {
@@ -317,7 +299,7 @@ func answerMarkdown(res *orchestrator.QueryResult, severalDBs bool) string {
 	if len(failed) > 0 {
 		fmt.Fprintf(&b, "\n_Answered after %d attempts; the failed ones were repaired:_\n", len(res.Attempts))
 		for i, at := range failed {
-			fmt.Fprintf(&b, "%d. %s: %s\n", i+1, orDefault(string(at.Category), "ERROR"), oneLine(at.Error))
+			fmt.Fprintf(&b, "%d. %s: %s\n", i+1, orDefault(string(at.Category), "ERROR"), orchestrator.OneLine(at.Error))
 		}
 	}
 	return strings.TrimRight(b.String(), "\n") + "\n"
@@ -337,11 +319,6 @@ func writeTable(b *strings.Builder, d *orchestrator.QueryData) {
 	case d.Truncated:
 		fmt.Fprintf(b, "\n_The result was capped at %d rows._\n", total)
 	}
-}
-
-// oneLine folds line breaks into spaces.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\r", "")), " ")
 }
 
 func orDefault(s, def string) string {
