@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"talk2tables/catalog"
 )
 
 // yaml.v3's decoding errors name Go types and a line, not the key: "line 3:
@@ -180,7 +182,7 @@ func nearest(key string, known []string) string {
 		bestD = 2
 	}
 	for _, k := range known {
-		if d := levenshtein(strings.ToLower(key), k); d < bestD {
+		if d := catalog.EditDistance(strings.ToLower(key), k); d < bestD {
 			best, bestD = k, d
 		}
 	}
@@ -208,26 +210,6 @@ func commonPrefix(a, b string) int {
 		n++
 	}
 	return n
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // yamlKind names a YAML tag in words.

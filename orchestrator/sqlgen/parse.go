@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"talk2tables/catalog"
 	"talk2tables/sqlerr"
 	"talk2tables/sqlscan"
 )
@@ -376,29 +377,8 @@ func startsLikeSQL(s string) bool {
 	// A typo of SELECT must look like one: upper case in the answer and
 	// followed by more SQL, so that prose starting "Select the ..." is not
 	// mistaken for it.
-	return len(toks) > 1 && toks[0].Text == w && len(w) >= 4 && editDistance(w, "SELECT") <= 2
+	return len(toks) > 1 && toks[0].Text == w && len(w) >= 4 && catalog.EditDistance(w, "SELECT") <= 2
 }
 
 // statementKeywords start read-only statements.
 var statementKeywords = map[string]bool{"SELECT": true, "WITH": true, "VALUES": true, "EXPLAIN": true}
-
-// editDistance is the Levenshtein distance of two short ASCII words.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
