@@ -616,15 +616,7 @@ func (c *conn) searchTool() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, t := range c.toolDefs {
-		props := t.InputSchema.Properties
-		if len(t.RawInputSchema) > 0 {
-			var s struct {
-				Properties map[string]any `json:"properties"`
-			}
-			if json.Unmarshal(t.RawInputSchema, &s) == nil {
-				props = s.Properties
-			}
-		}
+		props := inputProperties(t)
 		p, _ := props["object_type"].(map[string]any)
 		enum, _ := p["enum"].([]any)
 		for _, e := range enum {

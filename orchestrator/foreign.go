@@ -505,15 +505,7 @@ func (c *conn) limitArgument(tool string) string {
 		if t.Name != tool {
 			continue
 		}
-		props := t.InputSchema.Properties
-		if len(t.RawInputSchema) > 0 {
-			var s struct {
-				Properties map[string]any `json:"properties"`
-			}
-			if json.Unmarshal(t.RawInputSchema, &s) == nil {
-				props = s.Properties
-			}
-		}
+		props := inputProperties(t)
 		for _, want := range limitNames {
 			for name, p := range props {
 				norm := strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(name))
@@ -528,4 +520,19 @@ func (c *conn) limitArgument(tool string) string {
 		}
 	}
 	return ""
+}
+
+// inputProperties is a tool's input schema properties, from its raw JSON
+// schema when the server sent one (mcp-go keeps it there), else from the
+// parsed schema.
+func inputProperties(t mcp.Tool) map[string]any {
+	if len(t.RawInputSchema) > 0 {
+		var s struct {
+			Properties map[string]any `json:"properties"`
+		}
+		if json.Unmarshal(t.RawInputSchema, &s) == nil {
+			return s.Properties
+		}
+	}
+	return t.InputSchema.Properties
 }
