@@ -336,9 +336,8 @@ func (c *colDraft) ownName() bool {
 	return plainNames[p] || p == single+" name" || p == single+" title" || p == single+"name"
 }
 
-// namesItsTable reports a text column named as its table ("country" in
-// country, "city" in city) whose values nearly all differ: the name of
-// each row.
+// namesItsTable reports a text column named as its table (a column x in a
+// table x or xs) whose values nearly all differ: the name of each row.
 func (c *colDraft) namesItsTable() bool {
 	p := c.prof
 	return strings.Join(c.toks, " ") == c.t.singular() && p.nonNull > 0 && float64(p.distinct) >= 0.9*float64(p.nonNull)

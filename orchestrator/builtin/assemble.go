@@ -583,8 +583,8 @@ func (b *binder) filtered(c *column) bool {
 }
 
 // twoLinks is the decline for a question whose rows of from reach t in more
-// than one way (payments → customer → address and payments → staff →
-// address), or nil when one way or none leads there.
+// than one way (a → b → t and a → c → t), or nil when one way or none
+// leads there.
 func (b *binder) twoLinks(from, t *table) *declineError {
 	if _, amb := b.m.paths(from); !amb[t] {
 		return nil

@@ -17,7 +17,7 @@ type binder struct {
 
 	named    map[*table]bool // tables the question names (not as a grouping)
 	nouns    []nounRef       // the table nouns among them, as the question says them
-	valued   map[*table]bool // tables a value of the question names ("the product Espresso")
+	valued   map[*table]bool // tables a value of the question names ("the <table> <name>")
 	subject  *table          // the first of them: what the question is about
 	frame    planKind
 	root     *table
@@ -457,8 +457,8 @@ type nounRef struct {
 }
 
 // nounsUsed declines a plan that leaves out a table the question names as
-// a noun: "artist sales" read as the total of every sale would answer a
-// question nobody asked.
+// a noun: "<table> <measure>" read as the measure's total over every row
+// would answer a question nobody asked.
 func (b *binder) nounsUsed(used map[*table]bool) error {
 	for _, n := range b.nouns {
 		if !used[n.t] && !b.valued[n.t] {

@@ -107,9 +107,9 @@ type reading struct {
 }
 
 // answer answers a question on one model: on its base tables first when
-// it has views named like a grouped question ("sales by category" over one
-// year, one row per product, hides a filter and a grain of its own), else
-// on the whole model.
+// it has views named like a grouped question (a "<measure> by <group>"
+// view may hold one year and one row per item: a filter and a grain of its
+// own), else on the whole model.
 func (g *Generator) answer(m *model, question, reqDialect, reqToday string) reading {
 	if m.tablesOnly != nil {
 		if r := g.answerOn(m.tablesOnly, question, reqDialect, reqToday); r.err == nil {

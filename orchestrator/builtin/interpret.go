@@ -123,7 +123,7 @@ func interpret(spans []*span) (*query, error) {
 }
 
 // selfReference: a phrase naming a foreign key from a table to itself
-// ("reports to" an employee, "parent" category) and not the table: the
+// (a "reports to" or "parent" column) and not the table: the
 // question is about how rows relate to one another, which needs the table
 // joined to itself.
 func selfReference(sp *span) bool {
@@ -744,8 +744,8 @@ func (q *query) readMeasures() error {
 				q.addMeasure(&measureReq{count: nx, fnSpan: sp})
 				sp.used = true
 			case sp.kind == spWord && measureLike(sp) && nx != nil && nx.has(mTable) && !measureLike(nx):
-				// "total invoices" beside a column named Total: its sum, or
-				// how many invoices there are?
+				// "total <table>" beside a column named Total: its sum, or
+				// how many rows there are?
 				return decline("%q could mean the number of %s or the sum of their %s", sp.text+" "+nx.text, nx.text, sp.text).
 					withHint("ask for the number of %s, or the sum of the %s column", nx.text, sp.text)
 			case sp.kind == spWord && measureLike(sp):

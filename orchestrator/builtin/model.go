@@ -198,11 +198,11 @@ func compile(src sources) *model {
 }
 
 // withoutViews is src without the views named like a grouped question
-// ("Sales by Category", "orders_per_month"), when it has some. Such a view
-// has a grain and often filters of its own (one year, one row per product)
-// that the question does not ask for; the base tables answer "sales by
-// category" as asked. Other views ("delivered shipments") keep their
-// meaning: a named subset of rows.
+// ("<Measure> by <Group>", "<x>_per_<y>"), when it has some. Such a view
+// has a grain and often filters of its own (one year, one row per item)
+// that the question does not ask for; the base tables answer
+// "<measure> by <group>" as asked. Other views (an adjective and a table
+// noun) keep their meaning: a named subset of rows.
 func withoutViews(src sources) (sources, bool) {
 	var keep []schemaTable
 	for _, t := range src.schema.Tables {
