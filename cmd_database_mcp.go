@@ -101,7 +101,7 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 		if err != nil {
 			return fmt.Errorf("database-mcp: %w", err)
 		}
-		db, where = lite, []any{"db", *dbPath, "connections", *connections}
+		db, where = lite, []any{"db", *dbPath, "connections", *connections, "sqlite_allocator", databasemcp.AllocatorState()}
 	}
 	defer db.Close()
 	cmdLog.Info("database opened read-only", append(where, "event", "database_opened", "dialect", db.Dialect(),

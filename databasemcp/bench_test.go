@@ -3,6 +3,7 @@ package databasemcp
 import (
 	"context"
 	"database/sql"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -171,4 +172,39 @@ func BenchmarkPostgres(b *testing.B) {
 		})
 	}
 	b.Run("inprocess", func(b *testing.B) { benchClient(b, inProcessClient(b, p)) })
+}
+
+// BenchmarkAnalystMix runs three analyst queries of the load mix (a grouped
+// 3-table join, a top-N with 2 joins, a monthly strftime trend) through DB
+// with two clients per core, each going through the mix. It measures SQLite's allocator
+// under concurrency: compare with TALK2TABLES_SQLITE_ALLOCATOR=libc, in a
+// separate run since the allocator is chosen once per process.
+func BenchmarkAnalystMix(b *testing.B) {
+	path := testfixture.SalesDB(b, benchRows)
+	db, err := Open(path, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	queries := []string{
+		`SELECT c.region, ROUND(SUM(s.total_amount), 2) AS revenue, COUNT(*) FROM sales s
+JOIN orders o ON o.order_id = s.order_id JOIN customers c ON c.customer_id = o.customer_id GROUP BY c.region ORDER BY revenue DESC`,
+		`SELECT p.product_name, ROUND(SUM(s.total_amount), 2) AS revenue FROM sales s
+JOIN products p ON p.product_id = s.product_id JOIN orders o ON o.order_id = s.order_id
+WHERE o.status = 'completed' GROUP BY p.product_name ORDER BY revenue DESC LIMIT 10`,
+		`SELECT strftime('%Y-%m', sale_date) AS month, ROUND(SUM(total_amount), 2), COUNT(*) FROM sales GROUP BY month ORDER BY month`,
+	}
+	b.Logf("sqlite allocator: %s", AllocatorState())
+	var next atomic.Int64
+	b.SetParallelism(1)
+	b.RunParallel(func(pb *testing.PB) {
+		i := int(next.Add(1))
+		for pb.Next() {
+			if _, err := db.Query(context.Background(), queries[i%len(queries)], 100); err != nil {
+				b.Error(err)
+				return
+			}
+			i++
+		}
+	})
 }
