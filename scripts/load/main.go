@@ -33,6 +33,7 @@ import (
 	"syscall"
 	"time"
 
+	"talk2tables/databasemcp"
 	"talk2tables/orchestrator/sqlgen"
 )
 
@@ -209,8 +210,8 @@ func sqlMode(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("load: POST /api/sql, mix of %s, database-mcp over %s, %s; %d rounds of %s per side and level, alternating\n",
-		mixNames(), o.transport, dbDesc(o), o.rounds, o.duration)
+	fmt.Printf("load: POST /api/sql, mix of %s, database-mcp over %s (SQLite allocator %s), %s; %d rounds of %s per side and level, alternating\n",
+		mixNames(), o.transport, databasemcp.AllocatorState(), dbDesc(o), o.rounds, o.duration)
 	fmt.Printf("floor: %s, sqlite3 %s (C), one connection per thread, default settings; %d cores, GOMAXPROCS %d\n\n",
 		python, fr.Version, runtime.NumCPU(), runtime.GOMAXPROCS(0))
 

@@ -163,6 +163,11 @@ func databaseServer(o options, so stackOptions, path string, logger *slog.Logger
 		cfg.Transport = orchestrator.TransportStdio
 		cfg.Command = self
 		cfg.Env = map[string]string{envChildDB: path, envChildConnections: strconv.Itoa(o.connections)}
+		// The child gets this process's choice of SQLite allocator, so
+		// TALK2TABLES_SQLITE_ALLOCATOR=libc compares both transports alike.
+		if v, ok := os.LookupEnv(databasemcp.AllocatorEnv); ok {
+			cfg.Env[databasemcp.AllocatorEnv] = v
+		}
 		return cfg, nil, nil, nil
 	case "inprocess":
 		db, err := databasemcp.Open(path, databasemcp.Options{Connections: o.connections})
