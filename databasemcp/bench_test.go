@@ -3,6 +3,8 @@ package databasemcp
 import (
 	"context"
 	"database/sql"
+	"os"
+	"strconv"
 	"sync/atomic"
 	"testing"
 
@@ -196,7 +198,9 @@ WHERE o.status = 'completed' GROUP BY p.product_name ORDER BY revenue DESC LIMIT
 	}
 	b.Logf("sqlite allocator: %s", AllocatorState())
 	var next atomic.Int64
-	b.SetParallelism(1)
+	if p, err := strconv.Atoi(os.Getenv("BENCH_PARALLELISM")); err == nil && p > 0 {
+		b.SetParallelism(p)
+	}
 	b.RunParallel(func(pb *testing.PB) {
 		i := int(next.Add(1))
 		for pb.Next() {
