@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"talk2tables/databasemcp"
 	"talk2tables/internal/testfixture"
 )
 
@@ -130,7 +131,8 @@ func TestDatabaseMCPServesStdio(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("database-mcp did not stop after its context was cancelled")
 	}
-	for _, want := range []string{`"event":"sql_execution_completed"`, `"msg":"database opened read-only"`} {
+	for _, want := range []string{`"event":"sql_execution_completed"`, `"msg":"database opened read-only"`,
+		`"sqlite_allocator":"` + databasemcp.AllocatorState() + `"`} {
 		if !stderr.Contains(want) {
 			t.Errorf("stderr logs lack %s:\n%s", want, stderr.String())
 		}
