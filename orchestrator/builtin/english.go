@@ -73,6 +73,7 @@ var dateVerbs = map[string][]string{
 	"placed":      {"order", "ordered", "placed", "placement"},
 	"ordered":     {"order", "ordered"},
 	"invoiced":    {"invoice", "invoiced", "billing", "billed"},
+	"issued":      {"issue", "issued", "issuance", "invoice", "invoiced", "created", "creation"},
 	"billed":      {"bill", "billed", "billing", "invoice", "invoiced"},
 	"booked":      {"book", "booked", "booking", "reservation", "reserved"},
 	"reserved":    {"reservation", "reserved", "booking", "booked"},

@@ -78,6 +78,7 @@ func musicQuestions() []question {
 		{name: "billing country", q: "revenue by billing country", want: "SELECT i.billing_country, SUM(" + rev + ")" + ili + " GROUP BY i.billing_country"},
 		{name: "total", q: "total revenue", want: "SELECT SUM(unit_price * quantity) FROM invoice_line"},
 		{name: "last month", q: "how many invoices last month", want: "SELECT COUNT(*) FROM invoice WHERE invoiced_at >= 1790812800 AND invoiced_at < 1793491200"},
+		{name: "issued verb", q: "how many invoices were issued in 2025", want: "SELECT COUNT(*) FROM invoice i WHERE " + y25},
 		{name: "named artist revenue", q: "revenue for Kraftwerk Kids", want: "SELECT SUM(" + rev + ")" + ilt + " JOIN album al ON al.album_id = t.album_id WHERE al.artist_id = 5"},
 		{name: "own price", q: "average unit price of tracks", want: "SELECT AVG(unit_price) FROM track"},
 		{name: "two hops", q: "revenue by genre", want: "SELECT g.genre_id, g.name, SUM(" + rev + ")" + ilt + " JOIN genre g ON g.genre_id = t.genre_id GROUP BY g.genre_id"},
