@@ -210,3 +210,27 @@ func TestTotalOf(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeRangedNounSaysItCounted: "orders last month" is answered as how
+// many, and the answer says so and how to list them instead.
+func TestTimeRangedNounSaysItCounted(t *testing.T) {
+	e := musicEnv(t)
+	for q, wantSQL := range map[string]string{
+		"invoices in 2025":      "COUNT(*)",
+		"list invoices in 2025": "SELECT invoice_id,",
+	} {
+		req := e.req
+		req.Question = q
+		plan, err := New(nil).Generate(context.Background(), req)
+		if err != nil {
+			t.Fatalf("Generate(%q): %v", q, err)
+		}
+		if !strings.Contains(plan.SQL, wantSQL) {
+			t.Errorf("%q: SQL %s, want %s", q, plan.SQL, wantSQL)
+		}
+		counted := containsAny(plan.Assumptions, "counted the invoice rows", "list invoices")
+		if counted != (wantSQL == "COUNT(*)") {
+			t.Errorf("%q: assumptions %q; want the count said only when counted", q, plan.Assumptions)
+		}
+	}
+}

@@ -276,9 +276,12 @@ func (b *binder) bindFrame() error {
 		b.frame = pAggregate
 		q.measures = append(q.measures, &measureReq{})
 	case b.subject != nil && q.rank == nil && !q.listVerb && !q.which && q.rng != nil && b.subject.role == catalog.RoleFact && len(q.columns) == 0:
-		// "orders this month": how many
+		// "orders this month": how many — said, since a listing is the
+		// other reading
 		b.frame = pAggregate
 		q.measures = append(q.measures, &measureReq{count: b.subjectSpan(), fn: "COUNT"})
+		b.assume = append(b.assume, fmt.Sprintf("counted the %s rows in that time (say 'list %s …' to see them)",
+			b.subject.name, b.subjectSpan().text))
 	case b.subject != nil, q.rank != nil:
 		b.frame = pList
 	case len(q.columns) == 1:
