@@ -153,6 +153,12 @@ func (b *binder) bindHas(f *filterReq) (*boundFilter, error) {
 		return nil, decline("%q (%s) is a number: having one could mean above zero or merely recorded", sp.text, c.ref()).
 			withHint("ask e.g. with a %s over 0", sp.text)
 	}
+	if c.numeric && f.neg && c.kind == catalog.KindMeasure && c.fk == nil && (!b.q.saysRecorded || f.zero) {
+		// "products with no stock", "zero stock": zero, or not recorded?
+		// ("no weight recorded" is plainly empty; "zero" is plainly 0)
+		return nil, decline("%q (%s) is a number: none could mean zero or not recorded", sp.text, c.ref()).
+			withHint("ask e.g. with %s equal to 0, or with no %s recorded", sp.text, sp.text)
+	}
 	b.resolve(sp.text, "column", c.ref())
 	return &boundFilter{has: true, col: c, t: c.t, neg: f.neg, text: sp.text}, nil
 }

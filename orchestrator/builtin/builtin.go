@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -141,6 +142,7 @@ func (g *Generator) answerOn(m *model, question, reqDialect, reqToday string) re
 		r.err = m.withExample(err)
 		return r
 	}
+	q.saysRecorded = slices.ContainsFunc(sc.toks, func(t token) bool { return recordedWords[t.w] })
 	p, b, err := m.bind(q, today)
 	if err != nil {
 		r.err = m.withExample(err)

@@ -36,6 +36,7 @@ const (
 	kwNoneOf       // no, never, none: not answered offline
 	kwDateVerb     // signed up, hired, shipped: which date a time range is on (forms)
 	kwRelation     // report to, managed by: a relation between rows, not answered offline
+	kwStockState   // in stock, out of stock, sold out: a quantity's state without its number
 )
 
 // kwInfo is one meaning of a keyword phrase.
@@ -181,6 +182,8 @@ var keywords = map[string]kwInfo{
 	"works for": {kw: kwRelation}, "work for": {kw: kwRelation}, "working for": {kw: kwRelation},
 	"manages": {kw: kwRelation}, "supervises": {kw: kwRelation}, "reporting line": {kw: kwRelation},
 	"no": {kw: kwNoneOf}, "never": {kw: kwNoneOf}, "none": {kw: kwNoneOf}, "zero": {kw: kwNoneOf},
+	"in stock": {kw: kwStockState}, "out of stock": {kw: kwStockState}, "sold out": {kw: kwStockState},
+	"on hand": {kw: kwStockState}, "available in stock": {kw: kwStockState},
 
 	"more than": {kw: kwCmp, op: ">"}, "greater than": {kw: kwCmp, op: ">"}, "larger than": {kw: kwCmp, op: ">"},
 	"bigger than": {kw: kwCmp, op: ">"}, "higher than": {kw: kwCmp, op: ">"}, "over": {kw: kwCmp, op: ">"},
@@ -234,6 +237,10 @@ var maxKeywordLen int
 
 // stopwords carry no meaning for the planner: they are skipped, never
 // reported as unknown.
+// recordedWords say a value is recorded or missing: "no weight recorded"
+// asks for an empty column even when the column is a number.
+var recordedWords = setOf("recorded", "entered", "filled", "given", "known", "missing", "blank", "empty", "stored")
+
 var stopwords = setOf(
 	"a", "an", "the", "of", "for", "in", "on", "at", "to", "from", "with", "is", "are", "was", "were",
 	"be", "been", "being", "do", "does", "did", "done", "i", "we", "our", "ours", "us", "me", "my",

@@ -51,6 +51,7 @@ type filterReq struct {
 	has   *span   // "customers with an email": the column is not empty
 	sps   []*span // values of one column joined by and/or
 	neg   bool
+	zero  bool // neg said as "zero"
 	label *span
 	or    bool
 }
@@ -97,6 +98,9 @@ type query struct {
 	subjects   []*span // table phrases naming what the question is about
 	columns    []*span // column phrases to show (listings, lookups)
 	grainTrend bool
+	// saysRecorded: the question speaks of a value being recorded or
+	// missing ("no weight recorded"), so "no <number>" is an empty column
+	saysRecorded bool
 }
 
 func (q *query) at(i int) *span {
@@ -152,6 +156,12 @@ func (q *query) readUnsupported() error {
 		case sp.is(kwFuture):
 			return decline("I report recorded data and cannot predict or forecast").
 				withHint("ask about a past period, e.g. last month")
+		case sp.kind == spKw && sp.is(kwStockState):
+			// "products in stock": a quantity above zero, or a flag, or a
+			// status — and "in stock" beside a stock column must not turn
+			// the question into the column's total
+			return decline("%q is a state I do not map to a condition offline", sp.text).
+				withHint("say it with a number, e.g. with stock equal to 0, or stock above 0")
 		case sp.is(kwRelation), selfReference(sp):
 			return decline("how rows relate to one another (%q) is not answered offline", sp.text).
 				withHint("ask about one row's own details, or configure an LLM")
@@ -974,7 +984,7 @@ func (q *query) readSubjects() error {
 			if neg {
 				q.at(sp.idx - 1).used = true
 			}
-			q.filters = append(q.filters, &filterReq{has: sp, neg: neg})
+			q.filters = append(q.filters, &filterReq{has: sp, neg: neg, zero: neg && q.at(sp.idx-1).text == "zero"})
 			if len(q.columns) > 0 && q.columns[len(q.columns)-1] == sp {
 				q.columns = q.columns[:len(q.columns)-1]
 			}

@@ -66,6 +66,8 @@ func storeQuestions() []question {
 		{name: "trend", q: "monthly sales trend", ordered: true, want: "SELECT substr(o.OrderDate, 1, 7) AS m, SUM(" + amt + ")" + odo + " GROUP BY m ORDER BY m"},
 		{name: "lookup", q: "what is the unit price of Chai", want: "SELECT UnitPrice FROM Products WHERE ProductID = 1"},
 		{name: "count order lines", q: "how many order lines", want: `SELECT COUNT(*) FROM "Order Details"`},
+		{name: "stock said with a number", q: "products with stock equal to 0", want: "SELECT * FROM Products WHERE UnitsInStock = 0"},
+		{name: "units in stock is a column", q: "total units in stock", want: "SELECT SUM(UnitsInStock) FROM Products"},
 		{name: "cheapest in a category", q: "cheapest product in Seafood", want: "SELECT * FROM Products WHERE CategoryID = 5 ORDER BY UnitPrice, ProductID LIMIT 1"},
 	}
 }
@@ -92,6 +94,12 @@ func TestStoreDeclines(t *testing.T) {
 		"average sales per customer",                 // per-entity average
 		"sales next quarter",                         // the future
 		"how many employees report to Andrew Fuller", // a table joined to itself
+		// a stock level's state with no number: not the column's total
+		// (these were SUM(UnitsInStock) or UnitsInStock IS NULL)
+		"products in stock",
+		"how many products are out of stock",
+		"products with no stock",
+		"products with zero stock",
 	} {
 		t.Run(q, func(t *testing.T) { e.declines(t, g, q) })
 	}
