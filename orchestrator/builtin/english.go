@@ -6,37 +6,37 @@ import "strings"
 type kw int
 
 const (
-	kwNone      kw = iota
-	kwCount        // how many, number of, count
-	kwAgg          // total, sum, average, max, min (fn)
-	kwRank         // top, bottom, best, worst, highest, most, least (dir)
-	kwSuper        // superlative adjectives: most expensive, cheapest, longest (dir, unit)
-	kwSell         // selling, sold: ranks by quantity
-	kwSpend        // spent, paid: ranks by money
-	kwGroup        // by, per, for each, across
-	kwWise         // "region wise"
-	kwTrend        // trend, over time
-	kwGrain        // daily, monthly, quarterly, yearly (grain)
-	kwGrainNoun    // day, week, month, quarter, year after by/per/each (grain)
-	kwList         // list, show, display
-	kwWhich        // which, what
-	kwNeg          // excluding, not, except
-	kwCompare      // compare, vs
-	kwHowMuch      // how much
-	kwWrite        // delete, update, drop
-	kwWrite0       // add, remove, change: a write only as the first word
-	kwWhy          // why
-	kwFuture       // will, predict, forecast, next
-	kwDistinct     // distinct, different, unique
-	kwAnd          // and
-	kwOr           // or
-	kwLast         // last (recency when not a time phrase)
-	kwFirst        // first
-	kwCmp          // comparators (op, unit)
-	kwNoneOf       // no, never, none: not answered offline
-	kwDateVerb     // signed up, hired, shipped: which date a time range is on (forms)
-	kwRelation     // report to, managed by: a relation between rows, not answered offline
-	kwStockState   // in stock, out of stock, sold out: a quantity's state without its number
+	kwNone       kw = iota
+	kwCount         // how many, number of, count
+	kwAgg           // total, sum, average, max, min (fn)
+	kwRank          // top, bottom, best, worst, highest, most, least (dir)
+	kwSuper         // superlative adjectives: most expensive, cheapest, longest (dir, unit)
+	kwSell          // selling, sold: ranks by quantity
+	kwSpend         // spent, paid: ranks by money
+	kwGroup         // by, per, for each, across
+	kwWise          // "region wise"
+	kwTrend         // trend, over time
+	kwGrain         // daily, monthly, quarterly, yearly (grain)
+	kwGrainNoun     // day, week, month, quarter, year after by/per/each (grain)
+	kwList          // list, show, display
+	kwWhich         // which, what
+	kwNeg           // excluding, not, except
+	kwCompare       // compare, vs
+	kwHowMuch       // how much
+	kwWrite         // delete, update, drop
+	kwWrite0        // add, remove, change: a write only as the first word
+	kwWhy           // why
+	kwFuture        // will, predict, forecast, next
+	kwDistinct      // distinct, different, unique
+	kwAnd           // and
+	kwOr            // or
+	kwLast          // last (recency when not a time phrase)
+	kwFirst         // first
+	kwCmp           // comparators (op, unit)
+	kwNoneOf        // no, never, none: not answered offline
+	kwDateVerb      // signed up, hired, shipped: which date a time range is on (forms)
+	kwRelation      // report to, managed by: a relation between rows, not answered offline
+	kwStockState    // in stock, out of stock, sold out: a quantity's state without its number
 )
 
 // kwInfo is one meaning of a keyword phrase.
