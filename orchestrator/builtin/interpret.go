@@ -660,6 +660,20 @@ func (q *query) readGroups() error {
 }
 
 func (q *query) readGroupTargets(by *span) error {
+	if r := q.rank; r != nil && by.text != "by" {
+		// "most expensive product per category", "latest order for each
+		// customer": the top rows within each group, not once overall
+		what := "rows"
+		if r.target != nil {
+			what = r.target.text
+		}
+		per := by.text
+		if nx := q.at(by.idx + 1); nx != nil {
+			per += " " + nx.text
+		}
+		return decline("the %s %s %s (the top within each group) is not answered offline", r.sp.text, what, per).
+			withHint("ask for one group you name, e.g. the %s %s in one of them", r.sp.text, what)
+	}
 	for i := by.idx + 1; ; {
 		tg := q.at(i)
 		switch {

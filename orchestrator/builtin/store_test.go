@@ -100,6 +100,10 @@ func TestStoreDeclines(t *testing.T) {
 		"how many products are out of stock",
 		"products with no stock",
 		"products with zero stock",
+		// the top row within each group (these were one row overall)
+		"most expensive product per category",
+		"latest order for each customer",
+		"cheapest product in each category",
 	} {
 		t.Run(q, func(t *testing.T) { e.declines(t, g, q) })
 	}
