@@ -14,6 +14,9 @@ type binder struct {
 	m     *model
 	q     *query
 	today time.Time
+	// verbUsed: the date verb ("shipped", "hired") found its date column
+	// or the table it ranks by
+	verbUsed bool
 
 	named    map[*table]bool // tables the question names (not as a grouping)
 	nouns    []nounRef       // the table nouns among them, as the question says them
@@ -178,11 +181,54 @@ func (m *model) bind(q *query, today time.Time) (*plan, *binder, error) {
 			return nil, nil, err
 		}
 	}
+	if v := q.dateVerb; b.verbUnplaced() {
+		// "orders shipped", "orders not shipped": whether it happened, or
+		// a time range on a date column the verb did not name — either
+		// way not what the rows would show. (A verb that is also filler,
+		// "placed", "ordered", says nothing more.)
+		return nil, nil, decline("%q: I did not find which date it is, or it needs a time range", v.text).
+			withHint("ask with a time range on a date the data has, e.g. %s last month", v.text)
+	}
 	p, err := b.assemble()
 	if err != nil {
 		return nil, nil, err
 	}
 	return p, b, nil
+}
+
+// verbUnplaced: a date verb ("shipped", "hired") that found neither its
+// date column nor the table it ranks by, where that changes the answer:
+// with a time range, the range went to a date of a table that has others
+// (the verb may have meant one of them); with none, the verb claims
+// something of the rows counted or listed ("orders shipped", "orders not
+// shipped"). A verb beside a measure ("quantity shipped") only describes
+// it, and a verb that is also filler ("placed") says nothing more.
+func (b *binder) verbUnplaced() bool {
+	v := b.q.dateVerb
+	if v == nil || v.kind != spKw || b.verbUsed || stopwords[v.text] {
+		return false
+	}
+	if b.q.rng != nil {
+		if b.timeCol == nil {
+			return true
+		}
+		n := 0
+		for _, c := range b.timeCol.t.cols {
+			if c.kind == catalog.KindDate {
+				n++
+			}
+		}
+		return n != 1
+	}
+	for _, mr := range b.q.measures {
+		if mr.count == nil {
+			return false
+		}
+	}
+	if r := b.q.rank; r != nil && r.measure != nil && r.measure.count == nil {
+		return false
+	}
+	return true
 }
 
 // bindSubjects: the tables the question names (not as a grouping): what

@@ -500,6 +500,7 @@ func (b *binder) verbDate() *column {
 		return nil
 	}
 	b.resolve(v.text, "column", cs[0].c.ref())
+	b.verbUsed = true
 	return cs[0].c
 }
 

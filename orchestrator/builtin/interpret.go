@@ -911,11 +911,12 @@ func labelsNextTable(q *query, nx *span) bool {
 // that labels them.
 func (q *query) readFilters() error {
 	neg := false
+	var negSp *span // marked used only once a value takes the negation
 	var cur *filterReq
 	for _, sp := range q.spans {
 		switch {
 		case sp.is(kwNeg) && !sp.used:
-			neg, sp.used = true, true
+			neg, negSp = true, sp
 			cur = nil
 		case isName(sp) && !sp.used:
 			sp.used = true
@@ -933,6 +934,9 @@ func (q *query) readFilters() error {
 				continue
 			}
 			cur = &filterReq{sps: []*span{sp}, neg: neg}
+			if neg {
+				negSp.used = true
+			}
 			q.filters = append(q.filters, cur)
 		case sp.kind == spWord && sp.used || sp.kind == spTime || sp.is(kwAnd) || sp.is(kwOr) || sp.is(kwCompare):
 		default:

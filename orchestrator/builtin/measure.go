@@ -98,6 +98,7 @@ func (b *binder) verbCount() *boundMeasure {
 		return nil
 	}
 	b.resolve(v.text, "table", found.name)
+	b.verbUsed = true
 	b.assume = append(b.assume, fmt.Sprintf("'%s' ranks by the number of %s rows", v.text, found.name))
 	return &boundMeasure{fn: "COUNT", countT: found, phrase: "number of " + found.phrase(), alias: alias("number of " + found.phrase())}
 }

@@ -66,6 +66,7 @@ func storeQuestions() []question {
 		{name: "trend", q: "monthly sales trend", ordered: true, want: "SELECT substr(o.OrderDate, 1, 7) AS m, SUM(" + amt + ")" + odo + " GROUP BY m ORDER BY m"},
 		{name: "lookup", q: "what is the unit price of Chai", want: "SELECT UnitPrice FROM Products WHERE ProductID = 1"},
 		{name: "count order lines", q: "how many order lines", want: `SELECT COUNT(*) FROM "Order Details"`},
+		{name: "shipped verb with a time", q: "how many orders shipped in 2026", want: "SELECT COUNT(*) FROM Orders WHERE ShippedDate >= '2026-01-01' AND ShippedDate < '2027-01-01'"},
 		{name: "stock said with a number", q: "products with stock equal to 0", want: "SELECT * FROM Products WHERE UnitsInStock = 0"},
 		{name: "units in stock is a column", q: "total units in stock", want: "SELECT SUM(UnitsInStock) FROM Products"},
 		{name: "cheapest in a category", q: "cheapest product in Seafood", want: "SELECT * FROM Products WHERE CategoryID = 5 ORDER BY UnitPrice, ProductID LIMIT 1"},
@@ -104,6 +105,11 @@ func TestStoreDeclines(t *testing.T) {
 		"most expensive product per category",
 		"latest order for each customer",
 		"cheapest product in each category",
+		// whether something happened, with no time: these listed or
+		// counted every order, shipped or not
+		"orders shipped",
+		"orders not shipped",
+		"how many orders were shipped",
 	} {
 		t.Run(q, func(t *testing.T) { e.declines(t, g, q) })
 	}
