@@ -186,7 +186,7 @@ func (m *model) bind(q *query, today time.Time) (*plan, *binder, error) {
 		// a time range on a date column the verb did not name — either
 		// way not what the rows would show. (A verb that is also filler,
 		// "placed", "ordered", says nothing more.)
-		return nil, nil, decline("%q: I did not find which date it is, or it needs a time range", v.text).
+		return nil, nil, decline("%q with no time range: whether it happened is not answered offline", v.text).
 			withHint("ask with a time range on a date the data has, e.g. %s last month", v.text)
 	}
 	p, err := b.assemble()
@@ -196,29 +196,22 @@ func (m *model) bind(q *query, today time.Time) (*plan, *binder, error) {
 	return p, b, nil
 }
 
-// verbUnplaced: a date verb ("shipped", "hired") that found neither its
-// date column nor the table it ranks by, where that changes the answer:
-// with a time range, the range went to a date of a table that has others
-// (the verb may have meant one of them); with none, the verb claims
+// verbUnplaced: a date verb ("shipped", "hired") with no time range that
+// found neither its date column nor the table it ranks by: it claims
 // something of the rows counted or listed ("orders shipped", "orders not
-// shipped"). A verb beside a measure ("quantity shipped") only describes
-// it, and a verb that is also filler ("placed") says nothing more.
+// shipped") that the query would not check. With a range, the range goes
+// to the table's date and the answer says which. A verb beside a measure
+// ("quantity shipped") only describes it, and a verb that is also filler
+// ("placed") says nothing more.
 func (b *binder) verbUnplaced() bool {
 	v := b.q.dateVerb
 	if v == nil || v.kind != spKw || b.verbUsed || stopwords[v.text] {
 		return false
 	}
 	if b.q.rng != nil {
-		if b.timeCol == nil {
-			return true
-		}
-		n := 0
-		for _, c := range b.timeCol.t.cols {
-			if c.kind == catalog.KindDate {
-				n++
-			}
-		}
-		return n != 1
+		// the range went to the table's own date, and the answer names it
+		// ("dates … on shipments.ship_date")
+		return false
 	}
 	for _, mr := range b.q.measures {
 		if mr.count == nil {
