@@ -234,3 +234,21 @@ func TestTimeRangedNounSaysItCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestRankByTableNounSaysItCounts: "top 5 customers by invoices" ranks by
+// how many; the answer says so (a reader may have meant their amount).
+func TestRankByTableNounSaysItCounts(t *testing.T) {
+	e := musicEnv(t)
+	req := e.req
+	req.Question = "top 5 customers by invoices"
+	plan, err := New(nil).Generate(context.Background(), req)
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	if !strings.Contains(plan.SQL, "COUNT(") {
+		t.Errorf("SQL %s, want a count of invoices", plan.SQL)
+	}
+	if !containsAny(plan.Assumptions, "number of invoice rows", "'invoices' read as how many") {
+		t.Errorf("assumptions %q do not say the ranking counts invoices", plan.Assumptions)
+	}
+}

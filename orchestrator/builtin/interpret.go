@@ -37,6 +37,9 @@ type measureReq struct {
 	count    *span // COUNT rows of the table this span names
 	distinct bool  // COUNT(DISTINCT column)
 	hint     kw    // kwSell or kwSpend: a default measure of that kind
+	// byNoun: ranked "by <table noun>" ("top customers by payments"),
+	// read as a count of its rows — said in the answer
+	byNoun bool
 }
 
 // groupReq is one grouping: a time grain, or a column/table phrase.
@@ -711,7 +714,7 @@ func (q *query) readGroupTargets(by *span) error {
 				withHint("to rank by it, ask e.g. top 10 ... by %s", tg.text)
 		case isNoun(tg) && tg.has(mTable) && !measureLike(tg) && q.rank != nil && q.rank.measure == nil && q.rank.target != nil && !sameTables(tg, q.rank.target):
 			// "top 5 customers by orders": by how many
-			q.rank.measure = &measureReq{count: tg}
+			q.rank.measure = &measureReq{count: tg, byNoun: true}
 			tg.used = true
 			return nil
 		case isNoun(tg) && groupLike(tg):

@@ -161,6 +161,9 @@ func (b *binder) bindMeasure(mr *measureReq) (*boundMeasure, error) {
 		}
 		t := ts[0]
 		b.resolve(mr.count.text, "table", t.name)
+		if mr.byNoun {
+			b.assume = append(b.assume, fmt.Sprintf("ranked by the number of %s rows ('%s' read as how many)", t.name, mr.count.text))
+		}
 		return &boundMeasure{fn: "COUNT", countT: t, phrase: "number of " + pluralPhrase(mr.count.text),
 			alias: alias("number of " + pluralPhrase(mr.count.text))}, nil
 	case mr.sp == nil:
