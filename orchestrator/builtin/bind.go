@@ -181,11 +181,8 @@ func (m *model) bind(q *query, today time.Time) (*plan, *binder, error) {
 			return nil, nil, err
 		}
 	}
-	if v := q.dateVerb; b.verbUnplaced() {
-		// "orders shipped", "orders not shipped": whether it happened, or
-		// a time range on a date column the verb did not name — either
-		// way not what the rows would show. (A verb that is also filler,
-		// "placed", "ordered", says nothing more.)
+	if b.verbUnplaced() {
+		v := q.dateVerb
 		return nil, nil, decline("%q with no time range: whether it happened is not answered offline", v.text).
 			withHint("ask with a time range on a date the data has, e.g. %s last month", v.text)
 	}

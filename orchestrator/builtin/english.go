@@ -235,12 +235,12 @@ func init() {
 // maxKeywordLen is the longest keyword phrase in words.
 var maxKeywordLen int
 
-// stopwords carry no meaning for the planner: they are skipped, never
-// reported as unknown.
 // recordedWords say a value is recorded or missing: "no weight recorded"
 // asks for an empty column even when the column is a number.
 var recordedWords = setOf("recorded", "entered", "filled", "given", "known", "missing", "blank", "empty", "stored")
 
+// stopwords carry no meaning for the planner: they are skipped, never
+// reported as unknown.
 var stopwords = setOf(
 	"a", "an", "the", "of", "for", "in", "on", "at", "to", "from", "with", "is", "are", "was", "were",
 	"be", "been", "being", "do", "does", "did", "done", "i", "we", "our", "ours", "us", "me", "my",
