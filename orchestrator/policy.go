@@ -6,6 +6,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"talk2tables/catalog"
 )
 
 // Which resources are subscribed to, and how their change notifications
@@ -41,47 +43,14 @@ func feedsPrompt(v any) bool {
 	if !ok {
 		return false
 	}
-	if tables, ok := obj["tables"].([]any); ok && len(tables) > 0 {
-		if t0, ok := tables[0].(map[string]any); ok {
-			if _, ok := t0["columns"]; ok {
-				return true
-			}
-		}
-	}
-	if ver, _ := obj["version"].(float64); ver == 2 {
-		if _, ok := obj["tables"].(map[string]any); ok {
-			return true
-		}
-	}
-	if _, ok := obj["entities"].([]any); ok {
+	if catalog.IsSchemaResource(obj) || catalog.IsSemanticResource(obj) || catalog.IsEntityListResource(obj) ||
+		catalog.IsV1Mappings(obj) || catalog.IsV1Products(obj) {
 		return true
 	}
-	for _, k := range []string{"user_friendly_terms", "aggregation_terms", "date_terms", "table_aliases", "column_mappings", "product_aliases"} {
-		if _, ok := obj[k]; ok {
-			return true
-		}
-	}
-	return isV1Products(obj)
-}
-
-// isV1Products: every value an object with "aliases" and
-// "database_references" (a version-1 product alias map).
-func isV1Products(obj map[string]any) bool {
-	if len(obj) == 0 {
-		return false
-	}
-	for _, v := range obj {
-		p, ok := v.(map[string]any)
-		if !ok {
-			return false
-		}
-		_, a := p["aliases"]
-		_, r := p["database_references"]
-		if !a || !r {
-			return false
-		}
-	}
-	return true
+	// the other version-1 top-level keys
+	_, mappings := obj["column_mappings"]
+	_, aliases := obj["product_aliases"]
+	return mappings || aliases
 }
 
 // subscribeRead subscribes (when the server offers subscriptions) to the

@@ -66,14 +66,14 @@ func gather(servers []sqlgen.ServerContext) sources {
 				continue
 			}
 			switch {
-			case isSchema(obj):
+			case catalog.IsSchemaResource(obj):
 				if src.schema == nil {
 					var d schemaDoc
 					if remarshal(obj, &d) == nil && len(d.Tables) > 0 {
 						src.schema = &d
 					}
 				}
-			case isSemantic(obj):
+			case catalog.IsSemanticResource(obj):
 				var sem catalog.Semantic
 				if remarshal(obj, &sem) != nil {
 					continue
@@ -83,18 +83,18 @@ func gather(servers []sqlgen.ServerContext) sources {
 				if src.semantic == nil {
 					src.semantic = &sem
 				}
-			case isEntityList(obj):
+			case catalog.IsEntityListResource(obj):
 				var el struct {
 					Entities []*catalog.EntitySet `json:"entities"`
 				}
 				if remarshal(obj, &el) == nil {
 					entities = append(entities, el.Entities...)
 				}
-			case isV1Mappings(obj):
+			case catalog.IsV1Mappings(obj):
 				if v1Mappings == nil {
 					v1Mappings = obj
 				}
-			case isV1Products(obj):
+			case catalog.IsV1Products(obj):
 				if v1Aliases == nil {
 					v1Aliases = obj
 				}
@@ -119,61 +119,6 @@ func remarshal(v any, out any) error {
 		return err
 	}
 	return json.Unmarshal(b, out)
-}
-
-// isSchema: an object whose "tables" is an array of objects with "columns".
-func isSchema(obj map[string]any) bool {
-	tbls, ok := obj["tables"].([]any)
-	if !ok || len(tbls) == 0 {
-		return false
-	}
-	t0, ok := tbls[0].(map[string]any)
-	if !ok {
-		return false
-	}
-	_, ok = t0["columns"]
-	return ok
-}
-
-// isSemantic: "version": 2 and a "tables" object (contracts §1).
-func isSemantic(obj map[string]any) bool {
-	v, _ := obj["version"].(float64)
-	_, ok := obj["tables"].(map[string]any)
-	return v == catalog.FormatVersion && ok
-}
-
-// isEntityList: an object with an "entities" array.
-func isEntityList(obj map[string]any) bool {
-	_, ok := obj["entities"].([]any)
-	return ok
-}
-
-func isV1Mappings(obj map[string]any) bool {
-	for _, k := range []string{"user_friendly_terms", "aggregation_terms", "date_terms", "table_aliases"} {
-		if _, ok := obj[k]; ok {
-			return true
-		}
-	}
-	return false
-}
-
-func isV1Products(obj map[string]any) bool {
-	if len(obj) == 0 {
-		return false
-	}
-	for _, v := range obj {
-		p, ok := v.(map[string]any)
-		if !ok {
-			return false
-		}
-		if _, ok := p["aliases"]; !ok {
-			return false
-		}
-		if _, ok := p["database_references"]; !ok {
-			return false
-		}
-	}
-	return true
 }
 
 // convertV1 turns a version-1 product catalog (product aliases and column
