@@ -178,12 +178,7 @@ func (rc *resourceCache) list(ctx context.Context, c *conn, log *slog.Logger) ([
 	}
 	start := time.Now()
 	log.Info("resource list requested", "event", "resource_list_requested")
-	var list []mcp.Resource
-	err := c.call(ctx, "resources/list", func(ctx context.Context, cl *client.Client) error {
-		var err error
-		list, err = listResources(ctx, cl)
-		return err
-	})
+	list, err := c.listResources(ctx)
 	if err != nil {
 		rc.invalidate(c.id)
 		return nil, fetchErr(c.id, "", PhaseList, err)

@@ -440,6 +440,18 @@ func toolNames(tools []mcp.Tool) []string {
 }
 
 // listResources lists every resource (see listPages for the guards).
+// listResources lists the server's resources through c.call (its timeout,
+// liveness and reconnection).
+func (c *conn) listResources(ctx context.Context) ([]mcp.Resource, error) {
+	var list []mcp.Resource
+	err := c.call(ctx, "resources/list", func(ctx context.Context, cl *client.Client) error {
+		var err error
+		list, err = listResources(ctx, cl)
+		return err
+	})
+	return list, err
+}
+
 func listResources(ctx context.Context, cl *client.Client) ([]mcp.Resource, error) {
 	return listPages("resources", func(cursor mcp.Cursor) ([]mcp.Resource, mcp.Cursor, error) {
 		req := mcp.ListResourcesRequest{}

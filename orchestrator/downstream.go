@@ -256,12 +256,7 @@ func (c *conn) refreshResources(ctx context.Context) {
 	if !ok {
 		return
 	}
-	var list []mcp.Resource
-	err := c.call(ctx, "resources/list", func(ctx context.Context, cl *client.Client) error {
-		var err error
-		list, err = listResources(ctx, cl)
-		return err
-	})
+	list, err := c.listResources(ctx)
 	if err != nil {
 		c.log.Warn("resource list refresh failed", "event", "error_occurred", "component", "mcp_client",
 			"error", err.Error())
