@@ -137,7 +137,7 @@ func (m *model) inferTables() {
 			// a catalog label that is not what the names suggest (a
 			// person's job "Title" rather than FirstName LastName): show
 			// both, so the row is recognisable either way
-			if guess := inferLabelFrom(t); len(guess) > 0 && !sameCols(guess, t.label) {
+			if guess := inferLabelFrom(t); len(guess) > 0 && !slices.Equal(guess, t.label) {
 				t.nameCols = guess
 			}
 		}
@@ -186,18 +186,6 @@ func inferLabelFrom(t *table) []*column {
 		return nil // a lone name-like column: the catalog's label is as good
 	}
 	return pickLabel(t, labels)
-}
-
-func sameCols(a, b []*column) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func pickLabel(t *table, labels []*column) []*column {

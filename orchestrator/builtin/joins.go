@@ -1,6 +1,9 @@
 package builtin
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // path is a chain of many-to-one edges from one table to another.
 type path []*edge
@@ -48,7 +51,7 @@ func (m *model) findPaths(t *table) (map[*table]path, map[*table]bool) {
 				}
 				p := append(append(path{}, best[x]...), e)
 				if prev, ok := level[e.to]; ok {
-					if !samePath(prev, p) {
+					if !slices.Equal(prev, p) {
 						ambiguous[e.to] = true
 					}
 					continue
@@ -71,18 +74,6 @@ func (m *model) findPaths(t *table) (map[*table]path, map[*table]bool) {
 		frontier = next
 	}
 	return best, ambiguous
-}
-
-func samePath(a, b path) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // reach reports whether to is reachable from from through many-to-one

@@ -1,7 +1,9 @@
 package sqlgen
 
 import (
+	"maps"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -235,7 +237,7 @@ func (rk *ranker) matchEntities(l *layout, question string, q *rankQuery) {
 	keyed := map[int]bool{}
 	for i, w := range words {
 		for _, n := range rk.phrases[w] {
-			if i+len(n.words) > len(words) || !equalWords(words[i:i+len(n.words)], n.words) {
+			if i+len(n.words) > len(words) || !slices.Equal(words[i:i+len(n.words)], n.words) {
 				continue
 			}
 			if q.matched[n.set] == nil {
@@ -265,7 +267,7 @@ func (rk *ranker) matchEntities(l *layout, question string, q *rankQuery) {
 			}
 		}
 	}
-	q.pinned = sortedSet(pinned)
+	q.pinned = slices.Sorted(maps.Keys(pinned))
 	// A value named in the question ("closed", "electric") is a hint, not
 	// a pin: many tables have a status or a type. It raises the score of a
 	// table the question's words already point at.
@@ -313,7 +315,7 @@ func (rk *ranker) widen(l *layout, r *Repair, q *rankQuery) {
 	for i := 0; i < len(found) && i < errorTables; i++ {
 		seen[found[i].id] = true
 	}
-	q.widened = sortedSet(seen)
+	q.widened = slices.Sorted(maps.Keys(seen))
 }
 
 // errorVocabulary are the words of database error messages that name no
@@ -531,18 +533,6 @@ func lowerWords(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
-func equalWords(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // weakWord reports a one-word name too common or short to identify a thing
 // in a question ("a", "in", "2", "total").
 func weakWord(w string) bool {
@@ -562,12 +552,3 @@ var stopWords = map[string]bool{"the": true, "and": true, "for": true, "per": tr
 	"top": true, "most": true, "least": true, "are": true, "was": true, "were": true, "has": true, "had": true,
 	"have": true, "not": true, "none": true, "other": true, "yes": true, "true": true, "false": true, "null": true,
 	"one": true, "two": true, "new": true, "old": true, "today": true, "did": true, "does": true, "than": true}
-
-func sortedSet(m map[int]bool) []int {
-	out := make([]int, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Ints(out)
-	return out
-}
