@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"talk2tables/catalog"
 )
 
 // Schema discovery: a third-party executor (DBHub's execute_sql, …) often
@@ -99,7 +101,7 @@ type discoveredFK struct {
 // A failed discovery is logged; the resources are kept without it.
 func (o *Orchestrator) addSchema(ctx context.Context, c *conn, values map[string]any) {
 	for uri, v := range values {
-		if obj, ok := v.(map[string]any); ok && isSchemaShape(obj) {
+		if obj, ok := v.(map[string]any); ok && catalog.IsSchemaResource(obj) {
 			c.setSchemaSource("resource " + uri)
 			return
 		}
@@ -124,21 +126,6 @@ func (o *Orchestrator) addSchema(ctx context.Context, c *conn, values map[string
 	c.setSchemaSource(doc.Source)
 	c.log.Info("schema discovered", "event", "schema_discovered", "component", "discovery",
 		"duration_ms", ms(time.Since(t0)), "source", doc.Source, "tables", len(doc.Tables), "dialect", doc.Dialect)
-}
-
-// isSchemaShape: an object whose "tables" is an array of objects with
-// "columns" (docs/contracts.md §2).
-func isSchemaShape(obj map[string]any) bool {
-	tables, ok := obj["tables"].([]any)
-	if !ok || len(tables) == 0 {
-		return false
-	}
-	t0, ok := tables[0].(map[string]any)
-	if !ok {
-		return false
-	}
-	_, ok = t0["columns"]
-	return ok
 }
 
 // discoverSchema runs the configured way of discovery (schema_discovery).
