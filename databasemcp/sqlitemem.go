@@ -82,15 +82,15 @@ func installAllocator(choice string) string {
 	}
 	tls := libc.NewTLS()
 	defer tls.Close()
-	// sqlite3_config is variadic: one pointer slot, off the Go heap.
+	// sqlite3_config is variadic: one pointer slot, off the Go heap (as
+	// dbConfig passes sqlite3_db_config's).
 	va := libc.Xmalloc(tls, 8)
 	if va == 0 {
 		allocShards = nil
 		return "libc (no memory to configure the sharded allocator)"
 	}
 	defer libc.Xfree(tls, va)
-	*(*uintptr)(at(va)) = uintptr(unsafe.Pointer(&allocMethods))
-	rc := sqlite3.Xsqlite3_config(tls, sqlite3.SQLITE_CONFIG_MALLOC, va)
+	rc := sqlite3.Xsqlite3_config(tls, sqlite3.SQLITE_CONFIG_MALLOC, libc.VaList(va, uintptr(unsafe.Pointer(&allocMethods))))
 	runtime.KeepAlive(&allocMethods)
 	if rc != sqlite3.SQLITE_OK {
 		// SQLite was initialised before this package: keep its allocator.
