@@ -195,11 +195,11 @@ func (m *model) bind(q *query, today time.Time) (*plan, *binder, error) {
 
 // verbUnplaced: a date verb ("shipped", "hired") with no time range that
 // found neither its date column nor the table it ranks by: it claims
-// something of the rows counted or listed ("orders shipped", "orders not
-// shipped") that the query would not check. With a range, the range goes
-// to the table's date and the answer says which. A verb beside a measure
-// ("quantity shipped") only describes it, and a verb that is also filler
-// ("placed") says nothing more.
+// something of the rows counted or listed ("<things> shipped", "<things>
+// not shipped") that the query would not check. With a range, the range
+// goes to the table's date and the answer says which. A verb beside a
+// measure ("<amount> shipped") only describes it, and a verb that is also
+// filler (a stopword) says nothing more.
 func (b *binder) verbUnplaced() bool {
 	v := b.q.dateVerb
 	if v == nil || v.kind != spKw || b.verbUsed || stopwords[v.text] {
@@ -207,7 +207,7 @@ func (b *binder) verbUnplaced() bool {
 	}
 	if b.q.rng != nil {
 		// the range went to the table's own date, and the answer names it
-		// ("dates … on shipments.ship_date")
+		// ("dates … on <table>.<date column>")
 		return false
 	}
 	for _, mr := range b.q.measures {
@@ -312,7 +312,7 @@ func (b *binder) bindFrame() error {
 		b.frame = pAggregate
 		q.measures = append(q.measures, &measureReq{})
 	case b.subject != nil && q.rank == nil && !q.listVerb && !q.which && q.rng != nil && b.subject.role == catalog.RoleFact && len(q.columns) == 0:
-		// "orders this month": how many — said, since a listing is the
+		// "<things> this month": how many — said, since a listing is the
 		// other reading
 		b.frame = pAggregate
 		q.measures = append(q.measures, &measureReq{count: b.subjectSpan(), fn: "COUNT"})

@@ -154,8 +154,9 @@ func (b *binder) bindHas(f *filterReq) (*boundFilter, error) {
 			withHint("ask e.g. with a %s over 0", sp.text)
 	}
 	if c.numeric && f.neg && c.kind == catalog.KindMeasure && c.fk == nil && (!b.q.saysRecorded || f.zero) {
-		// "products with no stock", "zero stock": zero, or not recorded?
-		// ("no weight recorded" is plainly empty; "zero" is plainly 0)
+		// "<things> with no <quantity>", "zero <quantity>": zero, or not
+		// recorded? ("no <quantity> recorded" is plainly empty; "zero" is
+		// plainly 0)
 		return nil, decline("%q (%s) is a number: none could mean zero or not recorded", sp.text, c.ref()).
 			withHint("ask e.g. with %s equal to 0, or with no %s recorded", sp.text, sp.text)
 	}

@@ -235,8 +235,8 @@ func init() {
 // maxKeywordLen is the longest keyword phrase in words.
 var maxKeywordLen int
 
-// recordedWords say a value is recorded or missing: "no weight recorded"
-// asks for an empty column even when the column is a number.
+// recordedWords say a value is recorded or missing: "no <quantity>
+// recorded" asks for an empty column even when the column is a number.
 var recordedWords = setOf("recorded", "entered", "filled", "given", "known", "missing", "blank", "empty", "stored")
 
 // stopwords carry no meaning for the planner: they are skipped, never

@@ -37,7 +37,7 @@ type measureReq struct {
 	count    *span // COUNT rows of the table this span names
 	distinct bool  // COUNT(DISTINCT column)
 	hint     kw    // kwSell or kwSpend: a default measure of that kind
-	// byNoun: ranked "by <table noun>" ("top customers by payments"),
+	// byNoun: ranked "by <table noun>" ("top <things> by <other things>"),
 	// read as a count of its rows — said in the answer
 	byNoun bool
 }
@@ -102,7 +102,7 @@ type query struct {
 	columns    []*span // column phrases to show (listings, lookups)
 	grainTrend bool
 	// saysRecorded: the question speaks of a value being recorded or
-	// missing ("no weight recorded"), so "no <number>" is an empty column
+	// missing ("no <quantity> recorded"), so "no <number>" is an empty column
 	saysRecorded bool
 }
 
@@ -160,7 +160,7 @@ func (q *query) readUnsupported() error {
 			return decline("I report recorded data and cannot predict or forecast").
 				withHint("ask about a past period, e.g. last month")
 		case sp.kind == spKw && sp.is(kwStockState):
-			// "products in stock": a quantity above zero, or a flag, or a
+			// "<things> in stock": a quantity above zero, or a flag, or a
 			// status — and "in stock" beside a stock column must not turn
 			// the question into the column's total
 			return decline("%q is a state I do not map to a condition offline", sp.text).
@@ -664,8 +664,8 @@ func (q *query) readGroups() error {
 
 func (q *query) readGroupTargets(by *span) error {
 	if r := q.rank; r != nil && by.text != "by" {
-		// "most expensive product per category", "latest order for each
-		// customer": the top rows within each group, not once overall
+		// "most expensive <thing> per <group>", "latest <event> for each
+		// <owner>": the top rows within each group, not once overall
 		what := "rows"
 		if r.target != nil {
 			what = r.target.text
