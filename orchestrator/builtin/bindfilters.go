@@ -148,8 +148,8 @@ func (b *binder) bindHas(f *filterReq) (*boundFilter, error) {
 	}
 	c := cs[0].c
 	if (c.numeric || c.boolean) && !f.neg {
-		// "orders with a discount": above zero, or recorded at all? ("no
-		// weight recorded" is plainly empty)
+		// "<things> with a <number>": above zero, or recorded at all? ("no
+		// <quantity> recorded" is plainly empty)
 		return nil, decline("%q (%s) is a number: having one could mean above zero or merely recorded", sp.text, c.ref()).
 			withHint("ask e.g. with a %s over 0", sp.text)
 	}
