@@ -120,8 +120,29 @@ func (g *Generator) answer(m *model, question, reqDialect, reqToday string) read
 	return g.answerOn(m, question, reqDialect, reqToday)
 }
 
-// answerOn runs the named steps of one question on one model.
+// answerOn reads the question on one model, as an analyst's question
+// (measures, time windows, rankings) and, when that reading declines, as
+// explicit clauses (columns, conditions, grouping, order).
 func (g *Generator) answerOn(m *model, question, reqDialect, reqToday string) reading {
+	if !m.hasSchema {
+		return g.analystAnswer(m, question, reqDialect, reqToday)
+	}
+	dialect, err := m.pickDialect(reqDialect)
+	if err != nil {
+		return reading{err: err}
+	}
+	plan, final, err := m.clauseAnswer(question, m.pickToday(reqToday), dialect)
+	switch {
+	case err == nil:
+		return reading{plan: plan}
+	case final:
+		return reading{err: err}
+	}
+	return g.analystAnswer(m, question, reqDialect, reqToday)
+}
+
+// analystAnswer runs the named steps of the analyst reading on one model.
+func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday string) reading {
 	if !m.hasSchema {
 		return reading{err: decline("no database schema resource was provided").
 			withHint("check that the database MCP server is connected")}
@@ -155,6 +176,10 @@ func (g *Generator) answerOn(m *model, question, reqDialect, reqToday string) re
 	}
 	if err := b.nounsUsed(used); err != nil {
 		r.err = m.withExample(err)
+		return r
+	}
+	if err := analystLeftovers(sc, p, sql); err != nil {
+		r.err = err
 		return r
 	}
 	r.plan = sqlgen.Plan{

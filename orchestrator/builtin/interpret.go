@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,12 +14,35 @@ import (
 type declineError struct {
 	why  string
 	hint string
+	// other: the question is not of the kind this reading answers
+	// (another reading may): the clause reader leaves measures, time
+	// grains and analyst rankings to the analyst reading
+	other bool
+	// final: the reading understood every word and found their
+	// combination unanswerable; no other reading may answer instead
+	final bool
 }
 
 func (e *declineError) Error() string { return e.why }
 
 func decline(format string, args ...any) *declineError {
 	return &declineError{why: fmt.Sprintf(format, args...)}
+}
+
+// finalDecline is a decline no other reading may overrule.
+func finalDecline(format string, args ...any) *declineError {
+	return &declineError{why: fmt.Sprintf(format, args...), final: true}
+}
+
+// isFinal: err is a final decline.
+func isFinal(err error) bool {
+	var d *declineError
+	return errors.As(err, &d) && d.final
+}
+
+// notMine is a decline that leaves the question to another reading.
+func notMine(format string, args ...any) *declineError {
+	return &declineError{why: fmt.Sprintf(format, args...), other: true}
 }
 
 func (e *declineError) withHint(format string, args ...any) *declineError {
@@ -402,7 +426,7 @@ func (q *query) readNumberEquals() error {
 		if !isNoun(pv) || !pv.has(mColumn) || pv.has(mTable) || measureLike(pv) && !numericAttribute(pv) {
 			continue
 		}
-		cmp := &span{idx: sp.idx, text: pv.text + " " + sp.text, kind: spCmp, op: "=", a: sp.num, used: true}
+		cmp := &span{idx: sp.idx, text: pv.text + " " + sp.text, kind: spCmp, op: "=", a: sp.num, used: true, tok0: sp.tok0, tokN: sp.tokN}
 		q.spans[sp.idx] = cmp
 		q.cmps = append(q.cmps, &cmpReq{sp: cmp, target: pv})
 		pv.used = true

@@ -27,6 +27,10 @@ const (
 	strengthIdent = 1
 	strengthWord  = 2
 	strengthName  = 3 // a derived measure's own name ("revenue")
+	// strengthPartial: a part of a several-word identifier ("release year"
+	// of song_release_year, "opened" of opened_year); only the clause
+	// reader reads these, and only where nothing else names the words
+	strengthPartial = -1
 )
 
 // meaning is one thing a phrase can name.
@@ -46,6 +50,9 @@ type lexEntry struct {
 	toks []string
 	text string
 	ms   []*meaning
+	// fullOnly is the entry without partial meanings, when it has some
+	// (nil entry text when it has nothing else): set by finish
+	fullOnly *lexEntry
 }
 
 // lexicon indexes phrases by their first stem.
@@ -113,6 +120,21 @@ func articleVariants(p string) []string {
 }
 
 func (l *lexicon) finish() {
+	for _, e := range l.byKey {
+		var full []*meaning
+		for _, m := range e.ms {
+			if m.strength != strengthPartial || m.kind != mColumn {
+				full = append(full, m)
+			}
+		}
+		switch {
+		case len(full) == len(e.ms):
+		case len(full) == 0:
+			e.fullOnly = &lexEntry{toks: e.toks, text: e.text}
+		default:
+			e.fullOnly = &lexEntry{toks: e.toks, text: e.text, ms: full}
+		}
+	}
 	for k, es := range l.byFirst {
 		sort.SliceStable(es, func(i, j int) bool { return len(es[i].toks) > len(es[j].toks) })
 		l.byFirst[k] = es
@@ -138,12 +160,27 @@ func (l *lexicon) finish() {
 
 // longest returns the longest phrase matching toks at i (by stems).
 // A phrase naming only the columns of views loses to a shorter one naming
-// tables: views are read only when the question names them.
+// tables: views are read only when the question names them. Parts of
+// identifiers are left out (see longestPartial).
 func (l *lexicon) longest(toks []token, i int) *lexEntry {
+	return l.longestOf(toks, i, false)
+}
+
+// longestPartial is longest with the parts of several-word identifiers.
+func (l *lexicon) longestPartial(toks []token, i int) *lexEntry {
+	return l.longestOf(toks, i, true)
+}
+
+func (l *lexicon) longestOf(toks []token, i int, partial bool) *lexEntry {
 	var viewOnly *lexEntry
 	for _, e := range l.byFirst[toks[i].s] {
 		if !matchStems(toks, i, e.toks) {
 			continue
+		}
+		if !partial {
+			if e = e.full(); e == nil {
+				continue
+			}
 		}
 		if !onlyViewColumns(e) {
 			return e
@@ -153,6 +190,17 @@ func (l *lexicon) longest(toks []token, i int) *lexEntry {
 		}
 	}
 	return viewOnly
+}
+
+// full is the entry without its partial meanings; nil when it has only those.
+func (e *lexEntry) full() *lexEntry {
+	switch {
+	case e.fullOnly == nil:
+		return e
+	case len(e.fullOnly.ms) == 0:
+		return nil
+	}
+	return e.fullOnly
 }
 
 func onlyViewColumns(e *lexEntry) bool {
@@ -183,6 +231,9 @@ func (l *lexicon) typo(toks []token, i int) ([]*lexEntry, int) {
 	best, bestLen := 1<<30, 0
 	var hits []*lexEntry
 	for _, e := range l.fuzzy {
+		if e = e.full(); e == nil {
+			continue
+		}
 		n := len(e.toks)
 		if i+n > len(toks) {
 			continue
@@ -246,7 +297,8 @@ func (m *model) addTableWords() {
 
 // unitWords end identifiers with the unit of their values ("weight_kg",
 // "surcharge_pct"): the phrase without it is what people say.
-var unitWords = setOf("kg", "g", "lbs", "lb", "pct", "percent", "usd", "eur", "gbp", "ms", "sec", "secs", "hours", "hrs", "mins", "km", "cm", "mm", "m", "mi", "amt", "num", "cnt")
+var unitWords = setOf("kg", "g", "lbs", "lb", "pct", "percent", "usd", "eur", "gbp", "ms", "sec", "secs", "hours", "hrs", "mins", "km", "cm", "mm", "m", "mi", "amt", "num", "cnt",
+	"sqm", "sqft", "m2", "ft", "yrs", "kph", "mph", "ml", "kwh")
 
 // expansions are how people say some column identifiers in full.
 var expansions = map[string][]string{
@@ -286,11 +338,18 @@ func (m *model) addColumnWords() {
 					m.lex.addColumn(tw+" "+short, c, strengthWord)
 				}
 			}
+			if last := ws[len(ws)-1]; len(ws) > 1 && durationWords[last] {
+				// "transit time" for transit_hours
+				rest := strings.Join(ws[:len(ws)-1], " ")
+				m.lex.addColumn(rest+" time", c, idStrength)
+				m.lex.addColumn(rest+" duration", c, idStrength)
+			}
 			for _, w := range ws {
 				for _, x := range expansions[w] {
 					m.lex.addColumn(strings.Replace(ident, w, x, 1), c, idStrength)
 				}
 			}
+			m.addPartials(c, ws)
 			head := ws[len(ws)-1]
 			_, isKeyword := keywords[head]
 			if len(ws) > 1 && head != "id" && head != "key" && !stopwords[head] && !isKeyword {
@@ -304,6 +363,42 @@ func (m *model) addColumnWords() {
 			}
 		}
 	}
+}
+
+// partialEdge words do not start or end a part of an identifier.
+var partialEdge = setOf("to", "of", "by", "per", "in", "at", "on", "is", "has", "for", "from", "the", "a", "and", "or",
+	"with", "id", "key", "no", "num", "nr", "code", "fk", "pk")
+
+// addPartials adds the parts of a several-word column identifier as weak
+// phrases for the clause reader: "release year" and "release" for
+// song_release_year.
+func (m *model) addPartials(c *column, ws []string) {
+	if len(ws) < 2 || c.isKey() {
+		return
+	}
+	for i := 0; i < len(ws); i++ {
+		for j := i + 1; j <= len(ws); j++ {
+			if i == 0 && j == len(ws) || partialEdge[ws[i]] || partialEdge[ws[j-1]] {
+				continue
+			}
+			if j-i == 1 && (stopwords[ws[i]] || len(ws[i]) < 3 || isDigits(ws[i])) {
+				continue
+			}
+			if _, ok := clauseWords[ws[i]]; ok && j-i == 1 {
+				continue
+			}
+			m.lex.addColumn(strings.Join(ws[i:j], " "), c, strengthPartial)
+		}
+	}
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func (m *model) addDerivedWords() {

@@ -32,6 +32,7 @@ type expr struct {
 	d        *derived
 	grain    string
 	cols     []*column // eLabel
+	cast     bool      // eCol: a number stored as text, compared as a number
 }
 
 // selItem is one selected expression and its output name.
@@ -49,6 +50,10 @@ const (
 	cSemi                        // col IN (SELECT ...)
 	cNotNull                     // col IS NOT NULL
 	cFlag                        // a yes/no column is true (false when neg)
+	cColCmp                      // column op column (e2)
+	cSubAgg                      // column op (SELECT fn(e2) FROM e2's table)
+	cLike                        // column LIKE values[0]
+	cOr                          // any of subs
 )
 
 // cond is one WHERE or HAVING condition.
@@ -61,6 +66,9 @@ type cond struct {
 	op     string
 	a, b   float64
 	semi   *semiJoin
+	e2     expr    // cColCmp, cSubAgg
+	fn     string  // cSubAgg
+	subs   []*cond // cOr
 }
 
 // semiJoin filters the root by rows of tables it cannot reach many-to-one:
@@ -70,6 +78,9 @@ type semiJoin struct {
 	joins *joinSet
 	sel   *column
 	where []*cond
+	// groupBy and having keep the outer rows with a number of linked rows
+	groupBy []expr
+	having  []*cond
 }
 
 // orderItem orders by a selected item (index into sels) or an expression.

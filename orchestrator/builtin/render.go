@@ -190,6 +190,12 @@ func (r *renderer) ident(s string) string {
 func (r *renderer) expr(e expr) string {
 	switch e.kind {
 	case eCol:
+		if e.cast {
+			if r.dialect == dialectPostgres {
+				return "CAST(" + r.col(e.col) + " AS double precision)"
+			}
+			return "CAST(" + r.col(e.col) + " AS REAL)"
+		}
 		return r.col(e.col)
 	case eCountAll:
 		return "COUNT(*)"
@@ -263,6 +269,23 @@ func (r *renderer) cond(c *cond) string {
 		return r.expr(c.e) + " = " + v
 	case cRange:
 		return r.dateRange(c.e.col, c.rng)
+	case cColCmp:
+		return r.expr(c.e) + " " + c.op + " " + r.expr(c.e2)
+	case cSubAgg:
+		sub := &renderer{dialect: r.dialect, qualify: true, used: r.used}
+		sub.w("SELECT ", c.fn, "(", sub.expr(c.e2), ") FROM ", sub.table(c.e2.col.t))
+		return r.expr(c.e) + " " + c.op + " (" + sub.b.String() + ")"
+	case cLike:
+		if r.dialect == dialectPostgres {
+			return r.expr(c.e) + " ILIKE " + quote(str(c.values[0]))
+		}
+		return r.expr(c.e) + " LIKE " + quote(str(c.values[0]))
+	case cOr:
+		parts := make([]string, len(c.subs))
+		for i, s := range c.subs {
+			parts[i] = r.cond(s)
+		}
+		return "(" + strings.Join(parts, " OR ") + ")"
 	case cCmp:
 		lhs := r.expr(c.e)
 		if c.op == "between" {
@@ -275,6 +298,8 @@ func (r *renderer) cond(c *cond) string {
 		sub.w("SELECT ", sub.col(s.sel))
 		sub.from(s.joins)
 		sub.where(s.where)
+		sub.groupBy(s.groupBy)
+		sub.having(s.having)
 		if sub.err != nil {
 			r.err = sub.err
 		}

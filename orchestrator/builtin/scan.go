@@ -30,6 +30,8 @@ type span struct {
 	op    string // spCmp: >, >=, <, <=, =, between
 	a, b  float64
 	used  bool
+	// tok0, tokN: the tokens the span covers
+	tok0, tokN int
 	// afterHave: "have", "has" or "with" comes right before (articles
 	// aside): "customers with an email" asks for rows having one.
 	afterHave bool
@@ -100,6 +102,7 @@ func (m *model) scan(question string, today time.Time) scanned {
 		switch {
 		case sp != nil:
 			sp.idx = len(sc.spans)
+			sp.tok0, sp.tokN = i, n
 			sp.afterHave = have
 			sc.spans = append(sc.spans, sp)
 			have = false
@@ -251,7 +254,7 @@ func foldPostfixComparisons(spans []*span) []*span {
 		if sp.kind == spKw && sp.kw.kw == kwCmp && (sp.kw.op == ">=+" || sp.kw.op == "<=+") && len(out) > 0 && out[len(out)-1].kind == spNum {
 			prev := out[len(out)-1]
 			out[len(out)-1] = &span{idx: prev.idx, kind: spCmp, op: sp.kw.op[:2], a: prev.num, money: prev.money,
-				text: prev.text + " " + sp.text}
+				text: prev.text + " " + sp.text, tok0: prev.tok0, tokN: sp.tok0 + sp.tokN - prev.tok0}
 			continue
 		}
 		out = append(out, sp)

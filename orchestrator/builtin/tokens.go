@@ -19,6 +19,10 @@ type token struct {
 	money bool   // typed with a currency sign
 	iso   bool   // YYYY-MM-DD
 	sym   string // ">", ">=", "<", "<=", "=" for comparison symbols
+	// orig is the word as typed, with its capitals ("Riverside");
+	// quoted marks a literal typed in quotes, whole in orig.
+	orig   string
+	quoted bool
 }
 
 // tokenize splits text into lower-case tokens. Punctuation, underscores and
@@ -68,7 +72,9 @@ func tokenize(text string) []token {
 		case isWordRune(r):
 			w, j := readWord(rs, i)
 			if w != "" {
-				out = append(out, makeWord(w))
+				t := makeWord(w)
+				t.orig = string(rs[i:j])
+				out = append(out, t)
 			}
 			i = j
 		default:

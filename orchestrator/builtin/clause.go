@@ -1,0 +1,391 @@
+package builtin
+
+import (
+	"fmt"
+	"time"
+
+	"talk2tables/orchestrator/sqlgen"
+)
+
+// The clause reader reads a question that says explicitly what to show
+// and how: the columns or aggregates to select, the rows they are of, the
+// conditions, the grouping, the order and how many — the way people write
+// questions about a schema they are looking at ("the name and age of
+// singers above age 20, ordered by age"). It complements the analyst
+// reading (measures, time windows, rankings by a business measure): a
+// question is answered by whichever reading accounts for every one of its
+// words, and declined — naming the words — when neither does.
+//
+// Steps: chunk (phrases, names, numbers, literals, dates, clause words),
+// parse (the clauses below, each step consuming the chunks it uses), bind
+// (tables and columns, the join tree, the plan) and render (shared).
+
+// cagg is an aggregate the question asks for.
+type cagg struct {
+	fn       string // COUNT, SUM, AVG, MIN, MAX
+	distinct bool
+	arg      *chunk // the column aggregated; nil: COUNT(*) of rows
+	rows     *chunk // the table whose rows are counted (COUNT(*))
+}
+
+// citem is one selected thing: a column, an aggregate, or every column.
+type citem struct {
+	pos  int // where in the question (items are shown in question order)
+	col  *chunk
+	agg  *cagg
+	star bool
+	t    *chunk // star: the table ("all information about the stadiums")
+}
+
+// ccondKind is the kind of a condition.
+type ccondKind int
+
+const (
+	ccValue  ccondKind = iota + 1 // column = value(s), or <> when neg
+	ccCmp                         // column op number (or between)
+	ccCol                         // column op column
+	ccLike                        // column LIKE pattern
+	ccFlag                        // a yes/no column is true (false when neg)
+	ccRange                       // a date range on a date column
+	ccExists                      // rows of a related table exist (not, when neg)
+	ccCount                       // the number of related rows compared with a number
+	ccAvg                         // column op (SELECT AGG(column) FROM its table)
+	ccNull                        // column is empty (not empty when neg)
+)
+
+// ccond is one condition, and the alternatives OR'd with it.
+type ccond struct {
+	kind  ccondKind
+	col   *chunk   // the column; nil when implied (by a value, a unit, the subject's date)
+	unit  string   // the quantity an adjective speaks of (older → age)
+	vals  []*chunk // ccValue: values, literals, numbers
+	op    string
+	a, b  float64
+	neg   bool
+	other *chunk // ccCol: the other column
+	rows  *chunk // ccExists, ccCount: the related table
+	inner []*ccond
+	rng   *dateRange
+	fn    string // ccAvg
+	pat   string // ccLike
+	lit   string // ccValue with a literal not in the schema's values
+	or    []*ccond
+	src   *chunk // the chunk that made the condition (for messages)
+	// andList: values joined by "and" on a column holding one value per row
+	andList bool
+	merged  bool // OR'd into the condition before it
+}
+
+// corder is one ORDER BY term.
+type corder struct {
+	col  *chunk
+	agg  *cagg
+	dir  int    // 1 descending, -1 ascending
+	unit string // ordered by the column the unit implies (oldest → age)
+	of   *chunk // unit or alpha ordering: of this table's rows
+}
+
+// cquery is a question parsed into clauses.
+type cquery struct {
+	cs       chunkList
+	which    *chunk // which/what/who + this table: show its name
+	whichCol *chunk // which/what + this column: its kinds (DISTINCT)
+	perRow   *chunk // "each store": every row of this table, shown with its name
+	distinct bool
+	items    []*citem
+	subject  *chunk
+	conds    []*ccond
+	groups   []*chunk
+	order    []*corder
+	limit    int
+	// ranked: the order is a superlative of this table's rows ("the
+	// youngest singer"), LIMIT 1 unless a number says
+	ranked *chunk
+	rankBy *corder
+}
+
+// creader parses one question.
+type creader struct {
+	m     *model
+	cs    chunkList
+	q     *cquery
+	today time.Time
+}
+
+// clauseAnswer answers the question with the clause reader: a plan, or
+// the reason it declines. final reports a decline no other reading may
+// overrule: every word was understood and their combination is not
+// answerable (a column shown beside an aggregate, a value several tables
+// hold, two tables listed at once); otherwise another reading may try.
+func (m *model) clauseAnswer(question string, today time.Time, dialect string) (plan sqlgen.Plan, final bool, err error) {
+	toks := clauseTokenize(question)
+	if len(toks) == 0 {
+		return sqlgen.Plan{}, false, decline("the question is empty")
+	}
+	if len(toks) > maxTokens {
+		return sqlgen.Plan{}, false, decline("the question is too long for the offline generator (%d words, at most %d)", len(toks), maxTokens)
+	}
+	r := &creader{m: m, cs: m.chunks(toks, today), today: today}
+	r.q = &cquery{cs: r.cs}
+	if err := r.parse(); err != nil {
+		return sqlgen.Plan{}, isFinal(err), err
+	}
+	if err := r.leftovers(nil); err != nil {
+		return sqlgen.Plan{}, false, err
+	}
+	b := newClauseBinder(m, r.q, today)
+	p, err := b.plan()
+	if err != nil {
+		return sqlgen.Plan{}, isFinal(err), err
+	}
+	if err := r.leftovers(b); err != nil {
+		return sqlgen.Plan{}, false, err
+	}
+	sql, _, err := render(p, dialect)
+	if err != nil {
+		return sqlgen.Plan{}, false, err
+	}
+	return sqlgen.Plan{
+		SQL:              sql,
+		ResolvedEntities: b.resolved,
+		Explanation:      b.explain(p),
+		Confidence:       b.confidence(),
+		Assumptions:      append(b.assume, r.readAs()),
+		Generator:        Name,
+	}, true, nil
+}
+
+// parse runs the clause steps in order; each consumes the chunks it uses.
+func (r *creader) parse() error {
+	for _, step := range []func() error{
+		r.readUnsupported, r.readLead, r.readEverything, r.readOrder, r.readSuperlatives, r.readComparisons,
+		r.readAggregates, r.readGroups, r.readNamed, r.readLike, r.readExists, r.readValues, r.readTime,
+		r.readSelect, r.readOr, r.sortItems,
+	} {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// countsLinked: a condition on rows of another table.
+func (q *cquery) countsLinked() bool {
+	for _, cd := range q.conds {
+		if cd.kind == ccExists || cd.kind == ccCount {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *creader) at(i int) *chunk {
+	if i >= 0 && i < len(r.cs) {
+		return r.cs[i]
+	}
+	return nil
+}
+
+// softWords are skipped when the clause steps look for a neighbour.
+var softWords = setOf("a", "an", "the", "all", "any", "their", "its", "his", "her", "of the", "some", "every one of", "each of")
+
+func (r *creader) soft(i int) bool {
+	c := r.at(i)
+	return c != nil && c.role == "" && c.kind == ckWord && c.info.cw == cwFiller && softWords[c.text]
+}
+
+// next is the first index from i that is not a soft word.
+func (r *creader) next(i int) int {
+	for r.soft(i) {
+		i++
+	}
+	return i
+}
+
+// prev is the last index up to i that is not a soft word.
+func (r *creader) prev(i int) int {
+	for i >= 0 && r.soft(i) {
+		i--
+	}
+	return i
+}
+
+func (r *creader) use(c *chunk, role string, args ...any) {
+	if c != nil && c.role == "" {
+		c.role = fmt.Sprintf(role, args...)
+	}
+}
+
+// free: a chunk not yet given a role.
+func free(c *chunk) bool { return c != nil && c.role == "" }
+
+func (c *chunk) hasKind(k meaningKind) bool {
+	if c == nil || c.kind != ckSchema {
+		return false
+	}
+	for _, m := range c.ms {
+		if m.kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// isTable: the chunk can name a table's rows.
+func (c *chunk) isTable() bool { return c.hasKind(mTable) }
+
+// isColumn: the chunk can name a column. A phrase that names a table and
+// otherwise only keys or head nouns of other tables' columns ("garden":
+// the table, or plot.garden_id; "harvests": the table, or the head of
+// days_to_harvest) names the table.
+func (c *chunk) isColumn() bool {
+	if !c.hasKind(mColumn) {
+		return false
+	}
+	if !c.hasKind(mTable) {
+		return true
+	}
+	for _, m := range c.ms {
+		if m.kind == mColumn && !m.c.isKey() && m.strength > strengthHead {
+			return true
+		}
+	}
+	return false
+}
+
+// isValue: the chunk names a value of a column or a named row.
+func (c *chunk) isValue() bool { return c.hasKind(mValue) || c.hasKind(mEntity) }
+
+// onlyValue: a value and nothing else (not also a table or column).
+func (c *chunk) onlyValue() bool { return c.isValue() && !c.isTable() && !c.isColumn() }
+
+func (c *chunk) tables() []*table {
+	var out []*table
+	for _, m := range c.ms {
+		if m.kind == mTable {
+			out = appendUnique(out, m.t)
+		}
+	}
+	return out
+}
+
+func (c *chunk) columns() []*column {
+	var out []*column
+	for _, m := range c.ms {
+		if m.kind == mColumn {
+			out = appendUnique(out, m.c)
+		}
+	}
+	return out
+}
+
+// readUnsupported declines writes, "why" and predictions, and leaves to
+// the analyst reading what is its kind: catalog measures, and questions
+// that are a bare noun phrase ("sales in Paris": a total, "orders last
+// month": a count) rather than a request.
+func (r *creader) readUnsupported() error {
+	if !r.asks() {
+		return notMine("not a request for columns or figures")
+	}
+	for i, c := range r.cs {
+		switch {
+		case c.hasKind(mDerived):
+			return notMine("%q is a catalog measure", c.text)
+		case c.kind == ckSchema && !c.isTable() && selfLink(c):
+			return finalDecline("how rows relate to one another (%q) is not answered offline", c.text).
+				withHint("ask about one row's own details, or configure an LLM")
+		case c.is(cwWrite) && (i == 0 || c.kind == ckWord && writeAnywhere[c.text]):
+			return decline("this is a read-only assistant: it never changes data").
+				withHint("ask for figures, e.g. how many rows a table has")
+		case c.is(cwWhy):
+			return decline("I look up figures but cannot explain why they changed; ask for the numbers instead")
+		case c.is(cwRelation):
+			return finalDecline("how rows relate to one another (%q) is not answered offline", c.text).
+				withHint("ask about one row's own details, or configure an LLM")
+		case c.is(cwFuture) && c.kind == ckWord:
+			return decline("I report recorded data and cannot predict or forecast")
+		}
+	}
+	return nil
+}
+
+// selfLink: a phrase naming a key from a table to itself ("reports to",
+// "manager", "parent"): how rows relate to one another.
+func selfLink(c *chunk) bool {
+	self := false
+	for _, m := range c.ms {
+		switch {
+		case m.kind != mColumn:
+			return false
+		case m.c.fk != nil && m.c.fk.to == m.c.t:
+			self = true
+		}
+	}
+	return self
+}
+
+// asks: the question opens as a request — a verb (show, list, find), a
+// question word (what, which, who, how many), a count.
+func (r *creader) asks() bool {
+	for _, c := range r.cs {
+		switch {
+		case c.kind == ckWord && (c.is(cwLead) || whWords[c.text] || c.is(cwCount) || c.is(cwEverything) || c.is(cwWrite) || c.is(cwWhy) || c.is(cwFuture)):
+			return true
+		case c.kind == ckWord && (c.text == "is" || c.text == "are" || c.text == "do" || c.text == "does" || c.text == "please" || c.text == "for" || c.text == "in" || c.text == "among" || c.text == "of"):
+			continue // "is there", "for each X, ...", "among all X"
+		}
+		return false
+	}
+	return false
+}
+
+// writeAnywhere are write verbs wherever they stand (others only first).
+var writeAnywhere = setOf("delete", "update", "insert", "drop", "truncate", "alter", "grant", "revoke")
+
+// readLead consumes the opening ("what are", "show me", "list") and notes
+// a which/what/who that asks for rows of a table by name.
+func (r *creader) readLead() error {
+	i := 0
+	for ; i < len(r.cs); i++ {
+		c := r.cs[i]
+		if c.kind != ckWord || !(c.is(cwLead) || c.is(cwFiller)) {
+			break
+		}
+		if whWords[c.text] {
+			switch nx := r.at(r.next(i + 1)); {
+			case nx.isTable() && !nx.is(cwAgg):
+				r.q.which = nx
+			case nx.isColumn() && nx.kind == ckSchema && nx.info.cw == cwNone:
+				r.q.whichCol = nx
+			}
+		}
+		r.use(c, "the question's opening")
+	}
+	return nil
+}
+
+var whWords = setOf("what", "which", "who", "whom", "whats")
+
+// readEverything: "all information about X", "everything" → every column.
+func (r *creader) readEverything() error {
+	for i, c := range r.cs {
+		if !free(c) || !c.is(cwEverything) || c.kind != ckWord {
+			continue
+		}
+		r.use(c, "every column")
+		it := &citem{star: true, pos: i}
+		for k := r.next(i + 1); k < len(r.cs); k = r.next(k + 1) {
+			nx := r.at(k)
+			if nx.kind == ckWord && (nx.text == "about" || nx.text == "of" || nx.text == "on" || nx.text == "for" || nx.text == "regarding") {
+				r.use(nx, "every column of")
+				continue
+			}
+			if nx.isTable() {
+				it.t = nx
+			}
+			break
+		}
+		r.q.items = append(r.q.items, it)
+	}
+	return nil
+}

@@ -1,0 +1,879 @@
+package builtin
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"talk2tables/catalog"
+)
+
+// clauseBinder binds a parsed question to tables and columns and builds
+// its plan.
+type clauseBinder struct {
+	m        *model
+	q        *cquery
+	today    time.Time
+	subject  *table
+	root     *table
+	js       *joinSet
+	where    []*cond
+	semi     map[*table][]*cond // conditions on tables the root does not reach many-to-one
+	exists   map[*table]*ccond  // ccExists / ccCount per related table
+	resolved map[string]map[string]string
+	assume   []string
+	cols     map[*chunk]*column // bound column chunks
+	tables   map[*table]bool    // every table the plan reads
+	// countBy: the rows are grouped by the subject and kept by how many
+	// linked rows each has (HAVING)
+	countBy *ccond
+	// filtered: columns the question puts a condition on
+	filtered map[*column]bool
+	// implicitRange: a time range on the rows' own date, none named
+	implicitRange bool
+}
+
+func newClauseBinder(m *model, q *cquery, today time.Time) *clauseBinder {
+	return &clauseBinder{m: m, q: q, today: today, semi: map[*table][]*cond{}, exists: map[*table]*ccond{},
+		resolved: map[string]map[string]string{}, cols: map[*chunk]*column{}, tables: map[*table]bool{},
+		filtered: map[*column]bool{}}
+}
+
+func (b *clauseBinder) resolve(phrase, k, v string) {
+	if b.resolved[phrase] == nil {
+		b.resolved[phrase] = map[string]string{}
+	}
+	b.resolved[phrase][k] = v
+}
+
+// plan binds the question: the subject, the root table (whose rows are
+// aggregated or listed), the joins, the conditions, groups, order, limit.
+func (b *clauseBinder) plan() (*plan, error) {
+	if err := b.bindSubject(); err != nil {
+		return nil, err
+	}
+	if err := b.bindRoot(); err != nil {
+		return nil, err
+	}
+	b.js = newJoinSet(b.root)
+	b.tables[b.root] = true
+	p := &plan{kind: pList, root: b.root, joins: b.js}
+	for _, step := range []func(*plan) error{b.bindItems, b.bindGroups, b.bindConds, b.bindRank, b.bindOrder, b.finish} {
+		if err := step(p); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// tableOf picks the table a table chunk names: the subject's when it is
+// one of them, else the only one.
+func (b *clauseBinder) tableOf(c *chunk) (*table, error) {
+	ts := c.tables()
+	if len(ts) == 1 {
+		return ts[0], nil
+	}
+	if b.subject != nil && slices.Contains(ts, b.subject) {
+		return b.subject, nil
+	}
+	if len(ts) == 0 {
+		return nil, decline("%q is not a table", c.text)
+	}
+	var names []string
+	for _, t := range ts {
+		names = append(names, t.name)
+	}
+	return nil, decline("%q could be the rows of %s", c.text, strings.Join(names, " or ")).withHint("use the table's own name")
+}
+
+// bindSubject finds the table the question is about: the table named,
+// else the table of what is counted or aggregated, else the one table
+// holding every column named (narrowed by the named rows and values).
+func (b *clauseBinder) bindSubject() error {
+	for _, c := range []*chunk{b.q.subject, b.q.which, b.q.ranked} {
+		if c != nil && c.isTable() {
+			t, err := b.tableOf(c)
+			if err != nil {
+				return err
+			}
+			b.subject = t
+			return nil
+		}
+	}
+	aggs := []*cagg{}
+	for _, it := range b.q.items {
+		if it.agg != nil {
+			aggs = append(aggs, it.agg)
+		}
+	}
+	if b.q.rankBy != nil && b.q.rankBy.agg != nil {
+		aggs = append(aggs, b.q.rankBy.agg)
+	}
+	for _, a := range aggs {
+		if a.rows != nil {
+			t, err := b.tableOf(a.rows)
+			if err != nil {
+				return err
+			}
+			b.subject = t
+			return nil
+		}
+	}
+	var named []*chunk
+	for _, c := range b.q.cs {
+		if c.isColumn() && c.role != "" && !strings.HasPrefix(c.role, "value") {
+			named = append(named, c)
+		}
+	}
+	// "the price of abracadabra": the row named has the columns asked for
+	var rowTables []*table
+	for _, c := range b.q.cs {
+		if c.role == "" || !c.isValue() {
+			continue
+		}
+		for _, m := range c.ms {
+			if m.kind == mEntity && !m.t.view && holdsAll(m.t, named) {
+				rowTables = appendUnique(rowTables, m.t)
+			}
+		}
+	}
+	cands := rowTables
+	if len(cands) != 1 {
+		cands = tablesHolding(b.m, named)
+	}
+	switch len(cands) {
+	case 1:
+		b.subject = cands[0]
+		return nil
+	case 0:
+		return notMine("I can't tell which table the question is about").withHint("name the table, e.g. how many followed by a table's rows")
+	}
+	return notMine("the columns named are in several tables (%s)", tableNames(cands)).withHint("name the table the rows are of")
+}
+
+// holdsAll: t has a column of every column chunk (any strength).
+func holdsAll(t *table, named []*chunk) bool {
+	for _, c := range named {
+		if !slices.ContainsFunc(c.columns(), func(col *column) bool { return col.t == t }) {
+			return false
+		}
+	}
+	return len(named) > 0
+}
+
+// tablesHolding are the tables holding, for every column chunk, one of
+// the columns it names most strongly.
+func tablesHolding(m *model, named []*chunk) []*table {
+	var cands []*table
+	for _, t := range m.tables {
+		if t.view || len(named) == 0 {
+			continue
+		}
+		all := true
+		for _, c := range named {
+			cols := strongestCols(c, c.columns())
+			if !slices.ContainsFunc(cols, func(col *column) bool { return col.t == t }) {
+				all = false
+				break
+			}
+		}
+		if all {
+			cands = append(cands, t)
+		}
+	}
+	return cands
+}
+
+// bindRoot picks the table whose rows the query reads: the aggregated
+// one, else the subject, else a table linking the subject to the other
+// tables whose columns are shown (rows paired as asked).
+func (b *clauseBinder) bindRoot() error {
+	var aggTables []*table
+	add := func(a *cagg) error {
+		if a == nil {
+			return nil
+		}
+		var t *table
+		switch {
+		case a.rows != nil:
+			x, err := b.tableOf(a.rows)
+			if err != nil {
+				return err
+			}
+			t = x
+		case a.arg != nil:
+			c, err := b.column(a.arg, b.subject)
+			if err != nil {
+				return err
+			}
+			t = c.t
+		default:
+			return nil
+		}
+		aggTables = appendUnique(aggTables, t)
+		return nil
+	}
+	for _, it := range b.q.items {
+		if err := add(it.agg); err != nil {
+			return err
+		}
+	}
+	if b.q.rankBy != nil {
+		if err := add(b.q.rankBy.agg); err != nil {
+			return err
+		}
+	}
+	for _, o := range b.q.order {
+		if err := add(o.agg); err != nil {
+			return err
+		}
+	}
+	switch len(aggTables) {
+	case 0:
+		b.root = b.subject
+		if cd := b.countCond(); cd != nil {
+			// "stadiums with more than 2 concerts": the linked rows,
+			// grouped by the stadium, their number kept and shown
+			t, err := b.tableOf(cd.rows)
+			if err != nil {
+				return err
+			}
+			r := b.m.bridge([]*table{b.subject, t})
+			if r != nil && r != b.subject {
+				b.root, b.countBy = r, cd
+				return nil
+			}
+		}
+		return b.rootForShown()
+	case 1:
+		b.root = aggTables[0]
+		return nil
+	}
+	return decline("the aggregates are over different tables (%s); ask for one at a time", tableNames(aggTables))
+}
+
+// countCond is the one condition on a number of linked rows that every
+// kept row has at least one of ("more than 2", "at least 3", "exactly 4"),
+// when the question computes nothing else.
+func (b *clauseBinder) countCond() *ccond {
+	var found *ccond
+	for _, cd := range b.q.conds {
+		switch {
+		case cd.kind == ccExists:
+			return nil
+		case cd.kind != ccCount:
+			continue
+		case found != nil:
+			return nil
+		}
+		positive := cd.op == ">" && cd.a >= 0 || (cd.op == ">=" || cd.op == "=") && cd.a >= 1 || cd.op == "between" && cd.a >= 1
+		if !positive || len(cd.or) > 0 {
+			return nil
+		}
+		found = cd
+	}
+	if found == nil || b.q.rankBy != nil || len(b.q.groups) > 0 {
+		return nil
+	}
+	for _, it := range b.q.items {
+		if it.agg != nil {
+			return nil
+		}
+	}
+	return found
+}
+
+// rootForShown: when shown columns are of tables the subject does not
+// reach many-to-one (a singer and the concerts they sang in), the rows
+// are the pairs: the root is a table reaching them all.
+func (b *clauseBinder) rootForShown() error {
+	need := []*table{b.subject}
+	for _, it := range b.q.items {
+		if it.col == nil {
+			continue
+		}
+		c, err := b.column(it.col, b.subject)
+		if err != nil {
+			return err
+		}
+		need = appendUnique(need, c.t)
+	}
+	for _, t := range need {
+		if _, ok := b.m.reach(b.subject, t); !ok {
+			r := b.m.bridge(need)
+			if r == nil {
+				return notMine("%s and %s are not linked through the data's keys", b.subject.name, t.name)
+			}
+			b.root = r
+			return nil
+		}
+	}
+	return nil
+}
+
+// column binds a column chunk: the table named right beside it, the
+// preferred tables, the root and what it reaches, then any one table.
+func (b *clauseBinder) column(c *chunk, prefer ...*table) (*column, error) {
+	if col, ok := b.cols[c]; ok {
+		return col, nil
+	}
+	cands := c.columns()
+	if len(cands) == 0 {
+		return nil, decline("%q is not a column", c.text)
+	}
+	pick := func(ok func(*column) bool) []*column {
+		var out []*column
+		for _, col := range cands {
+			if ok(col) {
+				out = append(out, col)
+			}
+		}
+		return out
+	}
+	levels := []func(*column) bool{}
+	if t := b.besideTable(c); t != nil {
+		levels = append(levels, func(col *column) bool { return col.t == t })
+	}
+	for _, t := range prefer {
+		if t != nil {
+			levels = append(levels, func(col *column) bool { return col.t == t })
+		}
+	}
+	if b.root != nil {
+		levels = append(levels, func(col *column) bool { return col.t == b.root })
+		levels = append(levels, func(col *column) bool { _, ok := b.m.reach(b.root, col.t); return ok })
+	}
+	if b.subject != nil {
+		levels = append(levels, func(col *column) bool { return col.t == b.subject })
+		levels = append(levels, func(col *column) bool { _, ok := b.m.reach(b.subject, col.t); return ok })
+	}
+	levels = append(levels, func(col *column) bool { return b.tables[col.t] })
+	levels = append(levels, func(col *column) bool { return !col.t.view })
+	for _, lv := range levels {
+		got := pick(lv)
+		if len(got) == 0 {
+			continue
+		}
+		got = strongestCols(c, got)
+		if len(got) == 1 {
+			b.cols[c] = got[0]
+			if c.typo != "" {
+				b.assume = append(b.assume, fmt.Sprintf("'%s' read as '%s'", c.text, c.typo))
+			}
+			return got[0], nil
+		}
+		var refs []string
+		for _, col := range got {
+			refs = append(refs, col.ref())
+		}
+		return nil, decline("%q could be %s", c.text, strings.Join(refs, " or ")).withHint("name the table, e.g. the %s of followed by the table", c.text)
+	}
+	return nil, decline("%q is not a column of the tables asked about", c.text)
+}
+
+// weakPart: a one-word chunk names the column only as a part of its
+// identifier ("rate" of damage_rate_pct): too weak to show or compute it.
+func weakPart(c *chunk, col *column) bool {
+	if c.j-c.i != 1 {
+		return false
+	}
+	for _, m := range c.ms {
+		if m.kind == mColumn && m.c == col && m.strength != strengthPartial {
+			return false
+		}
+	}
+	return true
+}
+
+// strongestCols keeps the columns the chunk names most strongly.
+func strongestCols(c *chunk, cols []*column) []*column {
+	best := -1
+	for _, m := range c.ms {
+		if m.kind == mColumn && slices.Contains(cols, m.c) {
+			best = max(best, m.strength)
+		}
+	}
+	var out []*column
+	for _, m := range c.ms {
+		if m.kind == mColumn && m.strength == best && slices.Contains(cols, m.c) {
+			out = appendUnique(out, m.c)
+		}
+	}
+	return out
+}
+
+// besideTable is the table named right beside a column chunk: "the name
+// of the stadium", "stadium name" (when not one phrase), "the stadium's name".
+func (b *clauseBinder) besideTable(c *chunk) *table {
+	i := chunkList(b.q.cs).index(c)
+	next := func(k int) *chunk {
+		for ; k < len(b.q.cs); k++ {
+			x := b.q.cs[k]
+			if x.kind == ckWord && softWords[x.text] {
+				continue
+			}
+			return x
+		}
+		return nil
+	}
+	if of := next(i + 1); of != nil && of.kind == ckWord && (of.text == "of" || of.text == "for") {
+		if t := next(chunkList(b.q.cs).index(of) + 1); t.isTable() {
+			if tb, err := b.tableOf(t); err == nil && slices.ContainsFunc(c.columns(), func(col *column) bool { return col.t == tb }) {
+				return tb
+			}
+		}
+	}
+	if i > 0 {
+		if t := b.q.cs[i-1]; t.isTable() {
+			if tb, err := b.tableOf(t); err == nil && slices.ContainsFunc(c.columns(), func(col *column) bool { return col.t == tb }) {
+				return tb
+			}
+		}
+	}
+	return nil
+}
+
+// reachable: the root joins t many-to-one (or t is the root).
+func (b *clauseBinder) reachable(t *table) bool {
+	_, ok := b.m.reach(b.root, t)
+	return ok
+}
+
+// notLinked is the decline for a table the root cannot join many-to-one:
+// linked in more than one way (a final decline: which link is meant?), or
+// not at all.
+func (b *clauseBinder) notLinked(t *table, what string) error {
+	if _, amb := b.m.paths(b.root); amb[t] {
+		return finalDecline("%s is linked to %s in more than one way (through different tables), and I don't know which link you mean", b.root.name, t.name)
+	}
+	return notMine("%s is not linked to %s many-to-one, so %s", t.name, b.root.name, what)
+}
+
+// need joins t to the root; false when it cannot be joined many-to-one.
+func (b *clauseBinder) need(t *table) bool {
+	if !b.js.need(b.m, t) {
+		return false
+	}
+	b.tables[t] = true
+	return true
+}
+
+// label is the expression naming a table's rows (its label columns).
+func (b *clauseBinder) labelCols(t *table) []*column {
+	if len(t.nameCols) > 0 {
+		return t.nameCols
+	}
+	return t.label
+}
+
+// bindItems binds the select list.
+func (b *clauseBinder) bindItems(p *plan) error {
+	for _, it := range b.q.items {
+		switch {
+		case it.star:
+			t := b.subject
+			if it.t != nil {
+				x, err := b.tableOf(it.t)
+				if err != nil {
+					return err
+				}
+				t = x
+			}
+			if !b.need(t) {
+				return decline("%s is not linked to %s", t.name, b.root.name)
+			}
+			for _, c := range t.cols {
+				p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
+			}
+		case it.col != nil:
+			c, err := b.column(it.col, b.subject)
+			if err != nil {
+				return err
+			}
+			if weakPart(it.col, c) {
+				return notMine("%q is only a part of the name %s", it.col.text, c.ref())
+			}
+			if !b.need(c.t) {
+				return notMine("%s is not linked to %s many-to-one, so its %s cannot be shown beside each row", c.t.name, b.root.name, c.name)
+			}
+			b.resolve(it.col.text, "column", c.ref())
+			p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
+		case it.agg != nil:
+			e, err := b.aggExpr(it.agg)
+			if err != nil {
+				return err
+			}
+			p.kind = pAggregate
+			p.sels = append(p.sels, selItem{e: e, alias: aggAlias(e)})
+		}
+	}
+	return nil
+}
+
+func aggAlias(e expr) string {
+	switch e.kind {
+	case eCountAll:
+		return "count"
+	case eAgg:
+		if e.distinct {
+			return strings.ToLower(e.fn) + "_distinct_" + e.col.name
+		}
+		return strings.ToLower(e.fn) + "_" + e.col.name
+	}
+	return "value"
+}
+
+// aggExpr is an aggregate over the root's rows.
+func (b *clauseBinder) aggExpr(a *cagg) (expr, error) {
+	if a.arg == nil {
+		return expr{kind: eCountAll}, nil
+	}
+	c, err := b.column(a.arg, b.root)
+	if err != nil {
+		return expr{}, err
+	}
+	if c.t != b.root {
+		return expr{}, notMine("%s is not a column of %s", c.ref(), b.root.name)
+	}
+	if weakPart(a.arg, c) {
+		return expr{}, notMine("%q is only a part of the name %s", a.arg.text, c.ref())
+	}
+	if a.fn == "SUM" || a.fn == "AVG" {
+		if !c.numeric && !numericText(c) {
+			return expr{}, decline("%s is not a number column: I can't %s it", c.ref(), strings.ToLower(fnWord(a.fn)))
+		}
+		if c.isKey() {
+			return expr{}, decline("%s identifies rows: adding or averaging it means nothing", c.ref())
+		}
+	}
+	b.resolve(a.arg.text, "column", c.ref())
+	return expr{kind: eAgg, fn: a.fn, col: c, distinct: a.distinct}, nil
+}
+
+// numericText: a text column whose known values are all numbers.
+func numericText(c *column) bool {
+	if c.numeric || len(c.values) == 0 {
+		return false
+	}
+	for _, v := range c.values {
+		if _, ok := parseNumber(v); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// bindGroups groups by the columns or tables named.
+func (b *clauseBinder) bindGroups(p *plan) error {
+	if len(b.q.groups) == 0 {
+		return nil
+	}
+	if p.kind != pAggregate && (b.q.rankBy == nil || b.q.rankBy.agg == nil) {
+		return decline("grouping needs something to count or compute per group").withHint("e.g. the number of rows for each followed by a column")
+	}
+	var front []selItem
+	for _, g := range b.q.groups {
+		if gt := b.groupTable(g); gt != nil {
+			if err := b.groupByTable(p, gt, &front); err != nil {
+				return err
+			}
+			continue
+		}
+		if g.isColumn() {
+			c, err := b.column(g, b.root)
+			if err != nil {
+				return err
+			}
+			if c.fk != nil && b.reachable(c.fk.to) {
+				// "per support rep": the rows the key points to, by name
+				if err := b.groupByTable(p, c.fk.to, &front); err != nil {
+					return err
+				}
+				continue
+			}
+			if !b.need(c.t) {
+				return b.notLinked(c.t, "it cannot group its rows")
+			}
+			p.groupBy = append(p.groupBy, expr{kind: eCol, col: c})
+			b.resolve(g.text, "column", c.ref())
+			if !selects(p, c) {
+				front = append(front, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
+			}
+			continue
+		}
+		t, err := b.tableOf(g)
+		if err != nil {
+			return err
+		}
+		if t == b.root {
+			// "average price per reservation", the rows averaged
+			return notMine("%q names the rows computed over", g.text)
+		}
+		if err := b.groupByTable(p, t, &front); err != nil {
+			return err
+		}
+	}
+	p.kind = pAggregate
+	p.sels = append(front, p.sels...)
+	return nil
+}
+
+// groupTable is the table a group chunk names, when it names one the
+// root reaches many-to-one ("per customer": the customers, not
+// orders.customer_id).
+func (b *clauseBinder) groupTable(g *chunk) *table {
+	if !g.isTable() {
+		return nil
+	}
+	t, err := b.tableOf(g)
+	if err != nil || t == b.root || !b.reachable(t) {
+		return nil
+	}
+	return t
+}
+
+// groupByTable groups by a table's key and shows its label (unless the
+// question shows columns of it already).
+func (b *clauseBinder) groupByTable(p *plan, t *table, front *[]selItem) error {
+	if t.key == nil {
+		return decline("%s has no key to group its rows by", t.name)
+	}
+	if !b.need(t) {
+		return b.notLinked(t, "it cannot group its rows")
+	}
+	p.groupBy = append(p.groupBy, expr{kind: eCol, col: t.key})
+	shown := false
+	for _, s := range p.sels {
+		if s.e.kind == eCol && s.e.col.t == t {
+			shown = true
+		}
+	}
+	if shown {
+		for _, s := range p.sels {
+			if s.e.kind == eCol && s.e.col.t == t && s.e.col != t.key {
+				p.groupBy = append(p.groupBy, s.e)
+			}
+		}
+		return nil
+	}
+	for _, c := range b.shownOf(t) {
+		if c != t.key {
+			p.groupBy = append(p.groupBy, expr{kind: eCol, col: c})
+		}
+		*front = append(*front, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
+	}
+	if name, ok := b.nameOf(t); ok {
+		*front = append(*front, name)
+	}
+	return nil
+}
+
+func selects(p *plan, c *column) bool {
+	for _, s := range p.sels {
+		if s.e.kind == eCol && s.e.col == c {
+			return true
+		}
+	}
+	return false
+}
+
+// finish: a list of one table's label when nothing else is shown,
+// distinct, and the semi-joins for conditions on related tables.
+func (b *clauseBinder) finish(p *plan) error {
+	if b.countBy != nil {
+		if err := b.groupByCount(p); err != nil {
+			return err
+		}
+	}
+	if len(p.sels) == 0 {
+		// no column named: the rows themselves, every column
+		if !b.need(b.subject) {
+			return decline("%s is not linked to %s", b.subject.name, b.root.name)
+		}
+		for _, c := range b.subject.cols {
+			p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
+		}
+		if name, ok := b.nameOf(b.subject); ok {
+			p.sels = append(p.sels, name)
+		}
+		b.assume = append(b.assume, fmt.Sprintf("no column named: every column of %s shown", b.subject.name))
+	}
+	if p.kind == pAggregate {
+		for _, s := range p.sels {
+			if s.e.kind == eCol && !grouped(p, s.e.col) {
+				return finalDecline("%s is shown beside an aggregate without a grouping by it", s.e.col.ref()).
+					withHint("ask for the aggregate alone, or for each value of %s", s.e.col.name)
+			}
+		}
+	}
+	if b.q.perRow != nil && p.kind != pAggregate && len(p.sels) > 0 {
+		// "which city is each store in": each store named beside its city
+		if t, err := b.tableOf(b.q.perRow); err == nil && b.reachable(t) && b.need(t) {
+			var front []selItem
+			for _, c := range b.shownOf(t) {
+				if !selects(p, c) {
+					front = append(front, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
+				}
+			}
+			p.sels = append(front, p.sels...)
+		}
+	}
+	perRow := b.q.perRow != nil
+	if (b.q.distinct || b.q.whichCol != nil && len(b.q.items) > 0 && !perRow || b.kindsOnly(p) && !perRow) && p.kind != pAggregate {
+		p.distinct = true
+		if len(p.order) == 0 {
+			for i := range p.sels {
+				p.order = append(p.order, orderItem{sel: i}) // the kinds in order
+			}
+		}
+	}
+	if err := b.defaults(p); err != nil {
+		return err
+	}
+	return b.semiJoins(p)
+}
+
+// kindsOnly: the question lists values of categorical columns and names
+// no table ("list categories", "what regions are there"): the kinds, once
+// each.
+func (b *clauseBinder) kindsOnly(p *plan) bool {
+	if len(b.namedTables()) > 0 || len(p.sels) == 0 || len(p.order) > 0 {
+		return false
+	}
+	for _, s := range p.sels {
+		if s.e.kind != eCol || s.e.col.isKey() || s.e.col.kind != catalog.KindAttribute || len(s.e.col.values) == 0 && !s.e.col.valueSet {
+			return false
+		}
+	}
+	return true
+}
+
+// defaults applies the catalog's default filters when rows are counted or
+// aggregated (docs/contracts.md §5): of the root and of the tables it
+// reaches many-to-one, unless the question filters that column itself.
+func (b *clauseBinder) defaults(p *plan) error {
+	if p.kind != pAggregate {
+		return nil
+	}
+	ps, _ := b.m.paths(b.root)
+	for _, t := range append([]*table{b.root}, sortedTables(ps)...) {
+		f := t.defFilter
+		if f == nil || b.filtered[f.col] || t != b.root && len(ps[t]) == 0 {
+			continue
+		}
+		if !b.need(t) {
+			return decline("%s can't be joined to %s to leave out what its default filter excludes (%s)", t.name, b.root.name, f.col.ref())
+		}
+		c := &cond{kind: cValues, e: expr{kind: eCol, col: f.col}}
+		vals, word := f.include, "only"
+		if len(f.exclude) > 0 {
+			c.neg, vals, word = true, f.exclude, "excluding"
+		}
+		for _, v := range vals {
+			c.values = append(c.values, v)
+		}
+		p.where = append(p.where, c)
+		note := fmt.Sprintf("%s %s %s %s (catalog default)", word, strings.Join(vals, ", "), t.phrase(), catalog.IdentifierPhrase(f.col.name))
+		if f.why != "" {
+			note += ": " + f.why
+		}
+		b.assume = append(b.assume, note)
+	}
+	// what was counted: every status of the rows, when none is filtered
+	noted := map[*table]bool{}
+	for _, t := range append([]*table{b.root}, joinedTables(b.js)...) {
+		if t.defFilter != nil || noted[t] {
+			continue
+		}
+		noted[t] = true
+		for _, c := range statusColumns(t) {
+			if !b.filtered[c] {
+				b.assume = append(b.assume, fmt.Sprintf("all %s values counted (%s): %s", catalog.IdentifierPhrase(c.name), c.ref(), strings.Join(c.values, ", ")))
+			}
+		}
+	}
+	return nil
+}
+
+// groupByCount groups the linked rows by the subject (its key and what
+// is shown of it, else its key and label), keeps the groups with the
+// number of rows asked, and shows that number.
+func (b *clauseBinder) groupByCount(p *plan) error {
+	s := b.subject
+	if s.key == nil || !b.need(s) {
+		return decline("%s has no key to count its linked rows by", s.name)
+	}
+	if len(p.sels) == 0 {
+		for _, c := range b.shownOf(s) {
+			p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
+		}
+		if name, ok := b.nameOf(s); ok {
+			p.sels = append(p.sels, name)
+		}
+	}
+	p.groupBy = append(p.groupBy, expr{kind: eCol, col: s.key})
+	for _, sel := range p.sels {
+		if sel.e.kind == eLabel {
+			p.groupBy = append(p.groupBy, groupByExprs(sel.e)...)
+			continue
+		}
+		if sel.e.kind != eCol || sel.e.col == s.key {
+			continue
+		}
+		if sel.e.col.t != s {
+			return decline("%s is not one value per %s row", sel.e.col.ref(), s.name)
+		}
+		p.groupBy = append(p.groupBy, sel.e)
+	}
+	cd := b.countBy
+	p.having = append(p.having, &cond{kind: cCmp, e: expr{kind: eCountAll}, op: cd.op, a: cd.a, b: cd.b})
+	p.sels = append(p.sels, selItem{e: expr{kind: eCountAll}, alias: "count"})
+	p.kind = pAggregate
+	return nil
+}
+
+// shownOf are the columns showing a table's rows when the question names
+// none: its key and label.
+func (b *clauseBinder) shownOf(t *table) []*column {
+	var out []*column
+	if t.key != nil {
+		out = append(out, t.key)
+	}
+	for _, c := range b.labelCols(t) {
+		out = appendUnique(out, c)
+	}
+	return out
+}
+
+// nameOf is a table's label as one expression: its name column, or its
+// name columns joined with a space ("FirstName LastName"); ok false when
+// it has no label of several columns.
+func (b *clauseBinder) nameOf(t *table) (selItem, bool) {
+	label := b.labelCols(t)
+	if len(label) < 2 {
+		return selItem{}, false
+	}
+	return selItem{e: expr{kind: eLabel, cols: label}, alias: t.singular() + " name"}, true
+}
+
+func parseNumber(s string) (float64, bool) {
+	toks := tokenize(strings.TrimSpace(s))
+	if len(toks) != 1 || !toks[0].isNum || toks[0].text != strings.TrimSpace(s) {
+		return 0, false
+	}
+	return toks[0].num, true
+}
+
+// yearRange is the calendar year y.
+func yearRange(y int) *dateRange {
+	s := time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
+	return &dateRange{start: s, end: s.AddDate(1, 0, 0), phrase: fmt.Sprint(y)}
+}
+
+// yearColumn: a number column holding years (named ...year).
+func yearColumn(c *column) bool {
+	ws := catalog.IdentifierWords(c.name)
+	return (c.numeric || numericText(c)) && len(ws) > 0 && (ws[len(ws)-1] == "year" || ws[len(ws)-1] == "yr") ||
+		c.dateFmt == catalog.DateYear
+}

@@ -1,0 +1,345 @@
+package builtin
+
+import (
+	"strings"
+	"time"
+	"unicode"
+
+	"talk2tables/catalog"
+)
+
+// chunkKind is what a piece of a question is, before the parse gives it a role.
+type chunkKind int
+
+const (
+	ckSchema chunkKind = iota + 1 // a table, column, value or entity phrase (ms), maybe also a clause word
+	ckNum                         // a number
+	ckLit                         // a literal typed in quotes
+	ckTime                        // a date range
+	ckWord                        // a clause word (info), or an unknown word (info.cw == cwNone)
+)
+
+// chunk is one piece of a question: a phrase of one or more tokens.
+type chunk struct {
+	i, j  int // tokens [i, j)
+	text  string
+	orig  string // as typed, capitals kept
+	kind  chunkKind
+	ms    []*meaning
+	info  cinfo
+	num   float64
+	isInt bool
+	money bool
+	rng   *dateRange
+	typo  string
+	// role is what the chunk became in the plan ("" while unused).
+	role string
+}
+
+func (c *chunk) is(k cword) bool { return c != nil && c.info.cw == k }
+
+func (c *chunk) schema() bool { return c != nil && c.kind == ckSchema }
+
+// capitalised: every word typed with a capital (a name: "Riverside Rovers").
+func (c *chunk) capitalised() bool {
+	if c == nil || c.orig == "" {
+		return false
+	}
+	for _, w := range strings.Fields(c.orig) {
+		r := []rune(w)
+		if !unicode.IsUpper(r[0]) && !unicode.IsDigit(r[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// clauseTokenize is tokenize with literals typed in quotes kept whole:
+// 'Hey Jude', "O'Neil", ‘x’, “x”.
+func clauseTokenize(q string) []token {
+	rs := []rune(q)
+	var out []token
+	start := 0
+	for i := 0; i < len(rs); i++ {
+		if !opensQuote(rs, i) {
+			continue
+		}
+		j := closingQuote(rs, i)
+		if j < 0 {
+			continue
+		}
+		out = append(out, tokenize(string(rs[start:i]))...)
+		lit := strings.TrimSpace(string(rs[i+1 : j]))
+		if lit != "" {
+			lw := strings.ToLower(lit)
+			out = append(out, token{text: string(rs[i : j+1]), w: lw, s: lw, orig: lit, quoted: true})
+		}
+		start, i = j+1, j
+	}
+	return append(out, tokenize(string(rs[start:]))...)
+}
+
+func isQuoteRune(r rune) bool {
+	return r == '\'' || r == '"' || r == '‘' || r == '’' || r == '“' || r == '”' || r == '`'
+}
+
+// opensQuote: a quote at the start of a word (not an apostrophe inside
+// one: "singer's", "students' names").
+func opensQuote(rs []rune, i int) bool {
+	if !isQuoteRune(rs[i]) || rs[i] == '’' || rs[i] == '”' {
+		return false
+	}
+	if i > 0 && (unicode.IsLetter(rs[i-1]) || unicode.IsDigit(rs[i-1])) {
+		return false
+	}
+	return i+1 < len(rs) && !unicode.IsSpace(rs[i+1])
+}
+
+// closingQuote finds the quote closing the one at i: the same kind (or
+// its right-hand form), followed by no letter.
+func closingQuote(rs []rune, i int) int {
+	want := map[rune][]rune{'\'': {'\'', '’'}, '"': {'"', '”'}, '‘': {'’', '\''}, '“': {'”', '"'}, '`': {'`'}}[rs[i]]
+	for j := i + 1; j < len(rs); j++ {
+		for _, w := range want {
+			if rs[j] != w {
+				continue
+			}
+			if j+1 < len(rs) && (unicode.IsLetter(rs[j+1]) || unicode.IsDigit(rs[j+1])) {
+				continue // an apostrophe inside the literal: 'O'Neil'
+			}
+			return j
+		}
+	}
+	return -1
+}
+
+// matchClauseWord returns the longest clause phrase at toks[i], on words
+// as typed, then on singular stems.
+func matchClauseWord(toks []token, i int) (int, cinfo) {
+	for n := min(maxClauseWords, len(toks)-i); n >= 1; n-- {
+		var b, s strings.Builder
+		ok := true
+		for k := i; k < i+n; k++ {
+			t := toks[k]
+			if t.quoted || t.isNum && !isNumberWord(t.w) && t.sym == "" {
+				ok = false
+				break
+			}
+			if k > i {
+				b.WriteByte(' ')
+				s.WriteByte(' ')
+			}
+			b.WriteString(t.w)
+			s.WriteString(t.s)
+		}
+		if !ok {
+			continue
+		}
+		if info, found := clauseWords[b.String()]; found {
+			return n, info
+		}
+		if info, found := clauseWords[s.String()]; found {
+			return n, info
+		}
+	}
+	return 0, cinfo{}
+}
+
+// chunks reads the question into chunks, longest phrase first: literals,
+// schema and catalog phrases, dates, clause words, numbers; a word that is
+// none of these is an unknown word chunk (or a typo of a schema phrase).
+func (m *model) chunks(toks []token, today time.Time) []*chunk {
+	var out []*chunk
+	for i := 0; i < len(toks); {
+		c := m.coordinated(toks, i)
+		if c == nil {
+			c = m.chunkAt(toks, i, today)
+		}
+		c.i = i
+		if c.j == 0 {
+			c.j = i + 1
+		}
+		var text, orig []string
+		for _, t := range toks[c.i:c.j] {
+			text = append(text, t.text)
+			o := t.orig
+			if o == "" {
+				o = t.text
+			}
+			orig = append(orig, o)
+		}
+		c.text, c.orig = strings.Join(text, " "), strings.Join(orig, " ")
+		if toks[i].quoted {
+			c.orig = toks[i].orig
+		}
+		out = append(out, c)
+		i = c.j
+	}
+	return out
+}
+
+func (m *model) chunkAt(toks []token, i int, today time.Time) *chunk {
+	t := toks[i]
+	if t.quoted {
+		return &chunk{kind: ckLit, j: i + 1}
+	}
+	var e *lexEntry
+	if m.lex != nil {
+		e = withoutAgg(m.lex.longestPartial(toks, i))
+		if e != nil && allNumbers(toks[i:i+len(e.toks)]) {
+			e = nil // a number is a number, not a value some column holds
+		}
+		if e != nil && len(e.toks) == 1 && onlyNames(e) && !(i > 0 && startsUpper(t.orig)) {
+			if info, ok := clauseWords[t.w]; ok && info.cw != cwNone && info.cw != cwLink {
+				e = nil // "a", "all", "top": English before a value of some column
+			}
+		}
+	}
+	le := 0
+	if e != nil {
+		le = len(e.toks)
+	}
+	tn, rng := matchTime(toks, i, today)
+	if tn > 0 && allNumbers(toks[i:i+tn]) {
+		tn = 0 // a bare year is a number: a year column's, or a date's (the parse decides)
+	}
+	kn, info := matchClauseWord(toks, i)
+	best := max(le, tn, kn)
+	switch {
+	case best == 0 && t.isNum:
+		return &chunk{kind: ckNum, num: t.num, isInt: t.isInt, money: t.money, j: i + 1}
+	case best == 0:
+		return m.unknownChunk(toks, i)
+	case le == best:
+		c := &chunk{kind: ckSchema, ms: e.ms, j: i + le}
+		if kn == best {
+			c.info = info
+		}
+		return c
+	case tn == best:
+		return &chunk{kind: ckTime, rng: rng, j: i + tn}
+	}
+	return &chunk{kind: ckWord, info: info, j: i + kn}
+}
+
+func startsUpper(s string) bool {
+	r := []rune(s)
+	return len(r) > 0 && unicode.IsUpper(r[0])
+}
+
+// isYearLike: a four-digit whole number a date could be in (1800–2199).
+func isYearLike(t token) bool {
+	return t.isNum && t.isInt && t.num >= 1800 && t.num < 2200
+}
+
+// coordinated reads the first word of "first and last name", "home or
+// away team": a word that, with the rest of the phrase after "and"/"or",
+// names a column too.
+func (m *model) coordinated(toks []token, i int) *chunk {
+	if m.lex == nil || i+3 >= len(toks) || toks[i].isNum || toks[i].quoted {
+		return nil
+	}
+	if c := toks[i+1].w; c != "and" && c != "or" {
+		return nil
+	}
+	e := m.lex.longestPartial(toks, i+2)
+	if e == nil || len(e.toks) < 2 {
+		return nil
+	}
+	if own := m.lex.longestPartial(toks, i); own != nil && len(own.toks) > 1 {
+		return nil
+	}
+	phrase := append([]string{toks[i].s}, e.toks[1:]...)
+	other := m.lex.byKey[strings.Join(phrase, " ")]
+	if other == nil || !allColumns(other) || !allColumns(e) {
+		return nil
+	}
+	return &chunk{kind: ckSchema, ms: other.ms, j: i + 1}
+}
+
+func allColumns(e *lexEntry) bool {
+	for _, m := range e.ms {
+		if m.kind != mColumn {
+			return false
+		}
+	}
+	return len(e.ms) > 0
+}
+
+// unknownChunk is a word no phrase starts with: a misspelt schema phrase,
+// a verb made of a table's name ("harvested", "booking" → the table), or
+// unknown.
+func (m *model) unknownChunk(toks []token, i int) *chunk {
+	if t := m.verbTable(toks[i].w); t != nil {
+		return &chunk{kind: ckSchema, ms: []*meaning{{kind: mTable, t: t}}, j: i + 1}
+	}
+	if m.lex != nil && len(toks[i].w) >= 5 {
+		if hits, n := m.lex.typo(toks, i); len(hits) > 0 {
+			c := &chunk{kind: ckSchema, j: i + n, typo: hits[0].text}
+			for _, h := range hits {
+				c.ms = append(c.ms, h.ms...)
+			}
+			return c
+		}
+	}
+	return &chunk{kind: ckWord, j: i + 1}
+}
+
+// verbTable is the one table whose name a verb form is made of:
+// "harvested" → harvest, "booked" → booking, "shipped" → shipment.
+func (m *model) verbTable(w string) *table {
+	var stems []string
+	switch {
+	case strings.HasSuffix(w, "ied") && len(w) > 5:
+		stems = append(stems, w[:len(w)-3]+"y")
+	case strings.HasSuffix(w, "ed") && len(w) > 4:
+		b := w[:len(w)-2]
+		stems = append(stems, b, w[:len(w)-1])
+		if n := len(b); n > 3 && b[n-1] == b[n-2] {
+			stems = append(stems, b[:n-1]) // "shipped" → ship
+		}
+	case strings.HasSuffix(w, "ing") && len(w) > 5:
+		b := w[:len(w)-3]
+		stems = append(stems, b, b+"e")
+	default:
+		return nil
+	}
+	var found *table
+	for _, t := range m.tables {
+		if t.view {
+			continue
+		}
+		ws := catalog.IdentifierWords(t.singular())
+		last := ws[len(ws)-1]
+		for _, s := range stems {
+			if len(s) >= 4 && (last == s || strings.HasPrefix(last, s) && len(last)-len(s) <= 4) {
+				if found != nil && found != t {
+					return nil
+				}
+				found = t
+			}
+		}
+	}
+	return found
+}
+
+// withoutAgg is the entry without catalog aggregation terms (the clause
+// reader has its own): nil when it has only those.
+func withoutAgg(e *lexEntry) *lexEntry {
+	if e == nil {
+		return nil
+	}
+	var ms []*meaning
+	for _, m := range e.ms {
+		if m.kind != mAgg {
+			ms = append(ms, m)
+		}
+	}
+	switch {
+	case len(ms) == len(e.ms):
+		return e
+	case len(ms) == 0:
+		return nil
+	}
+	return &lexEntry{toks: e.toks, text: e.text, ms: ms}
+}

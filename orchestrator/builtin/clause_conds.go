@@ -1,0 +1,880 @@
+package builtin
+
+import (
+	"slices"
+	"strings"
+)
+
+// The condition steps: comparisons, names, patterns, existence, values,
+// dates; then what is left is the select list and the subject.
+
+// linkWords may stand between a column and what it is compared with.
+var linkWords = setOf("is", "are", "was", "were", "be", "whose", "with", "has", "have", "having", "that", "who",
+	"which", "where", "a", "an", "the", "of", "equal", "in", "at", "on", "for", "from", "by", "its", "their",
+	"his", "her", "whose is", "than", "to")
+
+// colBefore is the nearest free column chunk before i, across link words.
+func (r *creader) colBefore(i int) *chunk {
+	for k := i - 1; k >= 0; k-- {
+		c := r.at(k)
+		switch {
+		case c.kind == ckWord && (linkWords[c.text] || c.is(cwHave) || c.is(cwLink)):
+			continue
+		case free(c) && c.isColumn() && !c.onlyValue():
+			return c
+		}
+		return nil
+	}
+	return nil
+}
+
+// numAt reads a number at i (skipping soft words): its chunk, or nil.
+func (r *creader) numAt(i int) *chunk {
+	c := r.at(r.next(i))
+	if free(c) && c.kind == ckNum {
+		return c
+	}
+	return nil
+}
+
+// unitNouns name the unit of a number: "20 square meters", "5 kg".
+var unitNouns = map[string]string{
+	"square meters": unitSize, "square metres": unitSize, "square feet": unitSize, "sqm": unitSize, "m2": unitSize,
+	"acres": unitSize, "hectares": unitSize, "meters": "", "metres": "", "km": "", "kilometers": "", "kilometres": "",
+	"miles": "", "cm": unitHeight, "centimeters": unitHeight, "centimetres": unitHeight, "inches": unitHeight,
+	"feet": unitHeight, "kg": unitWeight, "kilograms": unitWeight, "kilos": unitWeight, "grams": unitWeight,
+	"pounds": unitWeight, "lbs": unitWeight, "tons": unitWeight, "tonnes": unitWeight, "dollars": unitMoney,
+	"euros": unitMoney, "usd": unitMoney, "eur": unitMoney, "minutes": unitDuration, "mins": unitDuration,
+	"hours": unitDuration, "seconds": unitDuration, "days": unitDuration, "weeks": unitDuration,
+	"percent": "", "points": "", "liters": "", "litres": "",
+}
+
+// unitNounAt reads a unit noun of one or two words at k.
+func (r *creader) unitNounAt(k int) (int, string) {
+	for n := 2; n >= 1; n-- {
+		var ws []string
+		ok := true
+		for x := k; x < k+n; x++ {
+			c := r.at(x)
+			if !free(c) || c.kind != ckWord || c.info.cw != cwNone && c.info.cw != cwFiller {
+				ok = false
+				break
+			}
+			ws = append(ws, c.text)
+		}
+		if !ok {
+			continue
+		}
+		if u, found := unitNouns[strings.Join(ws, " ")]; found {
+			return n, u
+		}
+	}
+	return 0, ""
+}
+
+// ageUnit: "30 years old", "years of age" after a number.
+var ageUnit = setOf("years old", "year old", "years of age", "yrs old", "years")
+
+// readComparisons reads column-number, column-column and column-average
+// comparisons, and comparisons of how many related rows there are.
+func (r *creader) readComparisons() error {
+	for i := 0; i < len(r.cs); i++ {
+		c := r.cs[i]
+		if !free(c) {
+			continue
+		}
+		switch {
+		case c.is(cwCmp):
+			if err := r.readComparison(i); err != nil {
+				return err
+			}
+		case c.kind == ckNum:
+			// "3 or more pets", "20 or older"
+			if om := r.at(i + 1); free(om) && om.is(cwOrMore) {
+				r.use(om, "%s", om.info.op)
+				r.use(c, "%s %s", om.info.op, c.text)
+				cd := &ccond{kind: ccCmp, op: om.info.op, a: c.num, src: c}
+				r.compared(cd, i, i+2)
+			}
+		}
+	}
+	return nil
+}
+
+// readComparison reads the comparison whose comparator is at i.
+func (r *creader) readComparison(i int) error {
+	c := r.at(i)
+	op := c.info.op
+	cd := &ccond{kind: ccCmp, op: op, unit: c.info.unit, src: c}
+	j := r.next(i + 1)
+	// "above age 20": the column between the comparator and its number
+	if col := r.at(j); free(col) && col.isColumn() && !col.onlyValue() && r.numAt(j+1) != nil {
+		n := r.numAt(j + 1)
+		if op == "between" {
+			break1 := r.between(n, r.cs.index(n))
+			if break1 == nil {
+				return decline("%q needs two numbers: between A and B", c.text)
+			}
+			cd.a, cd.b = break1[0], break1[1]
+		} else {
+			cd.a = n.num
+			r.use(n, "%s", n.text)
+		}
+		r.use(c, "%s", op)
+		r.use(col, "compared")
+		cd.col = col
+		r.addCond(cd)
+		return nil
+	}
+	if n := r.numAt(i + 1); n != nil {
+		k := r.cs.index(n)
+		if op == "between" {
+			ab := r.between(n, k)
+			if ab == nil {
+				return decline("%q needs two numbers: between A and B", c.text).withHint("e.g. between 10 and 20")
+			}
+			cd.a, cd.b = ab[0], ab[1]
+		} else {
+			cd.a = n.num
+			r.use(n, "%s", n.text)
+		}
+		r.use(c, "%s", op)
+		end := r.cs.index(n) + 1
+		if op == "between" {
+			end = k + 3
+		}
+		r.compared(cd, i, end)
+		return nil
+	}
+	// "than the average age", "above the average"
+	if ag := r.at(j); free(ag) && ag.is(cwAgg) {
+		k := r.next(j + 1)
+		if of := r.at(k); free(of) && of.kind == ckWord && of.text == "of" {
+			k = r.next(k + 1)
+		}
+		col := r.at(k)
+		if !free(col) || !col.isColumn() {
+			col = r.colBefore(i)
+		} else {
+			r.use(col, "averaged")
+		}
+		if col == nil {
+			return decline("%q the %s of what?", c.text, ag.text)
+		}
+		r.use(c, "%s", op)
+		r.use(ag, "%s over all rows", ag.info.fn)
+		left := r.colBefore(i)
+		if left == nil {
+			left = col
+		} else {
+			r.use(left, "compared")
+		}
+		r.addCond(&ccond{kind: ccAvg, op: op, col: left, other: col, fn: ag.info.fn, src: c})
+		return nil
+	}
+	// "different from X", "other than 'x'": a value
+	if v := r.at(j); free(v) && (v.kind == ckLit || v.onlyValue()) && (op == "<>" || op == "=") {
+		r.use(c, "%s", op)
+		col := r.colBefore(i)
+		if col != nil {
+			r.use(col, "compared")
+		}
+		r.use(v, "value")
+		r.addCond(&ccond{kind: ccValue, col: col, vals: []*chunk{v}, neg: op == "<>", src: c})
+		return nil
+	}
+	// "whose X is greater than their Y": two columns
+	if other := r.at(j); free(other) && other.isColumn() && !other.onlyValue() {
+		left := r.colBefore(i)
+		if left != nil {
+			r.use(c, "%s", op)
+			r.use(left, "compared")
+			r.use(other, "compared with")
+			r.addCond(&ccond{kind: ccCol, op: op, col: left, other: other, src: c})
+			return nil
+		}
+	}
+	if c.kind == ckSchema {
+		return nil // a column named like a comparator; the select reads it
+	}
+	if op == "between" {
+		return nil // "between" a date range reads it, or the word is left over
+	}
+	return decline("I don't know what %q compares", c.text).withHint("say it with a number, e.g. %s 10", c.text)
+}
+
+// index is the position of a chunk.
+type chunkList []*chunk
+
+func (cs chunkList) index(c *chunk) int {
+	for i, x := range cs {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// between reads "A and B" from the number chunk n at k.
+func (r *creader) between(n *chunk, k int) []float64 {
+	and, m := r.at(k+1), r.at(k+2)
+	if !free(and) || !(and.is(cwAnd) || and.text == "to") || !free(m) || m.kind != ckNum {
+		return nil
+	}
+	r.use(n, "%s", n.text)
+	r.use(and, "and")
+	r.use(m, "%s", m.text)
+	a, b := n.num, m.num
+	if b < a {
+		a, b = b, a
+	}
+	return []float64{a, b}
+}
+
+// compared finds what a comparison with a number compares: a table after
+// the number ("more than 3 concerts": how many related rows), a column
+// after it, a column before the comparator, or a unit's column ("older
+// than 30": the age).
+func (r *creader) compared(cd *ccond, i, end int) {
+	k := r.next(end)
+	if n, unit := r.unitNounAt(k); n > 0 {
+		for x := k; x < k+n; x++ {
+			r.use(r.at(x), "unit")
+		}
+		if cd.unit == "" && unit != "" {
+			cd.unit = unit
+		}
+		end, k = k+n, r.next(k+n)
+	}
+	if u := r.at(k); free(u) && u.kind == ckWord && ageUnit[u.text] && (cd.unit == "" || cd.unit == unitAge) {
+		r.use(u, "age")
+		cd.unit = unitAge
+		k = r.next(k + 1)
+		if cd.col == nil {
+			if col := r.colBefore(i); col != nil {
+				r.use(col, "compared")
+				cd.col = col
+			}
+		}
+		r.addCond(cd)
+		return
+	}
+	if nx := r.at(k); free(nx) && cd.unit != "" && nx.isColumn() && !nx.onlyValue() && r.colBefore(i) == nil {
+		// "longer than 300000 milliseconds": the column named after the number
+		r.use(nx, "compared")
+		cd.col = nx
+		r.addCond(cd)
+		return
+	}
+	if nx := r.at(k); free(nx) && cd.unit == "" {
+		switch {
+		case nx.isTable() && !(nx.isColumn() && r.colBefore(i) == nil && !nx.onlyTableOrKey()):
+			r.use(nx, "counted")
+			r.addCond(&ccond{kind: ccCount, op: cd.op, a: cd.a, b: cd.b, rows: nx, src: cd.src})
+			return
+		case nx.isColumn() && !nx.onlyValue() && r.colBefore(i) == nil:
+			r.use(nx, "compared")
+			cd.col = nx
+			r.addCond(cd)
+			return
+		}
+	}
+	if col := r.colBefore(i); col != nil {
+		r.use(col, "compared")
+		cd.col = col
+	}
+	r.addCond(cd)
+}
+
+func (r *creader) addCond(cd *ccond) { r.q.conds = append(r.q.conds, cd) }
+
+// readOr joins two conditions an unused "or" stands between ("older than
+// 30 or younger than 20", "in the north or with a greenhouse").
+func (r *creader) readOr() error {
+	for i, c := range r.cs {
+		if !free(c) || !c.is(cwOr) {
+			continue
+		}
+		var before, after *ccond
+		bi, ai := -1, len(r.cs)
+		for _, cd := range r.q.conds {
+			k := r.cs.index(cd.src)
+			if k < i && k > bi {
+				before, bi = cd, k
+			}
+			if k > i && k < ai {
+				after, ai = cd, k
+			}
+		}
+		if before == nil || after == nil || before.kind == ccExists || after.kind == ccExists || before.kind == ccCount || after.kind == ccCount {
+			return decline("I can't tell what %q joins here", c.text).withHint("ask about one condition at a time")
+		}
+		r.use(c, "or")
+		before.or = append(before.or, after)
+		after.merged = true
+	}
+	kept := r.q.conds[:0]
+	for _, cd := range r.q.conds {
+		if !cd.merged {
+			kept = append(kept, cd)
+		}
+	}
+	r.q.conds = kept
+	return nil
+}
+
+// readNamed reads "named X", "called 'X'", "titled X": the name of the rows
+// of the table before it.
+func (r *creader) readNamed() error {
+	for i, c := range r.cs {
+		if !free(c) || !c.is(cwNamed) || c.kind != ckWord {
+			continue
+		}
+		v, end := r.nameAfter(i + 1)
+		if v == "" {
+			return decline("%q is not followed by a name", c.text).withHint("put the name in quotes, e.g. %s 'Name'", c.text)
+		}
+		r.use(c, "named")
+		cd := &ccond{kind: ccValue, lit: v, src: c}
+		// the table named: the nearest table chunk before
+		for k := i - 1; k >= 0; k-- {
+			if t := r.at(k); t.isTable() {
+				cd.rows = t
+				break
+			}
+		}
+		for k := i + 1; k < end; k++ {
+			r.use(r.at(k), "the name %q", v)
+		}
+		r.addCond(cd)
+	}
+	return nil
+}
+
+// nameAfter reads a name from i: a literal, a known value, or a run of
+// capitalised or unknown words. It returns the name as typed and the
+// index after it.
+func (r *creader) nameAfter(i int) (string, int) {
+	i = r.next(i)
+	c := r.at(i)
+	switch {
+	case !free(c):
+		return "", i
+	case c.kind == ckLit:
+		return c.orig, i + 1
+	}
+	var words []string
+	k := i
+	for ; k < len(r.cs); k++ {
+		x := r.at(k)
+		if !free(x) {
+			break
+		}
+		unknown := x.kind == ckWord && x.info.cw == cwNone
+		if !(x.capitalised() || unknown || x.kind == ckNum && len(words) > 0) || x.kind == ckLit {
+			break
+		}
+		if x.capitalised() && !unknown && len(words) > 0 && structural(x) {
+			break
+		}
+		words = append(words, x.orig)
+	}
+	return strings.Join(words, " "), k
+}
+
+// structural: a clause word that ends a name ("named Ann And ..." aside,
+// words such as "and", "with", "in" after a name start the next clause).
+func structural(c *chunk) bool {
+	return c.kind == ckWord && (c.is(cwAnd) || c.is(cwOr) || c.is(cwHave) || c.is(cwCmp) || c.is(cwOrderBy) || c.is(cwGroup) || c.is(cwFiller) && !softWords[c.text])
+}
+
+// readLike reads "containing 'x'", "starting with 'A'", "with 'x' in their name".
+func (r *creader) readLike() error {
+	for i, c := range r.cs {
+		if !free(c) {
+			continue
+		}
+		switch {
+		case c.is(cwLike) && c.kind == ckWord:
+			v, end := r.nameAfter(i + 1)
+			if v == "" {
+				if c.text == "contain" || c.text == "contains" || c.text == "containing" || c.text == "like" {
+					continue // "contain" a table's rows: existence, read later
+				}
+				return decline("%q is not followed by the text to look for", c.text).withHint("put it in quotes, e.g. %s 'abc'", c.text)
+			}
+			r.use(c, "text pattern")
+			for k := i + 1; k < end; k++ {
+				r.use(r.at(k), "the text %q", v)
+			}
+			cd := &ccond{kind: ccLike, pat: likePattern(c.info.op, v), src: c}
+			if strings.Contains(c.text, "name") {
+				// "whose name contains": the name of the rows
+			} else if col := r.colBefore(i); col != nil {
+				r.use(col, "matched")
+				cd.col = col
+			}
+			// "... containing 'x' in their name"
+			if in := r.at(end); free(in) && in.kind == ckWord && in.text == "in" {
+				if col := r.at(r.next(end + 1)); free(col) && col.isColumn() {
+					r.use(in, "in")
+					r.use(col, "matched")
+					cd.col = col
+				}
+			}
+			r.addCond(cd)
+		case c.kind == ckLit:
+			// "with 'Hey' in its name"
+			in := r.at(i + 1)
+			if !free(in) || in.kind != ckWord || in.text != "in" {
+				continue
+			}
+			col := r.at(r.next(i + 2))
+			if !free(col) || !col.isColumn() {
+				continue
+			}
+			r.use(c, "the text %q", c.orig)
+			r.use(in, "in")
+			r.use(col, "matched")
+			if w := r.at(i - 1); free(w) && w.kind == ckWord && (w.text == "word" || w.text == "the word") {
+				r.use(w, "word")
+			}
+			r.addCond(&ccond{kind: ccLike, col: col, pat: likePattern("contains", c.orig), src: c})
+		}
+	}
+	return nil
+}
+
+func likePattern(op, v string) string {
+	v = strings.NewReplacer("%", "", "_", "").Replace(v)
+	switch op {
+	case "prefix":
+		return v + "%"
+	case "suffix":
+		return "%" + v
+	}
+	return "%" + v + "%"
+}
+
+// readExists reads "X without Y", "X that have no Y", "X who did not attend
+// any Y" (no related rows) and "X that have Y" (some).
+func (r *creader) readExists() error {
+	for i, c := range r.cs {
+		if !free(c) {
+			continue
+		}
+		switch {
+		case c.is(cwNeg) && c.kind == ckWord:
+			k := r.next(i + 1)
+			var skipped []*chunk
+			for x := r.at(k); free(x) && x.kind == ckWord && (x.is(cwHave) || x.is(cwLink) || x.is(cwFiller) && !whWords[x.text] || x.text == "any"); x = r.at(k) {
+				skipped = append(skipped, x)
+				k = r.next(k + 1)
+			}
+			t := r.at(k)
+			if free(t) && t.isColumn() && !t.isTable() && !flagChunk(t) && !numericCol(t) && (c.text == "no" || c.text == "without" || strings.HasSuffix(c.text, " no")) {
+				// "guests with no email": the column is empty
+				if nx := r.at(k + 1); nx == nil || !free(nx) || !(nx.isValue() || nx.kind == ckLit || nx.kind == ckNum) {
+					r.use(c, "no")
+					for _, x := range skipped {
+						r.use(x, "%s", x.text)
+					}
+					r.use(t, "empty")
+					r.addCond(&ccond{kind: ccNull, col: t, src: c})
+					continue
+				}
+			}
+			if !free(t) || !t.isTable() || t.isColumn() && !t.onlyTableOrKey() {
+				continue
+			}
+			if nx := r.at(k + 1); free(nx) && (nx.isValue() || nx.kind == ckLit) {
+				continue // "not in the France team": a value
+			}
+			r.use(c, "no")
+			for _, x := range skipped {
+				r.use(x, "%s", x.text)
+			}
+			r.use(t, "related rows")
+			r.addCond(&ccond{kind: ccExists, rows: t, neg: true, src: c})
+		case c.is(cwHave) && c.kind == ckWord && r.filledColumn(i) != nil:
+			// "customers with an email", "how many have a phone number"
+			col := r.filledColumn(i)
+			r.use(c, "with")
+			r.use(col, "filled in")
+			r.addCond(&ccond{kind: ccNull, col: col, neg: true, src: c})
+		case (c.is(cwHave) || c.is(cwLink)) && c.kind == ckWord:
+			k := r.next(i + 1)
+			if x := r.at(k); free(x) && x.kind == ckWord && (x.text == "in" || x.text == "at" || x.text == "on" || x.text == "for" || x.text == "to" || x.text == "with" || x.text == "by" || x.text == "any" || x.text == "some" || x.text == "at least one") {
+				k = r.next(k + 1)
+			}
+			t := r.at(k)
+			if !free(t) || !t.isTable() || t.isColumn() && !t.onlyTableOrKey() {
+				continue
+			}
+			if nx := r.at(r.next(k + 1)); nx != nil && (free(nx) && (nx.isValue() || nx.kind == ckLit || nx.is(cwNamed) || nx.is(cwCmp) || nx.kind == ckNum)) {
+				continue // "have a type 'x'": a value of the table follows
+			}
+			if len(r.q.conds) > 0 || r.tableBefore(i) == nil {
+				continue
+			}
+			r.use(c, "%s", c.text)
+			r.use(t, "related rows")
+			r.addCond(&ccond{kind: ccExists, rows: t, src: c})
+		}
+	}
+	return nil
+}
+
+// filledColumn is the column right after "with"/"have" (a text column, not
+// a flag, not followed by a value or a comparison) whose being filled in
+// the question asks about.
+func (r *creader) filledColumn(i int) *chunk {
+	k := r.next(i + 1)
+	col := r.at(k)
+	if !free(col) || !col.isColumn() || col.isTable() || flagChunk(col) || numericCol(col) || orderable(col) {
+		return nil
+	}
+	nx := r.at(r.next(k + 1))
+	if nx != nil && (nx.kind == ckLit || nx.kind == ckNum || nx.isValue() || nx.is(cwCmp) || nx.is(cwNamed) || nx.is(cwLike) || nx.kind == ckWord && (nx.text == "of" || nx.text == "is" || nx.text == "=")) {
+		return nil
+	}
+	if r.tableBefore(i) == nil {
+		return nil
+	}
+	return col
+}
+
+// tableBefore is the nearest table chunk before i.
+func (r *creader) tableBefore(i int) *chunk {
+	for k := i - 1; k >= 0; k-- {
+		if t := r.at(k); t.isTable() {
+			return t
+		}
+	}
+	return nil
+}
+
+// readValues reads values of columns and named rows ("from France", "in
+// the North district", "Gold members"), literals after a column ("whose
+// name is 'X'"), numbers after a column ("in year 2014"), with their
+// negation and or-lists.
+func (r *creader) readValues() error {
+	for i := 0; i < len(r.cs); i++ {
+		c := r.cs[i]
+		if !free(c) {
+			continue
+		}
+		switch {
+		case c.onlyValue() || c.isValue() && r.valueContext(i):
+			r.valueCond(i)
+		case c.kind == ckLit:
+			col := r.colBefore(i)
+			cd := &ccond{kind: ccValue, col: col, vals: []*chunk{c}, src: c}
+			if col != nil {
+				r.use(col, "compared")
+			} else if nx := r.at(i + 1); free(nx) && nx.isColumn() {
+				r.use(nx, "compared")
+				cd.col = nx
+			}
+			r.use(c, "value %q", c.orig)
+			r.negated(cd, i)
+			r.orList(cd, i)
+			r.addCond(cd)
+		case c.kind == ckNum:
+			col := r.colBefore(i)
+			if col == nil || !numericCol(col) {
+				continue
+			}
+			r.use(col, "compared")
+			r.use(c, "%s", c.text)
+			cd := &ccond{kind: ccCmp, op: "=", a: c.num, col: col, src: c}
+			r.negated(cd, i)
+			r.orList(cd, i)
+			r.addCond(cd)
+		case c.isColumn() && !c.onlyValue() && r.isTextAfter(i):
+			// "whose last name is Smith": a name as typed
+			is := r.at(i + 1)
+			v, end := r.nameAfter(i + 2)
+			if v == "" {
+				continue
+			}
+			r.use(c, "compared")
+			r.use(is, "is")
+			for k := i + 2; k < end; k++ {
+				r.use(r.at(k), "the value %q", v)
+			}
+			r.addCond(&ccond{kind: ccValue, col: c, lit: v, src: c})
+		}
+	}
+	return nil
+}
+
+// valueContext: a chunk that is a value and also a table or column is read
+// as a value after a preposition or "is" ("from Germany" where Germany is
+// also a team).
+func (r *creader) valueContext(i int) bool {
+	pv := r.at(i - 1)
+	return pv != nil && pv.kind == ckWord && (pv.text == "from" || pv.text == "in" || pv.text == "is" || pv.text == "are" || pv.text == "by" || pv.text == "of" || pv.text == "at" || pv.is(cwNeg) || pv.is(cwOr))
+}
+
+// isTextAfter: column, "is"/"=", then a capitalised or unknown word.
+func (r *creader) isTextAfter(i int) bool {
+	is := r.at(i + 1)
+	if !free(is) || is.kind != ckWord || !(is.text == "is" || is.text == "are" || is.text == "was" || is.text == "=" || is.text == "equals") {
+		return false
+	}
+	nx := r.at(i + 2)
+	return free(nx) && !nx.isValue() && (nx.capitalised() && nx.kind != ckNum || nx.kind == ckWord && nx.info.cw == cwNone)
+}
+
+func numericCol(c *chunk) bool {
+	for _, col := range c.columns() {
+		if col.numeric {
+			return true
+		}
+	}
+	return false
+}
+
+// valueCond reads the value at i with its or-list, its column word and its negation.
+func (r *creader) valueCond(i int) {
+	c := r.at(i)
+	r.use(c, "value")
+	cd := &ccond{kind: ccValue, vals: []*chunk{c}, src: c}
+	// "country France", "France country", "whose country is France"
+	if col := r.colBefore(i); col != nil && valueOf(c, col) {
+		r.use(col, "the value's column")
+		cd.col = col
+	} else if nx := r.at(i + 1); free(nx) && nx.isColumn() && valueOf(c, nx) && !nx.isTable() {
+		r.use(nx, "the value's column")
+		cd.col = nx
+	}
+	if by := r.at(i - 1); free(by) && by.is(cwBy) {
+		r.use(by, "by")
+	}
+	r.negated(cd, i)
+	r.orList(cd, i)
+	r.addCond(cd)
+}
+
+// valueOf: the value chunk names a value of one of col's columns.
+func valueOf(v, col *chunk) bool {
+	for _, m := range v.ms {
+		for _, c := range col.columns() {
+			if m.kind == mValue && m.c == c || m.kind == mEntity && m.t == c.t && (c.kind == "label" || m.e.set.key == c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// negated marks the condition negated when "not" (or "other than") comes
+// right before the value, across "in", "from", "is".
+func (r *creader) negated(cd *ccond, i int) {
+	for k := i - 1; k >= 0; k-- {
+		c := r.at(k)
+		if c.kind == ckWord && (c.text == "in" || c.text == "from" || c.text == "of" || c.text == "at" || c.text == "by" || softWords[c.text] || c.is(cwLink)) && free(c) {
+			continue
+		}
+		if free(c) && c.is(cwNeg) && c.kind == ckWord {
+			r.use(c, "not")
+			cd.neg = true
+		}
+		return
+	}
+}
+
+// orList extends a value condition with "or V2", "and V2" of the same kind.
+func (r *creader) orList(cd *ccond, i int) {
+	for k := i + 1; k+1 < len(r.cs); k += 2 {
+		conj, v := r.at(k), r.at(k+1)
+		if !free(conj) || !(conj.is(cwOr) || conj.is(cwAnd)) || !free(v) {
+			return
+		}
+		same := v.kind == cd.vals[0].kind && (v.kind == ckLit || v.kind == ckNum || v.onlyValue() && sameColumns(v, cd.vals[0]))
+		if !same {
+			return
+		}
+		if conj.is(cwAnd) {
+			cd.andList = true
+		}
+		r.use(conj, "or")
+		r.use(v, "value")
+		cd.vals = append(cd.vals, v)
+	}
+}
+
+// sameColumns: two value chunks can be values of one column.
+func sameColumns(a, b *chunk) bool {
+	for _, x := range a.ms {
+		for _, y := range b.ms {
+			if x.kind == mValue && y.kind == mValue && x.c == y.c || x.kind == mEntity && y.kind == mEntity && x.e.set == y.e.set {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readTime reads date ranges ("in 2025", "before 1990", "last year") and
+// bare years ("in 2014"), on the column before them or the rows' date.
+func (r *creader) readTime() error {
+	for i, c := range r.cs {
+		if !free(c) {
+			continue
+		}
+		switch {
+		case c.kind == ckTime:
+			if c.rng.yearless {
+				return decline("%q does not say which year", c.text).withHint("add the year")
+			}
+			r.use(c, "time %s", c.rng.String())
+			cd := &ccond{kind: ccRange, rng: c.rng, src: c}
+			if col := r.colBefore(i); col != nil {
+				r.use(col, "dated")
+				cd.col = col
+			}
+			r.addCond(cd)
+		case c.kind == ckNum && c.isInt && c.num >= 1000 && c.num < 3000:
+			pv := r.at(i - 1)
+			if pv == nil || pv.kind != ckWord || !(pv.text == "in" || pv.text == "during" || pv.text == "of" || pv.text == "for") {
+				continue
+			}
+			r.use(c, "year %s", c.text)
+			cd := &ccond{kind: ccRange, rng: yearRange(int(c.num)), src: c}
+			if col := r.colBefore(i); col != nil && (orderable(col) || numericCol(col)) {
+				r.use(col, "dated")
+				cd.col = col
+			}
+			// "in 2014 or 2015"
+			for k := i + 1; k+1 < len(r.cs); k += 2 {
+				conj, y := r.at(k), r.at(k+1)
+				if !free(conj) || !(conj.is(cwOr) || conj.is(cwAnd)) || !free(y) || y.kind != ckNum || !y.isInt || y.num < 1000 || y.num >= 3000 {
+					break
+				}
+				r.use(conj, "or")
+				r.use(y, "year %s", y.text)
+				cd.or = append(cd.or, &ccond{kind: ccRange, rng: yearRange(int(y.num)), src: y})
+			}
+			r.addCond(cd)
+		}
+	}
+	return nil
+}
+
+// readSelect reads what is left: the columns to show, the subject table,
+// distinct, flags used as adjectives ("perennial crops").
+func (r *creader) readSelect() error {
+	for i, c := range r.cs {
+		if !free(c) {
+			continue
+		}
+		switch {
+		case c.is(cwDistinct) && c.kind == ckWord:
+			r.use(c, "distinct")
+			r.q.distinct = true
+		case c.isTable() && (!c.isColumn() || r.q.subject == nil && !r.columnHere(i)):
+			if r.q.subject == nil {
+				r.use(c, "the rows asked about")
+				r.q.subject = c
+				continue
+			}
+			if r.columnsTable(i) {
+				r.use(c, "the table of the column before")
+				continue
+			}
+			if r.andAfterSubject(i) {
+				// "list orders and customers": which columns of which?
+				return finalDecline("%q and %q are two tables; ask for the columns of each", r.q.subject.text, c.text).
+					withHint("e.g. the date of each order and the name of its customer")
+			}
+			// another table: rows related to the subject
+			r.use(c, "related rows")
+			r.addCond(&ccond{kind: ccExists, rows: c, src: c})
+		case c.isColumn() && flagChunk(c) && r.flagAdjective(i):
+			r.use(c, "yes/no")
+			cd := &ccond{kind: ccFlag, col: c, src: c}
+			r.negated(cd, i)
+			r.addCond(cd)
+		case c.isTable() && r.andAfterSubject(i):
+			return finalDecline("%q and %q are two tables; ask for the columns of each", r.q.subject.text, c.text).
+				withHint("e.g. the date of each order and the name of its customer")
+		case c.isColumn() && c.isTable() && ownMeasure(c):
+			// "sales" the table and its amount: the analyst's total
+			return notMine("%q names a table and its measure", c.text)
+		case c.isColumn():
+			r.use(c, "shown")
+			r.q.items = append(r.q.items, &citem{col: c, pos: i})
+		}
+	}
+	return nil
+}
+
+// sortItems shows the items in the order the question names them.
+func (r *creader) sortItems() error {
+	slices.SortStableFunc(r.q.items, func(a, b *citem) int { return a.pos - b.pos })
+	return nil
+}
+
+// andAfterSubject: the chunk at i follows "and" right after the subject
+// table ("list orders and customers").
+func (r *creader) andAfterSubject(i int) bool {
+	and := r.at(r.prev(i - 1))
+	return r.q.subject != nil && and != nil && and.is(cwAnd) && r.at(r.prev(r.cs.index(and)-1)) == r.q.subject
+}
+
+// ownMeasure: a phrase naming a table and an additive measure of it.
+func ownMeasure(c *chunk) bool {
+	ts := c.tables()
+	for _, col := range c.columns() {
+		if col.additive() && slices.Contains(ts, col.t) {
+			return true
+		}
+	}
+	return false
+}
+
+// columnsTable: the table at i follows "of" after a column it has ("the
+// name of their garden").
+func (r *creader) columnsTable(i int) bool {
+	k := r.prev(i - 1)
+	of := r.at(k)
+	if of == nil || of.kind != ckWord || of.text != "of" && of.text != "for" {
+		return false
+	}
+	col := r.at(r.prev(k - 1))
+	return col.isColumn() && col.isColumnOf(r.at(i))
+}
+
+// columnHere: a chunk that is a table and a column reads as the column
+// when an "of"-phrase or a table follows ("name of the stadium").
+func (r *creader) columnHere(i int) bool {
+	nx := r.at(r.next(i + 1))
+	return nx != nil && nx.kind == ckWord && (nx.text == "of" || nx.text == "for") || nx.isTable()
+}
+
+// flagChunk: the chunk names only yes/no columns.
+func flagChunk(c *chunk) bool {
+	cols := c.columns()
+	if len(cols) == 0 {
+		return false
+	}
+	for _, col := range cols {
+		if col.kind != "flag" {
+			return false
+		}
+	}
+	return true
+}
+
+// flagAdjective: a yes/no column word before a table ("perennial crops"),
+// after "are"/"is"/"that are" ("crops that are perennial"), or after "with"
+// ("gardens with a greenhouse").
+func (r *creader) flagAdjective(i int) bool {
+	if nx := r.at(r.next(i + 1)); nx.isTable() {
+		return true
+	}
+	pv := r.at(r.prev(i - 1))
+	return pv != nil && pv.kind == ckWord && (pv.text == "are" || pv.text == "is" || pv.text == "was" || pv.text == "were" || pv.is(cwHave) || pv.is(cwNeg))
+}

@@ -1,0 +1,589 @@
+package builtin
+
+import "slices"
+
+// Ordering, superlatives, aggregates and grouping: the clause steps that
+// read what the rows are ranked, computed and grouped by.
+
+// cterm is a thing one can order, rank or group by: a column, an
+// aggregate, or the rows of a table (counted, or named by their label).
+type cterm struct {
+	col  *chunk
+	agg  *cagg
+	rows *chunk
+	end  int // index after the term
+	err  error
+}
+
+func (t cterm) ok() bool { return t.col != nil || t.agg != nil || t.rows != nil }
+
+// term reads a column, an aggregate ("the number of concerts", "average
+// age") or a table's rows at i, without consuming it.
+func (r *creader) term(i int) cterm {
+	i = r.next(i)
+	c := r.at(i)
+	switch {
+	case !free(c):
+		return cterm{}
+	case c.is(cwCount) && c.kind == ckWord:
+		j := r.next(i + 1)
+		distinct := false
+		if d := r.at(j); free(d) && d.is(cwDistinct) {
+			distinct, j = true, r.next(j+1)
+		}
+		if of := r.at(j); free(of) && of.kind == ckWord && of.text == "of" {
+			j = r.next(j + 1)
+		}
+		switch t := r.at(j); {
+		case free(t) && t.isTable():
+			return cterm{agg: &cagg{fn: "COUNT", rows: t, distinct: distinct}, end: j + 1}
+		case free(t) && t.isColumn():
+			return cterm{agg: &cagg{fn: "COUNT", arg: t, distinct: true}, end: j + 1}
+		}
+		return cterm{}
+	case c.is(cwAgg) && !(c.isColumn() && !r.aggArgAt(i+1)):
+		j := r.next(i + 1)
+		if of := r.at(j); free(of) && of.kind == ckWord && of.text == "of" {
+			j = r.next(j + 1)
+		}
+		if t := r.at(j); free(t) && t.isColumn() {
+			return cterm{agg: &cagg{fn: c.info.fn, arg: t}, end: j + 1}
+		}
+		return cterm{}
+	case c.isColumn() && !c.onlyValue():
+		return cterm{col: c, end: i + 1}
+	case c.isTable():
+		return cterm{rows: c, end: i + 1}
+	}
+	return cterm{}
+}
+
+// aggArgAt: a column follows (maybe after "of"): an aggregate word that is
+// also a column ("Average") is the aggregate only when a column follows.
+func (r *creader) aggArgAt(i int) bool {
+	j := r.next(i)
+	if of := r.at(j); of != nil && of.kind == ckWord && of.text == "of" {
+		j = r.next(j + 1)
+	}
+	t := r.at(j)
+	return free(t) && t.isColumn() && !t.is(cwAgg)
+}
+
+// useTerm gives the term's chunks their roles.
+func (r *creader) useTerm(t cterm, from int, role string) {
+	for k := from; k < t.end; k++ {
+		c := r.at(k)
+		if free(c) {
+			r.use(c, "%s", role)
+		}
+	}
+}
+
+// orderTail are the words "sort the results by" may put before the term.
+var orderTail = setOf("results", "result", "the results", "them", "it", "output", "list", "the list", "answer", "rows", "records", "these")
+
+// readOrder reads "ordered by X [descending]", "in descending order of X",
+// "sorted alphabetically", "from oldest to youngest".
+func (r *creader) readOrder() error {
+	for i, c := range r.cs {
+		if !free(c) {
+			continue
+		}
+		switch {
+		case c.is(cwOrderBy) && c.kind == ckWord:
+			r.use(c, "order")
+			j := r.next(i + 1)
+			for nx := r.at(j); free(nx) && nx.kind == ckWord && (orderTail[nx.text] || nx.text == "by" || nx.text == "on" || nx.text == "according to"); nx = r.at(j) {
+				r.use(nx, "order")
+				j = r.next(j + 1)
+			}
+			o := &corder{dir: -1}
+			if d := r.at(j); free(d) && d.is(cwDir) {
+				// "sorted alphabetically", "ordered from oldest to youngest"
+				r.use(d, "order %s", dirWord(d.info))
+				o.dir, o.unit = d.info.dir, d.info.unit
+				j = r.next(j + 1)
+				if of := r.at(j); free(of) && of.kind == ckWord && (of.text == "of" || of.text == "by") {
+					r.use(of, "order")
+					j++
+				}
+			}
+			if t := r.term(j); t.ok() {
+				r.useTerm(t, j, "order by")
+				o.col, o.agg = t.col, t.agg
+				if t.rows != nil {
+					o.of = t.rows
+				}
+				if d := r.at(r.next(t.end)); free(d) && d.is(cwDir) {
+					r.use(d, "order %s", dirWord(d.info))
+					o.dir, o.unit = d.info.dir, pick(o.unit, d.info.unit)
+				}
+			}
+			r.q.order = append(r.q.order, o)
+		case c.is(cwDir) && c.kind == ckWord:
+			r.use(c, "order %s", dirWord(c.info))
+			o := &corder{dir: c.info.dir, unit: c.info.unit}
+			j := r.next(i + 1)
+			if of := r.at(j); free(of) && of.kind == ckWord && (of.text == "of" || of.text == "by") {
+				if t := r.term(j + 1); t.ok() {
+					r.use(of, "order")
+					r.useTerm(t, j+1, "order by")
+					o.col, o.agg, o.of = t.col, t.agg, t.rows
+				}
+			}
+			if len(r.q.order) > 0 && o.col == nil && o.agg == nil && o.unit == "" {
+				// "ordered by age in descending order": the direction of the last order
+				r.q.order[len(r.q.order)-1].dir = o.dir
+				continue
+			}
+			r.q.order = append(r.q.order, o)
+		case c.is(cwBy) && c.kind == ckWord:
+			// "by age descending"
+			if t := r.term(i + 1); t.ok() && t.agg == nil {
+				if d := r.at(r.next(t.end)); free(d) && d.is(cwDir) {
+					r.use(c, "order by")
+					r.useTerm(t, i+1, "order by")
+					r.use(d, "order %s", dirWord(d.info))
+					r.q.order = append(r.q.order, &corder{col: t.col, of: t.rows, dir: d.info.dir, unit: d.info.unit})
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func pick(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func dirWord(info cinfo) string {
+	switch {
+	case info.unit == unitAlpha && info.dir < 0:
+		return "alphabetical"
+	case info.unit == unitAlpha:
+		return "reverse alphabetical"
+	case info.dir > 0:
+		return "descending"
+	}
+	return "ascending"
+}
+
+// readSuperlatives reads "the youngest singer", "the 3 largest cities",
+// "the stadium with the most concerts", "top 5 X by Y", "the most common
+// type": an order and a limit.
+func (r *creader) readSuperlatives() error {
+	for i, c := range r.cs {
+		if !free(c) || !(c.is(cwSuper) || c.is(cwCommon)) {
+			continue
+		}
+		if r.q.rankBy != nil {
+			return decline("two rankings (%q and %q); ask for one", r.q.rankBy.src(), c.text)
+		}
+		n, nEnd := r.rankN(i)
+		r.use(c, "ranking %s", c.text)
+		o := &corder{dir: c.info.dir, unit: c.info.unit}
+		j := r.next(max(i+1, nEnd))
+		if c.is(cwCommon) {
+			// "the most common type": the value with the most rows
+			t := r.term(j)
+			if t.col == nil {
+				return decline("%q of what? name a column", c.text)
+			}
+			r.useTerm(t, j, "ranked by how many rows")
+			r.q.groups = append(r.q.groups, t.col)
+			o.agg = &cagg{fn: "COUNT"}
+			r.q.rankBy, r.q.limit = o, n
+			continue
+		}
+		if nx := r.at(j); free(nx) && nx.kind == ckWord && nx.text == "number of" {
+			j = r.next(j + 1)
+		}
+		t := r.term(j)
+		switch {
+		case t.agg != nil:
+			r.useTerm(t, j, "ranked by")
+			o.agg = t.agg
+		case t.col != nil && (c.info.unit == "" || t.rows == nil):
+			if !orderable(t.col) {
+				return notMine("%q ranks %q, which is not a number or a date", c.text, t.col.text)
+			}
+			if r.q.whichCol != nil {
+				return notMine("%q ranks values of %q by a column of their rows", c.text, r.q.whichCol.text)
+			}
+			if !r.namesTable() && !c.is(cwCommon) {
+				// "the highest discount": its maximum
+				fn := "MAX"
+				if c.info.dir < 0 {
+					fn = "MIN"
+				}
+				r.useTerm(t, j, "aggregated")
+				r.use(c, "%s", fn)
+				r.q.items = append(r.q.items, &citem{agg: &cagg{fn: fn, arg: t.col}, pos: i})
+				continue
+			}
+			r.useTerm(t, j, "ranked by")
+			o.col = t.col
+			if nx := r.at(r.next(t.end)); free(nx) && nx.isTable() && t.col.isColumnOf(nx) {
+				// "the highest rated film"... the column's own table follows
+				r.use(nx, "the rows ranked")
+				r.q.ranked = nx
+			}
+		case t.rows != nil && r.rankedBy(t.end) != nil:
+			// "the 3 largest gardens by area"
+			by := r.rankedBy(t.end)
+			r.use(t.rows, "the rows ranked")
+			r.use(r.at(r.next(t.end)), "by")
+			r.use(by, "ranked by")
+			r.q.ranked, o.col, o.unit = t.rows, by, ""
+		case t.rows != nil && c.info.unit != "":
+			// "the youngest singer": the table's column the adjective speaks of
+			r.use(t.rows, "the rows ranked")
+			r.q.ranked, o.of = t.rows, t.rows
+		case t.rows != nil && r.rankOwner(i) != nil:
+			// "the stadium with the most concerts": how many rows each has
+			r.use(t.rows, "counted per ranked row")
+			o.agg = &cagg{fn: "COUNT", rows: t.rows}
+		case t.rows != nil && !sizeSuperlatives[c.text]:
+			// "top 5 customers": by what? an analyst's default measure
+			return notMine("%q %s ranks by no column", c.text, t.rows.text)
+		case t.rows != nil:
+			// "the largest stadium": its size
+			r.use(t.rows, "the rows ranked")
+			r.q.ranked, o.of = t.rows, t.rows
+			if o.unit == "" {
+				o.unit = unitSize
+			}
+		case r.columnBeforeRank(i) != nil:
+			// "which resort opened first": the column right before
+			col := r.columnBeforeRank(i)
+			r.use(col, "ranked by")
+			o.col = col
+		case c.info.unit != "":
+			// "which singer is the oldest"
+		default:
+			return decline("%q: the %s what? name what to rank by", c.text, c.text).
+				withHint("e.g. the %s followed by a column", c.text)
+		}
+		if r.q.ranked == nil {
+			if ow := r.rankOwner(i); ow != nil {
+				r.q.ranked = ow
+			}
+		}
+		r.q.rankBy, r.q.limit = o, n
+	}
+	return nil
+}
+
+// columnBeforeRank is an orderable column right before a superlative
+// with nothing after it ("opened first", "the one released latest").
+func (r *creader) columnBeforeRank(i int) *chunk {
+	if nx := r.at(r.next(i + 1)); nx != nil && !(nx.kind == ckWord && (nx.info.cw == cwFiller || nx.is(cwOrderBy))) {
+		return nil
+	}
+	pv := r.at(r.prev(i - 1))
+	if free(pv) && pv.isColumn() && orderable(pv) {
+		return pv
+	}
+	return nil
+}
+
+// namesTable: some chunk of the question names a table.
+func (r *creader) namesTable() bool {
+	for _, c := range r.cs {
+		if c.isTable() {
+			return true
+		}
+	}
+	return false
+}
+
+// sizeSuperlatives are superlatives of size: "the largest stadium" is by its size.
+var sizeSuperlatives = setOf("largest", "the largest", "biggest", "the biggest", "smallest", "the smallest")
+
+// orderable: a column whose values rank (numbers, dates).
+func orderable(c *chunk) bool {
+	for _, col := range c.columns() {
+		if col.numeric || col.dateType || col.kind == "date" || numericText(col) {
+			return true
+		}
+	}
+	return false
+}
+
+// rankedBy is the column after "by" at i ("top 5 gardens by area").
+func (r *creader) rankedBy(i int) *chunk {
+	by := r.at(r.next(i))
+	if !free(by) || !by.is(cwBy) {
+		return nil
+	}
+	if col := r.at(r.next(r.next(i) + 1)); free(col) && col.isColumn() {
+		return col
+	}
+	return nil
+}
+
+func (o *corder) src() string {
+	switch {
+	case o.col != nil:
+		return o.col.text
+	case o.agg != nil && o.agg.arg != nil:
+		return o.agg.arg.text
+	case o.agg != nil && o.agg.rows != nil:
+		return o.agg.rows.text
+	}
+	return o.unit
+}
+
+// rankN reads the number of a superlative: "top 3", "the 3 largest",
+// "the largest 3"; 1 when none. It returns the index after what it used.
+func (r *creader) rankN(i int) (int, int) {
+	if nx := r.at(i + 1); free(nx) && nx.kind == ckNum && nx.isInt && nx.num >= 1 {
+		r.use(nx, "how many")
+		return int(nx.num), i + 2
+	}
+	if pv := r.at(r.prev(i - 1)); free(pv) && pv.kind == ckNum && pv.isInt && pv.num >= 1 {
+		r.use(pv, "how many")
+		return int(pv.num), i + 1
+	}
+	return 1, i + 1
+}
+
+// rankOwner is the table whose rows a "with the most" ranking ranks: the
+// table (or which-column) right before "with" / "that has" / "has".
+func (r *creader) rankOwner(i int) *chunk {
+	k := r.prev(i - 1)
+	for ; k >= 0; k = r.prev(k - 1) {
+		c := r.at(k)
+		if c.kind == ckWord && (c.is(cwHave) || c.is(cwFiller) || c.is(cwLink)) {
+			continue
+		}
+		break
+	}
+	c := r.at(k)
+	if c != nil && (c.isTable() || c == r.q.whichCol) {
+		return c
+	}
+	return nil
+}
+
+func (c *chunk) isColumnOf(t *chunk) bool {
+	for _, col := range c.columns() {
+		for _, tb := range t.tables() {
+			if col.t == tb {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readAggregates reads the aggregates asked for: "how many X", "the number
+// of X", "the average, minimum and maximum age".
+func (r *creader) readAggregates() error {
+	for i := 0; i < len(r.cs); i++ {
+		c := r.cs[i]
+		if !free(c) {
+			continue
+		}
+		switch {
+		case c.is(cwCount) && c.kind == ckWord:
+			j := i
+			for nx := r.at(r.next(j + 1)); free(nx) && nx.is(cwCount) && nx.kind == ckWord; nx = r.at(r.next(j + 1)) {
+				// "count the number of"
+				r.use(r.at(j), "count")
+				j = r.next(j + 1)
+			}
+			t := r.countTarget(j)
+			if t.err != nil {
+				return t.err
+			}
+			if !t.ok() {
+				return decline("%q: count of what?", c.text).withHint("e.g. how many followed by a table's rows")
+			}
+			r.q.items = append(r.q.items, &citem{agg: t.agg, pos: i})
+			i = t.end - 1
+		case c.is(cwAgg) && (c.kind == ckWord || r.aggArgAt(i+1)):
+			fns := []*chunk{c}
+			j := r.next(i + 1)
+			for {
+				nx := r.at(j)
+				if free(nx) && (nx.is(cwAnd) || nx.kind == ckWord && nx.text == "and") {
+					if ag := r.at(r.next(j + 1)); free(ag) && ag.is(cwAgg) {
+						r.use(nx, "and")
+						j = r.next(j + 1)
+						continue
+					}
+				}
+				if free(nx) && nx.is(cwAgg) && nx != fns[len(fns)-1] {
+					fns = append(fns, nx)
+					j = r.next(j + 1)
+					continue
+				}
+				break
+			}
+			if of := r.at(j); free(of) && of.kind == ckWord && of.text == "of" {
+				r.use(of, "of")
+				j = r.next(j + 1)
+			}
+			arg := r.at(j)
+			if !free(arg) || !arg.isColumn() {
+				if c.kind != ckWord {
+					continue // a column named like an aggregate ("Average")
+				}
+				return decline("%q of what? I found no column after it", c.text).withHint("e.g. %s followed by a number column", c.text)
+			}
+			r.use(arg, "aggregated")
+			for _, f := range fns {
+				r.use(f, "%s", f.info.fn)
+				r.q.items = append(r.q.items, &citem{agg: &cagg{fn: f.info.fn, arg: arg}, pos: r.cs.index(f)})
+			}
+			// "the total revenue and quantity": the same aggregate of both
+			if and, nx := r.at(j+1), r.at(r.next(j+2)); len(fns) == 1 && free(and) && and.is(cwAnd) && free(nx) && nx.isColumn() && numericCol(nx) {
+				r.use(and, "and")
+				r.use(nx, "aggregated")
+				r.q.items = append(r.q.items, &citem{agg: &cagg{fn: c.info.fn, arg: nx}, pos: r.cs.index(nx)})
+				j = r.cs.index(nx)
+			}
+			i = j
+		}
+	}
+	return nil
+}
+
+// countTarget reads what "how many" counts, skipping values and literals
+// that filter it ("how many Gold members"), and consumes it.
+func (r *creader) countTarget(i int) cterm {
+	j := r.next(i + 1)
+	distinct := false
+	if d := r.at(j); free(d) && d.is(cwDistinct) {
+		distinct = true
+		r.use(d, "distinct")
+		j = r.next(j + 1)
+	}
+	if of := r.at(j); free(of) && of.kind == ckWord && of.text == "of" {
+		r.use(of, "of")
+		j = r.next(j + 1)
+	}
+	var lastValue *chunk
+	for k := j; k < len(r.cs); k = r.next(k + 1) {
+		t := r.at(k)
+		nx := r.at(r.next(k + 1))
+		switch {
+		case !free(t):
+			return cterm{}
+		case lastValue != nil && t.isColumn() && valueOf(lastValue, t) && nx.isTable():
+			// "how many Corporate segment customers": the value's column
+			continue
+		case t.isColumn() && flagChunk(t) && nx.isTable():
+			// "how many discontinued products": an adjective
+			continue
+		case t.isTable() && !(distinct && t.isColumn() && !t.onlyTableOrKey()):
+			if q := factQuantityOf(t); q != nil {
+				return cterm{err: finalDecline("%q could mean the number of %s rows or the total of %s", r.at(i).text+" "+t.text, t.text, q.ref()).
+					withHint("ask for the number of %s, or the total %s", t.text, q.phrase())}
+			}
+			r.use(r.at(i), "count")
+			r.use(t, "counted")
+			return cterm{agg: &cagg{fn: "COUNT", rows: t}, end: k + 1}
+		case t.isColumn() && !t.onlyValue():
+			for _, col := range t.columns() {
+				if col.additive() && !col.isKey() {
+					return cterm{err: notMine("%q of %q: a quantity to add up, or its distinct values?", r.at(i).text, t.text)}
+				}
+			}
+			r.use(r.at(i), "count")
+			r.use(t, "counted (distinct values)")
+			return cterm{agg: &cagg{fn: "COUNT", arg: t, distinct: true}, end: k + 1}
+		case t.isValue() || t.kind == ckLit:
+			lastValue = t
+			continue
+		}
+		return cterm{}
+	}
+	return cterm{}
+}
+
+// factQuantityOf: an additive column of another, fact table the table
+// phrase also names ("guests": the guest rows, or a booking's number of
+// guests).
+func factQuantityOf(c *chunk) *column {
+	ts := c.tables()
+	for _, m := range c.ms {
+		if m.kind == mColumn && m.c.additive() && m.t.role == "fact" && !slices.Contains(ts, m.t) && m.strength > strengthHead {
+			return m.c
+		}
+	}
+	return nil
+}
+
+// onlyTableOrKey: the chunk names tables, or columns that are keys.
+func (c *chunk) onlyTableOrKey() bool {
+	for _, m := range c.ms {
+		if m.kind == mColumn && !m.c.isKey() {
+			return false
+		}
+	}
+	return true
+}
+
+// readGroups reads "for each X", "in each X", "per X", and "each X" / "by X"
+// after an aggregate.
+func (r *creader) readGroups() error {
+	agg := r.hasAggregate()
+	for i, c := range r.cs {
+		if !free(c) {
+			continue
+		}
+		if !(c.is(cwGroup) || c.is(cwEach) || c.is(cwBy)) || c.kind != ckWord {
+			continue
+		}
+		if !agg {
+			if c.is(cwGroup) && everyWords[c.text] || c.is(cwEach) {
+				r.use(c, "every") // "the name of each garden": every garden
+				if t := r.at(r.next(i + 1)); t.isTable() {
+					r.q.perRow = t
+				}
+			}
+			continue
+		}
+		t := r.term(i + 1)
+		if t.col == nil && t.rows == nil {
+			if c.is(cwGroup) {
+				return decline("%q is not followed by what to group by", c.text).withHint("e.g. for each followed by a column or a table")
+			}
+			continue
+		}
+		r.use(c, "group")
+		if t.col != nil {
+			r.useTerm(t, i+1, "group by")
+			r.q.groups = append(r.q.groups, t.col)
+		} else {
+			r.useTerm(t, i+1, "group by")
+			r.q.groups = append(r.q.groups, t.rows)
+		}
+		// "by country and city"
+		if and := r.at(t.end); free(and) && and.is(cwAnd) {
+			if t2 := r.term(t.end + 1); t2.col != nil {
+				r.use(and, "and")
+				r.useTerm(t2, t.end+1, "group by")
+				r.q.groups = append(r.q.groups, t2.col)
+			}
+		}
+	}
+	return nil
+}
+
+// everyWords say "every row" when nothing is computed per group.
+var everyWords = setOf("for each", "of each", "for every", "of every", "for all the", "in every", "in each")
+
+func (r *creader) hasAggregate() bool {
+	for _, it := range r.q.items {
+		if it.agg != nil {
+			return true
+		}
+	}
+	return r.q.rankBy != nil && r.q.rankBy.agg != nil
+}

@@ -1,0 +1,363 @@
+package builtin
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"talk2tables/catalog"
+)
+
+// bindRank orders by the superlative and cuts: "the youngest singer" (by a
+// column), "the stadium with the most concerts" (by how many rows each
+// has, grouped by the ranked rows).
+func (b *clauseBinder) bindRank(p *plan) error {
+	o := b.q.rankBy
+	if o == nil {
+		return nil
+	}
+	p.limit = max(b.q.limit, 1)
+	if o.agg != nil {
+		return b.rankByAggregate(p, o)
+	}
+	var col *column
+	switch {
+	case o.col != nil:
+		var prefer *table
+		if b.q.ranked != nil {
+			prefer, _ = b.tableOf(b.q.ranked)
+		}
+		c, err := b.column(o.col, prefer, b.subject)
+		if err != nil {
+			return err
+		}
+		col = c
+	default:
+		t := b.subject
+		if o.of != nil {
+			x, err := b.tableOf(o.of)
+			if err != nil {
+				return err
+			}
+			t = x
+		}
+		c, err := b.unitColumn(t, o.unit)
+		if err != nil {
+			return err
+		}
+		col = c
+	}
+	if !b.need(col.t) {
+		return notMine("%s is not linked to %s many-to-one, so it cannot rank its rows", col.t.name, b.root.name)
+	}
+	if b.q.whichCol != nil && b.q.ranked == nil {
+		// "which region has the highest revenue": a total per region?
+		return notMine("%q ranks values of %s by %s", o.src(), b.q.whichCol.text, col.ref())
+	}
+	if p.kind == pAggregate {
+		return decline("a ranking beside an aggregate (%s) is not answered offline", o.src()).withHint("ask for the ranked rows, or the aggregate, one at a time")
+	}
+	b.resolve(o.src(), "column", col.ref())
+	desc := o.dir > 0
+	if o.unit == unitAge && col.kind == catalog.KindDate {
+		desc = !desc // the oldest was born first
+	}
+	p.where = append(p.where, &cond{kind: cNotNull, e: expr{kind: eCol, col: col}})
+	p.order = append(p.order, orderItem{sel: -1, e: expr{kind: eCol, col: col}, desc: desc})
+	if k := col.t.key; k != nil && k != col && !b.q.distinct {
+		// ties in a stable order: by the key, the latest first for dates
+		p.order = append(p.order, orderItem{sel: -1, e: expr{kind: eCol, col: k}, desc: desc && (o.unit == unitDate || col.kind == catalog.KindDate)})
+	}
+	if len(p.sels) > 0 && !selects(p, col) && !b.q.distinct {
+		// the value ranked by, beside what is asked
+		p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: col}, alias: col.name})
+	}
+	return nil
+}
+
+// rankByAggregate groups by the ranked rows (a table's key, or a column)
+// and orders by the aggregate.
+func (b *clauseBinder) rankByAggregate(p *plan, o *corder) error {
+	e, err := b.aggExpr(o.agg)
+	if err != nil {
+		return err
+	}
+	if len(p.groupBy) == 0 {
+		var owner *chunk
+		for _, c := range []*chunk{b.q.ranked, b.q.which, b.q.whichCol} {
+			if c != nil {
+				owner = c
+				break
+			}
+		}
+		var front []selItem
+		switch {
+		case owner != nil && owner.isColumn() && !owner.isTable():
+			c, err := b.column(owner, b.root)
+			if err != nil {
+				return err
+			}
+			if !b.need(c.t) {
+				return decline("%s is not linked to %s many-to-one", c.t.name, b.root.name)
+			}
+			p.groupBy = append(p.groupBy, expr{kind: eCol, col: c})
+			if !selects(p, c) {
+				front = append(front, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
+			}
+		default:
+			t := b.subject
+			if owner != nil {
+				x, err := b.tableOf(owner)
+				if err != nil {
+					return err
+				}
+				t = x
+			}
+			if t == b.root {
+				return decline("%q: the %s with the most what? name rows of another table", o.src(), t.name)
+			}
+			if err := b.groupByTable(p, t, &front); err != nil {
+				return err
+			}
+		}
+		p.sels = append(front, p.sels...)
+	}
+	p.kind = pAggregate
+	p.order = append(p.order, orderItem{sel: -1, e: e, desc: o.dir > 0})
+	for _, g := range p.groupBy {
+		p.order = append(p.order, orderItem{sel: -1, e: g}) // ties in a stable order
+	}
+	if !slices.ContainsFunc(p.sels, func(s selItem) bool { return sameExpr(s.e, e) }) {
+		// the figure ranked by, beside the rows ranked
+		p.sels = append(p.sels, selItem{e: e, alias: aggAlias(e)})
+	}
+	return nil
+}
+
+// bindOrder adds the ORDER BY terms the question asks for.
+func (b *clauseBinder) bindOrder(p *plan) error {
+	for _, o := range b.q.order {
+		item, err := b.orderItem(p, o)
+		if err != nil {
+			return err
+		}
+		p.order = append(p.order, item)
+	}
+	return nil
+}
+
+func (b *clauseBinder) orderItem(p *plan, o *corder) (orderItem, error) {
+	desc := o.dir > 0
+	switch {
+	case o.agg != nil:
+		if len(p.groupBy) == 0 {
+			return orderItem{}, decline("ordering by %s needs groups to compute it for", o.src())
+		}
+		e, err := b.aggExpr(o.agg)
+		if err != nil {
+			return orderItem{}, err
+		}
+		return orderItem{sel: -1, e: e, desc: desc}, nil
+	case o.col != nil:
+		c, err := b.column(o.col, b.root, b.subject)
+		if err != nil {
+			return orderItem{}, err
+		}
+		if !b.need(c.t) {
+			return orderItem{}, decline("%s is not linked to %s many-to-one, so it cannot order its rows", c.t.name, b.root.name)
+		}
+		if p.kind == pAggregate && !grouped(p, c) {
+			return orderItem{}, decline("%s is not one value per group, so it cannot order the groups", c.ref())
+		}
+		if o.unit == unitAge && c.kind == catalog.KindDate {
+			desc = !desc
+		}
+		b.resolve(o.col.text, "column", c.ref())
+		return orderItem{sel: -1, e: expr{kind: eCol, col: c}, desc: desc}, nil
+	case o.unit == unitAlpha:
+		for i, s := range p.sels {
+			if s.e.kind == eCol && !s.e.col.numeric {
+				return orderItem{sel: i, desc: desc}, nil
+			}
+		}
+		return orderItem{}, decline("nothing shown is text to put in alphabetical order")
+	case o.unit != "" && o.of != nil || o.unit != "" && o.unit != unitAlpha:
+		t := b.subject
+		if o.of != nil {
+			x, err := b.tableOf(o.of)
+			if err != nil {
+				return orderItem{}, err
+			}
+			t = x
+		}
+		c, err := b.unitColumn(t, o.unit)
+		if err != nil {
+			return orderItem{}, err
+		}
+		if !b.need(c.t) {
+			return orderItem{}, decline("%s is not linked to %s", c.t.name, b.root.name)
+		}
+		if o.unit == unitAge && c.kind == catalog.KindDate {
+			desc = !desc
+		}
+		return orderItem{sel: -1, e: expr{kind: eCol, col: c}, desc: desc}, nil
+	case o.of != nil:
+		// "ordered by stadium": its name
+		t, err := b.tableOf(o.of)
+		if err != nil {
+			return orderItem{}, err
+		}
+		label := b.labelCols(t)
+		if len(label) == 0 || !b.need(t) {
+			return orderItem{}, decline("I don't know how to order by %s", t.name)
+		}
+		return orderItem{sel: -1, e: expr{kind: eCol, col: label[0]}, desc: desc}, nil
+	}
+	if len(p.sels) == 0 {
+		return orderItem{}, decline("order by what? name a column")
+	}
+	if len(p.sels) > 1 {
+		return orderItem{}, decline("ordered by which of the columns shown? name it").withHint("e.g. ordered by the column, in descending order")
+	}
+	return orderItem{sel: 0, desc: desc}, nil
+}
+
+func sameExpr(a, b expr) bool {
+	return a.kind == b.kind && a.col == b.col && a.fn == b.fn && a.distinct == b.distinct
+}
+
+func grouped(p *plan, c *column) bool {
+	for _, g := range p.groupBy {
+		if g.kind == eCol && g.col == c {
+			return true
+		}
+		if g.kind == eCol && g.col.t == c.t && g.col == c.t.key {
+			return true
+		}
+	}
+	return false
+}
+
+// explain says in words what the query computes.
+func (b *clauseBinder) explain(p *plan) string {
+	var what []string
+	for _, s := range p.sels {
+		switch s.e.kind {
+		case eCountAll:
+			what = append(what, "the number of "+p.root.name+" rows")
+		case eAgg:
+			what = append(what, fmt.Sprintf("the %s of %s", strings.ToLower(fnWord(s.e.fn)), s.e.col.ref()))
+		case eCol:
+			what = append(what, s.e.col.ref())
+		}
+	}
+	out := "Shows " + strings.Join(what, ", ")
+	if len(p.where) > 0 {
+		out += fmt.Sprintf(" for the %s rows meeting %d condition(s)", p.root.name, len(p.where))
+	}
+	if len(p.groupBy) > 0 {
+		out += ", per group"
+	}
+	if len(p.order) > 0 {
+		out += ", ordered"
+	}
+	if p.limit > 0 {
+		out += fmt.Sprintf(", first %d", p.limit)
+	}
+	return out + "."
+}
+
+func (b *clauseBinder) confidence() float64 {
+	c := 0.85
+	if !b.m.catalog && !b.m.v1 {
+		c -= 0.2
+	}
+	for _, ch := range b.q.cs {
+		if ch.typo != "" {
+			c -= 0.15
+			break
+		}
+	}
+	return max(c, 0.3)
+}
+
+// readAs says how each word of the question was read.
+func (r *creader) readAs() string {
+	var parts []string
+	for _, c := range r.cs {
+		if c.role == "" || c.role == "the question's opening" || c.kind == ckWord && c.info.cw == cwFiller {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("'%s' → %s", c.text, c.role))
+	}
+	return "read as: " + strings.Join(parts, "; ")
+}
+
+// leftovers declines when a word of the question found no role: every
+// word must be used by the plan or carry no meaning here. Before binding
+// (b nil) a verb linking rows is given the benefit of the doubt; after
+// binding it must link tables of the plan or lead to a condition.
+func (r *creader) leftovers(b *clauseBinder) error {
+	var unknown, unused []string
+	related := b == nil || len(b.tables) > 1 || len(b.exists) > 0
+	for i, c := range r.cs {
+		if c.role != "" {
+			continue
+		}
+		switch {
+		case c.kind == ckWord && c.info.cw == cwNone:
+			unknown = append(unknown, c.text)
+		case c.kind == ckWord && c.is(cwLead) && !r.leadHere(i):
+			unused = append(unused, c.text)
+		case c.kind == ckWord && fillerRole(c.info.cw):
+			if b != nil {
+				c.role = "filler"
+			}
+		case c.kind == ckWord && c.is(cwLink) && (related || r.conditionAfter(i)):
+			if b != nil {
+				c.role = "the link between the rows"
+			}
+		default:
+			unused = append(unused, c.text)
+		}
+	}
+	if len(unknown) > 0 {
+		return decline("I don't know the word(s) %s", quoteList(unknown))
+	}
+	if len(unused) > 0 {
+		return decline("I don't know what %s means here", quoteList(unused)).
+			withHint("rephrase without it, or name the column it is about")
+	}
+	return nil
+}
+
+// leadHere: a request verb inside the question is a filler only as the
+// start of a second request ("... ? Give their names").
+func (r *creader) leadHere(i int) bool {
+	nx := r.at(i + 1)
+	return nx != nil && nx.kind == ckWord && leadObjects[nx.text]
+}
+
+var leadObjects = setOf("their", "its", "the", "me", "us", "them", "all", "his", "her", "also", "both", "each", "every")
+
+// fillerRole: clause words that may stay unused.
+func fillerRole(k cword) bool {
+	switch k {
+	case cwFiller, cwLead, cwHave, cwAnd, cwEach:
+		return true
+	}
+	return false
+}
+
+// conditionAfter: the chunk right after i (across prepositions and soft
+// words) is used by a condition (a value, a name, a date).
+func (r *creader) conditionAfter(i int) bool {
+	for k := i + 1; k < len(r.cs); k++ {
+		c := r.at(k)
+		if c.kind == ckWord && (c.info.cw == cwFiller || c.is(cwHave)) {
+			continue
+		}
+		return c.role != "" && (c.kind == ckLit || c.kind == ckTime || c.kind == ckNum || c.isValue() || strings.HasPrefix(c.role, "value") || strings.HasPrefix(c.role, "the name"))
+	}
+	return false
+}

@@ -1,0 +1,818 @@
+package builtin
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"talk2tables/catalog"
+)
+
+// bindConds binds every condition: on the root and the tables it reaches
+// many-to-one as WHERE terms; on other tables as semi-joins (finish).
+func (b *clauseBinder) bindConds(p *plan) error {
+	for _, cd := range b.q.conds {
+		if cd == b.countBy {
+			continue
+		}
+		if cd.kind == ccExists || cd.kind == ccCount {
+			t, err := b.tableOf(cd.rows)
+			if err != nil {
+				return err
+			}
+			if t == b.root && cd.kind == ccExists {
+				continue // "the stadiums" named twice
+			}
+			if cd.kind == ccExists && b.reachable(t) {
+				// "plots with a gardener": the link is filled in
+				ps, _ := b.m.paths(b.root)
+				first := ps[t][0].col
+				b.where = append(b.where, &cond{kind: cNotNull, e: expr{kind: eCol, col: first}, neg: cd.neg})
+				continue
+			}
+			if prev, ok := b.exists[t]; ok && prev.kind != cd.kind {
+				return decline("two conditions on how many %s rows there are; ask one at a time", t.name)
+			}
+			b.exists[t] = cd
+			continue
+		}
+		c, t, err := b.condOf(cd)
+		if err != nil {
+			return err
+		}
+		for _, alt := range cd.or {
+			ac, at, err := b.condOf(alt)
+			if err != nil {
+				return err
+			}
+			if at != t {
+				return decline("the alternatives joined by 'or' are on different tables (%s, %s)", t.name, at.name)
+			}
+			c = orCond(c, ac)
+		}
+		if t == b.root || b.reachable(t) {
+			if !b.need(t) {
+				return decline("%s is reached from %s in more than one way", t.name, b.root.name)
+			}
+			b.where = append(b.where, c)
+			continue
+		}
+		b.semi[t] = append(b.semi[t], c)
+	}
+	p.where = append(p.where, b.where...)
+	return nil
+}
+
+func orCond(a, c *cond) *cond {
+	if a.kind == cOr {
+		a.subs = append(a.subs, c)
+		return a
+	}
+	return &cond{kind: cOr, subs: []*cond{a, c}}
+}
+
+// condOf binds one condition and says which table it is on.
+func (b *clauseBinder) condOf(cd *ccond) (*cond, *table, error) {
+	switch cd.kind {
+	case ccValue:
+		return b.valueCond(cd)
+	case ccCmp:
+		return b.cmpCond(cd)
+	case ccCol:
+		l, err := b.column(cd.col, b.subject)
+		if err != nil {
+			return nil, nil, err
+		}
+		o, err := b.column(cd.other, l.t)
+		if err != nil {
+			return nil, nil, err
+		}
+		if o.t != l.t {
+			return nil, nil, decline("%s and %s are columns of different tables", l.ref(), o.ref())
+		}
+		b.resolve(cd.col.text, "column", l.ref())
+		b.resolve(cd.other.text, "column", o.ref())
+		return &cond{kind: cColCmp, e: expr{kind: eCol, col: l}, op: cd.op, e2: expr{kind: eCol, col: o}}, l.t, nil
+	case ccAvg:
+		l, err := b.column(cd.col, b.subject)
+		if err != nil {
+			return nil, nil, err
+		}
+		o, err := b.column(cd.other, l.t)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !o.numeric && !numericText(o) {
+			return nil, nil, decline("%s is not a number column", o.ref())
+		}
+		b.assume = append(b.assume, fmt.Sprintf("the %s of %s over all %s rows", strings.ToLower(fnWord(cd.fn)), o.name, o.t.name))
+		return &cond{kind: cSubAgg, e: expr{kind: eCol, col: l}, op: cd.op, fn: cd.fn, e2: expr{kind: eCol, col: o}}, l.t, nil
+	case ccLike:
+		col, err := b.textColumn(cd)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &cond{kind: cLike, e: expr{kind: eCol, col: col}, values: []any{cd.pat}}, col.t, nil
+	case ccFlag:
+		col, err := b.column(cd.col, b.subject)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !col.boolean && !col.numeric {
+			v, ok := textFlagValue(col.values, !cd.neg)
+			if !ok {
+				return nil, nil, decline("I don't know which value of %s means yes", col.ref())
+			}
+			return &cond{kind: cValues, e: expr{kind: eCol, col: col}, values: []any{v}}, col.t, nil
+		}
+		return &cond{kind: cFlag, e: expr{kind: eCol, col: col}, neg: cd.neg}, col.t, nil
+	case ccRange:
+		return b.rangeCond(cd)
+	case ccNull:
+		col, err := b.column(cd.col, b.subject)
+		if err != nil {
+			return nil, nil, err
+		}
+		b.filtered[col] = true
+		return &cond{kind: cNotNull, e: expr{kind: eCol, col: col}, neg: !cd.neg}, col.t, nil
+	}
+	return nil, nil, fmt.Errorf("unknown condition kind %d", cd.kind)
+}
+
+// textColumn is the column a name or pattern is on: the one named, else
+// the label of the table named, else the subject's.
+func (b *clauseBinder) textColumn(cd *ccond) (*column, error) {
+	if cd.col != nil {
+		return b.column(cd.col, b.subject)
+	}
+	t := b.subject
+	if cd.rows != nil {
+		x, err := b.tableOf(cd.rows)
+		if err != nil {
+			return nil, err
+		}
+		t = x
+	}
+	label := b.labelCols(t)
+	if len(label) != 1 {
+		return nil, decline("I don't know which column of %s holds the name %q", t.name, cd.src.text).
+			withHint("say which, e.g. whose last name is ...")
+	}
+	return label[0], nil
+}
+
+// valueCond binds column = value(s): literals and numbers on the column
+// named, values on the column (or named row) the schema or catalog lists
+// them in.
+func (b *clauseBinder) valueCond(cd *ccond) (*cond, *table, error) {
+	if cd.lit != "" || cd.vals[0].kind == ckLit || cd.vals[0].kind == ckNum {
+		col, err := b.textColumn(cd)
+		if err != nil {
+			return nil, nil, err
+		}
+		var vals []any
+		if cd.lit != "" {
+			if err := knownValue(col, cd.lit); err != nil {
+				return nil, nil, err
+			}
+			vals = append(vals, b.storedCase(col, cd.lit))
+		}
+		if col.numeric && cd.lit != "" {
+			if _, ok := parseNumber(cd.lit); !ok {
+				return nil, nil, decline("%s holds numbers, not %q", col.ref(), cd.lit)
+			}
+		}
+		for _, v := range cd.vals {
+			switch v.kind {
+			case ckLit:
+				if _, ok := parseNumber(v.orig); col.numeric && !ok {
+					return nil, nil, decline("%s holds numbers, not %q", col.ref(), v.orig)
+				}
+				if err := knownValue(col, v.orig); err != nil {
+					return nil, nil, err
+				}
+				vals = append(vals, b.storedCase(col, v.orig))
+			case ckNum:
+				vals = append(vals, v.num)
+			default:
+				return nil, nil, decline("%q and %q are not values of one column", cd.vals[0].text, v.text)
+			}
+		}
+		b.resolve(cd.src.text, "column", col.ref())
+		b.andList(cd, col)
+		b.filtered[col] = true
+		return &cond{kind: cValues, e: expr{kind: eCol, col: col}, values: vals, neg: cd.neg}, col.t, nil
+	}
+	var want *column
+	if cd.col != nil {
+		c, err := b.column(cd.col, b.subject)
+		if err != nil {
+			return nil, nil, err
+		}
+		want = c
+	}
+	ms, err := b.valueMeanings(cd, want)
+	if err != nil {
+		return nil, nil, err
+	}
+	first := ms[0]
+	if first.kind == mEntity && first.e.set.key != nil {
+		var keys []any
+		for i, m := range ms {
+			keys = append(keys, m.e.key)
+			b.resolve(cd.vals[i].text, first.t.name, first.e.name)
+		}
+		b.andList(cd, first.e.set.key)
+		return &cond{kind: cValues, e: expr{kind: eCol, col: first.e.set.key}, values: keys, neg: cd.neg}, first.t, nil
+	}
+	col := first.c
+	if first.kind == mEntity {
+		col = first.e.set.cols[0]
+	}
+	var vals []any
+	for i, m := range ms {
+		v := m.value
+		if m.kind == mEntity {
+			v = m.e.name
+		}
+		vals = append(vals, v)
+		b.resolve(cd.vals[i].text, "value", col.ref()+" = "+v)
+	}
+	b.andList(cd, col)
+	b.filtered[col] = true
+	return &cond{kind: cValues, e: expr{kind: eCol, col: col}, values: vals, neg: cd.neg}, col.t, nil
+}
+
+// knownValue declines a literal the column cannot hold: its values are all
+// known (listed by the schema or a complete catalog set) and the literal is
+// not one of them.
+func knownValue(c *column, v string) error {
+	if len(c.values) == 0 || c.valueSet && c.capped {
+		return nil
+	}
+	for _, x := range c.values {
+		if strings.EqualFold(x, v) {
+			return nil
+		}
+	}
+	return decline("%q is not a value of %s (it holds %s)", v, c.ref(), quoteList(c.values)).
+		withHint("use one of its values")
+}
+
+// storedCase is a literal as the column stores it when it differs from
+// a known value only in case.
+func (b *clauseBinder) storedCase(c *column, v string) string {
+	for _, x := range c.values {
+		if strings.EqualFold(x, v) {
+			return x
+		}
+	}
+	return v
+}
+
+func (b *clauseBinder) andList(cd *ccond, c *column) {
+	if cd.andList {
+		b.assume = append(b.assume, fmt.Sprintf("values joined by 'and' read as any of them (%s holds one value per row)", c.ref()))
+	}
+}
+
+// valueMeanings picks one meaning per value chunk, all on one column (or
+// one entity set): the column named, else the root's, the tables it
+// reaches, the subject's, then any one table's.
+func (b *clauseBinder) valueMeanings(cd *ccond, want *column) ([]*meaning, error) {
+	key := func(m *meaning) any {
+		if m.kind == mEntity {
+			return m.e.set
+		}
+		return m.c
+	}
+	levels := []func(*meaning) bool{}
+	if want != nil {
+		levels = append(levels, func(m *meaning) bool {
+			return m.kind == mValue && m.c == want || m.kind == mEntity && m.t == want.t
+		})
+	} else {
+		named := b.namedTables()
+		levels = append(levels,
+			func(m *meaning) bool { return named[m.t] && (m.t == b.root || b.reachable(m.t)) },
+			func(m *meaning) bool { return m.t == b.root },
+			func(m *meaning) bool { return b.reachable(m.t) && m.t != b.root },
+			func(m *meaning) bool { return m.t == b.subject },
+			func(m *meaning) bool { return b.tables[m.t] },
+			func(m *meaning) bool { return !m.t.view })
+	}
+	strictFrom := len(levels)
+	if want == nil {
+		strictFrom = 2 // beyond the named tables and the root, a value must be in one table only
+	}
+	for li, lv := range levels {
+		groups := map[any][]*meaning{}
+		var order []any
+		for vi, v := range cd.vals {
+			for _, m := range v.ms {
+				if (m.kind != mValue && m.kind != mEntity) || !lv(m) {
+					continue
+				}
+				k := key(m)
+				if len(groups[k]) == vi {
+					if vi == 0 {
+						order = append(order, k)
+					}
+					groups[k] = append(groups[k], m)
+				}
+			}
+		}
+		var full []any
+		for _, k := range order {
+			if len(groups[k]) == len(cd.vals) {
+				full = append(full, k)
+			}
+		}
+		full = entityOverLabel(full, groups)
+		switch len(full) {
+		case 0:
+			continue
+		case 1:
+			got := groups[full[0]]
+			if li >= strictFrom && b.valueElsewhere(cd, key(got[0])) {
+				return nil, finalDecline("%q is a value of %s; say whose", cd.vals[0].text, strings.Join(b.valueColumns(cd), " and ")).
+					withHint("name the table, e.g. the rows of the table whose column is %s (say which)", cd.vals[0].text)
+			}
+			if got[0].kind == mValue {
+				if twin := b.unlistedTwin(got[0].c); twin != nil {
+					return nil, finalDecline("%q is a value of %s, but %s may hold it too (its values are not listed)", cd.vals[0].text, got[0].c.ref(), twin.ref()).
+						withHint("say whose, e.g. name the table of %s", twin.name)
+				}
+			}
+			return got, nil
+		}
+		var where []string
+		for _, k := range full {
+			m := groups[k][0]
+			if m.kind == mEntity {
+				where = append(where, m.t.name)
+			} else {
+				where = append(where, m.c.ref())
+			}
+		}
+		return nil, finalDecline("%q is in %s; say which", cd.vals[0].text, strings.Join(where, " and ")).
+			withHint("name the column, e.g. whose column is %s", cd.vals[0].text)
+	}
+	if want != nil {
+		return nil, decline("%q is not a value of %s", cd.vals[0].text, want.ref())
+	}
+	return nil, decline("I can't tell which column %q is a value of", cd.vals[0].text)
+}
+
+// valueElsewhere: the first value chunk is also a value of another
+// column (or entity set) than k, in a table that is not a view.
+func (b *clauseBinder) valueElsewhere(cd *ccond, k any) bool {
+	for _, m := range cd.vals[0].ms {
+		if m.kind != mValue && m.kind != mEntity || m.t.view {
+			continue
+		}
+		var mk any = m.c
+		if m.kind == mEntity {
+			mk = m.e.set
+		}
+		if mk == k {
+			continue
+		}
+		if es, ok := k.(*entitySet); ok && m.kind == mValue && es.t == m.t && slices.Contains(es.cols, m.c) {
+			continue
+		}
+		if c, ok := k.(*column); ok && m.kind == mEntity && m.t == c.t && slices.Contains(m.e.set.cols, c) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// valueColumns names the columns and tables holding the first value.
+func (b *clauseBinder) valueColumns(cd *ccond) []string {
+	var out []string
+	for _, m := range cd.vals[0].ms {
+		switch {
+		case m.kind == mValue && !m.t.view:
+			out = appendUnique(out, m.c.ref())
+		case m.kind == mEntity && !m.t.view:
+			out = appendUnique(out, m.t.name)
+		}
+	}
+	return out
+}
+
+// unlistedTwin: a column like c (same name or same last word) on the root,
+// the subject or a named table whose values are not listed, so a value
+// found in c might be meant for it ("customers in Portland" when only the
+// stores' cities are listed).
+func (b *clauseBinder) unlistedTwin(c *column) *column {
+	named := b.namedTables()
+	if c.t == b.root || c.t == b.subject || named[c.t] {
+		return nil
+	}
+	last := func(x *column) string {
+		ws := catalog.IdentifierWords(x.name)
+		if len(ws) == 0 {
+			return ""
+		}
+		return ws[len(ws)-1]
+	}
+	ts := []*table{b.root, b.subject}
+	for t := range named {
+		ts = append(ts, t)
+	}
+	for _, t := range ts {
+		if t == nil {
+			continue
+		}
+		for _, x := range t.cols {
+			if x == c || x.kind == catalog.KindMeasure || x.kind == catalog.KindDate || x.isKey() || x.view() {
+				continue
+			}
+			if len(x.values) > 0 || x.valueSet && !x.capped {
+				continue
+			}
+			if strings.EqualFold(x.name, c.name) || last(x) != "" && last(x) == last(c) {
+				return x
+			}
+		}
+	}
+	return nil
+}
+
+// entityOverLabel keeps a named row (entity set) over the same names as
+// values of its own label column: "Dune" the book, not books.title = Dune.
+func entityOverLabel(full []any, groups map[any][]*meaning) []any {
+	var sets []*entitySet
+	for _, k := range full {
+		if es, ok := k.(*entitySet); ok {
+			sets = append(sets, es)
+		}
+	}
+	if len(sets) == 0 {
+		return full
+	}
+	var out []any
+	for _, k := range full {
+		if c, ok := k.(*column); ok && slices.ContainsFunc(sets, func(es *entitySet) bool {
+			return es.t == c.t && (slices.Contains(es.cols, c) || es.key == c)
+		}) {
+			continue
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// namedTables are the tables the question names as tables.
+func (b *clauseBinder) namedTables() map[*table]bool {
+	out := map[*table]bool{}
+	for _, c := range b.q.cs {
+		if c.role != "" && c.isTable() && !c.isValue() {
+			if t, err := b.tableOf(c); err == nil {
+				out[t] = true
+			}
+		}
+	}
+	return out
+}
+
+// cmpCond binds column op number: the column named, or the one the
+// adjective's unit implies ("older than 30" → the age).
+func (b *clauseBinder) cmpCond(cd *ccond) (*cond, *table, error) {
+	var col *column
+	if cd.col != nil {
+		c, err := b.column(cd.col, b.subject)
+		if err != nil {
+			return nil, nil, err
+		}
+		col = c
+	} else if cd.unit != "" {
+		c, err := b.unitColumn(b.subject, cd.unit)
+		if err != nil {
+			return nil, nil, err
+		}
+		col = c
+	} else {
+		return nil, nil, decline("I don't know what %q compares", cd.src.text).withHint("name the column, e.g. with a price %s", cd.src.text)
+	}
+	if cd.unit == unitAge && col.kind == catalog.KindDate {
+		return nil, nil, decline("%s is a date: ages are not computed from it offline", col.ref()).withHint("compare the date, e.g. born before a year")
+	}
+	b.resolve(cd.src.text, "column", col.ref())
+	e := expr{kind: eCol, col: col}
+	switch {
+	case col.numeric:
+	case col.kind == catalog.KindDate || col.dateType:
+		return b.yearOnDate(cd, col)
+	case numericText(col) || len(col.values) == 0 && !col.boolean:
+		e.cast = true
+		b.assume = append(b.assume, fmt.Sprintf("%s is stored as text: compared as a number", col.ref()))
+	default:
+		return nil, nil, decline("%s is not a number column", col.ref())
+	}
+	if cd.op == "<>" {
+		return &cond{kind: cValues, e: e, values: []any{cd.a}, neg: true}, col.t, nil
+	}
+	return &cond{kind: cCmp, e: e, op: cd.op, a: cd.a, b: cd.b}, col.t, nil
+}
+
+// yearOnDate compares a date column with a year: "born after 1990".
+func (b *clauseBinder) yearOnDate(cd *ccond, col *column) (*cond, *table, error) {
+	y := int(cd.a)
+	if cd.a != float64(y) || y < 1000 || y > 2999 {
+		return nil, nil, decline("%s is a date: compare it with a year or a date", col.ref())
+	}
+	start := time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
+	var rng dateRange
+	switch cd.op {
+	case ">":
+		rng.start = start.AddDate(1, 0, 0)
+	case ">=":
+		rng.start = start
+	case "<":
+		rng.end = start
+	case "<=":
+		rng.end = start.AddDate(1, 0, 0)
+	case "=":
+		rng.start, rng.end = start, start.AddDate(1, 0, 0)
+	case "between":
+		y2 := int(cd.b)
+		rng.start, rng.end = start, time.Date(y2+1, 1, 1, 0, 0, 0, 0, time.UTC)
+	default:
+		return nil, nil, decline("%s is a date: compare it with a year or a date", col.ref())
+	}
+	return &cond{kind: cRange, e: expr{kind: eCol, col: col}, rng: &rng}, col.t, nil
+}
+
+// unitColumn is the column of t an adjective's unit speaks of: its age,
+// weight, price, height, duration, size or date.
+func (b *clauseBinder) unitColumn(t *table, unit string) (*column, error) {
+	if t == nil {
+		return nil, decline("I can't tell whose %s is meant", unit)
+	}
+	if unit == unitDate {
+		if t.date != nil {
+			return t.date, nil
+		}
+		return nil, decline("%s has no single date to rank by", t.name)
+	}
+	var cands []*column
+	for _, c := range t.cols {
+		if c.isKey() {
+			continue
+		}
+		ws := catalog.IdentifierWords(c.name)
+		if unitMatches(c, ws, unit) {
+			cands = append(cands, c)
+		}
+	}
+	if len(cands) == 1 {
+		b.assume = append(b.assume, fmt.Sprintf("%s read as %s", unitNoun(unit), cands[0].ref()))
+		return cands[0], nil
+	}
+	if len(cands) == 0 {
+		return nil, decline("%s has no %s column", t.name, unitNoun(unit)).withHint("name the column to compare or rank by")
+	}
+	return nil, decline("%s has several %s columns (%s)", t.name, unitNoun(unit), colNames(cands)).withHint("name the column")
+}
+
+// unitWordsOf are the words of columns holding each unit.
+var unitWordsOf = map[string]map[string]bool{
+	unitAge:      setOf("age", "birth", "birthday", "dob", "born"),
+	unitWeight:   setOf("weight", "kg", "lbs", "mass"),
+	unitMoney:    setOf("price", "cost", "fee", "amount", "charge", "rate", "salary", "value"),
+	unitHeight:   setOf("height", "tall"),
+	unitDuration: setOf("duration", "length", "minutes", "hours", "seconds", "runtime", "days"),
+	unitSize:     setOf("size", "area", "capacity", "population", "volume", "seats", "sqm", "acres", "surface"),
+}
+
+func unitMatches(c *column, ws []string, unit string) bool {
+	if unit == unitAge && c.kind == catalog.KindDate {
+		return anyIn(ws, unitWordsOf[unitAge]) // a birth date
+	}
+	if !c.numeric && !numericText(c) {
+		return false
+	}
+	if c.unit == unit && unit != unitSize {
+		return true
+	}
+	return anyIn(ws, unitWordsOf[unit])
+}
+
+func unitNoun(unit string) string {
+	switch unit {
+	case unitMoney:
+		return "price"
+	case unitDuration:
+		return "length"
+	}
+	return unit
+}
+
+// rangeCond binds a date range: on the date column named, else the root's
+// (or subject's) date, else its year column.
+func (b *clauseBinder) rangeCond(cd *ccond) (*cond, *table, error) {
+	var col *column
+	if cd.col != nil {
+		c, err := b.column(cd.col, b.subject)
+		if err != nil {
+			return nil, nil, err
+		}
+		col = c
+	} else {
+		if len(b.namedTables()) > 1 || b.q.countsLinked() {
+			// "customers who bought X this year": the buying's date or the
+			// customers'? the analyst reading knows date verbs
+			return nil, nil, notMine("%q could date any of the tables named", cd.src.text)
+		}
+		for _, t := range []*table{b.root, b.subject} {
+			if c := b.datedColumn(t); c != nil {
+				col = c
+				break
+			}
+		}
+		b.implicitRange = true
+		if col == nil {
+			return nil, nil, decline("I can't tell which date %q is about", cd.src.text).withHint("name the date or year column")
+		}
+	}
+	b.resolve(cd.src.text, "column", col.ref())
+	if yearColumn(col) && col.kind != catalog.KindDate {
+		return yearCond(col, cd.rng)
+	}
+	if col.kind != catalog.KindDate && !col.dateType {
+		return nil, nil, decline("%s is not a date", col.ref())
+	}
+	return &cond{kind: cRange, e: expr{kind: eCol, col: col}, rng: cd.rng}, col.t, nil
+}
+
+// datedColumn is t's date column, or its one year column.
+func (b *clauseBinder) datedColumn(t *table) *column {
+	if t == nil {
+		return nil
+	}
+	if t.date != nil {
+		return t.date
+	}
+	var years []*column
+	for _, c := range t.cols {
+		if yearColumn(c) {
+			years = append(years, c)
+		}
+	}
+	if len(years) == 1 {
+		return years[0]
+	}
+	return nil
+}
+
+// yearCond compares a year column with a range of whole years.
+func yearCond(col *column, rng *dateRange) (*cond, *table, error) {
+	whole := func(t time.Time) bool { return t.IsZero() || t.Month() == 1 && t.Day() == 1 }
+	if !whole(rng.start) || !whole(rng.end) {
+		return nil, nil, decline("%s holds years: ask for whole years", col.ref())
+	}
+	e := expr{kind: eCol, col: col, cast: !col.numeric}
+	switch {
+	case rng.start.IsZero():
+		return &cond{kind: cCmp, e: e, op: "<", a: float64(rng.end.Year())}, col.t, nil
+	case rng.end.IsZero():
+		return &cond{kind: cCmp, e: e, op: ">=", a: float64(rng.start.Year())}, col.t, nil
+	case rng.end.Year() == rng.start.Year()+1:
+		return &cond{kind: cCmp, e: e, op: "=", a: float64(rng.start.Year())}, col.t, nil
+	}
+	return &cond{kind: cCmp, e: e, op: "between", a: float64(rng.start.Year()), b: float64(rng.end.Year() - 1)}, col.t, nil
+}
+
+// semiJoins adds the conditions on tables the root does not reach
+// many-to-one: IN (or NOT IN) subqueries over the rows linking them.
+func (b *clauseBinder) semiJoins(p *plan) error {
+	if b.implicitRange && (len(b.semi) > 0 || len(b.exists) > 0) {
+		return notMine("a time range beside rows of another table: whose date?")
+	}
+	for _, t := range sortedTables(b.exists) {
+		cd := b.exists[t]
+		inner := b.semi[t]
+		delete(b.semi, t)
+		c, err := b.semiJoin([]*table{t}, inner, cd)
+		if err != nil {
+			return err
+		}
+		p.where = append(p.where, c)
+	}
+	if len(b.semi) == 0 {
+		return nil
+	}
+	var ts []*table
+	var conds []*cond
+	for _, t := range sortedTables(b.semi) {
+		ts = append(ts, t)
+		conds = append(conds, b.semi[t]...)
+	}
+	c, err := b.semiJoin(ts, conds, nil)
+	if err != nil {
+		return err
+	}
+	p.where = append(p.where, c)
+	return nil
+}
+
+func sortedTables[V any](m map[*table]V) []*table {
+	ts := make([]*table, 0, len(m))
+	for t := range m {
+		ts = append(ts, t)
+	}
+	slices.SortFunc(ts, func(a, c *table) int { return strings.Compare(a.name, c.name) })
+	return ts
+}
+
+// semiJoin is root.key [NOT] IN (SELECT link FROM bridge JOIN ... WHERE
+// conds [GROUP BY link HAVING COUNT(*) op n]).
+func (b *clauseBinder) semiJoin(ts []*table, conds []*cond, ex *ccond) (*cond, error) {
+	r := b.m.bridge(append([]*table{b.root}, ts...))
+	if r == nil || r == b.root {
+		return nil, decline("%s is not linked to %s through the data's keys in one way", tableNames(ts), b.root.name)
+	}
+	ps, _ := b.m.paths(r)
+	toRoot := ps[b.root]
+	if len(toRoot) == 0 {
+		return nil, decline("%s is not linked to %s through the data's keys", tableNames(ts), b.root.name)
+	}
+	last := toRoot[len(toRoot)-1]
+	js := newJoinSet(r)
+	for _, e := range toRoot[:len(toRoot)-1] {
+		js.need(b.m, e.to)
+	}
+	for _, t := range ts {
+		if !js.need(b.m, t) {
+			return nil, decline("%s is not linked to %s in one way", t.name, b.root.name)
+		}
+		b.tables[t] = true
+	}
+	sj := &semiJoin{outer: last.ref, joins: js, sel: last.col, where: conds}
+	neg := false
+	if ex != nil && ex.kind == ccExists {
+		neg = ex.neg
+	}
+	if ex != nil && ex.kind == ccCount {
+		var err error
+		neg, err = b.countSemi(sj, ex, last.col)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if neg {
+		sj.where = append(sj.where, &cond{kind: cNotNull, e: expr{kind: eCol, col: last.col}})
+	}
+	return &cond{kind: cSemi, semi: sj, neg: neg}, nil
+}
+
+// countSemi makes the subquery group the linked rows and keep those with
+// the number of rows asked; a condition every row without links meets
+// ("fewer than 3") is written as NOT IN the complement.
+func (b *clauseBinder) countSemi(sj *semiJoin, ex *ccond, link *column) (bool, error) {
+	if ex.a != float64(int(ex.a)) || ex.a < 0 {
+		return false, decline("%q: a number of rows is a whole number", ex.src.text)
+	}
+	having := func(op string, a, bb float64) {
+		sj.groupBy = []expr{{kind: eCol, col: link}}
+		sj.having = []*cond{{kind: cCmp, e: expr{kind: eCountAll}, op: op, a: a, b: bb}}
+	}
+	n := ex.a
+	switch ex.op {
+	case ">":
+		having(">", n, 0)
+	case ">=":
+		if n <= 0 {
+			return false, decline("every row has at least %s related rows: the condition says nothing", trimFloat(n))
+		}
+		having(">=", n, 0)
+	case "=":
+		if n == 0 {
+			return true, nil
+		}
+		having("=", n, 0)
+	case "between":
+		if n <= 0 {
+			having(">", ex.b, 0)
+			return true, nil
+		}
+		having("between", n, ex.b)
+	case "<":
+		if n <= 1 {
+			return true, nil
+		}
+		having(">=", n, 0)
+		return true, nil
+	case "<=":
+		having(">", n, 0)
+		return true, nil
+	default:
+		return false, decline("%q: I can't compare how many rows that way", ex.src.text)
+	}
+	return false, nil
+}
