@@ -57,7 +57,7 @@ var irregular = map[string]string{
 	"people": "person", "children": "child", "men": "man", "women": "woman", "feet": "foot",
 	"teeth": "tooth", "mice": "mouse", "geese": "goose", "indices": "index", "matrices": "matrix",
 	"vertices": "vertex", "analyses": "analysis", "bases": "basis", "crises": "crisis", "theses": "thesis",
-	"criteria": "criterion", "phenomena": "phenomenon", "quizzes": "quiz", "leaves": "leaf",
+	"ids": "id", "criteria": "criterion", "phenomena": "phenomenon", "quizzes": "quiz", "leaves": "leaf",
 	"halves": "half", "lives": "life", "wives": "wife", "knives": "knife", "shelves": "shelf",
 }
 

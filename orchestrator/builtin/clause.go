@@ -169,6 +169,18 @@ func (r *creader) parse() error {
 	return nil
 }
 
+// shownColumns: the question shows columns (and no aggregate).
+func (q *cquery) shownColumns() bool {
+	n := 0
+	for _, it := range q.items {
+		if it.agg != nil || it.star {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
 // countsLinked: a condition on rows of another table.
 func (q *cquery) countsLinked() bool {
 	for _, cd := range q.conds {
@@ -329,7 +341,7 @@ func selfLink(c *chunk) bool {
 func (r *creader) asks() bool {
 	for _, c := range r.cs {
 		switch {
-		case c.kind == ckWord && (c.is(cwLead) || whWords[c.text] || c.is(cwCount) || c.is(cwEverything) || c.is(cwWrite) || c.is(cwWhy) || c.is(cwFuture)):
+		case c.kind == ckWord && (c.is(cwLead) || whWords[c.text] || c.is(cwCount) || c.is(cwEverything) || c.is(cwWrite) || c.is(cwWhy) || c.is(cwFuture) || c.is(cwOrderBy)):
 			return true
 		case c.kind == ckWord && (c.text == "is" || c.text == "are" || c.text == "do" || c.text == "does" || c.text == "please" || c.text == "for" || c.text == "in" || c.text == "among" || c.text == "of"):
 			continue // "is there", "for each X, ...", "among all X"

@@ -120,6 +120,21 @@ func (b *clauseBinder) bindSubject() error {
 			return nil
 		}
 	}
+	for _, a := range aggs {
+		if a.arg == nil {
+			continue
+		}
+		ts := map[*table]bool{}
+		for _, c := range strongestCols(a.arg, a.arg.columns()) {
+			ts[c.t] = true
+		}
+		if len(ts) == 1 {
+			for t := range ts {
+				b.subject = t
+			}
+			return nil
+		}
+	}
 	var named []*chunk
 	for _, c := range b.q.cs {
 		if c.isColumn() && c.role != "" && !strings.HasPrefix(c.role, "value") {
@@ -238,6 +253,12 @@ func (b *clauseBinder) bindRoot() error {
 			t, err := b.tableOf(cd.rows)
 			if err != nil {
 				return err
+			}
+			if t == b.subject && b.q.shownColumns() {
+				// "districts that have more than one garden": the values
+				// shown, kept by how many rows each has
+				b.countBy = cd
+				return nil
 			}
 			r := b.m.bridge([]*table{b.subject, t})
 			if r != nil && r != b.subject {
@@ -801,6 +822,20 @@ func (b *clauseBinder) defaults(p *plan) error {
 // number of rows asked, and shows that number.
 func (b *clauseBinder) groupByCount(p *plan) error {
 	s := b.subject
+	if b.root == s {
+		// grouped by the values shown
+		for _, sel := range p.sels {
+			if sel.e.kind != eCol {
+				return decline("%s is not a value to group by", sel.alias)
+			}
+			p.groupBy = append(p.groupBy, sel.e)
+		}
+		cd := b.countBy
+		p.having = append(p.having, &cond{kind: cCmp, e: expr{kind: eCountAll}, op: cd.op, a: cd.a, b: cd.b})
+		p.sels = append(p.sels, selItem{e: expr{kind: eCountAll}, alias: "count"})
+		p.kind = pAggregate
+		return nil
+	}
 	if s.key == nil || !b.need(s) {
 		return decline("%s has no key to count its linked rows by", s.name)
 	}

@@ -138,8 +138,8 @@ func matchClauseWord(toks []token, i int) (int, cinfo) {
 		if info, found := clauseWords[b.String()]; found {
 			return n, info
 		}
-		if info, found := clauseWords[s.String()]; found {
-			return n, info
+		if info, found := clauseWords[s.String()]; found && info.cw != cwOrderBy {
+			return n, info // stems, but "orders by region" is not "order by"
 		}
 	}
 	return 0, cinfo{}

@@ -98,6 +98,13 @@ func (r *creader) readOrder() error {
 				j = r.next(j + 1)
 			}
 			o := &corder{dir: -1}
+			if t := r.term(j); t.rows != nil && t.col == nil {
+				// "sort the gardens by area": the rows, then what they are sorted by
+				if by := r.at(r.next(t.end)); free(by) && by.is(cwBy) {
+					r.use(by, "order by")
+					j = r.next(r.next(t.end) + 1)
+				}
+			}
 			if d := r.at(j); free(d) && d.is(cwDir) {
 				// "sorted alphabetically", "ordered from oldest to youngest"
 				r.use(d, "order %s", dirWord(d.info))

@@ -156,16 +156,44 @@ func (b *clauseBinder) textColumn(cd *ccond) (*column, error) {
 	}
 	label := b.labelCols(t)
 	if len(label) != 1 {
-		return nil, decline("I don't know which column of %s holds the name %q", t.name, cd.src.text).
+		return nil, decline("I don't know which column of %s holds the name", t.name).
 			withHint("say which, e.g. whose last name is ...")
 	}
 	return label[0], nil
+}
+
+// fullNameCond matches a name against a label of several columns ("Ana
+// Lopez" against first_name || ' ' || last_name).
+func (b *clauseBinder) fullNameCond(cd *ccond) (*cond, *table, bool) {
+	if cd.col != nil || cd.lit == "" {
+		return nil, nil, false
+	}
+	t := b.subject
+	if cd.rows != nil {
+		x, err := b.tableOf(cd.rows)
+		if err != nil {
+			return nil, nil, false
+		}
+		t = x
+	}
+	if t == nil {
+		return nil, nil, false
+	}
+	label := b.labelCols(t)
+	if len(label) < 2 || len(strings.Fields(cd.lit)) < 2 {
+		return nil, nil, false
+	}
+	return &cond{kind: cValues, e: expr{kind: eLabel, cols: label}, values: []any{cd.lit}, neg: cd.neg}, t, true
 }
 
 // valueCond binds column = value(s): literals and numbers on the column
 // named, values on the column (or named row) the schema or catalog lists
 // them in.
 func (b *clauseBinder) valueCond(cd *ccond) (*cond, *table, error) {
+	if c, t, ok := b.fullNameCond(cd); ok {
+		b.resolve(cd.lit, "name", t.name)
+		return c, t, nil
+	}
 	if cd.lit != "" || cd.vals[0].kind == ckLit || cd.vals[0].kind == ckNum {
 		col, err := b.textColumn(cd)
 		if err != nil {

@@ -80,7 +80,7 @@ func init() {
 		"altogether", "overall", "respectively", "respective", "corresponding",
 		"each of", "every one of", "so far", "to date", "both", "them all", "would like",
 		"want", "wanted", "need", "know", "see", "tell", "let", "lets", "i want to know", "along",
-		"together", "such", "some", "ever", "data", "value", "values")
+		"together", "such", "some", "ever", "across", "across all", "in the database", "in the table", "data", "value", "values")
 	cw(cwLead, "show", "list", "give", "find", "return", "display", "retrieve", "provide", "select",
 		"identify", "fetch", "enumerate", "output", "print", "compute", "calculate", "determine",
 		"look up", "show me", "give me", "tell me", "list out", "get me")
@@ -122,9 +122,9 @@ func init() {
 		cwWith(cinfo{cw: cwSuper, dir: dir, unit: unit}, phrases...)
 	}
 	super(1, "", "most", "the most", "highest", "the highest", "largest", "the largest", "biggest", "greatest",
-		"maximum number", "top", "the greatest", "the biggest", "the maximum")
+		"maximum number", "top", "the greatest", "the biggest")
 	super(-1, "", "least", "the least", "fewest", "the fewest", "lowest", "the lowest", "smallest", "the smallest",
-		"minimum number", "bottom", "the minimum")
+		"minimum number", "bottom")
 	super(1, unitAge, "oldest", "the oldest", "eldest")
 	super(-1, unitAge, "youngest", "the youngest")
 	super(1, unitMoney, "most expensive", "priciest", "costliest")
@@ -171,7 +171,7 @@ func init() {
 	cw(cwGroup, "for each", "in each", "of each", "per", "for every", "grouped by", "group by", "broken down by",
 		"by each", "across each", "for all the", "within each", "at each", "on each", "from each", "to each",
 		"with each", "under each", "breakdown by", "split by", "of every", "in every")
-	cw(cwEach, "each", "every", "individual")
+	cw(cwEach, "each", "every", "individual", "single")
 	cw(cwBy, "by")
 	cw(cwNeg, "not", "no", "without", "except", "excluding", "exclude", "except for", "besides", "never",
 		"dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "havent", "hasnt", "hadnt", "non",
