@@ -11,7 +11,7 @@ import (
 // and how: the columns or aggregates to select, the rows they are of, the
 // conditions, the grouping, the order and how many — the way people write
 // questions about a schema they are looking at ("the name and age of
-// singers above age 20, ordered by age"). It complements the analyst
+// rows of T above age 20, ordered by age"). It complements the analyst
 // reading (measures, time windows, rankings by a business measure): a
 // question is answered by whichever reading accounts for every one of its
 // words, and declined — naming the words — when neither does.
@@ -34,7 +34,7 @@ type citem struct {
 	col  *chunk
 	agg  *cagg
 	star bool
-	t    *chunk // star: the table ("all information about the stadiums")
+	t    *chunk // star: the table ("all information about the T rows")
 }
 
 // ccondKind is the kind of a condition.
@@ -99,7 +99,7 @@ type cquery struct {
 	order    []*corder
 	limit    int
 	// ranked: the order is a superlative of this table's rows ("the
-	// youngest singer"), LIMIT 1 unless a number says
+	// youngest T"), LIMIT 1 unless a number says
 	ranked *chunk
 	rankBy *corder
 }
@@ -247,9 +247,9 @@ func (c *chunk) hasKind(k meaningKind) bool {
 func (c *chunk) isTable() bool { return c.hasKind(mTable) }
 
 // isColumn: the chunk can name a column. A phrase that names a table and
-// otherwise only keys or head nouns of other tables' columns ("garden":
-// the table, or plot.garden_id; "harvests": the table, or the head of
-// days_to_harvest) names the table.
+// otherwise only keys or head nouns of other tables' columns (a table's
+// noun that is also a foreign key elsewhere, or the head word of another
+// table's column) names the table.
 func (c *chunk) isColumn() bool {
 	if !c.hasKind(mColumn) {
 		return false
@@ -293,7 +293,7 @@ func (c *chunk) columns() []*column {
 
 // readUnsupported declines writes, "why" and predictions, and leaves to
 // the analyst reading what is its kind: catalog measures, and questions
-// that are a bare noun phrase ("sales in Paris": a total, "orders last
+// that are a bare noun phrase ("<measure table> in <place>": a total, "<rows> last
 // month": a count) rather than a request.
 func (r *creader) readUnsupported() error {
 	if !r.asks() {

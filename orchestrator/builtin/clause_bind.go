@@ -141,7 +141,7 @@ func (b *clauseBinder) bindSubject() error {
 			named = append(named, c)
 		}
 	}
-	// "the price of abracadabra": the row named has the columns asked for
+	// "the price of <named row>": the row named has the columns asked for
 	var rowTables []*table
 	for _, c := range b.q.cs {
 		if c.role == "" || !c.isValue() {
@@ -248,14 +248,14 @@ func (b *clauseBinder) bindRoot() error {
 	case 0:
 		b.root = b.subject
 		if cd := b.countCond(); cd != nil {
-			// "stadiums with more than 2 concerts": the linked rows,
-			// grouped by the stadium, their number kept and shown
+			// "T with more than 2 U": the linked U rows,
+			// grouped by T, their number kept and shown
 			t, err := b.tableOf(cd.rows)
 			if err != nil {
 				return err
 			}
 			if t == b.subject && b.q.shownColumns() {
-				// "districts that have more than one garden": the values
+				// "the C values that have more than one T": the values
 				// shown, kept by how many rows each has
 				b.countBy = cd
 				return nil
@@ -306,7 +306,7 @@ func (b *clauseBinder) countCond() *ccond {
 }
 
 // rootForShown: when shown columns are of tables the subject does not
-// reach many-to-one (a singer and the concerts they sang in), the rows
+// reach many-to-one (each row beside the linked rows of another table), the rows
 // are the pairs: the root is a table reaching them all.
 func (b *clauseBinder) rootForShown() error {
 	need := []*table{b.subject}
@@ -425,7 +425,7 @@ func strongestCols(c *chunk, cols []*column) []*column {
 }
 
 // besideTable is the table named right beside a column chunk: "the name
-// of the stadium", "stadium name" (when not one phrase), "the stadium's name".
+// of the T", "T name" (when not one phrase), "the T's name".
 func (b *clauseBinder) besideTable(c *chunk) *table {
 	i := chunkList(b.q.cs).index(c)
 	next := func(k int) *chunk {
@@ -641,8 +641,8 @@ func (b *clauseBinder) bindGroups(p *plan) error {
 }
 
 // groupTable is the table a group chunk names, when it names one the
-// root reaches many-to-one ("per customer": the customers, not
-// orders.customer_id).
+// root reaches many-to-one ("per T": the T rows, not
+// the foreign key pointing at them).
 func (b *clauseBinder) groupTable(g *chunk) *table {
 	if !g.isTable() {
 		return nil

@@ -84,7 +84,7 @@ func isQuoteRune(r rune) bool {
 }
 
 // opensQuote: a quote at the start of a word (not an apostrophe inside
-// one: "singer's", "students' names").
+// one: "the row's", "the rows' names").
 func opensQuote(rs []rune, i int) bool {
 	if !isQuoteRune(rs[i]) || rs[i] == '’' || rs[i] == '”' {
 		return false
@@ -139,7 +139,7 @@ func matchClauseWord(toks []token, i int) (int, cinfo) {
 			return n, info
 		}
 		if info, found := clauseWords[s.String()]; found && info.cw != cwOrderBy {
-			return n, info // stems, but "orders by region" is not "order by"
+			return n, info // stems, but "<table> by <column>" is not "order by"
 		}
 	}
 	return 0, cinfo{}
@@ -267,7 +267,7 @@ func allColumns(e *lexEntry) bool {
 }
 
 // unknownChunk is a word no phrase starts with: a misspelt schema phrase,
-// a verb made of a table's name ("harvested", "booking" → the table), or
+// a verb made of a table's name ("<table>ed", "<table>ing" → the table), or
 // unknown.
 func (m *model) unknownChunk(toks []token, i int) *chunk {
 	if t := m.verbTable(toks[i].w); t != nil {
@@ -286,7 +286,7 @@ func (m *model) unknownChunk(toks []token, i int) *chunk {
 }
 
 // verbTable is the one table whose name a verb form is made of:
-// "harvested" → harvest, "booked" → booking, "shipped" → shipment.
+// a past participle or -ing form of the last word of a table's name.
 func (m *model) verbTable(w string) *table {
 	var stems []string
 	switch {
@@ -296,7 +296,7 @@ func (m *model) verbTable(w string) *table {
 		b := w[:len(w)-2]
 		stems = append(stems, b, w[:len(w)-1])
 		if n := len(b); n > 3 && b[n-1] == b[n-2] {
-			stems = append(stems, b[:n-1]) // "shipped" → ship
+			stems = append(stems, b[:n-1]) // a doubled consonant: "-pped" → "-p"
 		}
 	case strings.HasSuffix(w, "ing") && len(w) > 5:
 		b := w[:len(w)-3]

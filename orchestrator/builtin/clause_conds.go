@@ -232,7 +232,7 @@ func (r *creader) between(n *chunk, k int) []float64 {
 }
 
 // compared finds what a comparison with a number compares: a table after
-// the number ("more than 3 concerts": how many related rows), a column
+// the number ("more than 3 U": how many related rows), a column
 // after it, a column before the comparator, or a unit's column ("older
 // than 30": the age).
 func (r *creader) compared(cd *ccond, i, end int) {
@@ -289,7 +289,7 @@ func (r *creader) compared(cd *ccond, i, end int) {
 func (r *creader) addCond(cd *ccond) { r.q.conds = append(r.q.conds, cd) }
 
 // readOr joins two conditions an unused "or" stands between ("older than
-// 30 or younger than 20", "in the north or with a greenhouse").
+// 30 or younger than 20", "a value or a yes/no column").
 func (r *creader) readOr() error {
 	for i, c := range r.cs {
 		if !free(c) || !c.is(cwOr) {
@@ -473,7 +473,7 @@ func (r *creader) readExists() error {
 			}
 			t := r.at(k)
 			if free(t) && t.isColumn() && !t.isTable() && !flagChunk(t) && !numericCol(t) && (c.text == "no" || c.text == "without" || strings.HasSuffix(c.text, " no")) {
-				// "guests with no email": the column is empty
+				// "T with no C": the column is empty
 				if nx := r.at(k + 1); nx == nil || !free(nx) || !(nx.isValue() || nx.kind == ckLit || nx.kind == ckNum) {
 					r.use(c, "no")
 					for _, x := range skipped {
@@ -497,7 +497,7 @@ func (r *creader) readExists() error {
 			r.use(t, "related rows")
 			r.addCond(&ccond{kind: ccExists, rows: t, neg: true, src: c})
 		case c.is(cwHave) && c.kind == ckWord && r.filledColumn(i) != nil:
-			// "customers with an email", "how many have a phone number"
+			// "T with a C", "how many have a C"
 			col := r.filledColumn(i)
 			r.use(c, "with")
 			r.use(col, "filled in")
@@ -555,7 +555,7 @@ func (r *creader) tableBefore(i int) *chunk {
 }
 
 // readValues reads values of columns and named rows ("from France", "in
-// the North district", "Gold members"), literals after a column ("whose
+// a value of C", "<value> T"), literals after a column ("whose
 // name is 'X'"), numbers after a column ("in year 2014"), with their
 // negation and or-lists.
 func (r *creader) readValues() error {
@@ -764,7 +764,7 @@ func (r *creader) readTime() error {
 }
 
 // readSelect reads what is left: the columns to show, the subject table,
-// distinct, flags used as adjectives ("perennial crops").
+// distinct, flags used as adjectives ("<flag> T").
 func (r *creader) readSelect() error {
 	for i, c := range r.cs {
 		if !free(c) {
@@ -785,7 +785,7 @@ func (r *creader) readSelect() error {
 				continue
 			}
 			if r.andAfterSubject(i) {
-				// "list orders and customers": which columns of which?
+				// "list T and U": which columns of which?
 				return finalDecline("%q and %q are two tables; ask for the columns of each", r.q.subject.text, c.text).
 					withHint("e.g. the date of each order and the name of its customer")
 			}
@@ -801,7 +801,7 @@ func (r *creader) readSelect() error {
 			return finalDecline("%q and %q are two tables; ask for the columns of each", r.q.subject.text, c.text).
 				withHint("e.g. the date of each order and the name of its customer")
 		case c.isColumn() && c.isTable() && ownMeasure(c):
-			// "sales" the table and its amount: the analyst's total
+			// a table and its own amount: the analyst's total
 			return notMine("%q names a table and its measure", c.text)
 		case c.isColumn():
 			r.use(c, "shown")
@@ -818,7 +818,7 @@ func (r *creader) sortItems() error {
 }
 
 // andAfterSubject: the chunk at i follows "and" right after the subject
-// table ("list orders and customers").
+// table ("list T and U").
 func (r *creader) andAfterSubject(i int) bool {
 	and := r.at(r.prev(i - 1))
 	return r.q.subject != nil && and != nil && and.is(cwAnd) && r.at(r.prev(r.cs.index(and)-1)) == r.q.subject
@@ -836,7 +836,7 @@ func ownMeasure(c *chunk) bool {
 }
 
 // columnsTable: the table at i follows "of" after a column it has ("the
-// name of their garden").
+// name of their T").
 func (r *creader) columnsTable(i int) bool {
 	k := r.prev(i - 1)
 	of := r.at(k)
@@ -848,7 +848,7 @@ func (r *creader) columnsTable(i int) bool {
 }
 
 // columnHere: a chunk that is a table and a column reads as the column
-// when an "of"-phrase or a table follows ("name of the stadium").
+// when an "of"-phrase or a table follows ("name of the T").
 func (r *creader) columnHere(i int) bool {
 	nx := r.at(r.next(i + 1))
 	return nx != nil && nx.kind == ckWord && (nx.text == "of" || nx.text == "for") || nx.isTable()
@@ -868,9 +868,9 @@ func flagChunk(c *chunk) bool {
 	return true
 }
 
-// flagAdjective: a yes/no column word before a table ("perennial crops"),
-// after "are"/"is"/"that are" ("crops that are perennial"), or after "with"
-// ("gardens with a greenhouse").
+// flagAdjective: a yes/no column word before a table ("<flag> T"), after
+// "are"/"is"/"that are" ("T that are <flag>"), or after "with" ("T with a
+// <flag>").
 func (r *creader) flagAdjective(i int) bool {
 	if nx := r.at(r.next(i + 1)); nx.isTable() {
 		return true

@@ -17,7 +17,7 @@ type cterm struct {
 
 func (t cterm) ok() bool { return t.col != nil || t.agg != nil || t.rows != nil }
 
-// term reads a column, an aggregate ("the number of concerts", "average
+// term reads a column, an aggregate ("the number of U", "average
 // age") or a table's rows at i, without consuming it.
 func (r *creader) term(i int) cterm {
 	i = r.next(i)
@@ -99,7 +99,7 @@ func (r *creader) readOrder() error {
 			}
 			o := &corder{dir: -1}
 			if t := r.term(j); t.rows != nil && t.col == nil {
-				// "sort the gardens by area": the rows, then what they are sorted by
+				// "sort the T by C": the rows, then what they are sorted by
 				if by := r.at(r.next(t.end)); free(by) && by.is(cwBy) {
 					r.use(by, "order by")
 					j = r.next(r.next(t.end) + 1)
@@ -178,9 +178,8 @@ func dirWord(info cinfo) string {
 	return "ascending"
 }
 
-// readSuperlatives reads "the youngest singer", "the 3 largest cities",
-// "the stadium with the most concerts", "top 5 X by Y", "the most common
-// type": an order and a limit.
+// readSuperlatives reads "the youngest T", "the 3 largest T", "the T with
+// the most U", "top 5 T by C", "the most common C": an order and a limit.
 func (r *creader) readSuperlatives() error {
 	for i, c := range r.cs {
 		if !free(c) || !(c.is(cwSuper) || c.is(cwCommon)) {
@@ -239,37 +238,37 @@ func (r *creader) readSuperlatives() error {
 				r.q.ranked = nx
 			}
 		case t.rows != nil && r.rankedBy(t.end) != nil:
-			// "the 3 largest gardens by area"
+			// "the 3 largest T by C"
 			by := r.rankedBy(t.end)
 			r.use(t.rows, "the rows ranked")
 			r.use(r.at(r.next(t.end)), "by")
 			r.use(by, "ranked by")
 			r.q.ranked, o.col, o.unit = t.rows, by, ""
 		case t.rows != nil && c.info.unit != "":
-			// "the youngest singer": the table's column the adjective speaks of
+			// "the youngest T": the table's column the adjective speaks of
 			r.use(t.rows, "the rows ranked")
 			r.q.ranked, o.of = t.rows, t.rows
 		case t.rows != nil && r.rankOwner(i) != nil:
-			// "the stadium with the most concerts": how many rows each has
+			// "the T with the most U": how many rows each has
 			r.use(t.rows, "counted per ranked row")
 			o.agg = &cagg{fn: "COUNT", rows: t.rows}
 		case t.rows != nil && !sizeSuperlatives[c.text]:
-			// "top 5 customers": by what? an analyst's default measure
+			// "top 5 T": by what? an analyst's default measure
 			return notMine("%q %s ranks by no column", c.text, t.rows.text)
 		case t.rows != nil:
-			// "the largest stadium": its size
+			// "the largest T": its size
 			r.use(t.rows, "the rows ranked")
 			r.q.ranked, o.of = t.rows, t.rows
 			if o.unit == "" {
 				o.unit = unitSize
 			}
 		case r.columnBeforeRank(i) != nil:
-			// "which resort opened first": the column right before
+			// "which T opened first": the column right before
 			col := r.columnBeforeRank(i)
 			r.use(col, "ranked by")
 			o.col = col
 		case c.info.unit != "":
-			// "which singer is the oldest"
+			// "which T is the oldest"
 		default:
 			return decline("%q: the %s what? name what to rank by", c.text, c.text).
 				withHint("e.g. the %s followed by a column", c.text)
@@ -307,7 +306,7 @@ func (r *creader) namesTable() bool {
 	return false
 }
 
-// sizeSuperlatives are superlatives of size: "the largest stadium" is by its size.
+// sizeSuperlatives are superlatives of size: "the largest T" is by its size.
 var sizeSuperlatives = setOf("largest", "the largest", "biggest", "the biggest", "smallest", "the smallest")
 
 // orderable: a column whose values rank (numbers, dates).
@@ -320,7 +319,7 @@ func orderable(c *chunk) bool {
 	return false
 }
 
-// rankedBy is the column after "by" at i ("top 5 gardens by area").
+// rankedBy is the column after "by" at i ("top 5 T by C").
 func (r *creader) rankedBy(i int) *chunk {
 	by := r.at(r.next(i))
 	if !free(by) || !by.is(cwBy) {
@@ -482,7 +481,7 @@ func (r *creader) countTarget(i int) cterm {
 		case !free(t):
 			return cterm{}
 		case lastValue != nil && t.isColumn() && valueOf(lastValue, t) && nx.isTable():
-			// "how many Corporate segment customers": the value's column
+			// "how many <value> C T": the value's column
 			continue
 		case t.isColumn() && flagChunk(t) && nx.isTable():
 			// "how many discontinued products": an adjective
@@ -514,8 +513,8 @@ func (r *creader) countTarget(i int) cterm {
 }
 
 // factQuantityOf: an additive column of another, fact table the table
-// phrase also names ("guests": the guest rows, or a booking's number of
-// guests).
+// phrase also names (the rows of a table, or another table's count of
+// them).
 func factQuantityOf(c *chunk) *column {
 	ts := c.tables()
 	for _, m := range c.ms {
@@ -549,7 +548,7 @@ func (r *creader) readGroups() error {
 		}
 		if !agg {
 			if c.is(cwGroup) && everyWords[c.text] || c.is(cwEach) {
-				r.use(c, "every") // "the name of each garden": every garden
+				r.use(c, "every") // "the name of each T": every T
 				if t := r.at(r.next(i + 1)); t.isTable() {
 					r.q.perRow = t
 				}

@@ -8,8 +8,8 @@ import (
 	"talk2tables/catalog"
 )
 
-// bindRank orders by the superlative and cuts: "the youngest singer" (by a
-// column), "the stadium with the most concerts" (by how many rows each
+// bindRank orders by the superlative and cuts: "the youngest T" (by a
+// column), "the T with the most U" (by how many rows each
 // has, grouped by the ranked rows).
 func (b *clauseBinder) bindRank(p *plan) error {
 	o := b.q.rankBy
@@ -202,7 +202,7 @@ func (b *clauseBinder) orderItem(p *plan, o *corder) (orderItem, error) {
 		}
 		return orderItem{sel: -1, e: expr{kind: eCol, col: c}, desc: desc}, nil
 	case o.of != nil:
-		// "ordered by stadium": its name
+		// "ordered by T": its name
 		t, err := b.tableOf(o.of)
 		if err != nil {
 			return orderItem{}, err

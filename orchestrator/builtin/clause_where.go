@@ -22,10 +22,10 @@ func (b *clauseBinder) bindConds(p *plan) error {
 				return err
 			}
 			if t == b.root && cd.kind == ccExists {
-				continue // "the stadiums" named twice
+				continue // the subject named twice
 			}
 			if cd.kind == ccExists && b.reachable(t) {
-				// "plots with a gardener": the link is filled in
+				// "T with a U": the link is filled in
 				ps, _ := b.m.paths(b.root)
 				first := ps[t][0].col
 				b.where = append(b.where, &cond{kind: cNotNull, e: expr{kind: eCol, col: first}, neg: cd.neg})
@@ -434,7 +434,7 @@ func (b *clauseBinder) valueColumns(cd *ccond) []string {
 
 // unlistedTwin: a column like c (same name or same last word) on the root,
 // the subject or a named table whose values are not listed, so a value
-// found in c might be meant for it ("customers in Portland" when only the
+// found in c might be meant for it ("T in <city>" when only the
 // stores' cities are listed).
 func (b *clauseBinder) unlistedTwin(c *column) *column {
 	named := b.namedTables()
@@ -472,7 +472,7 @@ func (b *clauseBinder) unlistedTwin(c *column) *column {
 }
 
 // entityOverLabel keeps a named row (entity set) over the same names as
-// values of its own label column: "Dune" the book, not books.title = Dune.
+// values of its own label column: the row, not label = name.
 func entityOverLabel(full []any, groups map[any][]*meaning) []any {
 	var sets []*entitySet
 	for _, k := range full {
