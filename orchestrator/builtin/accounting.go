@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -78,4 +79,41 @@ func coveredTime(sc scanned, k int) bool {
 		}
 	}
 	return false
+}
+
+// analystReadAs says how the analyst reading read each word it used.
+func analystReadAs(spans []*span) string {
+	var parts []string
+	for _, sp := range spans {
+		if !sp.used {
+			continue
+		}
+		var what string
+		switch sp.kind {
+		case spTime:
+			what = "time " + sp.rng.String()
+		case spWord:
+			what = describeMeanings(sp)
+		case spCmp:
+			what = "comparison " + sp.op
+		case spNum:
+			what = "the number " + sp.text
+		case spKw:
+			what = kwNames[sp.kw.kw]
+		}
+		if what == "" {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("'%s' → %s", sp.text, what))
+	}
+	return "read as: " + strings.Join(parts, "; ")
+}
+
+// kwNames say what a keyword did in a reading.
+var kwNames = map[kw]string{
+	kwCount: "count", kwAgg: "aggregate", kwRank: "ranking", kwSuper: "ranking", kwSell: "units sold",
+	kwSpend: "money spent", kwGroup: "grouping", kwWise: "grouping", kwTrend: "trend over time",
+	kwGrain: "time grain", kwGrainNoun: "time grain", kwNeg: "not", kwCompare: "comparison of rows",
+	kwDistinct: "distinct", kwLast: "most recent", kwFirst: "earliest", kwCmp: "comparison",
+	kwDateVerb: "the date of the event",
 }

@@ -187,7 +187,7 @@ func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday strin
 		ResolvedEntities: b.resolved,
 		Explanation:      b.explanation(p),
 		Confidence:       confidence(m, b, sc),
-		Assumptions:      append(b.assumptions(), sc.rewrites...),
+		Assumptions:      append(append(b.assumptions(), sc.rewrites...), analystReadAs(sc.spans)),
 		Generator:        Name,
 	}
 	return r
