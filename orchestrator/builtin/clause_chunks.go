@@ -4,8 +4,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-
-	"talk2tables/catalog"
 )
 
 // chunkKind is what a piece of a question is, before the parse gives it a role.
@@ -306,11 +304,10 @@ func (m *model) verbTable(w string) *table {
 	}
 	var found *table
 	for _, t := range m.tables {
-		if t.view {
+		if t.view || len(t.lastWord) < 4 || t.lastWord[:2] != w[:2] {
 			continue
 		}
-		ws := catalog.IdentifierWords(t.singular())
-		last := ws[len(ws)-1]
+		last := t.lastWord
 		for _, s := range stems {
 			if len(s) >= 4 && (last == s || strings.HasPrefix(last, s) && len(last)-len(s) <= 4) {
 				if found != nil && found != t {

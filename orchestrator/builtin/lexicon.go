@@ -45,6 +45,12 @@ type meaning struct {
 	fn       string // mAgg
 }
 
+// fuzzyKey indexes typo targets.
+type fuzzyKey struct {
+	first byte
+	n     int
+}
+
 // lexEntry is a phrase (as stems) and everything it can name.
 type lexEntry struct {
 	toks []string
@@ -59,7 +65,10 @@ type lexEntry struct {
 type lexicon struct {
 	byKey   map[string]*lexEntry
 	byFirst map[string][]*lexEntry // longest first
-	fuzzy   []*lexEntry            // phrases a typo may stand for
+	// fuzzyByKey: fuzzy by the first letter and length of their first
+	// word (a typo changes a word's length by at most 2; a typo in the
+	// first letter is not looked for)
+	fuzzyByKey map[fuzzyKey][]*lexEntry
 }
 
 func newLexicon() *lexicon {
@@ -140,8 +149,12 @@ func (l *lexicon) finish() {
 		l.byFirst[k] = es
 	}
 	keys := sortedKeys(l.byKey)
+	l.fuzzyByKey = map[fuzzyKey][]*lexEntry{}
 	for _, k := range keys {
-		e := l.byKey[k]
+		e := l.byKey[k].full()
+		if e == nil {
+			continue // parts of identifiers are never typo targets
+		}
 		letters := 0
 		for _, t := range e.toks {
 			letters = max(letters, len(t))
@@ -151,7 +164,8 @@ func (l *lexicon) finish() {
 		}
 		for _, mn := range e.ms {
 			if mn.kind != mAgg {
-				l.fuzzy = append(l.fuzzy, e)
+				k := fuzzyKey{e.toks[0][0], len(e.toks[0])}
+				l.fuzzyByKey[k] = append(l.fuzzyByKey[k], e)
 				break
 			}
 		}
@@ -230,10 +244,20 @@ func matchStems(toks []token, i int, want []string) bool {
 func (l *lexicon) typo(toks []token, i int) ([]*lexEntry, int) {
 	best, bestLen := 1<<30, 0
 	var hits []*lexEntry
-	for _, e := range l.fuzzy {
-		if e = e.full(); e == nil {
-			continue
-		}
+	first := toks[i].w
+	if first == "" {
+		return nil, 0
+	}
+	lo, hi := min(len(toks[i].s), len(first))-2, max(len(toks[i].s), len(first))+2
+	for ln := lo; ln <= hi; ln++ {
+		hits, best, bestLen = l.typoIn(l.fuzzyByKey[fuzzyKey{first[0], ln}], toks, i, hits, best, bestLen)
+	}
+	return hits, bestLen
+}
+
+// typoIn is typo over one bucket of candidates, carrying the best so far.
+func (l *lexicon) typoIn(cands []*lexEntry, toks []token, i int, hits []*lexEntry, best, bestLen int) ([]*lexEntry, int, int) {
+	for _, e := range cands {
 		n := len(e.toks)
 		if i+n > len(toks) {
 			continue
@@ -266,7 +290,7 @@ func (l *lexicon) typo(toks []token, i int) ([]*lexEntry, int) {
 			hits = append(hits, e)
 		}
 	}
-	return hits, bestLen
+	return hits, best, bestLen
 }
 
 // addTableWords: the catalog's words and the identifier of every table,

@@ -52,6 +52,7 @@ type table struct {
 	in        []*edge            // one-to-many: foreign keys pointing here
 	rows      int64              // -1 when unknown
 	words     []string
+	lastWord  string // the last word of its name, singular ("line" of InvoiceLines)
 	described bool // the catalog describes this table
 }
 
@@ -259,6 +260,9 @@ func (m *model) buildTables(s *schemaDoc) {
 			}
 			t.cols = append(t.cols, c)
 			t.byName[strings.ToLower(c.name)] = c
+		}
+		if ws := catalog.IdentifierWords(t.singular()); len(ws) > 0 {
+			t.lastWord = ws[len(ws)-1]
 		}
 		m.tables = append(m.tables, t)
 		m.byName[strings.ToLower(full)] = t
