@@ -53,7 +53,7 @@ type table struct {
 	rows      int64              // -1 when unknown
 	words     []string
 	lastWord  string // the last word of its name, singular ("line" of InvoiceLines)
-	described bool // the catalog describes this table
+	described bool   // the catalog describes this table
 }
 
 // column is one column, typed for the planner.
