@@ -26,6 +26,9 @@ type cagg struct {
 	distinct bool
 	arg      *chunk // the column aggregated; nil: COUNT(*) of rows
 	rows     *chunk // the table whose rows are counted (COUNT(*))
+	// linked: the rows counted are those of the one table linking to the
+	// ranked rows ("which T was observed the most")
+	linked bool
 }
 
 // citem is one selected thing: a column, an aggregate, or every column.

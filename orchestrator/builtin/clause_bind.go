@@ -211,6 +211,12 @@ func (b *clauseBinder) bindRoot() error {
 		}
 		var t *table
 		switch {
+		case a.linked:
+			x, err := b.linkingTable(b.subject)
+			if err != nil {
+				return err
+			}
+			t = x
 		case a.rows != nil:
 			x, err := b.tableOf(a.rows)
 			if err != nil {
@@ -305,11 +311,30 @@ func (b *clauseBinder) countCond() *ccond {
 	return found
 }
 
+// linkingTable is the one table with a foreign key to t.
+func (b *clauseBinder) linkingTable(t *table) (*table, error) {
+	var found *table
+	for _, e := range t.in {
+		if e.from == t || e.from.view {
+			continue
+		}
+		if found != nil && found != e.from {
+			return nil, notMine("rows of %s and of %s both link to %s: which are counted?", found.name, e.from.name, t.name)
+		}
+		found = e.from
+	}
+	if found == nil {
+		return nil, notMine("no table links to %s", t.name)
+	}
+	return found, nil
+}
+
 // rootForShown: when shown columns are of tables the subject does not
 // reach many-to-one (each row beside the linked rows of another table), the rows
 // are the pairs: the root is a table reaching them all.
 func (b *clauseBinder) rootForShown() error {
 	need := []*table{b.subject}
+	weak := false
 	for _, it := range b.q.items {
 		if it.col == nil {
 			continue
@@ -319,9 +344,15 @@ func (b *clauseBinder) rootForShown() error {
 			return err
 		}
 		need = appendUnique(need, c.t)
+		if _, ok := b.m.reach(b.subject, c.t); !ok && !strongFor(it.col, c) {
+			weak = true
+		}
 	}
 	for _, t := range need {
 		if _, ok := b.m.reach(b.subject, t); !ok {
+			if weak {
+				return notMine("a column of %s named only by a part of its name", t.name)
+			}
 			r := b.m.bridge(need)
 			if r == nil {
 				return notMine("%s and %s are not linked through the data's keys", b.subject.name, t.name)
@@ -391,6 +422,16 @@ func (b *clauseBinder) column(c *chunk, prefer ...*table) (*column, error) {
 		return nil, decline("%q could be %s", c.text, strings.Join(refs, " or ")).withHint("name the table, e.g. the %s of followed by the table", c.text)
 	}
 	return nil, decline("%q is not a column of the tables asked about", c.text)
+}
+
+// strongFor: the chunk names the column by more than its head word or a part.
+func strongFor(c *chunk, col *column) bool {
+	for _, m := range c.ms {
+		if m.kind == mColumn && m.c == col && m.strength > strengthHead {
+			return true
+		}
+	}
+	return false
 }
 
 // weakPart: a one-word chunk names the column only as a part of its

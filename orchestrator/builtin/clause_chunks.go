@@ -167,6 +167,10 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 			orig = append(orig, o)
 		}
 		c.text, c.orig = strings.Join(text, " "), strings.Join(orig, " ")
+		if verbNotColumn(toks, c) {
+			// "who observed", "that were sold": a verb, not a column's head word
+			c.kind, c.ms, c.info = ckWord, nil, cinfo{cw: cwLink}
+		}
 		if toks[i].quoted {
 			c.orig = toks[i].orig
 		}
@@ -339,4 +343,31 @@ func withoutAgg(e *lexEntry) *lexEntry {
 		return nil
 	}
 	return &lexEntry{toks: e.toks, text: e.text, ms: ms}
+}
+
+// verbNotColumn: a one-word past participle after a relative pronoun or a
+// form of "be" that names columns only by their head word or a part
+// ("astronomers who observed X" beside an "hours observed" column).
+func verbNotColumn(toks []token, c *chunk) bool {
+	if c.kind != ckSchema || c.j-c.i != 1 || c.i == 0 {
+		return false
+	}
+	w := toks[c.i].w
+	if !strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "en") {
+		return false
+	}
+	relative := false
+	switch toks[c.i-1].w {
+	case "who", "that", "which":
+		relative = true // "who observed X": a verb whatever a column is called
+	case "were", "was", "been", "being", "is", "are", "have", "has", "had":
+	default:
+		return false
+	}
+	for _, m := range c.ms {
+		if m.kind != mColumn || m.strength > strengthHead && !relative || m.c.kind == "date" || m.c.dateType {
+			return false // "shipped": the date of the event, kept
+		}
+	}
+	return true
 }

@@ -3,6 +3,8 @@ package builtin
 import (
 	"slices"
 	"strings"
+
+	"talk2tables/catalog"
 )
 
 // The condition steps: comparisons, names, patterns, existence, values,
@@ -652,9 +654,42 @@ func (r *creader) valueCond(i int) {
 	if by := r.at(i - 1); free(by) && by.is(cwBy) {
 		r.use(by, "by")
 	}
+	r.verbOfColumn(c, i)
 	r.negated(cd, i)
 	r.orList(cd, i)
 	r.addCond(cd)
+}
+
+// verbOfColumn accounts for an unknown verb before a value that is a form
+// of its column's name ("specialise in X" for a Specialty column).
+func (r *creader) verbOfColumn(v *chunk, i int) {
+	k := i - 1
+	for k >= 0 && r.at(k).kind == ckWord && (r.at(k).text == "in" || r.at(k).text == "on" || r.at(k).text == "as" || r.at(k).text == "at") {
+		k--
+	}
+	w := r.at(k)
+	if !free(w) || w.kind != ckWord || w.info.cw != cwNone || len(w.text) < 6 {
+		return
+	}
+	for _, m := range v.ms {
+		if m.kind != mValue {
+			continue
+		}
+		for _, cw := range catalog.IdentifierWords(m.c.name) {
+			if n := commonPrefix(cw, w.text); n >= 6 && n >= len(cw)-3 {
+				r.use(w, "the value's column (%s)", m.c.name)
+				return
+			}
+		}
+	}
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
 
 // valueOf: the value chunk names a value of one of col's columns.

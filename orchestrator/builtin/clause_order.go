@@ -189,6 +189,15 @@ func (r *creader) readSuperlatives() error {
 			return decline("two rankings (%q and %q); ask for one", r.q.rankBy.src(), c.text)
 		}
 		n, nEnd := r.rankN(i)
+		if n == 1 && nEnd == i+1 {
+			// "the 3 telescopes with the largest apertures"
+			if ow := r.rankOwner(i); ow != nil {
+				if num := r.at(r.prev(r.cs.index(ow) - 1)); free(num) && num.kind == ckNum && num.isInt && num.num >= 1 {
+					r.use(num, "how many")
+					n = int(num.num)
+				}
+			}
+		}
 		r.use(c, "ranking %s", c.text)
 		o := &corder{dir: c.info.dir, unit: c.info.unit}
 		j := r.next(max(i+1, nEnd))
@@ -269,6 +278,10 @@ func (r *creader) readSuperlatives() error {
 			o.col = col
 		case c.info.unit != "":
 			// "which T is the oldest"
+		case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i):
+			// "which T was observed the most": how many rows link to each
+			o.agg = &cagg{fn: "COUNT", linked: true}
+			r.q.ranked = r.q.which
 		default:
 			return decline("%q: the %s what? name what to rank by", c.text, c.text).
 				withHint("e.g. the %s followed by a column", c.text)
@@ -281,6 +294,12 @@ func (r *creader) readSuperlatives() error {
 		r.q.rankBy, r.q.limit = o, n
 	}
 	return nil
+}
+
+// linkVerbBefore: a verb linking rows stands right before the ranking word.
+func (r *creader) linkVerbBefore(i int) bool {
+	pv := r.at(r.prev(i - 1))
+	return free(pv) && pv.is(cwLink)
 }
 
 // columnBeforeRank is an orderable column right before a superlative

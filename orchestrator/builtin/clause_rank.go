@@ -78,6 +78,9 @@ func (b *clauseBinder) bindRank(p *plan) error {
 // rankByAggregate groups by the ranked rows (a table's key, or a column)
 // and orders by the aggregate.
 func (b *clauseBinder) rankByAggregate(p *plan, o *corder) error {
+	if o.agg.linked {
+		b.assume = append(b.assume, fmt.Sprintf("ranked by how many %s rows link to each %s row", b.root.name, b.subject.name))
+	}
 	e, err := b.aggExpr(o.agg)
 	if err != nil {
 		return err

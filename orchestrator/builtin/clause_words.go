@@ -219,7 +219,8 @@ func init() {
 		"covered", "cost", "costs", "earn", "earns", "earned", "offer", "offers", "offered",
 		"sell", "sells", "sold", "buy", "buys", "bought", "purchase", "purchased",
 		"stock", "stocked", "carry", "carries", "carried", "produce", "produces", "produced", "win", "wins",
-		"won", "lose", "loses", "lost", "compete", "competes", "competed", "belongs to", "belong to")
+		"won", "lose", "loses", "lost", "compete", "competes", "competed", "belongs to", "belong to",
+		"born", "founded", "established", "built", "opened", "started", "released", "published", "created")
 	cw(cwWrite, "delete", "remove", "update", "insert", "drop", "truncate", "alter", "create", "add",
 		"modify", "change", "set", "rename", "replace", "erase", "wipe", "grant", "revoke", "edit")
 	cw(cwWhy, "why", "how come", "what caused", "reason")
