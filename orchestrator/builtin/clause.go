@@ -69,7 +69,7 @@ type ccond struct {
 	rows  *chunk // ccExists, ccCount: the related table
 	inner []*ccond
 	rng   *dateRange
-	fn    string // ccAvg
+	fn    string // ccAvg; ccCmp: the aggregate compared per group ("whose average age")
 	pat   string // ccLike
 	lit   string // ccValue with a literal not in the schema's values
 	or    []*ccond

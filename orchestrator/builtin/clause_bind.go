@@ -256,9 +256,20 @@ func (b *clauseBinder) bindRoot() error {
 		if cd := b.countCond(); cd != nil {
 			// "T with more than 2 U": the linked U rows,
 			// grouped by T, their number kept and shown
-			t, err := b.tableOf(cd.rows)
-			if err != nil {
-				return err
+			var t *table
+			if cd.fn != "" {
+				// "T whose average C is above N": C's rows grouped by T
+				c, err := b.column(cd.col, b.subject)
+				if err != nil {
+					return err
+				}
+				t = c.t
+			} else {
+				x, err := b.tableOf(cd.rows)
+				if err != nil {
+					return err
+				}
+				t = x
 			}
 			if t == b.subject && b.q.shownColumns() {
 				// "the C values that have more than one T": the values
@@ -289,6 +300,12 @@ func (b *clauseBinder) countCond() *ccond {
 		switch {
 		case cd.kind == ccExists:
 			return nil
+		case cd.kind == ccCmp && cd.fn != "":
+			if found != nil || len(cd.or) > 0 {
+				return nil
+			}
+			found = cd
+			continue
 		case cd.kind != ccCount:
 			continue
 		case found != nil:
@@ -871,9 +888,13 @@ func (b *clauseBinder) groupByCount(p *plan) error {
 			}
 			p.groupBy = append(p.groupBy, sel.e)
 		}
+		e, err := b.countByExpr()
+		if err != nil {
+			return err
+		}
 		cd := b.countBy
-		p.having = append(p.having, &cond{kind: cCmp, e: expr{kind: eCountAll}, op: cd.op, a: cd.a, b: cd.b})
-		p.sels = append(p.sels, selItem{e: expr{kind: eCountAll}, alias: "count"})
+		p.having = append(p.having, &cond{kind: cCmp, e: e, op: cd.op, a: cd.a, b: cd.b})
+		p.sels = append(p.sels, selItem{e: e, alias: aggAlias(e)})
 		p.kind = pAggregate
 		return nil
 	}
@@ -902,11 +923,25 @@ func (b *clauseBinder) groupByCount(p *plan) error {
 		}
 		p.groupBy = append(p.groupBy, sel.e)
 	}
+	e, err := b.countByExpr()
+	if err != nil {
+		return err
+	}
 	cd := b.countBy
-	p.having = append(p.having, &cond{kind: cCmp, e: expr{kind: eCountAll}, op: cd.op, a: cd.a, b: cd.b})
-	p.sels = append(p.sels, selItem{e: expr{kind: eCountAll}, alias: "count"})
+	p.having = append(p.having, &cond{kind: cCmp, e: e, op: cd.op, a: cd.a, b: cd.b})
+	p.sels = append(p.sels, selItem{e: e, alias: aggAlias(e)})
 	p.kind = pAggregate
 	return nil
+}
+
+// countByExpr is what the kept groups are compared by: how many rows, or
+// an aggregate of a column of them.
+func (b *clauseBinder) countByExpr() (expr, error) {
+	cd := b.countBy
+	if cd.fn == "" {
+		return expr{kind: eCountAll}, nil
+	}
+	return b.aggExpr(&cagg{fn: cd.fn, arg: cd.col})
 }
 
 // shownOf are the columns showing a table's rows when the question names

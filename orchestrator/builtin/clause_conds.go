@@ -284,6 +284,11 @@ func (r *creader) compared(cd *ccond, i, end int) {
 	if col := r.colBefore(i); col != nil {
 		r.use(col, "compared")
 		cd.col = col
+		// "whose average salary is above 50000": the aggregate per row
+		if ag := r.at(r.prev(r.cs.index(col) - 1)); free(ag) && ag.is(cwAgg) && ag.kind == ckWord {
+			r.use(ag, "%s per group", ag.info.fn)
+			cd.fn = ag.info.fn
+		}
 	}
 	r.addCond(cd)
 }

@@ -146,6 +146,12 @@ func gardenQuestions() []question {
 		{name: "all info", q: "Show all information about crops in the Legume family.", want: "SELECT * FROM crop WHERE family = 'Legume'"},
 		{name: "count with value join", q: "How many harvests of quality A came from plots with loam soil?",
 			want: "SELECT count(*) FROM harvest h JOIN plot p ON p.plot_id = h.plot_id WHERE h.quality = 'A' AND p.soil_type = 'loam'"},
+		{name: "having avg on own column", q: "List the soil types whose average plot size is more than 20.",
+			want: "SELECT soil_type FROM plot GROUP BY soil_type HAVING avg(size_sqm) > 20"},
+		{name: "having sum of linked", q: "Show the names of gardens whose total harvest weight is over 1000.",
+			want: "SELECT g.name FROM harvest h JOIN plot p ON p.plot_id = h.plot_id JOIN garden g ON g.garden_id = p.garden_id GROUP BY g.garden_id HAVING sum(h.weight_kg) > 1000"},
+		{name: "different from", q: "Which gardeners live in a city different from Riverton? Give their first names.",
+			want: "SELECT first_name FROM gardener WHERE city <> 'Riverton'"},
 		{name: "order count", q: "List each soil type and the number of plots, ordered by the number of plots.", ordered: true,
 			want: "SELECT soil_type, count(*) FROM plot GROUP BY soil_type ORDER BY count(*), soil_type"},
 	}

@@ -16,6 +16,10 @@ func (b *clauseBinder) bindConds(p *plan) error {
 		if cd == b.countBy {
 			continue
 		}
+		if cd.kind == ccCmp && cd.fn != "" {
+			return notMine("%q compares the %s of %s per row: name the rows it is computed over", cd.src.text, strings.ToLower(fnWord(cd.fn)), cd.col.text).
+				withHint("e.g. the T whose average C is above N")
+		}
 		if cd.kind == ccExists || cd.kind == ccCount {
 			t, err := b.tableOf(cd.rows)
 			if err != nil {
