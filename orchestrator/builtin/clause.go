@@ -184,6 +184,18 @@ func (q *cquery) shownColumns() bool {
 	return n > 0
 }
 
+// hasVerb: a verb linking rows or naming an event is in the question
+// ("checked in", "shipped"): which date a time range is on is then the
+// analyst reading's call (it knows date verbs).
+func (q *cquery) hasVerb() bool {
+	for _, c := range q.cs {
+		if c.is(cwLink) && !c.isColumn() {
+			return true
+		}
+	}
+	return false
+}
+
 // countsLinked: a condition on rows of another table.
 func (q *cquery) countsLinked() bool {
 	for _, cd := range q.conds {

@@ -360,7 +360,8 @@ func (r *creader) conditionAfter(i int) bool {
 		if c.kind == ckWord && (c.info.cw == cwFiller || c.is(cwHave)) {
 			continue
 		}
-		return c.role != "" && (c.kind == ckLit || c.kind == ckTime || c.kind == ckNum || c.isValue() || strings.HasPrefix(c.role, "value") || strings.HasPrefix(c.role, "the name"))
+		return c.role != "" && (c.kind == ckLit || c.kind == ckTime || c.kind == ckNum || c.isValue() || strings.HasPrefix(c.role, "value") ||
+			strings.HasPrefix(c.role, "the name") || c.role == "compared" || c.role == "dated" || c.role == "the value's column")
 	}
 	return false
 }

@@ -656,7 +656,7 @@ func (b *clauseBinder) rangeCond(cd *ccond) (*cond, *table, error) {
 		}
 		col = c
 	} else {
-		if len(b.namedTables()) > 1 || b.q.countsLinked() {
+		if len(b.namedTables()) > 1 || b.q.countsLinked() || b.q.hasVerb() {
 			// "T who bought X this year": the buying's date or the
 			// T rows'? the analyst reading knows date verbs
 			return nil, nil, notMine("%q could date any of the tables named", cd.src.text)

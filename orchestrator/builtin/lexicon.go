@@ -408,8 +408,8 @@ func (m *model) addPartials(c *column, ws []string) {
 			if j-i == 1 && (stopwords[ws[i]] || len(ws[i]) < 3 || isDigits(ws[i])) {
 				continue
 			}
-			if _, ok := clauseWords[ws[i]]; ok && j-i == 1 {
-				continue
+			if info, ok := clauseWords[ws[i]]; ok && j-i == 1 && info.cw != cwLink {
+				continue // a verb may name a column ("opened" of opened_year)
 			}
 			m.lex.addColumn(strings.Join(ws[i:j], " "), c, strengthPartial)
 		}

@@ -191,7 +191,7 @@ func phraseStems(s string) []string {
 var numberWords = map[string]int{
 	"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
 	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
-	"fifty": 50, "hundred": 100,
+	"fifty": 50, "hundred": 100, "once": 1, "twice": 2, "thrice": 3,
 }
 
 // dlDistance is the optimal-string-alignment Damerau-Levenshtein distance,
