@@ -77,6 +77,9 @@ type ccond struct {
 	// andList: values joined by "and" on a column holding one value per row
 	andList bool
 	merged  bool // OR'd into the condition before it
+	// linked: ccCount of the rows of the one table linking to the subject
+	// ("visited at least twice")
+	linked bool
 }
 
 // corder is one ORDER BY term.

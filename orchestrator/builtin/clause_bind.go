@@ -265,7 +265,7 @@ func (b *clauseBinder) bindRoot() error {
 				}
 				t = c.t
 			} else {
-				x, err := b.tableOf(cd.rows)
+				x, err := b.condTable(cd)
 				if err != nil {
 					return err
 				}
@@ -298,6 +298,8 @@ func (b *clauseBinder) countCond() *ccond {
 	var found *ccond
 	for _, cd := range b.q.conds {
 		switch {
+		case cd.kind == ccExists && !cd.neg && b.existsBesideCount(cd):
+			continue // "harvested more than 20 times": the count says it
 		case cd.kind == ccExists:
 			return nil
 		case cd.kind == ccCmp && cd.fn != "":
@@ -326,6 +328,31 @@ func (b *clauseBinder) countCond() *ccond {
 		}
 	}
 	return found
+}
+
+// existsBesideCount: a positive existence condition on the table a count
+// condition is also on.
+func (b *clauseBinder) existsBesideCount(ex *ccond) bool {
+	t, err := b.condTable(ex)
+	if err != nil {
+		return false
+	}
+	for _, cd := range b.q.conds {
+		if cd.kind == ccCount {
+			if u, err := b.condTable(cd); err == nil && u == t {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// condTable is the table a ccExists or ccCount condition is on.
+func (b *clauseBinder) condTable(cd *ccond) (*table, error) {
+	if cd.linked {
+		return b.linkingTable(b.subject)
+	}
+	return b.tableOf(cd.rows)
 }
 
 // linkingTable is the one table with a foreign key to t.

@@ -39,6 +39,19 @@ func (r *creader) numAt(i int) *chunk {
 	return nil
 }
 
+// timesWords are numbers that count occasions.
+var timesWords = setOf("once", "twice", "thrice")
+
+// numberText is the text of the number chunk of the comparison [i, end).
+func (r *creader) numberText(i, end int) string {
+	for k := i; k < end; k++ {
+		if c := r.at(k); c != nil && c.kind == ckNum {
+			return c.text
+		}
+	}
+	return ""
+}
+
 // unitNouns name the unit of a number: "20 square meters", "5 kg".
 var unitNouns = map[string]string{
 	"square meters": unitSize, "square metres": unitSize, "square feet": unitSize, "sqm": unitSize, "m2": unitSize,
@@ -278,6 +291,17 @@ func (r *creader) compared(cd *ccond, i, end int) {
 			r.use(nx, "compared")
 			cd.col = nx
 			r.addCond(cd)
+			return
+		}
+	}
+	if tm := r.at(k); free(tm) && tm.kind == ckWord && (tm.text == "times" || tm.text == "time") || cd.src != nil && timesWords[r.numberText(i, end)] {
+		// "visited more than 3 times", "at least twice": how many rows link
+		// to each row
+		if free(tm) && tm.kind == ckWord && (tm.text == "times" || tm.text == "time") {
+			r.use(tm, "times")
+		}
+		if r.colBefore(i) == nil {
+			r.addCond(&ccond{kind: ccCount, op: cd.op, a: cd.a, b: cd.b, linked: true, src: cd.src})
 			return
 		}
 	}

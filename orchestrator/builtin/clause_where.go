@@ -21,7 +21,7 @@ func (b *clauseBinder) bindConds(p *plan) error {
 				withHint("e.g. the T whose average C is above N")
 		}
 		if cd.kind == ccExists || cd.kind == ccCount {
-			t, err := b.tableOf(cd.rows)
+			t, err := b.condTable(cd)
 			if err != nil {
 				return err
 			}
@@ -36,7 +36,14 @@ func (b *clauseBinder) bindConds(p *plan) error {
 				continue
 			}
 			if prev, ok := b.exists[t]; ok && prev.kind != cd.kind {
-				return decline("two conditions on how many %s rows there are; ask one at a time", t.name)
+				switch {
+				case prev.kind == ccExists && !prev.neg && cd.kind == ccCount:
+					// "harvested more than 20 times": the count says they exist
+				case cd.kind == ccExists && !cd.neg && prev.kind == ccCount:
+					continue
+				default:
+					return decline("two conditions on how many %s rows there are; ask one at a time", t.name)
+				}
 			}
 			b.exists[t] = cd
 			continue
