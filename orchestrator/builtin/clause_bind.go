@@ -32,6 +32,8 @@ type clauseBinder struct {
 	filtered map[*column]bool
 	// implicitRange: a time range on the rows' own date, none named
 	implicitRange bool
+	// fewest: the count of linked rows a "fewest" ranking orders by
+	fewest *expr
 }
 
 func newClauseBinder(m *model, q *cquery, today time.Time) *clauseBinder {
@@ -286,7 +288,7 @@ func (b *clauseBinder) bindRoot() error {
 		return b.rootForShown()
 	case 1:
 		b.root = aggTables[0]
-		return nil
+		return b.fewestRoot()
 	}
 	return decline("the aggregates are over different tables (%s); ask for one at a time", tableNames(aggTables))
 }
@@ -371,6 +373,49 @@ func (b *clauseBinder) linkingTable(t *table) (*table, error) {
 		return nil, notMine("no table links to %s", t.name)
 	}
 	return found, nil
+}
+
+// fewestRoot: "the T with the fewest U" counts the U rows of every T,
+// those with none too: the rows are T's, each with a count of its linked
+// rows (a join would leave out the T rows without any).
+func (b *clauseBinder) fewestRoot() error {
+	o := b.q.rankBy
+	if o == nil || o.agg == nil || o.agg.fn != "COUNT" || o.agg.arg != nil || o.dir > 0 || len(b.q.groups) > 0 {
+		return nil
+	}
+	for _, it := range b.q.items {
+		if it.agg != nil {
+			return nil
+		}
+	}
+	owner := b.q.ranked
+	if owner == nil {
+		owner = b.q.which
+	}
+	if owner == nil || !owner.isTable() {
+		return nil
+	}
+	t, err := b.tableOf(owner)
+	if err != nil || t == b.root || t.key == nil {
+		return nil
+	}
+	link := directEdge(b.root, t, t.key)
+	if link == nil {
+		return notMine("%s is not linked to %s directly", b.root.name, t.name)
+	}
+	for _, cd := range b.q.conds {
+		if cd.kind == ccExists || cd.kind == ccCount {
+			return notMine("the fewest %s with other conditions on linked rows", b.root.name)
+		}
+		if cd.col != nil {
+			if c, err := b.column(cd.col, t); err == nil && c.t == b.root {
+				return notMine("the fewest %s counted under a condition", b.root.name)
+			}
+		}
+	}
+	b.fewest = &expr{kind: eSubCount, col: link.col, cols: []*column{t.key}}
+	b.root = t
+	return nil
 }
 
 // rootForShown: when shown columns are of tables the subject does not

@@ -32,6 +32,8 @@ type chunk struct {
 	typo  string
 	// role is what the chunk became in the plan ("" while unused).
 	role string
+	// verb: a verb form of a table's name ("<table>ed"), standing for its rows
+	verb bool
 }
 
 func (c *chunk) is(k cword) bool { return c != nil && c.info.cw == k }
@@ -273,7 +275,7 @@ func allColumns(e *lexEntry) bool {
 // unknown.
 func (m *model) unknownChunk(toks []token, i int) *chunk {
 	if t := m.verbTable(toks[i].w); t != nil {
-		return &chunk{kind: ckSchema, ms: []*meaning{{kind: mTable, t: t}}, j: i + 1}
+		return &chunk{kind: ckSchema, ms: []*meaning{{kind: mTable, t: t}}, j: i + 1, verb: true}
 	}
 	if m.lex != nil && len(toks[i].w) >= 5 {
 		if hits, n := m.lex.typo(toks, i); len(hits) > 0 {

@@ -738,7 +738,7 @@ func valueOf(v, col *chunk) bool {
 func (r *creader) negated(cd *ccond, i int) {
 	for k := i - 1; k >= 0; k-- {
 		c := r.at(k)
-		if c.kind == ckWord && (c.text == "in" || c.text == "from" || c.text == "of" || c.text == "at" || c.text == "by" || softWords[c.text] || c.is(cwLink) || c.is(cwHave)) && free(c) {
+		if c.kind == ckWord && (c.text == "in" || c.text == "from" || c.text == "of" || c.text == "at" || c.text == "by" || c.text == "those" || c.text == "ones" || c.text == "the ones" || softWords[c.text] || c.is(cwLink) || c.is(cwHave)) && free(c) {
 			continue
 		}
 		if free(c) && c.is(cwNeg) && c.kind == ckWord {

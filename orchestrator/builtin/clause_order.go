@@ -280,7 +280,12 @@ func (r *creader) readSuperlatives() error {
 			// "which T is the oldest"
 		case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i):
 			// "which T was observed the most": how many rows link to each
-			o.agg = &cagg{fn: "COUNT", linked: true}
+			if pv := r.at(r.prev(i - 1)); pv.verb {
+				r.use(pv, "counted per ranked row")
+				o.agg = &cagg{fn: "COUNT", rows: pv}
+			} else {
+				o.agg = &cagg{fn: "COUNT", linked: true}
+			}
 			r.q.ranked = r.q.which
 		default:
 			return decline("%q: the %s what? name what to rank by", c.text, c.text).
@@ -299,7 +304,7 @@ func (r *creader) readSuperlatives() error {
 // linkVerbBefore: a verb linking rows stands right before the ranking word.
 func (r *creader) linkVerbBefore(i int) bool {
 	pv := r.at(r.prev(i - 1))
-	return free(pv) && pv.is(cwLink)
+	return free(pv) && (pv.is(cwLink) || pv.verb)
 }
 
 // columnBeforeRank is an orderable column right before a superlative

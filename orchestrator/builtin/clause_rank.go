@@ -78,6 +78,24 @@ func (b *clauseBinder) bindRank(p *plan) error {
 // rankByAggregate groups by the ranked rows (a table's key, or a column)
 // and orders by the aggregate.
 func (b *clauseBinder) rankByAggregate(p *plan, o *corder) error {
+	if b.fewest != nil {
+		// every row with its number of linked rows, the fewest first
+		if len(p.sels) == 0 {
+			for _, c := range b.shownOf(b.root) {
+				p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
+			}
+			if name, ok := b.nameOf(b.root); ok {
+				p.sels = append(p.sels, name)
+			}
+		}
+		p.sels = append(p.sels, selItem{e: *b.fewest, alias: "count"})
+		p.order = append(p.order, orderItem{sel: len(p.sels) - 1})
+		if k := b.root.key; k != nil {
+			p.order = append(p.order, orderItem{sel: -1, e: expr{kind: eCol, col: k}})
+		}
+		b.assume = append(b.assume, fmt.Sprintf("rows of %s without any %s count 0", b.root.name, b.fewest.col.t.name))
+		return nil
+	}
 	if o.agg.linked {
 		b.assume = append(b.assume, fmt.Sprintf("ranked by how many %s rows link to each %s row", b.root.name, b.subject.name))
 	}
@@ -312,6 +330,8 @@ func (r *creader) leftovers(b *clauseBinder) error {
 			unknown = append(unknown, c.text)
 		case c.kind == ckWord && c.is(cwLead) && !r.leadHere(i):
 			unused = append(unused, c.text)
+		case c.kind == ckWord && c.is(cwBoth) && b != nil && r.showsAfter(i):
+			c.role = "filler" // "both the name and the age"
 		case c.kind == ckWord && fillerRole(c.info.cw):
 			if b != nil {
 				c.role = "filler"
@@ -332,6 +352,12 @@ func (r *creader) leftovers(b *clauseBinder) error {
 			withHint("rephrase without it, or name the column it is about")
 	}
 	return nil
+}
+
+// showsAfter: the chunk after i is a column shown.
+func (r *creader) showsAfter(i int) bool {
+	nx := r.at(r.next(i + 1))
+	return nx != nil && nx.role == "shown"
 }
 
 // leadHere: a request verb inside the question is a filler only as the

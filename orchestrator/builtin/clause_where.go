@@ -69,6 +69,11 @@ func (b *clauseBinder) bindConds(p *plan) error {
 			b.where = append(b.where, c)
 			continue
 		}
+		if cd.andList {
+			// "T with X and Y U": related rows of each, or of either?
+			return finalDecline("%q with 'and' on rows of %s could mean rows having each value or any of them", cd.vals[0].text, t.name).
+				withHint("ask with 'or' for any of them, or about one value at a time")
+		}
 		b.semi[t] = append(b.semi[t], c)
 	}
 	p.where = append(p.where, b.where...)

@@ -40,6 +40,7 @@ const (
 	cwCommon           // most common, most frequent, most popular (dir)
 	cwThan             // than (after an adjective the reader knows)
 	cwRelation         // report to, managed by: how rows relate to one another
+	cwBoth             // both: of two columns shown, a filler; of two values, a set intersection
 )
 
 // cinfo is one meaning of a clause phrase.
@@ -78,7 +79,7 @@ func init() {
 		"what", "which", "who", "whom", "whose", "that", "where", "whats", "hi", "hey", "ok", "okay",
 		"ones", "record", "records", "entry", "entries", "row", "rows", "in total", "in all",
 		"altogether", "overall", "respectively", "respective", "corresponding",
-		"each of", "every one of", "so far", "to date", "both", "them all", "would like",
+		"each of", "every one of", "so far", "to date", "them all", "would like",
 		"want", "wanted", "need", "know", "see", "tell", "let", "lets", "i want to know", "along",
 		"together", "such", "some", "ever", "across", "across all", "in the database", "in the table", "either", "data", "value", "values")
 	cw(cwLead, "show", "list", "give", "find", "return", "display", "retrieve", "provide", "select",
@@ -244,6 +245,7 @@ func init() {
 	cw(cwFuture, "will", "predict", "forecast", "next", "projected", "projection", "expected", "estimate",
 		"going to", "tomorrow", "future", "would be")
 	cw(cwThan, "than")
+	cw(cwBoth, "both")
 	if len(clauseDups) > 0 {
 		panic("clause words with two meanings: " + strings.Join(clauseDups, ", "))
 	}

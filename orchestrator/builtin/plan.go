@@ -21,6 +21,7 @@ const (
 	eDerived                      // a derived measure (expression aggregated, or formula)
 	eGrain                        // a date column truncated to a grain
 	eLabel                        // label columns joined with a space
+	eSubCount                     // (SELECT COUNT(*) FROM col's table WHERE col = cols[0]): linked rows of each row
 )
 
 // expr is one SQL expression of the plan.

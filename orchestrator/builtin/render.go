@@ -164,6 +164,11 @@ func (r *renderer) table(t *table) string {
 	return r.ident(t.bare)
 }
 
+// qualified is a column with its table, whatever the query's joins.
+func (r *renderer) qualified(c *column) string {
+	return r.table(c.t) + "." + r.ident(c.name)
+}
+
 func (r *renderer) col(c *column) string {
 	if r.qualify {
 		return r.table(c.t) + "." + r.ident(c.name)
@@ -211,6 +216,9 @@ func (r *renderer) expr(e expr) string {
 		return e.fn + "(" + r.placeholders(e.d.expr, e.d.t) + ")"
 	case eGrain:
 		return r.grain(e.col, e.grain)
+	case eSubCount:
+		sub := &renderer{dialect: r.dialect, qualify: true, used: r.used}
+		return "(SELECT COUNT(*) FROM " + sub.table(e.col.t) + " WHERE " + sub.col(e.col) + " = " + r.qualified(e.cols[0]) + ")"
 	case eLabel:
 		parts := make([]string, len(e.cols))
 		for i, c := range e.cols {
