@@ -38,6 +38,7 @@ type citem struct {
 	agg  *cagg
 	star bool
 	t    *chunk // star: the table ("all information about the T rows")
+	key  bool   // the subject's key ("their id")
 }
 
 // ccondKind is the kind of a condition.

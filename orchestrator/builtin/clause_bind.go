@@ -637,6 +637,12 @@ func (b *clauseBinder) bindItems(p *plan) error {
 			for _, c := range t.cols {
 				p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
 			}
+		case it.key:
+			k := b.subject.key
+			if k == nil || !b.need(b.subject) {
+				return notMine("%s has no single key column", b.subject.name)
+			}
+			p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: k}, alias: k.name})
 		case it.col != nil:
 			c, err := b.column(it.col, b.subject)
 			if err != nil {

@@ -870,10 +870,17 @@ func (r *creader) readSelect() error {
 		case c.isColumn():
 			r.use(c, "shown")
 			r.q.items = append(r.q.items, &citem{col: c, pos: i})
+		case c.kind == ckWord && c.info.cw == cwNone && keyWords[c.text]:
+			// "list their name and id": the rows' key
+			r.use(c, "the key")
+			r.q.items = append(r.q.items, &citem{key: true, pos: i})
 		}
 	}
 	return nil
 }
+
+// keyWords name a row's key.
+var keyWords = setOf("id", "ids", "identifier", "identifiers")
 
 // sortItems shows the items in the order the question names them.
 func (r *creader) sortItems() error {

@@ -435,6 +435,19 @@ func (r *creader) readAggregates() error {
 			}
 			r.q.items = append(r.q.items, &citem{agg: t.agg, pos: i})
 			i = t.end - 1
+		case c.is(cwAgg) && (c.info.fn == "MAX" || c.info.fn == "MIN") && r.rankOwner(i) != nil && r.q.rankBy == nil &&
+			r.term(i+1).agg != nil && r.term(i+1).agg.rows != nil:
+			// "the T with the maximum number of U": a ranking
+			t := r.term(i + 1)
+			r.useTerm(t, i+1, "counted per ranked row")
+			r.use(c, "ranking %s", c.text)
+			dir := 1
+			if c.info.fn == "MIN" {
+				dir = -1
+			}
+			r.q.rankBy, r.q.limit = &corder{agg: t.agg, dir: dir}, 1
+			r.q.ranked = r.rankOwner(i)
+			i = t.end - 1
 		case c.is(cwAgg) && (c.kind == ckWord || r.aggArgAt(i+1)):
 			fns := []*chunk{c}
 			j := r.next(i + 1)
@@ -457,6 +470,13 @@ func (r *creader) readAggregates() error {
 			if of := r.at(j); free(of) && of.kind == ckWord && of.text == "of" {
 				r.use(of, "of")
 				j = r.next(j + 1)
+			}
+			if nb := r.at(j); free(nb) && nb.is(cwCount) && nb.kind == ckWord {
+				// "the average number of seats": a number column
+				if col := r.at(r.next(j + 1)); free(col) && col.isColumn() && numericCol(col) && !col.isTable() {
+					r.use(nb, "number of")
+					j = r.next(j + 1)
+				}
 			}
 			arg := r.at(j)
 			if !free(arg) || !arg.isColumn() {

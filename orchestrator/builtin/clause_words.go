@@ -123,9 +123,9 @@ func init() {
 		cwWith(cinfo{cw: cwSuper, dir: dir, unit: unit}, phrases...)
 	}
 	super(1, "", "most", "the most", "highest", "the highest", "largest", "the largest", "biggest", "greatest",
-		"maximum number", "top", "the greatest", "the biggest")
+		"top", "the greatest", "the biggest")
 	super(-1, "", "least", "the least", "fewest", "the fewest", "lowest", "the lowest", "smallest", "the smallest",
-		"minimum number", "bottom")
+		"bottom")
 	super(1, unitAge, "oldest", "the oldest", "eldest")
 	super(-1, unitAge, "youngest", "the youngest")
 	super(1, unitMoney, "most expensive", "priciest", "costliest")
