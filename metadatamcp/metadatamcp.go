@@ -1,9 +1,11 @@
 // Package metadatamcp is the MCP server over a semantic catalog (format
-// version 2, package catalog) ("talk2tables-metadata"). It serves three JSON
-// resources — the semantic model (tables, columns, measures, vocabulary),
-// the entities and a summary — and watches the catalog file: a valid change
-// is swapped in atomically and announced to subscribed clients; an invalid
-// change is logged and the last good catalog stays.
+// version 2, package catalog; or the original design's version-1 product
+// metadata) ("talk2tables-metadata"). It serves JSON resources — the
+// semantic model (tables, columns, measures, vocabulary), the entities, a
+// summary, and the original design's product_aliases and column_mappings —
+// and watches the catalog file: a valid change is swapped in atomically and
+// announced to subscribed clients; an invalid change is logged and the last
+// good catalog stays.
 package metadatamcp
 
 import (
@@ -14,6 +16,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -38,10 +41,17 @@ const (
 	URISemanticModel   = "metadata://semantic_model"
 	URIEntities        = "metadata://entities"
 	URIMetadataSummary = "metadata://metadata_summary"
+	// URIProductAliases and URIColumnMappings are the original design's
+	// resources, in its shape: the file's own sections for a version-1
+	// catalog, derived (catalog.ToV1) from a version-2 one.
+	URIProductAliases = "metadata://product_aliases"
+	URIColumnMappings = "metadata://column_mappings"
 )
 
 // URIs lists every resource the server offers.
-func URIs() []string { return []string{URISemanticModel, URIEntities, URIMetadataSummary} }
+func URIs() []string {
+	return []string{URISemanticModel, URIEntities, URIMetadataSummary, URIProductAliases, URIColumnMappings}
+}
 
 // debounce collapses the burst of events one save produces.
 const debounce = 100 * time.Millisecond
@@ -63,7 +73,8 @@ type Entities struct {
 	Entities []*catalog.EntitySet `json:"entities"`
 }
 
-// Summary is the metadata://metadata_summary resource.
+// Summary is the metadata://metadata_summary resource: an overview of the
+// metadata (the original design's "overview of available metadata").
 type Summary struct {
 	Version     int             `json:"version"`
 	Tables      int             `json:"tables"`
@@ -73,18 +84,34 @@ type Summary struct {
 	Entities    int             `json:"entities"`
 	LastUpdated string          `json:"last_updated,omitempty"`
 	Source      *catalog.Source `json:"source,omitempty"`
+	// What the original design's resources hold.
+	Products          int      `json:"total_products"`
+	Aliases           int      `json:"total_aliases"`
+	UserFriendlyTerms int      `json:"total_column_mappings"`
+	Categories        []string `json:"categories"`
+	Resources         []string `json:"available_resources"`
 }
 
-// summarize counts what a catalog holds.
-func summarize(c *catalog.Semantic) Summary {
+// summarize counts what a catalog and its version-1 view hold.
+func summarize(c *catalog.Semantic, v1 *catalog.V1) Summary {
 	s := Summary{Version: c.Version, Tables: len(c.Tables), Measures: len(c.Measures), EntitySets: len(c.Entities),
-		LastUpdated: c.LastUpdated, Source: c.Source}
+		LastUpdated: c.LastUpdated, Source: c.Source, Products: len(v1.ProductAliases),
+		UserFriendlyTerms: len(v1.ColumnMappings.UserFriendlyTerms), Categories: []string{}, Resources: URIs()}
 	for _, t := range c.Tables {
 		s.Columns += len(t.Columns)
 	}
 	for _, set := range c.Entities {
 		s.Entities += len(set.Values)
 	}
+	for _, p := range v1.ProductAliases {
+		s.Aliases += len(p.Aliases)
+		for _, cat := range p.Categories {
+			if !slices.Contains(s.Categories, cat) {
+				s.Categories = append(s.Categories, cat)
+			}
+		}
+	}
+	slices.Sort(s.Categories)
 	return s
 }
 
@@ -138,7 +165,9 @@ func New(path string, logger *slog.Logger) (*Server, error) {
 	resources := []struct{ uri, name, desc string }{
 		{URISemanticModel, "semantic_model", "The semantic model (version 2): tables with words, role, key, label, date column, default filter and columns (words, kind, measure type, unit, date format, references); derived measures; vocabulary."},
 		{URIEntities, "entities", "Named entities (version 2): rows of a table by key (\"Acme Corp\" -> suppliers.supplier_id = 7) or values of a column (\"Portugal\" -> customers.country), with aliases."},
-		{URIMetadataSummary, "metadata_summary", "Counts of tables, columns, measures, entity sets and entities, when the catalog was last updated and where it came from."},
+		{URIMetadataSummary, "metadata_summary", "Overview of the metadata: counts of tables, columns, measures, entity sets, entities, products, aliases and column mappings, the product categories, the resources, when the catalog was last updated and where it came from."},
+		{URIProductAliases, "product_aliases", "Product aliases (the original design's shape): user terms mapped to canonical products, each with canonical_id, canonical_name, aliases, database_references (\"table.column\": value) and categories."},
+		{URIColumnMappings, "column_mappings", "Column mappings (the original design's shape): user_friendly_terms (phrase → \"table.column\" or an SQL expression; {date_column} stands for the table's date column), aggregation_terms, date_terms, date_columns and table_aliases."},
 	}
 	for _, r := range resources {
 		uri := r.uri
@@ -171,7 +200,17 @@ func parse(path string, data []byte) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap := &snapshot{catalog: c, summary: summarize(c), raw: data, content: map[string]string{}}
+	v1 := catalog.ToV1(c)
+	if catalog.IsVersion1(data) {
+		// The file's own sections, as written (validated by Parse).
+		if v1, err = catalog.ParseV1(path, data); err != nil {
+			return nil, err
+		}
+	}
+	if v1.ProductAliases == nil {
+		v1.ProductAliases = map[string]catalog.V1Product{}
+	}
+	snap := &snapshot{catalog: c, summary: summarize(c, v1), raw: data, content: map[string]string{}}
 	entities := c.Entities
 	if entities == nil {
 		entities = []*catalog.EntitySet{}
@@ -181,6 +220,8 @@ func parse(path string, data []byte) (*snapshot, error) {
 			Measures: c.Measures, Vocabulary: c.Vocabulary},
 		URIEntities:        Entities{Version: c.Version, Entities: entities},
 		URIMetadataSummary: snap.summary,
+		URIProductAliases:  v1.ProductAliases,
+		URIColumnMappings:  v1.ColumnMappings,
 	} {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
