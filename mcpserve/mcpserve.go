@@ -131,6 +131,7 @@ func Handler(s *server.MCPServer, transport string, opts ...HandlerOption) (http
 		if cfg.contextFunc != nil {
 			httpOpts = append(httpOpts, server.WithHTTPContextFunc(cfg.contextFunc))
 		}
+		hookAckFirst(s)
 		h = server.NewStreamableHTTPServer(s, httpOpts...)
 	default:
 		return nil, fmt.Errorf("transport %q is not an HTTP transport (want sse or http)", transport)
@@ -153,6 +154,7 @@ func (h *limitedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// A body without a length (chunked) is cut at the limit: the transport
 	// then answers with a JSON-RPC parse error.
 	r.Body = http.MaxBytesReader(w, r.Body, h.maxBody)
+	w, r = trackListen(w, r)
 	h.next.ServeHTTP(w, r)
 }
 
