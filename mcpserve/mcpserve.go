@@ -136,13 +136,17 @@ func Handler(s *server.MCPServer, transport string, opts ...HandlerOption) (http
 	default:
 		return nil, fmt.Errorf("transport %q is not an HTTP transport (want sse or http)", transport)
 	}
-	return &limitedHandler{next: h, maxBody: MaxBodyBytes}, nil
+	return &limitedHandler{next: h, maxBody: MaxBodyBytes, streamable: transport != SSE}, nil
 }
 
-// limitedHandler bounds request bodies before the transport reads them.
+// limitedHandler bounds request bodies before the transport reads them; on
+// streamable HTTP it also puts the subscription acknowledgement first
+// (subscriptions.go) and the URI into resource-not-found errors
+// (notfound.go).
 type limitedHandler struct {
-	next    http.Handler
-	maxBody int64
+	next       http.Handler
+	maxBody    int64
+	streamable bool
 }
 
 func (h *limitedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -154,7 +158,10 @@ func (h *limitedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// A body without a length (chunked) is cut at the limit: the transport
 	// then answers with a JSON-RPC parse error.
 	r.Body = http.MaxBytesReader(w, r.Body, h.maxBody)
-	w, r = trackListen(w, r)
+	if h.streamable {
+		w, r = trackListen(w, r)
+		w, r = withNotFoundURI(w, r)
+	}
 	h.next.ServeHTTP(w, r)
 }
 
