@@ -125,6 +125,7 @@ func Handler(s *server.MCPServer, transport string, opts ...HandlerOption) (http
 		// The heartbeat (a ping on the listening stream) refreshes the
 		// session, so it must come well within the TTL.
 		httpOpts := []server.StreamableHTTPOption{
+			server.WithSessionIdManager(newSessionIDs()),
 			server.WithSessionIdleTTL(cfg.sessionIdleTTL),
 			server.WithHeartbeatInterval(min(heartbeatInterval, cfg.sessionIdleTTL/3)),
 		}
