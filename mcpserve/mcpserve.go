@@ -83,6 +83,15 @@ type HandlerOption func(*handlerConfig)
 type handlerConfig struct {
 	sessionIdleTTL time.Duration
 	contextFunc    func(ctx context.Context, r *http.Request) context.Context
+	middleware     func(http.Handler) http.Handler
+}
+
+// WithMiddleware puts mw between the handler's own checks (request body
+// limit, and on streamable HTTP the ordering and error fixes) and the
+// transport, e.g. to answer some messages before the transport does
+// (package mcptasks).
+func WithMiddleware(mw func(http.Handler) http.Handler) HandlerOption {
+	return func(c *handlerConfig) { c.middleware = mw }
 }
 
 // WithContextFunc lets fn add values from each HTTP request (headers such
@@ -137,6 +146,9 @@ func Handler(s *server.MCPServer, transport string, opts ...HandlerOption) (http
 	default:
 		return nil, fmt.Errorf("transport %q is not an HTTP transport (want sse or http)", transport)
 	}
+	if cfg.middleware != nil {
+		h = &closingHandler{Handler: cfg.middleware(h), transport: h}
+	}
 	return &limitedHandler{next: h, maxBody: MaxBodyBytes, streamable: transport != SSE}, nil
 }
 
@@ -169,6 +181,15 @@ func (h *limitedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // CloseSessions ends the wrapped transport's sessions (see the package
 // function CloseSessions).
 func (h *limitedHandler) CloseSessions() { CloseSessions(h.next) }
+
+// closingHandler is a middleware in front of a transport whose sessions
+// CloseSessions still ends.
+type closingHandler struct {
+	http.Handler
+	transport http.Handler
+}
+
+func (h *closingHandler) CloseSessions() { CloseSessions(h.transport) }
 
 // writeJSONRPCError answers with a JSON-RPC error response (id null), the
 // shape the transports use for requests they cannot parse.
