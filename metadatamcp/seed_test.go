@@ -1,20 +1,24 @@
 package metadatamcp
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"talk2tables/catalog"
 	"talk2tables/internal/testfixture"
 )
 
 // TestSeedProductMetadata: the original design's product-metadata JSON, as
-// written there, is served; its product_aliases and column_mappings come
-// back exactly as the file has them, beside the richer resources.
+// written there, is served as the design serves it: product_aliases and
+// column_mappings exactly as the file has them, and metadata_summary.
 func TestSeedProductMetadata(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(testfixture.RepoRoot(t), "testdata", "seed", "product_metadata.json"))
 	if err != nil {
@@ -40,10 +44,56 @@ func TestSeedProductMetadata(t *testing.T) {
 		sum.LastUpdated != "2024-01-15T10:00:00Z" || !slices.Contains(sum.Resources, URIProductAliases) {
 		t.Errorf("summary = %+v, want 1 product, 3 aliases, 2 column mappings, its categories, last_updated and resources", sum)
 	}
-	var model map[string]any
-	mustUnmarshal(t, h.read(t, URISemanticModel), &model)
-	if model["version"] != float64(2) {
-		t.Errorf("semantic_model version = %v, want 2 (converted)", model["version"])
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	list, err := h.client.ListResources(ctx, mcp.ListResourcesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range list.Resources {
+		got = append(got, r.URI)
+	}
+	slices.Sort(got)
+	if want := slices.Sorted(slices.Values(v1URIs())); !slices.Equal(got, want) {
+		t.Errorf("resources = %v, want the design's %v", got, want)
+	}
+	if sum.Version != 1 {
+		t.Errorf("summary version = %d, want 1", sum.Version)
+	}
+}
+
+// TestReloadSwitchesVersion: a catalog file rewritten from version 2 to the
+// original design's version 1 is served the new way: the resource list
+// changes with it.
+func TestReloadSwitchesVersion(t *testing.T) {
+	path := copyCatalog(t)
+	h := start(t, "inprocess", false, path)
+	seed, err := os.ReadFile(filepath.Join(testfixture.RepoRoot(t), "testdata", "seed", "product_metadata.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, seed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	h.logs.waitCount(t, `"event":"catalog_reloaded"`, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	list, err := h.client.ListResources(ctx, mcp.ListResourcesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Resources) != len(v1URIs()) {
+		t.Errorf("resources after the switch = %d, want the design's %d", len(list.Resources), len(v1URIs()))
+	}
+	var aliases map[string]any
+	mustUnmarshal(t, h.read(t, URIProductAliases), &aliases)
+	if _, ok := aliases["abracadabra"]; !ok {
+		t.Errorf("product_aliases after the switch = %v, want the file's", aliases)
 	}
 }
 
