@@ -20,6 +20,7 @@ import (
 	"talk2tables/databasemcp"
 	"talk2tables/internal/testfixture"
 	"talk2tables/mcpserve"
+	"talk2tables/metadatamcp"
 )
 
 // seedAsOf is the last day of the sample data and the day the database
@@ -66,14 +67,44 @@ func seedMetadataServer(tb testing.TB) *httptest.Server {
 	return hs
 }
 
+// talk2tablesSeedMetadata is talk2tables' own metadata-mcp serving the
+// seed's product-metadata JSON as written, over SSE as the seed does.
+func talk2tablesSeedMetadata(tb testing.TB) *httptest.Server {
+	tb.Helper()
+	meta, err := metadatamcp.New(filepath.Join("testdata", "seed", "product_metadata.json"), slog.New(slog.DiscardHandler))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	h, err := mcpserve.Handler(meta.MCPServer(), mcpserve.SSE)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	hs := httptest.NewServer(h)
+	tb.Cleanup(func() { mcpserve.CloseSessions(h); hs.Close() })
+	return hs
+}
+
 // TestSeedWalkthrough asks the seed's own walkthrough question, offline,
 // of a stack built as the seed describes it: its mcp_config.yaml as written
 // (only the two URLs point at this test's servers), talk2tables'
-// database-mcp over SSE on the sample database, and a third-party product
-// metadata server serving only the seed's resources. The seed answers
+// database-mcp over SSE on the sample database, and a product metadata
+// server serving the seed's JSON — a third-party one serving only the
+// seed's three resources, or talk2tables' metadata-mcp. The seed answers
 // "sales for abracadabra this month" with SUM(total_amount) of product 123
 // in the current month; so must we, and the number must be the data's.
 func TestSeedWalkthrough(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		meta func(testing.TB) *httptest.Server
+	}{
+		{"third-party metadata server", seedMetadataServer},
+		{"talk2tables metadata-mcp", talk2tablesSeedMetadata},
+	} {
+		t.Run(tt.name, func(t *testing.T) { seedWalkthrough(t, tt.meta(t)) })
+	}
+}
+
+func seedWalkthrough(t *testing.T, metaSrv *httptest.Server) {
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "sales.db")
 	if _, stderr, err := runGenDataCmd(t, "--db", dbPath, "--rows", "20000", "--as-of", seedAsOf); err != nil {
@@ -91,7 +122,6 @@ func TestSeedWalkthrough(t *testing.T) {
 	dbSrv := httptest.NewServer(dbHandler)
 	t.Cleanup(dbSrv.Close)
 	t.Cleanup(func() { mcpserve.CloseSessions(dbHandler) })
-	metaSrv := seedMetadataServer(t)
 
 	seedCfg, err := os.ReadFile(filepath.Join("testdata", "seed", "mcp_config.yaml"))
 	if err != nil {
