@@ -29,7 +29,7 @@ func TestMetadataMCPCommandFlags(t *testing.T) {
 		{name: "unknown flag", args: []string{"--port", "1"}, wantErr: errUsage, wantStderr: "flag provided but not defined: -port"},
 		{name: "bad transport", args: []string{"--transport", "websocket"}, wantErr: errUsage, wantStderr: `--transport "websocket" is not one of stdio, sse, http`},
 		{name: "bad log level", args: []string{"--log-level", "loud"}, wantErrMsg: `log level "loud"`},
-		{name: "bad catalog", args: []string{"--catalog", bad}, wantErrMsg: bad + ": product_aliases: must list at least one product"},
+		{name: "bad catalog", args: []string{"--catalog", bad}, wantErrMsg: bad + ": $: names no table"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"talk2tables/catalog/internal/names"
@@ -21,8 +20,11 @@ import (
 // aggregation terms the vocabulary, and products the entities of their
 // table with aliases, attributes (the category and other references) and
 // tags. References to tables or columns base does not have are skipped and
-// listed in source.notes. date_terms are dropped: the planner computes date
-// ranges itself.
+// listed in source.notes. Date conditions (date_terms, and user-friendly
+// terms mapped to an SQL condition over {date_column}) become synonyms of
+// the time phrase they mean, which the planner renders in the executor's
+// dialect; "sales" and "revenue" name the column the terms call a sales
+// amount.
 func Migrate(old *V1, base *Semantic) (*Semantic, error) {
 	if old == nil {
 		return nil, fmt.Errorf("migrate: no version-1 catalog given")
@@ -112,7 +114,9 @@ func (m *migration) skip(ref string) {
 func (m *migration) refs() []string {
 	seen := map[string]bool{}
 	for _, ref := range m.old.ColumnMappings.UserFriendlyTerms {
-		seen[ref] = true
+		if isColumnRef(ref) {
+			seen[strings.TrimSpace(ref)] = true
+		}
 	}
 	for table, col := range m.old.ColumnMappings.DateColumns {
 		seen[table+"."+col] = true
@@ -198,7 +202,12 @@ func (m *migration) dates() {
 // identifier that is also a term of another column gives way to it, and so
 // does a table alias that is a term of a measure.
 func (m *migration) words() {
-	terms := m.old.ColumnMappings.UserFriendlyTerms
+	terms := map[string]string{} // the terms naming columns
+	for term, ref := range m.old.ColumnMappings.UserFriendlyTerms {
+		if isColumnRef(ref) {
+			terms[term] = strings.TrimSpace(ref)
+		}
+	}
 	termOf := map[string]string{} // normalised term -> table.column
 	for term, ref := range terms {
 		termOf[normalize(term)] = ref
@@ -224,6 +233,17 @@ func (m *migration) words() {
 	for _, term := range slices.Sorted(maps.Keys(terms)) {
 		if c := m.column(terms[term]); c != nil {
 			c.Words = addWords(c.Words, term)
+		}
+	}
+	// "sales amount" → the words "sales" and "revenue" alone too, unless
+	// another column or derived word of this catalog has them.
+	if ref := salesColumn(terms); ref != "" {
+		if c := m.column(ref); c != nil {
+			for _, w := range names.SalesWords() {
+				if owner, ok := termOf[w]; !ok || owner == ref {
+					c.Words = addWords(c.Words, w)
+				}
+			}
 		}
 	}
 	for _, tname := range slices.Sorted(maps.Keys(m.old.ColumnMappings.TableAliases)) {
@@ -316,14 +336,15 @@ func (m *migration) productSet(table, key, label string, products []V1Product) {
 	}
 	renamed := 0
 	for _, p := range products {
-		e := byKey[strconv.FormatInt(p.ID(), 10)]
+		e := byKey[fmt.Sprint(p.EntityKey())]
 		if e == nil {
-			e = &Entity{Name: p.CanonicalName, Key: p.ID()}
+			e = &Entity{Name: p.CanonicalName, Key: p.EntityKey()}
 			set.Values = append(set.Values, e)
 		} else if e.Name != p.CanonicalName {
 			renamed++
 			e.Aliases = addWords(e.Aliases, p.CanonicalName)
 		}
+		e.Aliases = addWords(e.Aliases, p.Key)
 		e.Aliases = addWords(e.Aliases, p.Aliases...)
 		m.productAttributes(e, p, table, key, label)
 	}
@@ -415,20 +436,54 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
-// vocabulary copies aggregation terms (the version-1 word wins).
+// vocabulary copies aggregation terms (the version-1 word wins) and turns
+// the date conditions of user-friendly terms and date_terms into synonyms of
+// the time phrases they mean ("mtd" → "month to date"); the planner renders
+// those phrases in the executor's dialect. A condition it cannot read is
+// noted: the LLM still reads it in the served column_mappings.
 func (m *migration) vocabulary() {
-	if len(m.old.ColumnMappings.AggregationTerms) == 0 {
-		return
+	cm := m.old.ColumnMappings
+	if len(cm.AggregationTerms) > 0 {
+		if m.vocab().AggregationTerms == nil {
+			m.vocab().AggregationTerms = map[string]string{}
+		}
+		for term, fn := range cm.AggregationTerms {
+			m.vocab().AggregationTerms[normalize(term)] = fn
+		}
 	}
+	conds := map[string]string{}
+	for term, expr := range cm.DateTerms {
+		conds[term] = expr
+	}
+	for term, expr := range cm.UserFriendlyTerms {
+		if !isColumnRef(expr) {
+			conds[term] = expr
+		}
+	}
+	var unread []string
+	for _, term := range slices.Sorted(maps.Keys(conds)) {
+		phrase, ok := datePhrase(conds[term])
+		switch {
+		case !ok:
+			unread = append(unread, fmt.Sprintf("%q", term))
+		case normalize(term) != phrase:
+			if m.vocab().Synonyms == nil {
+				m.vocab().Synonyms = map[string]string{}
+			}
+			m.vocab().Synonyms[normalize(term)] = phrase
+		}
+	}
+	if len(unread) > 0 {
+		m.notes = append(m.notes, fmt.Sprintf("version-1 SQL conditions the offline planner does not read (the LLM reads them in column_mappings): %s",
+			strings.Join(unread, ", ")))
+	}
+}
+
+func (m *migration) vocab() *Vocabulary {
 	if m.s.Vocabulary == nil {
 		m.s.Vocabulary = &Vocabulary{}
 	}
-	if m.s.Vocabulary.AggregationTerms == nil {
-		m.s.Vocabulary.AggregationTerms = map[string]string{}
-	}
-	for term, fn := range m.old.ColumnMappings.AggregationTerms {
-		m.s.Vocabulary.AggregationTerms[normalize(term)] = fn
-	}
+	return m.s.Vocabulary
 }
 
 // finish decides roles without a database and writes the source notes.
@@ -448,9 +503,6 @@ func (m *migration) finish() {
 		note += "; kinds and measure types were read from the names only (run talk2tables catalog migrate with --db to check them against the data)"
 	}
 	m.s.Source.Notes = append(m.s.Source.Notes, note)
-	if d := len(m.old.ColumnMappings.DateTerms); d > 0 {
-		m.s.Source.Notes = append(m.s.Source.Notes, fmt.Sprintf("%d version-1 date_terms were dropped: the planner computes date ranges itself", d))
-	}
 	if len(m.skipped) > 0 {
 		m.s.Source.Notes = append(m.s.Source.Notes, "skipped version-1 references the database does not have: "+strings.Join(m.skipped, ", "))
 	}

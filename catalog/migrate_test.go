@@ -60,6 +60,9 @@ func TestMigrateWithoutDatabase(t *testing.T) {
 		// "revenue" was a sales table alias and a column term: the column term wins.
 		{"sales words lack revenue", slices.Contains(s.Tables["sales"].Words, "revenue"), false},
 		{"revenue names total_amount", slices.Contains(s.Tables["sales"].Columns["total_amount"].Words, "revenue"), true},
+		// date_terms become synonyms of the phrases they mean
+		{"ytd", s.Vocabulary.Synonyms["ytd"], "year to date"},
+		{"no synonym of itself", s.Vocabulary.Synonyms["this month"], ""},
 	}
 	for _, c := range checks {
 		if c.got != c.want {
@@ -67,7 +70,8 @@ func TestMigrateWithoutDatabase(t *testing.T) {
 		}
 	}
 	notes := strings.Join(s.Source.Notes, " | ")
-	for _, want := range []string{"42 products became entities", "read from the names only", "18 version-1 date_terms were dropped"} {
+	for _, want := range []string{"42 products became entities", "read from the names only",
+		`the offline planner does not read (the LLM reads them in column_mappings): "last quarter", "last week", "this quarter", "this week"`} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("source notes %q lack %q", notes, want)
 		}

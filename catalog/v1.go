@@ -9,10 +9,13 @@ import (
 	"strings"
 )
 
-// The version-1 product catalog (no "version" key): products keyed by their
-// main alias, each with canonical id and name, aliases, database references
-// and categories, plus column mappings from business words to table.column.
-// It is read only to be converted (Migrate); Load converts it on the fly.
+// The version-1 product catalog (no "version" key) is the original design's
+// product metadata: products keyed by their main alias, each with canonical
+// id and name, aliases, database references and categories, plus column
+// mappings from business words to table.column or to an SQL expression over
+// a {date_column} placeholder. Both sections, and every section of the
+// column mappings, are optional. It is read to be converted (Migrate); Load
+// converts it on the fly.
 
 // Reference keys every version-1 product carries in its database_references.
 const (
@@ -22,7 +25,8 @@ const (
 	RefUnitPrice = "products.unit_price"
 )
 
-// DateColumnPlaceholder is replaced by a real column in version-1 date_terms.
+// DateColumnPlaceholder is replaced by a real column in version-1 date_terms
+// and in expression user_friendly_terms.
 const DateColumnPlaceholder = "{date_column}"
 
 // V1 is a validated version-1 product catalog.
@@ -35,28 +39,45 @@ type V1 struct {
 // V1Product is one version-1 catalog entry, stored under its primary alias (Key).
 type V1Product struct {
 	// Key is the entry's key in product_aliases (its primary alias); not part of the JSON value.
-	Key                string                     `json:"-"`
+	Key string `json:"-"`
+	// CanonicalID is any string ("PROD_123", "123"); the row's key is its
+	// key reference (see EntityKey).
 	CanonicalID        string                     `json:"canonical_id"`
 	CanonicalName      string                     `json:"canonical_name"`
-	Aliases            []string                   `json:"aliases"`
+	Aliases            []string                   `json:"aliases,omitempty"`
 	DatabaseReferences map[string]json.RawMessage `json:"database_references"`
 	// Categories: the first is products.category in the database, the rest are tags.
-	Categories []string `json:"categories"`
+	Categories []string `json:"categories,omitempty"`
 }
 
 // V1Mappings maps business vocabulary to SQL in a version-1 catalog.
 type V1Mappings struct {
-	UserFriendlyTerms map[string]string   `json:"user_friendly_terms"`
-	AggregationTerms  map[string]string   `json:"aggregation_terms"`
-	DateTerms         map[string]string   `json:"date_terms"`
+	// UserFriendlyTerms map a phrase to a column ("table.column") or to an
+	// SQL expression, e.g. a date condition over {date_column}.
+	UserFriendlyTerms map[string]string   `json:"user_friendly_terms,omitempty"`
+	AggregationTerms  map[string]string   `json:"aggregation_terms,omitempty"`
+	DateTerms         map[string]string   `json:"date_terms,omitempty"`
 	DateColumns       map[string]string   `json:"date_columns,omitempty"`
-	TableAliases      map[string][]string `json:"table_aliases"`
+	TableAliases      map[string][]string `json:"table_aliases,omitempty"`
 }
 
-// ID returns the numeric product id (canonical_id, validated on load).
-func (p V1Product) ID() int64 {
-	id, _ := strconv.ParseInt(p.CanonicalID, 10, 64)
-	return id
+// EntityKey returns the key of the product's row: the value of its key
+// reference (see Row) as an int64 or a string, else canonical_id (an int64
+// when it is an integer).
+func (p V1Product) EntityKey() any {
+	table, key, _ := p.Row()
+	if raw, ok := p.DatabaseReferences[table+"."+key]; ok {
+		if tree, err := decodeTree("", raw); err == nil {
+			switch v := plainNumbers(tree).(type) {
+			case int64, float64, string:
+				return v
+			}
+		}
+	}
+	if id, err := strconv.ParseInt(p.CanonicalID, 10, 64); err == nil {
+		return id
+	}
+	return p.CanonicalID
 }
 
 // Category returns the product's database category (categories[0]).
@@ -98,13 +119,19 @@ func (p V1Product) Row() (table, key, name string) {
 	return table, key, name
 }
 
-// Products returns every product ordered by numeric id.
+// Products returns every product ordered by key (numbers first, then
+// strings), then by its key in product_aliases.
 func (c *V1) Products() []V1Product {
 	out := make([]V1Product, 0, len(c.ProductAliases))
 	for _, p := range c.ProductAliases {
 		out = append(out, p)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID() < out[j].ID() })
+	sort.Slice(out, func(i, j int) bool {
+		if k := compareKeys(out[i].EntityKey(), out[j].EntityKey()); k != 0 {
+			return k < 0
+		}
+		return out[i].Key < out[j].Key
+	})
 	return out
 }
 

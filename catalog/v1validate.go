@@ -23,6 +23,8 @@ var aggregateFunctions = []string{"SUM", "COUNT", "AVG", "MAX", "MIN"}
 // validator walks the generic JSON tree and collects every problem.
 type validator struct {
 	problems []Problem
+	// namesTable: some product reference or column mapping names a table.
+	namesTable bool
 }
 
 func (v *validator) addf(path, format string, args ...any) {
@@ -100,13 +102,19 @@ func (v *validator) str(path string, x any, nonEmpty bool) (string, bool) {
 }
 
 func (v *validator) stringList(path string, x any) ([]string, bool) {
+	arr, ok := v.stringArray(path, x)
+	if ok && len(arr) == 0 {
+		v.addf(path, "must not be empty")
+		return nil, false
+	}
+	return arr, ok
+}
+
+// stringArray checks an array, possibly empty, of non-empty strings.
+func (v *validator) stringArray(path string, x any) ([]string, bool) {
 	arr, ok := x.([]any)
 	if !ok {
 		v.addf(path, "must be an array of strings, got %s", typeName(x))
-		return nil, false
-	}
-	if len(arr) == 0 {
-		v.addf(path, "must not be empty")
 		return nil, false
 	}
 	out := make([]string, 0, len(arr))
@@ -128,10 +136,14 @@ type productInfo struct {
 }
 
 func (v *validator) document(doc any) {
-	top, ok := v.object("", doc, []string{"last_updated", "product_aliases", "column_mappings"},
-		[]string{"product_aliases", "column_mappings"})
+	top, ok := v.object("", doc, []string{"last_updated", "product_aliases", "column_mappings"}, nil)
 	if !ok {
 		return
+	}
+	_, pa := top["product_aliases"]
+	_, cm := top["column_mappings"]
+	if !pa && !cm {
+		v.addf("$", "a version-1 catalog has product_aliases, column_mappings or both; neither is here")
 	}
 	if lu, present := top["last_updated"]; present {
 		if s, ok := v.str("last_updated", lu, true); ok {
@@ -146,15 +158,14 @@ func (v *validator) document(doc any) {
 	if cm, present := top["column_mappings"]; present {
 		v.columnMappings(cm)
 	}
+	if (pa || cm) && !v.namesTable && len(v.problems) == 0 {
+		v.addf("$", "names no table: add products with database_references, or column_mappings naming columns as table.column")
+	}
 }
 
 func (v *validator) productAliases(x any) {
 	m, ok := v.object("product_aliases", x, nil, nil)
 	if !ok {
-		return
-	}
-	if len(m) == 0 {
-		v.addf("product_aliases", "must list at least one product")
 		return
 	}
 	aliasOwner := map[string]productInfo{} // alias -> first product claiming it
@@ -206,21 +217,15 @@ func (v *validator) product(path, key string, x any) (productInfo, []string) {
 	info := productInfo{key: key}
 	if strings.TrimSpace(key) == "" {
 		v.addf(path, "product key must not be empty")
-	} else if key != strings.ToLower(strings.TrimSpace(key)) {
-		v.addf(path, "product key %q must be lowercase with no surrounding space", key)
 	}
 	m, ok := v.object(path, x, []string{"canonical_id", "canonical_name", "aliases", "database_references", "categories"},
-		[]string{"canonical_id", "canonical_name", "aliases", "database_references", "categories"})
+		[]string{"canonical_id", "canonical_name", "database_references"})
 	if !ok {
 		return info, nil
 	}
 	if raw, present := m["canonical_id"]; present {
 		if s, ok := v.str(join(path, "canonical_id"), raw, true); ok {
-			if numericID.MatchString(s) {
-				info.id = s
-			} else {
-				v.addf(join(path, "canonical_id"), "must be a positive integer written as a string, like \"123\", got %q", s)
-			}
+			info.id = s
 		}
 	}
 	if raw, present := m["canonical_name"]; present {
@@ -231,35 +236,25 @@ func (v *validator) product(path, key string, x any) (productInfo, []string) {
 	var aliases []string
 	if raw, present := m["aliases"]; present {
 		ap := join(path, "aliases")
-		list, _ := v.stringList(ap, raw)
+		list, _ := v.stringArray(ap, raw)
 		seen := map[string]bool{}
-		hasKey := false
 		for i, a := range list {
-			if a != strings.ToLower(strings.TrimSpace(a)) {
-				v.addf(index(ap, i), "alias %q must be lowercase with no surrounding space", a)
-			}
 			if seen[normalize(a)] {
 				v.addf(index(ap, i), "alias %q is listed twice", a)
 				continue
 			}
 			seen[normalize(a)] = true
-			if a == key {
-				hasKey = true
-			}
 			aliases = append(aliases, a)
 		}
-		if len(list) > 0 && !hasKey {
-			v.addf(ap, "must include the product's key %q", key)
-		}
 	}
-	if !slices.Contains(aliases, key) && key != "" {
+	if !slices.ContainsFunc(aliases, func(a string) bool { return normalize(a) == normalize(key) }) && key != "" {
 		aliases = append(aliases, key) // the key resolves to the product too
 	}
 	if raw, present := m["database_references"]; present {
 		v.databaseReferences(join(path, "database_references"), raw, info)
 	}
 	if raw, present := m["categories"]; present {
-		v.stringList(join(path, "categories"), raw)
+		v.stringArray(join(path, "categories"), raw)
 	}
 	return info, aliases
 }
@@ -274,8 +269,10 @@ func (v *validator) databaseReferences(path string, x any, info productInfo) {
 	// products.product_name in the sample catalog.
 	keyRef, nameRef := v1RowRefs(m, info.id, info.name)
 	switch {
-	case keyRef == "" && info.id != "":
+	case keyRef == "" && numericID.MatchString(info.id):
 		v.addf(join(path, RefProductID), "missing: add the product's key column as \"table.column\": %s (e.g. %q)", info.id, RefProductID)
+	case keyRef == "" && info.id != "":
+		v.addf(join(path, RefProductID), "missing: add the product's row key as \"table.column\": value (e.g. \"%s\": 123); canonical_id %q is not a key the database has", RefProductID, info.id)
 	case nameRef == "" && info.name != "":
 		v.addf(join(path, RefProductName), "missing: add the product's name column as \"table.column\": %q (e.g. %q)", info.name, RefProductName)
 	case keyRef != "" && nameRef != "":
@@ -289,6 +286,7 @@ func (v *validator) databaseReferences(path string, x any, info productInfo) {
 			v.addf(p, "key must be table.column")
 			continue
 		}
+		v.namesTable = true
 		switch val := m[k].(type) {
 		case json.Number:
 			switch k {
@@ -296,7 +294,7 @@ func (v *validator) databaseReferences(path string, x any, info productInfo) {
 				n, err := strconv.ParseInt(val.String(), 10, 64)
 				if err != nil || n <= 0 {
 					v.addf(p, "must be a positive integer, got %s", val)
-				} else if info.id != "" && strconv.FormatInt(n, 10) != info.id {
+				} else if numericID.MatchString(info.id) && strconv.FormatInt(n, 10) != info.id {
 					v.addf(p, "is %d but canonical_id is %q; they must name the same product", n, info.id)
 				}
 			case RefUnitPrice:
@@ -329,16 +327,21 @@ func (v *validator) databaseReferences(path string, x any, info productInfo) {
 func (v *validator) columnMappings(x any) {
 	const path = "column_mappings"
 	m, ok := v.object(path, x,
-		[]string{"user_friendly_terms", "aggregation_terms", "date_terms", "date_columns", "table_aliases"},
-		[]string{"user_friendly_terms", "aggregation_terms", "date_terms", "table_aliases"})
+		[]string{"user_friendly_terms", "aggregation_terms", "date_terms", "date_columns", "table_aliases"}, nil)
 	if !ok {
 		return
 	}
 	if raw, present := m["user_friendly_terms"]; present {
 		v.stringMap(join(path, "user_friendly_terms"), raw, func(p, s string) {
-			if !columnRef.MatchString(s) {
-				v.addf(p, "must name a column as table.column, got %q", s)
+			if columnRef.MatchString(strings.TrimSpace(s)) {
+				v.namesTable = true
+				return
 			}
+			if !strings.ContainsAny(s, "({") {
+				v.addf(p, "must name a column as table.column, or be an SQL expression (e.g. a date condition over %s), got %q", DateColumnPlaceholder, s)
+				return
+			}
+			v.expression(p, s)
 		})
 	}
 	if raw, present := m["aggregation_terms"]; present {
@@ -353,9 +356,7 @@ func (v *validator) columnMappings(x any) {
 			if !strings.Contains(s, DateColumnPlaceholder) {
 				v.addf(p, "must use the %s placeholder for the column", DateColumnPlaceholder)
 			}
-			if strings.Contains(s, ";") {
-				v.addf(p, "must be a single SQL expression (no ';')")
-			}
+			v.expression(p, s)
 		})
 	}
 	if raw, present := m["date_columns"]; present {
@@ -363,6 +364,7 @@ func (v *validator) columnMappings(x any) {
 			if !identifier.MatchString(s) {
 				v.addf(p, "must be a column name, got %q", s)
 			}
+			v.namesTable = true
 		})
 	}
 	if raw, present := m["table_aliases"]; present {
@@ -372,8 +374,43 @@ func (v *validator) columnMappings(x any) {
 				if !identifier.MatchString(k) {
 					v.addf(join(tp, k), "key must be a table name")
 				}
+				v.namesTable = true
 				v.stringList(join(tp, k), tm[k])
 			}
+		}
+	}
+}
+
+// expression checks a version-1 SQL expression: one expression (no ';'),
+// balanced parentheses and quotes, and no placeholder but {date_column}.
+func (v *validator) expression(path, s string) {
+	if strings.Contains(s, ";") {
+		v.addf(path, "must be a single SQL expression (no ';')")
+	}
+	depth, quoted := 0, false
+	for _, r := range s {
+		switch {
+		case r == '\'':
+			quoted = !quoted
+		case quoted:
+		case r == '(':
+			depth++
+		case r == ')':
+			depth--
+		}
+		if depth < 0 {
+			break
+		}
+	}
+	switch {
+	case quoted:
+		v.addf(path, "has an unterminated quote: %q", s)
+	case depth != 0:
+		v.addf(path, "has unbalanced parentheses: %q", s)
+	}
+	for _, ph := range placeholder.FindAllString(s, -1) {
+		if ph != DateColumnPlaceholder {
+			v.addf(path, "unknown placeholder %s: the only placeholder is %s (the table's date column)", ph, DateColumnPlaceholder)
 		}
 	}
 }
@@ -396,7 +433,7 @@ func (v *validator) stringMap(path string, x any, check func(path, value string)
 }
 
 // v1RowRefs finds a version-1 product's key reference (products.product_id,
-// else a number equal to the canonical id) and name reference
+// else a number or string equal to the canonical id) and name reference
 // (products.product_name, else a string equal to the canonical name).
 func v1RowRefs(refs map[string]any, id, name string) (keyRef, nameRef string) {
 	if _, ok := refs[RefProductID]; ok {
@@ -412,7 +449,10 @@ func v1RowRefs(refs map[string]any, id, name string) (keyRef, nameRef string) {
 				keyRef = k
 			}
 		case string:
-			if nameRef == "" && name != "" && val == name {
+			switch {
+			case keyRef == "" && id != "" && val == id && k != nameRef:
+				keyRef = k
+			case nameRef == "" && name != "" && val == name && k != keyRef:
 				nameRef = k
 			}
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"talk2tables/mcptasks"
 	"talk2tables/orchestrator"
 )
 
@@ -109,6 +110,8 @@ func (r *reporter) stage(p orchestrator.Progress) {
 	if r.ctx == nil {
 		return
 	}
+	// A question run as a task shows its stage in tasks/get.
+	mcptasks.SetStatusMessage(r.ctx, msg)
 	if r.token != nil {
 		// The progress value must grow: it counts the stages so far.
 		_ = r.g.srv.SendNotificationToClient(r.ctx, string(mcp.MethodNotificationProgress), map[string]any{

@@ -23,6 +23,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/mcptasks"
 	"talk2tables/orchestrator"
 	"talk2tables/orchestrator/sqlgen"
 )
@@ -58,8 +59,9 @@ type Gateway struct {
 	log    *slog.Logger
 	srv    *server.MCPServer
 	limits *limiters
-	runs   *runs    // questions waiting on the client's model (sampling)
-	secret [32]byte // signs request states handed to clients
+	runs   *runs           // questions waiting on the client's model (sampling)
+	tasks  *mcptasks.Tasks // ask and run_sql as tasks (streamable HTTP only; nil before HTTPHandlers)
+	secret [32]byte        // signs request states handed to clients
 	search *searchIndex
 	// offline writes SQL when the client's model cannot (sampling fallback).
 	offline sqlgen.Generator
@@ -162,6 +164,9 @@ func (g *Gateway) Close() {
 	g.stopWatch()
 	g.cancelBg()
 	g.runs.closeAll()
+	if g.tasks != nil {
+		g.tasks.Close()
+	}
 	g.wg.Wait()
 }
 

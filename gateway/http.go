@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"talk2tables/mcpserve"
+	"talk2tables/mcptasks"
 )
 
 // Handlers are the gateway's HTTP transports: streamable HTTP (serve it at
@@ -16,9 +17,14 @@ type Handlers struct {
 }
 
 // HTTPHandlers returns the gateway's HTTP transports (mcpserve: request
-// bodies limited, idle sessions dropped, heartbeats on open streams).
+// bodies limited, idle sessions dropped, heartbeats on open streams). On
+// streamable HTTP, ask and run_sql become tasks for clients that declare
+// the tasks extension (package mcptasks); call it once, before serving.
 func (g *Gateway) HTTPHandlers() (*Handlers, error) {
-	streamable, err := mcpserve.Handler(g.srv, mcpserve.StreamableHTTP, mcpserve.WithContextFunc(httpContext))
+	g.tasks = mcptasks.New(g.srv, mcptasks.Options{Tools: []string{ToolAsk, ToolRunSQL}, ContextFunc: httpContext,
+		Logger: g.log})
+	streamable, err := mcpserve.Handler(g.srv, mcpserve.StreamableHTTP, mcpserve.WithContextFunc(httpContext),
+		mcpserve.WithMiddleware(g.tasks.Handler))
 	if err != nil {
 		return nil, err
 	}

@@ -83,6 +83,15 @@ type HandlerOption func(*handlerConfig)
 type handlerConfig struct {
 	sessionIdleTTL time.Duration
 	contextFunc    func(ctx context.Context, r *http.Request) context.Context
+	middleware     func(http.Handler) http.Handler
+}
+
+// WithMiddleware puts mw between the handler's own checks (request body
+// limit, and on streamable HTTP the ordering and error fixes) and the
+// transport, e.g. to answer some messages before the transport does
+// (package mcptasks).
+func WithMiddleware(mw func(http.Handler) http.Handler) HandlerOption {
+	return func(c *handlerConfig) { c.middleware = mw }
 }
 
 // WithContextFunc lets fn add values from each HTTP request (headers such
@@ -125,23 +134,32 @@ func Handler(s *server.MCPServer, transport string, opts ...HandlerOption) (http
 		// The heartbeat (a ping on the listening stream) refreshes the
 		// session, so it must come well within the TTL.
 		httpOpts := []server.StreamableHTTPOption{
+			server.WithSessionIdManager(newSessionIDs()),
 			server.WithSessionIdleTTL(cfg.sessionIdleTTL),
 			server.WithHeartbeatInterval(min(heartbeatInterval, cfg.sessionIdleTTL/3)),
 		}
 		if cfg.contextFunc != nil {
 			httpOpts = append(httpOpts, server.WithHTTPContextFunc(cfg.contextFunc))
 		}
+		hookAckFirst(s)
 		h = server.NewStreamableHTTPServer(s, httpOpts...)
 	default:
 		return nil, fmt.Errorf("transport %q is not an HTTP transport (want sse or http)", transport)
 	}
-	return &limitedHandler{next: h, maxBody: MaxBodyBytes}, nil
+	if cfg.middleware != nil {
+		h = &closingHandler{Handler: cfg.middleware(h), transport: h}
+	}
+	return &limitedHandler{next: h, maxBody: MaxBodyBytes, streamable: transport != SSE}, nil
 }
 
-// limitedHandler bounds request bodies before the transport reads them.
+// limitedHandler bounds request bodies before the transport reads them; on
+// streamable HTTP it also puts the subscription acknowledgement first
+// (subscriptions.go) and the URI into resource-not-found errors
+// (notfound.go).
 type limitedHandler struct {
-	next    http.Handler
-	maxBody int64
+	next       http.Handler
+	maxBody    int64
+	streamable bool
 }
 
 func (h *limitedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -153,12 +171,25 @@ func (h *limitedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// A body without a length (chunked) is cut at the limit: the transport
 	// then answers with a JSON-RPC parse error.
 	r.Body = http.MaxBytesReader(w, r.Body, h.maxBody)
+	if h.streamable {
+		w, r = trackListen(w, r)
+		w, r = withNotFoundURI(w, r)
+	}
 	h.next.ServeHTTP(w, r)
 }
 
 // CloseSessions ends the wrapped transport's sessions (see the package
 // function CloseSessions).
 func (h *limitedHandler) CloseSessions() { CloseSessions(h.next) }
+
+// closingHandler is a middleware in front of a transport whose sessions
+// CloseSessions still ends.
+type closingHandler struct {
+	http.Handler
+	transport http.Handler
+}
+
+func (h *closingHandler) CloseSessions() { CloseSessions(h.transport) }
 
 // writeJSONRPCError answers with a JSON-RPC error response (id null), the
 // shape the transports use for requests they cannot parse.

@@ -2,6 +2,7 @@ package mcpserve
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
@@ -119,5 +120,63 @@ func TestListeningSessionOutlivesIdleTTL(t *testing.T) {
 func TestHandlerRejectsBadSessionTTL(t *testing.T) {
 	if _, err := Handler(newEchoServer(), StreamableHTTP, WithSessionIdleTTL(0)); err == nil {
 		t.Error("Handler with a zero session TTL = nil error, want an error")
+	}
+}
+
+// TestTerminatedAndUnknownSessionsGet404: on the revisions with sessions, a
+// request naming a session that was DELETEd, that expired, or that this
+// server never issued gets 404 Not Found (the client then starts a new
+// session); a live session is served. Before, any well-formed id was served.
+func TestTerminatedAndUnknownSessionsGet404(t *testing.T) {
+	var count sessionCounter
+	const ttl = time.Second
+	h, err := Handler(newCountingEchoServer(&count), StreamableHTTP, WithSessionIdleTTL(ttl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(h)
+	defer hs.Close()
+	defer CloseSessions(h)
+	url := hs.URL + "/mcp"
+	const list = `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	status := func(session string) int {
+		resp := rawPost(t, url, session, list)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+
+	live := rawInitialize(t, url)
+	if got := status(live); got != http.StatusOK {
+		t.Fatalf("live session: status %d, want 200", got)
+	}
+	deleted := rawInitialize(t, url)
+	req, err := http.NewRequest(http.MethodDelete, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Mcp-Session-Id", deleted)
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("DELETE: status %d, want 200", resp.StatusCode)
+	}
+	for _, tt := range []struct{ name, id string }{
+		{"terminated by DELETE", deleted},
+		{"never issued, well formed", sessionPrefix + "AAAAAAAAAAAAAAAAAAAAAAAAAA"},
+		{"never issued, the shape of mcp-go's ids", "mcp-session-4b3c2d1e-0000-4000-8000-000000000000"},
+		{"not an id", "hello"},
+	} {
+		if got := status(tt.id); got != http.StatusNotFound {
+			t.Errorf("%s: status %d, want 404", tt.name, got)
+		}
+	}
+	// The idle TTL still forgets abandoned sessions, which then get 404 too.
+	waitFor(t, "the idle session to expire", func() bool { return count.unregistered.Load() >= 2 })
+	if got := status(live); got != http.StatusNotFound {
+		t.Errorf("expired session: status %d, want 404", got)
 	}
 }

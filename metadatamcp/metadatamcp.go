@@ -1,9 +1,13 @@
 // Package metadatamcp is the MCP server over a semantic catalog (format
-// version 2, package catalog) ("talk2tables-metadata"). It serves three JSON
-// resources — the semantic model (tables, columns, measures, vocabulary),
-// the entities and a summary — and watches the catalog file: a valid change
-// is swapped in atomically and announced to subscribed clients; an invalid
-// change is logged and the last good catalog stays.
+// version 2, package catalog; or the original design's version-1 product
+// metadata) ("talk2tables-metadata"). Over a version-2 catalog it serves
+// JSON resources — the semantic model (tables, columns, measures,
+// vocabulary), the entities, a summary, and the original design's
+// product_aliases and column_mappings derived from them; over a version-1
+// file, the original design's three resources (see parse). It watches the
+// catalog file: a valid change is swapped in atomically and announced to
+// subscribed clients; an invalid change is logged and the last good catalog
+// stays.
 package metadatamcp
 
 import (
@@ -14,6 +18,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -38,10 +43,30 @@ const (
 	URISemanticModel   = "metadata://semantic_model"
 	URIEntities        = "metadata://entities"
 	URIMetadataSummary = "metadata://metadata_summary"
+	// URIProductAliases and URIColumnMappings are the original design's
+	// resources, in its shape: the file's own sections for a version-1
+	// catalog, derived (catalog.ToV1) from a version-2 one.
+	URIProductAliases = "metadata://product_aliases"
+	URIColumnMappings = "metadata://column_mappings"
 )
 
-// URIs lists every resource the server offers.
-func URIs() []string { return []string{URISemanticModel, URIEntities, URIMetadataSummary} }
+// URIs lists every resource the server offers over a version-2 catalog.
+func URIs() []string {
+	return []string{URISemanticModel, URIEntities, URIMetadataSummary, URIProductAliases, URIColumnMappings}
+}
+
+// v1URIs are the resources served over a version-1 file: the original
+// design's.
+func v1URIs() []string { return []string{URIProductAliases, URIColumnMappings, URIMetadataSummary} }
+
+// resourceDefs name and describe every resource.
+var resourceDefs = map[string]struct{ name, desc string }{
+	URISemanticModel:   {"semantic_model", "The semantic model (version 2): tables with words, role, key, label, date column, default filter and columns (words, kind, measure type, unit, date format, references); derived measures; vocabulary."},
+	URIEntities:        {"entities", "Named entities (version 2): rows of a table by key (\"Acme Corp\" -> suppliers.supplier_id = 7) or values of a column (\"Portugal\" -> customers.country), with aliases."},
+	URIMetadataSummary: {"metadata_summary", "Overview of the metadata: counts of tables, columns, measures, entity sets, entities, products, aliases and column mappings, the product categories, the resources, when the catalog was last updated and where it came from."},
+	URIProductAliases:  {"product_aliases", "Product aliases (the original design's shape): user terms mapped to canonical products, each with canonical_id, canonical_name, aliases, database_references (\"table.column\": value) and categories."},
+	URIColumnMappings:  {"column_mappings", "Column mappings (the original design's shape): user_friendly_terms (phrase → \"table.column\" or an SQL expression; {date_column} stands for the table's date column), aggregation_terms, date_terms, date_columns and table_aliases."},
+}
 
 // debounce collapses the burst of events one save produces.
 const debounce = 100 * time.Millisecond
@@ -63,7 +88,8 @@ type Entities struct {
 	Entities []*catalog.EntitySet `json:"entities"`
 }
 
-// Summary is the metadata://metadata_summary resource.
+// Summary is the metadata://metadata_summary resource: an overview of the
+// metadata (the original design's "overview of available metadata").
 type Summary struct {
 	Version     int             `json:"version"`
 	Tables      int             `json:"tables"`
@@ -73,18 +99,38 @@ type Summary struct {
 	Entities    int             `json:"entities"`
 	LastUpdated string          `json:"last_updated,omitempty"`
 	Source      *catalog.Source `json:"source,omitempty"`
+	// What the original design's resources hold.
+	Products          int      `json:"total_products"`
+	Aliases           int      `json:"total_aliases"`
+	UserFriendlyTerms int      `json:"total_column_mappings"`
+	Categories        []string `json:"categories"`
+	Resources         []string `json:"available_resources"`
 }
 
-// summarize counts what a catalog holds.
-func summarize(c *catalog.Semantic) Summary {
+// summarize counts what a catalog and its version-1 view hold; version is
+// 1 when only the version-1 resources are served.
+func summarize(c *catalog.Semantic, v1 *catalog.V1, uris []string) Summary {
 	s := Summary{Version: c.Version, Tables: len(c.Tables), Measures: len(c.Measures), EntitySets: len(c.Entities),
-		LastUpdated: c.LastUpdated, Source: c.Source}
+		LastUpdated: c.LastUpdated, Source: c.Source, Products: len(v1.ProductAliases),
+		UserFriendlyTerms: len(v1.ColumnMappings.UserFriendlyTerms), Categories: []string{}, Resources: uris}
+	if !slices.Contains(uris, URISemanticModel) {
+		s.Version = 1
+	}
 	for _, t := range c.Tables {
 		s.Columns += len(t.Columns)
 	}
 	for _, set := range c.Entities {
 		s.Entities += len(set.Values)
 	}
+	for _, p := range v1.ProductAliases {
+		s.Aliases += len(p.Aliases)
+		for _, cat := range p.Categories {
+			if !slices.Contains(s.Categories, cat) {
+				s.Categories = append(s.Categories, cat)
+			}
+		}
+	}
+	slices.Sort(s.Categories)
 	return s
 }
 
@@ -93,6 +139,7 @@ type snapshot struct {
 	catalog *catalog.Semantic
 	summary Summary
 	raw     []byte            // file bytes, to ignore saves that change nothing
+	uris    []string          // the resources served
 	content map[string]string // URI -> JSON text
 }
 
@@ -135,21 +182,27 @@ func New(path string, logger *slog.Logger) (*Server, error) {
 			"meaningful; non_additive: AVG/MIN/MAX only), derived measures over {Column} placeholders, named entities " +
 			"(rows by key, or column values, with aliases) and vocabulary."),
 	}, telemetry.MCPServerOptions()...)...)
-	resources := []struct{ uri, name, desc string }{
-		{URISemanticModel, "semantic_model", "The semantic model (version 2): tables with words, role, key, label, date column, default filter and columns (words, kind, measure type, unit, date format, references); derived measures; vocabulary."},
-		{URIEntities, "entities", "Named entities (version 2): rows of a table by key (\"Acme Corp\" -> suppliers.supplier_id = 7) or values of a column (\"Portugal\" -> customers.country), with aliases."},
-		{URIMetadataSummary, "metadata_summary", "Counts of tables, columns, measures, entity sets and entities, when the catalog was last updated and where it came from."},
-	}
-	for _, r := range resources {
-		uri := r.uri
-		s.mcp.AddResource(mcp.NewResource(uri, r.name, mcp.WithResourceDescription(r.desc), mcp.WithMIMEType("application/json")),
-			func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-				return []mcp.ResourceContents{mcp.TextResourceContents{
-					URI: uri, MIMEType: "application/json", Text: s.cur.Load().content[uri],
-				}}, nil
-			})
-	}
+	s.serve(snap.uris)
 	return s, nil
+}
+
+// serve lists exactly the resources uris.
+func (s *Server) serve(uris []string) {
+	list := make([]server.ServerResource, 0, len(uris))
+	for _, uri := range uris {
+		def := resourceDefs[uri]
+		list = append(list, server.ServerResource{
+			Resource: mcp.NewResource(uri, def.name, mcp.WithResourceDescription(def.desc), mcp.WithMIMEType("application/json")),
+			Handler: func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+				text, ok := s.cur.Load().content[uri]
+				if !ok { // the catalog changed version meanwhile
+					return nil, fmt.Errorf("%s is not served for this catalog: %w", uri, mcp.ErrResourceNotFound)
+				}
+				return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "application/json", Text: text}}, nil
+			},
+		})
+	}
+	s.mcp.SetResources(list...)
 }
 
 // MCPServer returns the mcp-go server to serve over any transport.
@@ -171,17 +224,40 @@ func parse(path string, data []byte) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap := &snapshot{catalog: c, summary: summarize(c), raw: data, content: map[string]string{}}
+	snap := &snapshot{catalog: c, raw: data, uris: URIs(), content: map[string]string{}}
+	v1 := catalog.ToV1(c)
+	if catalog.IsVersion1(data) {
+		// The original design's file is served as the design serves it: its
+		// own sections, as written (Parse validated them), and the summary.
+		// Its conversion to version 2 is not served: without the database
+		// it can only guess kinds, roles and date columns from names, and a
+		// client taking those guesses for the catalog's word answers worse
+		// than one that completes the file with the database's schema (as
+		// the offline planner does with these resources). `talk2tables
+		// catalog migrate --db` makes a real version-2 catalog of it.
+		if v1, err = catalog.ParseV1(path, data); err != nil {
+			return nil, err
+		}
+		snap.uris = v1URIs()
+	}
+	if v1.ProductAliases == nil {
+		v1.ProductAliases = map[string]catalog.V1Product{}
+	}
+	snap.summary = summarize(c, v1, snap.uris)
 	entities := c.Entities
 	if entities == nil {
 		entities = []*catalog.EntitySet{}
 	}
-	for uri, v := range map[string]any{
+	all := map[string]any{
 		URISemanticModel: Model{Version: c.Version, LastUpdated: c.LastUpdated, Source: c.Source, Tables: c.Tables,
 			Measures: c.Measures, Vocabulary: c.Vocabulary},
 		URIEntities:        Entities{Version: c.Version, Entities: entities},
 		URIMetadataSummary: snap.summary,
-	} {
+		URIProductAliases:  v1.ProductAliases,
+		URIColumnMappings:  v1.ColumnMappings,
+	}
+	for _, uri := range snap.uris {
+		v := all[uri]
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
@@ -255,10 +331,13 @@ func (s *Server) reload(ctx context.Context) {
 			"path", s.path, "error", err.Error())
 		return
 	}
-	s.cur.Store(snap)
+	old := s.cur.Swap(snap)
+	if !slices.Equal(old.uris, snap.uris) {
+		s.serve(snap.uris)
+	}
 	s.logger.Info("catalog reloaded", "event", "catalog_reloaded", "path", s.path,
 		"tables", snap.summary.Tables, "entities", snap.summary.Entities)
-	for _, uri := range URIs() {
+	for _, uri := range snap.uris {
 		s.subs.notifyUpdated(s.logger, uri)
 	}
 	s.mcp.SendNotificationToAllClients(mcp.MethodNotificationResourcesListChanged, nil)

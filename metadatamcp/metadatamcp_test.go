@@ -474,7 +474,9 @@ func TestNewBadCatalog(t *testing.T) {
 		{"not json", "{", "catalog.json: $: invalid JSON"},
 		{"missing sections", "{}", "catalog.json: version: missing"},
 		{"missing tables", `{"version": 2}`, "catalog.json: tables: missing"},
-		{"version 1 without products", `{"product_aliases": {}, "column_mappings": {}}`, "catalog.json: product_aliases: must list at least one product"},
+		{"version 1 naming no table", `{"product_aliases": {}, "column_mappings": {}}`, "catalog.json: $: names no table"},
+		{"version 1 with a real mistake", `{"product_aliases": {"w": {"canonical_id": "PROD_1", "canonical_name": "W", "database_references": {"products.product_name": "W"}}}}`,
+			"catalog.json: product_aliases.w.database_references.products.product_id: missing: add the product's row key"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -181,6 +181,10 @@ type OrchestrationConfig struct {
 	PingTimeout time.Duration `yaml:"ping_timeout"`
 	LogLevel    string        `yaml:"log_level"`  // debug | info | warn | error
 	LogFormat   string        `yaml:"log_format"` // json | text
+	// EnableLogging is the original design's switch: false logs only
+	// warnings and errors (a log_level of debug or info is raised to warn
+	// when the file is read); true or unset logs at log_level.
+	EnableLogging *bool `yaml:"enable_logging"`
 	// ResultCache keeps the results of read-only SQL (see ResultCacheConfig).
 	ResultCache ResultCacheConfig `yaml:"result_cache"`
 	// MaxResultBytes bounds the rows of a result accepted from any executor
@@ -383,6 +387,12 @@ func ParseConfig(data []byte) (*Config, error) {
 	}
 	if cfg.MCPServers == nil {
 		cfg.MCPServers = map[string]ServerConfig{}
+	}
+	if off := cfg.Orchestration.EnableLogging; off != nil && !*off {
+		switch strings.ToLower(cfg.Orchestration.LogLevel) {
+		case "", "debug", "info":
+			cfg.Orchestration.LogLevel = "warn"
+		}
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err

@@ -359,3 +359,67 @@ func TestParseConfigResultCache(t *testing.T) {
 		})
 	}
 }
+
+// TestSeedConfigExample: the original design's mcp_config.yaml, as written
+// there (testdata/seed/mcp_config.yaml), loads and every key keeps the
+// design's meaning.
+func TestSeedConfigExample(t *testing.T) {
+	cfg, err := LoadConfig(filepath.Join("..", "testdata", "seed", "mcp_config.yaml"))
+	if err != nil {
+		t.Fatalf("the seed's mcp_config.yaml: %v", err)
+	}
+	db, meta := cfg.MCPServers["database_mcp"], cfg.MCPServers["product_metadata_mcp"]
+	if db.Name != "Database MCP Server" || db.Transport != TransportSSE || db.URL != "http://localhost:8000/sse" || db.Priority != 10 {
+		t.Errorf("database_mcp = %+v", db)
+	}
+	if !db.HasCapability(CapExecuteQuery) || !db.HasCapability(CapListResources) || strings.Join(db.Domains, ",") != "sales,transactions,orders,products" {
+		t.Errorf("database_mcp capabilities %v, domains %v", db.Capabilities, db.Domains)
+	}
+	if meta.Transport != TransportSSE || meta.URL != "http://localhost:8002/sse" || meta.Priority != 1 ||
+		meta.HasCapability(CapExecuteQuery) || strings.Join(meta.Domains, ",") != "products,product_aliases,column_mappings" {
+		t.Errorf("product_metadata_mcp = %+v", meta)
+	}
+	if got, want := cfg.Orchestration.CacheTTL(), 5*time.Minute; got != want {
+		t.Errorf("resource_cache_ttl = %v, want %v", got, want)
+	}
+	// fail_fast: true — any server down fails the question.
+	if !cfg.Required("database_mcp") || !cfg.Required("product_metadata_mcp") {
+		t.Error("fail_fast: true, yet a server is not required")
+	}
+	// enable_logging: true keeps log_level "DEBUG".
+	if got := strings.ToLower(cfg.Orchestration.LogLevel); got != "debug" {
+		t.Errorf("log_level = %q, want debug", got)
+	}
+	if cfg.LLM.Provider != "" && cfg.LLM.Provider != ProviderBuiltin {
+		t.Errorf("llm.provider = %q, want the offline generator (the seed names no LLM)", cfg.LLM.Provider)
+	}
+}
+
+// TestEnableLogging: enable_logging: false logs only warnings and errors,
+// whatever log_level says below warn; true leaves log_level alone.
+func TestEnableLogging(t *testing.T) {
+	const servers = "mcp_servers:\n  m:\n    transport: stdio\n    command: x\n    priority: 1\n    capabilities: [execute_query]\n"
+	tests := []struct {
+		name, orchestration, want string
+	}{
+		{"off lifts debug to warn", "  enable_logging: false\n  log_level: DEBUG\n", "warn"},
+		{"off lifts the default info to warn", "  enable_logging: false\n", "warn"},
+		{"off keeps error", "  enable_logging: false\n  log_level: error\n", "error"},
+		{"on keeps debug", "  enable_logging: true\n  log_level: debug\n", "debug"},
+		{"unset keeps info", "  log_level: info\n", "info"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := ParseConfig([]byte(servers + "orchestration:\n" + tt.orchestration))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.ToLower(cfg.Orchestration.LogLevel); got != tt.want {
+				t.Errorf("log level = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if _, err := ParseConfig([]byte(servers + "orchestration:\n  enable_logging: sometimes\n")); err == nil {
+		t.Error("enable_logging: sometimes = nil error, want a type error")
+	}
+}

@@ -41,9 +41,10 @@ export function processesMentioning(dir) {
 /**
  * writeStackConfig writes dir/cfg.yaml running both MCP servers as stdio
  * children of `serve` (bin over db and catalog) with the given `llm:` body
- * (YAML lines, indented by two spaces), and returns its path.
+ * (YAML lines, indented by two spaces) and any extra top-level YAML, and
+ * returns its path.
  */
-export function writeStackConfig(dir, { bin, db, catalog, llm }) {
+export function writeStackConfig(dir, { bin, db, catalog, llm, extra = '' }) {
   const q = JSON.stringify; // YAML accepts JSON strings: safe for any path
   const cfg = path.join(dir, 'cfg.yaml');
   fs.writeFileSync(cfg, `mcp_servers:
@@ -65,7 +66,7 @@ export function writeStackConfig(dir, { bin, db, catalog, llm }) {
     capabilities: [list_resources]
 llm:
 ${llm}
-`);
+${extra}`);
   return cfg;
 }
 

@@ -7,11 +7,12 @@ import (
 	"strings"
 
 	"talk2tables/catalog"
+	"talk2tables/catalog/internal/names"
 )
 
 // salesWords are the business synonyms the drafter gives the one measure
 // that clearly is a sales amount.
-var salesWords = []string{"sales", "revenue"}
+var salesWords = names.SalesWords()
 
 // amountTokens name a column holding a whole amount of money.
 var amountTokens = map[string]bool{"total": true, "amount": true, "revenue": true, "sales": true, "subtotal": true, "extended": true}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
-	"strings"
 
 	"talk2tables/catalog"
 	"talk2tables/orchestrator/sqlgen"
@@ -53,7 +52,7 @@ type sources struct {
 func gather(servers []sqlgen.ServerContext) sources {
 	var src sources
 	var entities []*catalog.EntitySet
-	var v1Aliases, v1Mappings map[string]any
+	var v1 []map[string]any
 	for _, s := range servers {
 		uris := make([]string, 0, len(s.Resources))
 		for u := range s.Resources {
@@ -90,14 +89,8 @@ func gather(servers []sqlgen.ServerContext) sources {
 				if remarshal(obj, &el) == nil {
 					entities = append(entities, el.Entities...)
 				}
-			case catalog.IsV1Mappings(obj):
-				if v1Mappings == nil {
-					v1Mappings = obj
-				}
-			case catalog.IsV1Products(obj):
-				if v1Aliases == nil {
-					v1Aliases = obj
-				}
+			case catalog.IsV1Resource(obj):
+				v1 = append(v1, obj)
 			}
 		}
 	}
@@ -107,8 +100,8 @@ func gather(servers []sqlgen.ServerContext) sources {
 	if src.semantic != nil {
 		src.semantic.Entities = entities
 	}
-	if src.semantic == nil && (v1Mappings != nil || v1Aliases != nil) {
-		src.v1 = convertV1(v1Aliases, v1Mappings)
+	if src.semantic == nil {
+		src.v1 = catalog.FromV1Resources(v1)
 	}
 	return src
 }
@@ -119,121 +112,6 @@ func remarshal(v any, out any) error {
 		return err
 	}
 	return json.Unmarshal(b, out)
-}
-
-// convertV1 turns a version-1 product catalog (product aliases and column
-// mappings, as metadata servers of the first format serve them) into a
-// partial semantic catalog: words for columns and tables, date columns,
-// aggregation terms and product entities. Kinds and measure types are left
-// for the schema inference.
-func convertV1(aliases, mappings map[string]any) *catalog.Semantic {
-	sem := &catalog.Semantic{Version: catalog.FormatVersion, Tables: map[string]*catalog.Table{},
-		Vocabulary: &catalog.Vocabulary{AggregationTerms: map[string]string{}}}
-	v1Terms(sem, mappings)
-	v1Tables(sem, mappings)
-	v1Products(sem, aliases)
-	return sem
-}
-
-func v1Table(sem *catalog.Semantic, name string) *catalog.Table {
-	t := sem.Tables[name]
-	if t == nil {
-		t = &catalog.Table{Columns: map[string]*catalog.Column{}}
-		sem.Tables[name] = t
-	}
-	return t
-}
-
-// v1Terms: user-friendly terms become column words; aggregation terms the
-// vocabulary's.
-func v1Terms(sem *catalog.Semantic, mappings map[string]any) {
-	if uf, ok := mappings["user_friendly_terms"].(map[string]any); ok {
-		for _, term := range sortedKeys(uf) {
-			tn, cn, ok := strings.Cut(str(uf[term]), ".")
-			if !ok {
-				continue
-			}
-			t := v1Table(sem, tn)
-			c := t.Columns[cn]
-			if c == nil {
-				c = &catalog.Column{}
-				t.Columns[cn] = c
-			}
-			c.Words = append(c.Words, strings.ToLower(term))
-		}
-	}
-	if ag, ok := mappings["aggregation_terms"].(map[string]any); ok {
-		for _, term := range sortedKeys(ag) {
-			sem.Vocabulary.AggregationTerms[strings.ToLower(term)] = strings.ToUpper(str(ag[term]))
-		}
-	}
-}
-
-// v1Tables: date columns and table aliases.
-func v1Tables(sem *catalog.Semantic, mappings map[string]any) {
-	if dc, ok := mappings["date_columns"].(map[string]any); ok {
-		for _, tn := range sortedKeys(dc) {
-			v1Table(sem, tn).DateColumn = str(dc[tn])
-		}
-	}
-	if ta, ok := mappings["table_aliases"].(map[string]any); ok {
-		for _, tn := range sortedKeys(ta) {
-			words, _ := ta[tn].([]any)
-			for _, w := range words {
-				v1Table(sem, tn).Words = append(v1Table(sem, tn).Words, strings.ToLower(str(w)))
-			}
-		}
-	}
-}
-
-// v1Products: each product is a row entity keyed by its numeric database
-// reference, named by its text one, with its aliases.
-func v1Products(sem *catalog.Semantic, aliases map[string]any) {
-	sets := map[string]*catalog.EntitySet{}
-	for _, key := range sortedKeys(aliases) {
-		p, _ := aliases[key].(map[string]any)
-		refs, _ := p["database_references"].(map[string]any)
-		e := &catalog.Entity{Name: str(p["canonical_name"])}
-		var set *catalog.EntitySet
-		for _, ref := range sortedKeys(refs) {
-			tn, cn, ok := strings.Cut(ref, ".")
-			if !ok {
-				continue
-			}
-			if set = sets[tn]; set == nil {
-				set = &catalog.EntitySet{Table: tn}
-				sets[tn] = set
-				sem.Entities = append(sem.Entities, set)
-			}
-			switch v := refs[ref].(type) {
-			case float64:
-				if set.Key == "" || set.Key == cn {
-					set.Key, e.Key = cn, v
-				}
-			case string:
-				if len(set.Columns) == 0 {
-					set.Columns = []string{cn}
-				}
-				if set.Columns[0] == cn && e.Name == "" {
-					e.Name = v
-				}
-			}
-		}
-		if set == nil || e.Name == "" {
-			continue
-		}
-		if e.Key == nil {
-			if id, err := strconv.ParseFloat(str(p["canonical_id"]), 64); err == nil && set.Key != "" {
-				e.Key = id
-			}
-		}
-		aliasList, _ := p["aliases"].([]any)
-		e.Aliases = append(e.Aliases, key)
-		for _, a := range aliasList {
-			e.Aliases = append(e.Aliases, str(a))
-		}
-		set.Values = append(set.Values, e)
-	}
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -153,7 +153,8 @@ for (const transport of ['stdio', 'sse', 'http']) {
     const t = await target('metadata', transport);
     const resources = await inspect(t, '--method', 'resources/list');
     const uris = resources.resources.map((r) => r.uri).sort();
-    assert.deepEqual(uris, ['metadata://entities', 'metadata://metadata_summary', 'metadata://semantic_model']);
+    assert.deepEqual(uris, ['metadata://column_mappings', 'metadata://entities', 'metadata://metadata_summary',
+      'metadata://product_aliases', 'metadata://semantic_model']);
     const read = {};
     for (const uri of uris) {
       const r = await inspect(t, '--method', 'resources/read', '--uri', uri);
@@ -172,5 +173,8 @@ for (const transport of ['stdio', 'sse', 'http']) {
     assert.equal(summary.version, 2);
     assert.equal(summary.tables, 4);
     assert.ok(summary.entities >= 40, `entities ${summary.entities}`);
+    // the original design's resources, derived from the version-2 catalog
+    assert.equal(read['metadata://product_aliases']['magic wand pro'].canonical_id, '123');
+    assert.equal(read['metadata://column_mappings'].user_friendly_terms['sales amount'], 'sales.total_amount');
   });
 }

@@ -288,3 +288,9 @@ func NamedMeasure(toks []string, fact bool) Measure {
 	}
 	return Measure{Type: "non_additive", Why: "not named like an amount, total or quantity: averaged only; switch to additive if sums are meaningful"}
 }
+
+// SalesWords are the business words that, alone, mean the one amount of
+// money sold ("sales this month" sums it): the catalog drafter gives them to
+// the one measure that clearly is a sales amount, and a version-1 catalog's
+// conversion to the one column its terms call a sales or revenue amount.
+func SalesWords() []string { return []string{"sales", "revenue"} }
