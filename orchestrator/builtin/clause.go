@@ -166,7 +166,7 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 func (r *creader) parse() error {
 	for _, step := range []func() error{
 		r.readUnsupported, r.readLead, r.readEverything, r.readOrder, r.readSuperlatives, r.readComparisons,
-		r.readAggregates, r.readGroups, r.readNamed, r.readLike, r.readExists, r.readValues, r.readTime,
+		r.readAggregates, r.readGroups, r.readNamed, r.readTableNames, r.readLike, r.readExists, r.readValues, r.readTime,
 		r.readSelect, r.readOr, r.sortItems,
 	} {
 		if err := step(); err != nil {
@@ -358,12 +358,14 @@ func selfLink(c *chunk) bool {
 // asks: the question opens as a request — a verb (show, list, find), a
 // question word (what, which, who, how many), a count.
 func (r *creader) asks() bool {
-	for _, c := range r.cs {
+	for i, c := range r.cs {
 		switch {
 		case c.kind == ckWord && (c.is(cwLead) || whWords[c.text] || c.is(cwCount) || c.is(cwEverything) || c.is(cwWrite) || c.is(cwWhy) || c.is(cwFuture) || c.is(cwOrderBy)):
 			return true
-		case c.kind == ckWord && (c.text == "is" || c.text == "are" || c.text == "do" || c.text == "does" || c.text == "please" || c.text == "for" || c.text == "in" || c.text == "among" || c.text == "of"):
+		case c.kind == ckWord && (c.text == "is" || c.text == "are" || c.text == "do" || c.text == "does" || c.text == "please" || c.text == "for" || c.text == "in" || c.text == "among" || c.text == "of" || c.is(cwGroup)):
 			continue // "is there", "for each X, ...", "among all X"
+		case c.isTable() && i > 0 && r.cs[i-1].is(cwGroup):
+			continue // "for each T, list ..."
 		}
 		return false
 	}

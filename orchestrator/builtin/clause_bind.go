@@ -476,6 +476,14 @@ func (b *clauseBinder) column(c *chunk, prefer ...*table) (*column, error) {
 	if t := b.besideTable(c); t != nil {
 		levels = append(levels, func(col *column) bool { return col.t == t })
 	}
+	for _, g := range b.q.groups {
+		// "for each T, its name": the grouped rows' columns
+		if g.isTable() {
+			if t, err := b.tableOf(g); err == nil {
+				levels = append(levels, func(col *column) bool { return col.t == t })
+			}
+		}
+	}
 	for _, t := range prefer {
 		if t != nil {
 			levels = append(levels, func(col *column) bool { return col.t == t })

@@ -169,7 +169,7 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 			orig = append(orig, o)
 		}
 		c.text, c.orig = strings.Join(text, " "), strings.Join(orig, " ")
-		if verbNotColumn(toks, c) {
+		if verbNotColumn(toks, c, out) {
 			// "who observed", "that were sold": a verb, not a column's head word
 			c.kind, c.ms, c.info = ckWord, nil, cinfo{cw: cwLink}
 		}
@@ -350,7 +350,7 @@ func withoutAgg(e *lexEntry) *lexEntry {
 // verbNotColumn: a one-word past participle after a relative pronoun or a
 // form of "be" that names columns only by their head word or a part
 // ("astronomers who observed X" beside an "hours observed" column).
-func verbNotColumn(toks []token, c *chunk) bool {
+func verbNotColumn(toks []token, c *chunk, before []*chunk) bool {
 	if c.kind != ckSchema || c.j-c.i != 1 || c.i == 0 {
 		return false
 	}
@@ -364,7 +364,10 @@ func verbNotColumn(toks []token, c *chunk) bool {
 		relative = true // "who observed X": a verb whatever a column is called
 	case "were", "was", "been", "being", "is", "are", "have", "has", "had":
 	default:
-		return false
+		// "the T observed in ...": a participle after a table's noun
+		if len(before) == 0 || !before[len(before)-1].isTable() {
+			return false
+		}
 	}
 	for _, m := range c.ms {
 		if m.kind != mColumn || m.strength > strengthHead && !relative || m.c.kind == "date" || m.c.dateType {

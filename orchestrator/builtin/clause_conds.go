@@ -71,7 +71,7 @@ func (r *creader) unitNounAt(k int) (int, string) {
 		ok := true
 		for x := k; x < k+n; x++ {
 			c := r.at(x)
-			if !free(c) || c.kind != ckWord || c.info.cw != cwNone && c.info.cw != cwFiller {
+			if !free(c) || c.kind == ckSchema && (c.isTable() || c.isValue()) || c.kind != ckWord && c.kind != ckSchema || c.info.cw != cwNone && c.info.cw != cwFiller {
 				ok = false
 				break
 			}
@@ -374,6 +374,30 @@ func (r *creader) readNamed() error {
 				break
 			}
 		}
+		for k := i + 1; k < end; k++ {
+			r.use(r.at(k), "the name %q", v)
+		}
+		r.addCond(cd)
+	}
+	return nil
+}
+
+// readTableNames reads "the telescope Scope B6": a table's noun followed
+// by a capitalised name nothing else knows — the name of one of its rows.
+func (r *creader) readTableNames() error {
+	for i, c := range r.cs {
+		if !c.isTable() || i == 0 {
+			continue
+		}
+		nx := r.at(i + 1)
+		if !free(nx) || !(nx.kind == ckWord && nx.info.cw == cwNone && nx.capitalised()) {
+			continue
+		}
+		v, end := r.nameAfter(i + 1)
+		if v == "" {
+			continue
+		}
+		cd := &ccond{kind: ccValue, lit: v, rows: c, src: nx}
 		for k := i + 1; k < end; k++ {
 			r.use(r.at(k), "the name %q", v)
 		}

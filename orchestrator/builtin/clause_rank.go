@@ -59,7 +59,7 @@ func (b *clauseBinder) bindRank(p *plan) error {
 	}
 	b.resolve(o.src(), "column", col.ref())
 	desc := o.dir > 0
-	if o.unit == unitAge && col.kind == catalog.KindDate {
+	if o.unit == unitAge && birthLike(col) {
 		desc = !desc // the oldest was born first
 	}
 	p.where = append(p.where, &cond{kind: cNotNull, e: expr{kind: eCol, col: col}})
@@ -190,7 +190,7 @@ func (b *clauseBinder) orderItem(p *plan, o *corder) (orderItem, error) {
 		if p.kind == pAggregate && !grouped(p, c) {
 			return orderItem{}, decline("%s is not one value per group, so it cannot order the groups", c.ref())
 		}
-		if o.unit == unitAge && c.kind == catalog.KindDate {
+		if o.unit == unitAge && birthLike(c) {
 			desc = !desc
 		}
 		b.resolve(o.col.text, "column", c.ref())
@@ -218,7 +218,7 @@ func (b *clauseBinder) orderItem(p *plan, o *corder) (orderItem, error) {
 		if !b.need(c.t) {
 			return orderItem{}, decline("%s is not linked to %s", c.t.name, b.root.name)
 		}
-		if o.unit == unitAge && c.kind == catalog.KindDate {
+		if o.unit == unitAge && birthLike(c) {
 			desc = !desc
 		}
 		return orderItem{sel: -1, e: expr{kind: eCol, col: c}, desc: desc}, nil
@@ -241,6 +241,12 @@ func (b *clauseBinder) orderItem(p *plan, o *corder) (orderItem, error) {
 		return orderItem{}, decline("ordered by which of the columns shown? name it").withHint("e.g. ordered by the column, in descending order")
 	}
 	return orderItem{sel: 0, desc: desc}, nil
+}
+
+// birthLike: a date or year of birth, which orders ages the other way
+// round (the oldest was born first).
+func birthLike(c *column) bool {
+	return c.kind == catalog.KindDate || yearColumn(c) && anyIn(catalog.IdentifierWords(c.name), unitWordsOf[unitAge])
 }
 
 func sameExpr(a, b expr) bool {

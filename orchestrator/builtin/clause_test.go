@@ -253,7 +253,7 @@ func TestClauseAsk(t *testing.T) {
 	}
 	var e *env
 	dbs := map[string]func(testing.TB) string{"sales": func(tb testing.TB) string { return pinnedSalesDB(tb, 5000) },
-		"bookstore": bookstoreDB, "store": storeDB, "music": musicDB, "resort": resortDB, "garden": gardenDB}
+		"bookstore": bookstoreDB, "store": storeDB, "music": musicDB, "resort": resortDB, "garden": gardenDB, "sky": skyDB}
 	if fixturePath := os.Getenv("CLAUSE_FIXTURE"); fixturePath != "" {
 		dbs[name] = func(testing.TB) string { return fixturePath }
 	}
@@ -273,6 +273,8 @@ func TestClauseAsk(t *testing.T) {
 		e = musicEnv(t)
 	case name == "resort":
 		e = resortEnv(t)
+	case name == "sky":
+		e = newEnv(t, skyDB(t), "")
 	default:
 		e = newEnv(t, gardenDB(t), "")
 	}

@@ -668,6 +668,15 @@ func (b *clauseBinder) rangeCond(cd *ccond) (*cond, *table, error) {
 		}
 		col = c
 	} else {
+		if c := b.verbDate(); c != nil {
+			// "born before 1960": the date or year the verb names
+			col = c
+			b.resolve(cd.src.text, "column", col.ref())
+			if yearColumn(col) && col.kind != catalog.KindDate {
+				return yearCond(col, cd.rng)
+			}
+			return &cond{kind: cRange, e: expr{kind: eCol, col: col}, rng: cd.rng}, col.t, nil
+		}
 		if len(b.namedTables()) > 1 || b.q.countsLinked() || b.q.hasVerb() {
 			// "T who bought X this year": the buying's date or the
 			// T rows'? the analyst reading knows date verbs
@@ -692,6 +701,44 @@ func (b *clauseBinder) rangeCond(cd *ccond) (*cond, *table, error) {
 		return nil, nil, decline("%s is not a date", col.ref())
 	}
 	return &cond{kind: cRange, e: expr{kind: eCol, col: col}, rng: cd.rng}, col.t, nil
+}
+
+// verbDate is the one date or year column of the root or the subject a
+// verb of the question names ("born" → a birth year, "opened" → an
+// opening date), by the analyst reading's date verbs or the verb's own
+// word in the column's name.
+func (b *clauseBinder) verbDate() *column {
+	var forms []string
+	for _, c := range b.q.cs {
+		if !c.is(cwLink) {
+			continue
+		}
+		forms = append(forms, c.text)
+		if f, ok := dateVerbs[c.text]; ok {
+			forms = append(forms, f...)
+		}
+	}
+	if len(forms) == 0 {
+		return nil
+	}
+	var found *column
+	for _, t := range []*table{b.root, b.subject} {
+		if t == nil {
+			continue
+		}
+		for _, col := range t.cols {
+			if col.kind != catalog.KindDate && !col.dateType && !yearColumn(col) {
+				continue
+			}
+			if anyIn(catalog.IdentifierWords(col.name), setOf(forms...)) {
+				if found != nil && found != col {
+					return nil
+				}
+				found = col
+			}
+		}
+	}
+	return found
 }
 
 // datedColumn is t's date column, or its one year column.

@@ -376,7 +376,7 @@ func (m *model) addColumnWords() {
 			m.addPartials(c, ws)
 			head := ws[len(ws)-1]
 			_, isKeyword := keywords[head]
-			if len(ws) > 1 && head != "id" && head != "key" && !stopwords[head] && !isKeyword {
+			if len(ws) > 1 && head != "id" && head != "key" && !stopwords[head] && !isKeyword && !unitWords[head] {
 				m.lex.addColumn(head, c, strengthHead)
 				if !strings.HasPrefix(ident, tw) {
 					m.lex.addColumn(tw+" "+head, c, strengthWord)
