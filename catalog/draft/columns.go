@@ -76,7 +76,35 @@ func (d *drafter) classifyColumn(c *colDraft) {
 		d.classifyNumber(c)
 		return
 	}
+	if c.numbersAsText() {
+		// "12.50" in a TEXT column: a number the database compares as text
+		d.classifyNumber(c)
+		if out.Kind == catalog.KindMeasure {
+			out.Why = "numbers stored as text (every sampled value is a number): compared and ordered as numbers"
+		}
+		return
+	}
 	d.classifyText(c)
+}
+
+// numbersAsText reports a text column whose every sampled value (at least
+// three) is a plain number without a leading zero (codes such as "00123"
+// stay text).
+func (c *colDraft) numbersAsText() bool {
+	if c.tc != typeText || len(c.prof.samples) < 3 || names.Phone(c.toks) {
+		return false
+	}
+	for _, v := range c.prof.samples {
+		s, ok := v.(string)
+		if !ok {
+			return false
+		}
+		s = strings.TrimSpace(s)
+		if _, err := strconv.ParseFloat(s, 64); err != nil || len(s) > 1 && s[0] == '0' && s[1] != '.' || strings.ContainsAny(s, "eExX") {
+			return false
+		}
+	}
+	return true
 }
 
 func refTable(ref string) string { return ref[:strings.LastIndexByte(ref, '.')] }

@@ -705,7 +705,7 @@ func (b *clauseBinder) aggExpr(a *cagg) (expr, error) {
 		return expr{}, notMine("%q is only a part of the name %s", a.arg.text, c.ref())
 	}
 	if a.fn == "SUM" || a.fn == "AVG" {
-		if !c.numeric && !numericText(c) {
+		if !c.numeric && !numericText(c) && !c.numberAsText() {
 			return expr{}, decline("%s is not a number column: I can't %s it", c.ref(), strings.ToLower(fnWord(a.fn)))
 		}
 		if c.isKey() {

@@ -169,6 +169,11 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 			orig = append(orig, o)
 		}
 		c.text, c.orig = strings.Join(text, " "), strings.Join(orig, " ")
+		if c.kind == ckSchema && c.text == "year" && c.j < len(toks) && isYearLike(toks[c.j]) {
+			// "in the year 2025": the year of the rows' date, not a column
+			// called year of some other table
+			c.kind, c.ms, c.info = ckWord, nil, cinfo{cw: cwFiller}
+		}
 		if verbNotColumn(toks, c, out) {
 			// "who observed", "that were sold": a verb, not a column's head word
 			c.kind, c.ms, c.info = ckWord, nil, cinfo{cw: cwLink}

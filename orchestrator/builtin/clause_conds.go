@@ -22,12 +22,25 @@ func (r *creader) colBefore(i int) *chunk {
 		switch {
 		case c.kind == ckWord && (linkWords[c.text] || c.is(cwHave) || c.is(cwLink)):
 			continue
+		case c.is(cwLink) && weakColumn(c):
+			continue // "pieces that last more than 40 minutes": a verb
 		case free(c) && c.isColumn() && !c.onlyValue():
 			return c
 		}
 		return nil
 	}
 	return nil
+}
+
+// weakColumn: the chunk names columns only by a head word or a part of
+// their identifier.
+func weakColumn(c *chunk) bool {
+	for _, m := range c.ms {
+		if m.kind == mColumn && m.strength > strengthHead {
+			return false
+		}
+	}
+	return true
 }
 
 // numAt reads a number at i (skipping soft words): its chunk, or nil.
@@ -522,7 +535,7 @@ func (r *creader) readExists() error {
 		case c.is(cwNeg) && c.kind == ckWord:
 			k := r.next(i + 1)
 			var skipped []*chunk
-			for x := r.at(k); free(x) && x.kind == ckWord && (x.is(cwHave) || x.is(cwLink) || x.is(cwFiller) && !whWords[x.text] || x.text == "any"); x = r.at(k) {
+			for x := r.at(k); free(x) && x.kind == ckWord && (x.is(cwHave) || x.is(cwLink) || softWords[x.text] || x.text == "any" || x.text == "been" || x.text == "be" || x.text == "in" || x.text == "at" || x.text == "on" || x.text == "for" || x.text == "to" || x.text == "by"); x = r.at(k) {
 				skipped = append(skipped, x)
 				k = r.next(k + 1)
 			}
@@ -539,7 +552,7 @@ func (r *creader) readExists() error {
 					continue
 				}
 			}
-			if !free(t) || !t.isTable() || t.isColumn() && !t.onlyTableOrKey() {
+			if !free(t) || !t.isTable() || t.isColumn() && !t.onlyTableOrKey() && !pluralNoun(t) {
 				continue
 			}
 			if nx := r.at(k + 1); free(nx) && (nx.isValue() || nx.kind == ckLit) {
@@ -584,19 +597,29 @@ func (r *creader) readExists() error {
 // a flag, not followed by a value or a comparison) whose being filled in
 // the question asks about.
 func (r *creader) filledColumn(i int) *chunk {
+	art := r.at(i + 1)
+	if art == nil || art.kind != ckWord || !(art.text == "a" || art.text == "an" || art.text == "any" || art.text == "some") {
+		return nil // "with description and base fee": columns to show
+	}
 	k := r.next(i + 1)
 	col := r.at(k)
 	if !free(col) || !col.isColumn() || col.isTable() || flagChunk(col) || numericCol(col) || orderable(col) {
 		return nil
 	}
 	nx := r.at(r.next(k + 1))
-	if nx != nil && (nx.kind == ckLit || nx.kind == ckNum || nx.isValue() || nx.is(cwCmp) || nx.is(cwNamed) || nx.is(cwLike) || nx.kind == ckWord && (nx.text == "of" || nx.text == "is" || nx.text == "=")) {
+	if nx != nil && (nx.kind == ckLit || nx.kind == ckNum || nx.isValue() || nx.is(cwCmp) || nx.is(cwNamed) || nx.is(cwLike) || nx.is(cwAnd) || nx.kind == ckWord && (nx.text == "of" || nx.text == "is" || nx.text == "=")) {
 		return nil
 	}
 	if r.tableBefore(i) == nil {
 		return nil
 	}
 	return col
+}
+
+// pluralNoun: the chunk is a plural word naming a table ("inspections"):
+// the rows, whatever column its singular also names.
+func pluralNoun(c *chunk) bool {
+	return c.j-c.i == 1 && strings.HasSuffix(c.text, "s") && catalog.Singular(c.text) != c.text && c.isTable()
 }
 
 // tableBefore is the nearest table chunk before i.
@@ -646,6 +669,21 @@ func (r *creader) readValues() error {
 			r.negated(cd, i)
 			r.orList(cd, i)
 			r.addCond(cd)
+		case c.isColumn() && !c.onlyValue() && r.nullAfter(i) != nil:
+			// "whose birth date is missing", "with an unknown price"
+			nw := r.nullAfter(i)
+			is := r.at(i + 1)
+			r.use(c, "compared")
+			if is.kind == ckWord && (is.text == "is" || is.text == "are" || is.text == "was" || is.text == "were") {
+				r.use(is, "is")
+			}
+			r.use(nw, "empty")
+			cd := &ccond{kind: ccNull, col: c, neg: nw.text == "known" || nw.text == "given" || nw.text == "recorded" || nw.text == "present", src: c}
+			if ng := r.at(r.cs.index(nw) - 1); free(ng) && ng.is(cwNeg) {
+				r.use(ng, "not")
+				cd.neg = !cd.neg
+			}
+			r.addCond(cd)
 		case c.isColumn() && !c.onlyValue() && r.isTextAfter(i):
 			// "whose last name is Smith": a name as typed
 			is := r.at(i + 1)
@@ -672,19 +710,39 @@ func (r *creader) valueContext(i int) bool {
 	return pv != nil && pv.kind == ckWord && (pv.text == "from" || pv.text == "in" || pv.text == "is" || pv.text == "are" || pv.text == "by" || pv.text == "of" || pv.text == "at" || pv.is(cwNeg) || pv.is(cwOr))
 }
 
-// isTextAfter: column, "is"/"=", then a capitalised or unknown word.
+// emptyWords say a value is missing; knownWords that it is there.
+var emptyWords = setOf("missing", "empty", "blank", "null", "unknown", "unrecorded", "unset", "absent")
+var knownWords = setOf("known", "given", "recorded", "present")
+
+// nullAfter: "is missing", "is not known", "is empty" after a column at i.
+func (r *creader) nullAfter(i int) *chunk {
+	k := i + 1
+	if is := r.at(k); is != nil && is.kind == ckWord && (is.text == "is" || is.text == "are" || is.text == "was" || is.text == "were") {
+		k++
+	}
+	if ng := r.at(k); ng != nil && ng.is(cwNeg) && ng.kind == ckWord {
+		k++
+	}
+	w := r.at(k)
+	if !free(w) || w.kind != ckWord || !(emptyWords[w.text] || knownWords[w.text]) || k == i+1 {
+		return nil
+	}
+	return w
+}
+
+// isTextAfter: column, "is"/"=", then a capitalised word (a name as typed).
 func (r *creader) isTextAfter(i int) bool {
 	is := r.at(i + 1)
 	if !free(is) || is.kind != ckWord || !(is.text == "is" || is.text == "are" || is.text == "was" || is.text == "=" || is.text == "equals") {
 		return false
 	}
 	nx := r.at(i + 2)
-	return free(nx) && !nx.isValue() && (nx.capitalised() && nx.kind != ckNum || nx.kind == ckWord && nx.info.cw == cwNone)
+	return free(nx) && !nx.isValue() && nx.capitalised() && nx.kind != ckNum
 }
 
 func numericCol(c *chunk) bool {
 	for _, col := range c.columns() {
-		if col.numeric {
+		if col.numeric || col.numberAsText() {
 			return true
 		}
 	}

@@ -1,6 +1,9 @@
 package builtin
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Ordering, superlatives, aggregates and grouping: the clause steps that
 // read what the rows are ranked, computed and grouped by.
@@ -144,6 +147,13 @@ func (r *creader) readOrder() error {
 				continue
 			}
 			r.q.order = append(r.q.order, o)
+		case c.kind == ckWord && c.text == "in" && r.columnOrder(i) != nil:
+			// "in running order": ordered by the column named
+			col := r.columnOrder(i)
+			r.use(c, "order")
+			r.use(col, "order by")
+			r.use(r.at(r.cs.index(col)+1), "order")
+			r.q.order = append(r.q.order, &corder{col: col, dir: -1})
 		case c.is(cwBy) && c.kind == ckWord:
 			// "by age descending"
 			if t := r.term(i + 1); t.ok() && t.agg == nil {
@@ -157,6 +167,19 @@ func (r *creader) readOrder() error {
 		}
 	}
 	return nil
+}
+
+// columnOrder is the column of "in <column> order" at i.
+func (r *creader) columnOrder(i int) *chunk {
+	col := r.at(r.next(i + 1))
+	if !free(col) || !col.isColumn() || !orderable(col) {
+		return nil
+	}
+	o := r.at(r.cs.index(col) + 1)
+	if o == nil || !free(o) || o.kind != ckWord || o.text != "order" {
+		return nil
+	}
+	return col
 }
 
 func pick(a, b string) string {
@@ -284,6 +307,7 @@ func (r *creader) readSuperlatives() error {
 				r.use(pv, "counted per ranked row")
 				o.agg = &cagg{fn: "COUNT", rows: pv}
 			} else {
+				r.use(pv, "the link counted")
 				o.agg = &cagg{fn: "COUNT", linked: true}
 			}
 			r.q.ranked = r.q.which
@@ -336,7 +360,7 @@ var sizeSuperlatives = setOf("largest", "the largest", "biggest", "the biggest",
 // orderable: a column whose values rank (numbers, dates).
 func orderable(c *chunk) bool {
 	for _, col := range c.columns() {
-		if col.numeric || col.dateType || col.kind == "date" || numericText(col) {
+		if col.numeric || col.dateType || col.kind == "date" || numericText(col) || col.numberAsText() {
 			return true
 		}
 	}
@@ -539,8 +563,14 @@ func (r *creader) countTarget(i int) cterm {
 			r.use(t, "counted")
 			return cterm{agg: &cagg{fn: "COUNT", rows: t}, end: k + 1}
 		case t.isColumn() && !t.onlyValue():
+			if strings.Contains(r.at(i).text, "total") && numericCol(t) {
+				// "the total number of volunteers": a number column added up
+				r.use(r.at(i), "SUM")
+				r.use(t, "aggregated")
+				return cterm{agg: &cagg{fn: "SUM", arg: t}, end: k + 1}
+			}
 			for _, col := range t.columns() {
-				if col.additive() && !col.isKey() {
+				if (col.additive() || col.numeric && !distinct) && !col.isKey() {
 					return cterm{err: notMine("%q of %q: a quantity to add up, or its distinct values?", r.at(i).text, t.text)}
 				}
 			}

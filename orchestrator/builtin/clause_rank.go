@@ -63,7 +63,7 @@ func (b *clauseBinder) bindRank(p *plan) error {
 		desc = !desc // the oldest was born first
 	}
 	p.where = append(p.where, &cond{kind: cNotNull, e: expr{kind: eCol, col: col}})
-	p.order = append(p.order, orderItem{sel: -1, e: expr{kind: eCol, col: col}, desc: desc})
+	p.order = append(p.order, orderItem{sel: -1, e: expr{kind: eCol, col: col, cast: col.numberAsText() || numericText(col)}, desc: desc})
 	if k := col.t.key; k != nil && k != col && !b.q.distinct {
 		// ties in a stable order: by the key, the latest first for dates
 		p.order = append(p.order, orderItem{sel: -1, e: expr{kind: eCol, col: k}, desc: desc && (o.unit == unitDate || col.kind == catalog.KindDate)})
@@ -194,7 +194,7 @@ func (b *clauseBinder) orderItem(p *plan, o *corder) (orderItem, error) {
 			desc = !desc
 		}
 		b.resolve(o.col.text, "column", c.ref())
-		return orderItem{sel: -1, e: expr{kind: eCol, col: c}, desc: desc}, nil
+		return orderItem{sel: -1, e: expr{kind: eCol, col: c, cast: c.numberAsText() || numericText(c)}, desc: desc}, nil
 	case o.unit == unitAlpha:
 		for i, s := range p.sels {
 			if s.e.kind == eCol && !s.e.col.numeric {
@@ -221,7 +221,7 @@ func (b *clauseBinder) orderItem(p *plan, o *corder) (orderItem, error) {
 		if o.unit == unitAge && birthLike(c) {
 			desc = !desc
 		}
-		return orderItem{sel: -1, e: expr{kind: eCol, col: c}, desc: desc}, nil
+		return orderItem{sel: -1, e: expr{kind: eCol, col: c, cast: c.numberAsText() || numericText(c)}, desc: desc}, nil
 	case o.of != nil:
 		// "ordered by T": its name
 		t, err := b.tableOf(o.of)
@@ -393,7 +393,8 @@ func (r *creader) conditionAfter(i int) bool {
 			continue
 		}
 		return c.role != "" && (c.kind == ckLit || c.kind == ckTime || c.kind == ckNum || c.isValue() || strings.HasPrefix(c.role, "value") ||
-			strings.HasPrefix(c.role, "the name") || c.role == "compared" || c.role == "dated" || c.role == "the value's column")
+			strings.HasPrefix(c.role, "the name") || c.role == "compared" || c.role == "dated" || c.role == "the value's column" ||
+			c.is(cwCmp) || c.is(cwNamed) || c.is(cwLike))
 	}
 	return false
 }

@@ -552,7 +552,7 @@ func (b *clauseBinder) cmpCond(cd *ccond) (*cond, *table, error) {
 	case col.numeric:
 	case col.kind == catalog.KindDate || col.dateType:
 		return b.yearOnDate(cd, col)
-	case numericText(col) || len(col.values) == 0 && !col.boolean:
+	case numericText(col) || col.numberAsText():
 		e.cast = true
 		b.assume = append(b.assume, fmt.Sprintf("%s is stored as text: compared as a number", col.ref()))
 	default:
@@ -638,7 +638,7 @@ func unitMatches(c *column, ws []string, unit string) bool {
 	if unit == unitAge && c.kind == catalog.KindDate {
 		return anyIn(ws, unitWordsOf[unitAge]) // a birth date
 	}
-	if !c.numeric && !numericText(c) {
+	if !c.numeric && !numericText(c) && !c.numberAsText() {
 		return false
 	}
 	if c.unit == unit && unit != unitSize {
@@ -661,7 +661,17 @@ func unitNoun(unit string) string {
 // (or subject's) date, else its year column.
 func (b *clauseBinder) rangeCond(cd *ccond) (*cond, *table, error) {
 	var col *column
-	if cd.col != nil {
+	if cd.col != nil && weakColumn(cd.col) {
+		// "born after 1990": the verb's date on the rows asked about, not a
+		// column of another table that happens to share the word
+		if c := b.verbDate(); c != nil {
+			col = c
+		} else if c, err := b.column(cd.col, b.subject); err == nil && (c.t == b.root || c.t == b.subject) {
+			col = c
+		} else {
+			return nil, nil, notMine("%q is not a date of %s", cd.col.text, b.subject.name)
+		}
+	} else if cd.col != nil {
 		c, err := b.column(cd.col, b.subject)
 		if err != nil {
 			return nil, nil, err

@@ -236,7 +236,7 @@ func init() {
 		"discover", "discovered", "compose", "composed", "book", "books", "reserve", "reserves", "reserved",
 		"check", "checks", "checked", "serve in", "travel", "travels", "traveled", "travelled", "visit in",
 		"located at", "located in", "based in", "held in", "held at", "belonging to", "go to", "goes to",
-		"went to", "come from", "comes from", "came from")
+		"went to", "come from", "comes from", "came from", "last", "lasts", "lasted", "lasting", "run for", "runs for")
 	cw(cwWrite, "delete", "remove", "update", "insert", "drop", "truncate", "alter", "create", "add",
 		"modify", "change", "set", "rename", "replace", "erase", "wipe", "grant", "revoke", "edit")
 	cw(cwWhy, "why", "how come", "what caused", "reason")

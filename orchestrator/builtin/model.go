@@ -126,6 +126,12 @@ func (c *column) view() bool { return c.t.view }
 // isKey reports whether the column identifies rows: never summed or averaged.
 func (c *column) isKey() bool { return c.kind == catalog.KindIdentifier || c.pk || c.fk != nil }
 
+// numberAsText: numbers stored in a text column (the catalog says it is a
+// measure): compared, ordered and aggregated after a CAST.
+func (c *column) numberAsText() bool {
+	return !c.numeric && !c.boolean && !c.dateType && c.kind == catalog.KindMeasure
+}
+
 func (c *column) additive() bool {
 	return c.kind == catalog.KindMeasure && c.measure == catalog.MeasureAdditive
 }

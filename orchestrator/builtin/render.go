@@ -205,10 +205,14 @@ func (r *renderer) expr(e expr) string {
 	case eCountAll:
 		return "COUNT(*)"
 	case eAgg:
-		if e.distinct {
-			return e.fn + "(DISTINCT " + r.col(e.col) + ")"
+		arg := r.col(e.col)
+		if e.col.numberAsText() {
+			arg = r.expr(expr{kind: eCol, col: e.col, cast: true})
 		}
-		return e.fn + "(" + r.col(e.col) + ")"
+		if e.distinct {
+			return e.fn + "(DISTINCT " + arg + ")"
+		}
+		return e.fn + "(" + arg + ")"
 	case eDerived:
 		if e.d.formula != "" {
 			return "(" + r.placeholders(e.d.formula, e.d.t) + ")"
