@@ -316,7 +316,11 @@ func MySQL(p Paths) []Input {
 		{"only a hash comment", "# SELECT 1", syntax, Static},
 		// exhaustion
 		{"very long query", tooLong, unknown, Engine},
-		{"runaway recursion", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c", timeout, Engine},
+		// MariaDB stops a recursion after max_recursive_iterations (1000)
+		// silently, MySQL after cte_max_recursion_depth (1000) with an
+		// error; one that grows its rows at every step runs out the clock
+		// on both.
+		{"runaway recursion", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c, sales WHERE x < 5) SELECT count(*) FROM c", timeout, Engine},
 		{"cartesian join", "SELECT count(*) FROM sales a, sales b, sales c", timeout, Engine},
 	}
 }
