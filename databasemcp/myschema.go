@@ -162,7 +162,8 @@ FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_N
 	return rows.Err()
 }
 
-// enumLabels reads the labels of "enum('a','b”c')".
+// enumLabels reads the labels of an ENUM column type, such as enum('a','b'),
+// where a doubled quote is a quote.
 func enumLabels(colType string) []string {
 	open, end := strings.IndexByte(colType, '('), strings.LastIndexByte(colType, ')')
 	if open < 0 || end <= open {
