@@ -196,6 +196,9 @@ func jsonValueMySQL(typ string, v any) any {
 		switch typ {
 		case "DECIMAL":
 			s := string(x)
+			if strings.Contains(s, ".") {
+				s = strings.TrimSuffix(strings.TrimRight(s, "0"), ".") // DECIMAL(38,10)'s zeros are no digits
+			}
 			digits := strings.TrimLeft(strings.NewReplacer("-", "", ".", "").Replace(s), "0")
 			if f, err := strconv.ParseFloat(s, 64); err == nil && len(digits) <= 15 {
 				return f

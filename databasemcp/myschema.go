@@ -101,11 +101,11 @@ func (r *mySchemaReader) read(ctx context.Context) (*Schema, error) {
 // listTables lists the tables and views of the database (MariaDB's
 // sequences are left out).
 func (r *mySchemaReader) listTables(ctx context.Context) error {
-	rows, err := r.conn.QueryContext(ctx, `
+	rows, err := r.conn.QueryContext(ctx, r.catalog(`
 SELECT TABLE_NAME, TABLE_TYPE, COALESCE(TABLE_ROWS, -1), COALESCE(TABLE_COMMENT, '')
 FROM information_schema.TABLES
 WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE IN ('BASE TABLE', 'VIEW', 'SYSTEM VERSIONED')
-ORDER BY TABLE_NAME`)
+ORDER BY TABLE_NAME`))
 	if err != nil {
 		return err
 	}
@@ -133,9 +133,9 @@ ORDER BY TABLE_NAME`)
 // comments; text columns are marked for distinct values, ENUM columns keep
 // their labels.
 func (r *mySchemaReader) readColumns(ctx context.Context) error {
-	rows, err := r.conn.QueryContext(ctx, `
+	rows, err := r.conn.QueryContext(ctx, r.catalog(`
 SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, DATA_TYPE, IS_NULLABLE, COLUMN_KEY, COALESCE(COLUMN_COMMENT, '')
-FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`)
+FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`))
 	if err != nil {
 		return err
 	}
@@ -195,11 +195,11 @@ func enumLabels(colType string) []string {
 // readKeys reads the foreign keys between listed tables (composite ones as
 // "a,b").
 func (r *mySchemaReader) readKeys(ctx context.Context) error {
-	rows, err := r.conn.QueryContext(ctx, `
+	rows, err := r.conn.QueryContext(ctx, r.catalog(`
 SELECT TABLE_NAME, CONSTRAINT_NAME, COLUMN_NAME, REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME
 FROM information_schema.KEY_COLUMN_USAGE
 WHERE TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME IS NOT NULL
-ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION`)
+ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION`))
 	if err != nil {
 		return err
 	}
@@ -238,14 +238,14 @@ ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION`)
 // back a UNIQUE or FOREIGN KEY constraint (as SQLite's automatic indexes are
 // left out); an expression part shows as "<expression>".
 func (r *mySchemaReader) readIndexes(ctx context.Context) error {
-	rows, err := r.conn.QueryContext(ctx, `
+	rows, err := r.conn.QueryContext(ctx, r.catalog(`
 SELECT s.TABLE_NAME, s.INDEX_NAME, s.NON_UNIQUE, COALESCE(s.COLUMN_NAME, '<expression>')
 FROM information_schema.STATISTICS s
 WHERE s.TABLE_SCHEMA = DATABASE() AND s.INDEX_NAME <> 'PRIMARY'
   AND NOT EXISTS (SELECT 1 FROM information_schema.TABLE_CONSTRAINTS k
     WHERE k.TABLE_SCHEMA = s.TABLE_SCHEMA AND k.TABLE_NAME = s.TABLE_NAME AND k.CONSTRAINT_NAME = s.INDEX_NAME
       AND k.CONSTRAINT_TYPE IN ('UNIQUE', 'FOREIGN KEY'))
-ORDER BY s.TABLE_NAME, s.INDEX_NAME, s.SEQ_IN_INDEX`)
+ORDER BY s.TABLE_NAME, s.INDEX_NAME, s.SEQ_IN_INDEX`))
 	if err != nil {
 		return err
 	}
@@ -322,14 +322,22 @@ func (r *mySchemaReader) readDistinctValues(ctx context.Context) error {
 	return nil
 }
 
+// catalog is an information_schema query under the schema timeout instead
+// of the session's statement timeout (which is the analysts' queries').
+func (r *mySchemaReader) catalog(q string) string { return r.m.withTimeout(q, schemaTimeout) }
+
+// withTimeout is the SELECT q with its own statement timeout d.
+func (m *MySQL) withTimeout(q string, d time.Duration) string {
+	if m.mariadb {
+		return fmt.Sprintf("SET STATEMENT max_statement_time = %g FOR %s", d.Seconds(), strings.TrimSpace(q))
+	}
+	return strings.Replace(q, "SELECT", fmt.Sprintf("SELECT /*+ MAX_EXECUTION_TIME(%d) */", d.Milliseconds()), 1)
+}
+
 // bounded runs one of the reader's own SELECTs in a read-only transaction
 // whose statement stops after distinctTimeout, calling each for every row.
 func (r *mySchemaReader) bounded(ctx context.Context, q string, each func(*sql.Rows) error) error {
-	if r.m.mariadb {
-		q = fmt.Sprintf("SET STATEMENT max_statement_time = %g FOR %s", distinctTimeout.Seconds(), q)
-	} else {
-		q = strings.Replace(q, "SELECT", fmt.Sprintf("SELECT /*+ MAX_EXECUTION_TIME(%d) */", distinctTimeout.Milliseconds()), 1)
-	}
+	q = r.m.withTimeout(q, distinctTimeout)
 	return r.m.inReadOnly(ctx, r.conn, func(ctx context.Context) error {
 		rows, err := r.conn.QueryContext(ctx, q)
 		if err != nil {
@@ -352,6 +360,9 @@ func quoteMySQL(s string) string { return "`" + strings.ReplaceAll(s, "`", "``")
 // information_schema is read again.
 const dataVersionTTL = time.Second
 
+// dataVersionTimeout bounds reading the data version.
+const dataVersionTimeout = 5 * time.Second
+
 // DataVersion names the database's content as far as the server tells it
 // without reading the data: a hash of every table's name, creation time,
 // last update time (information_schema.TABLES.UPDATE_TIME) and row
@@ -369,7 +380,7 @@ func (m *MySQL) DataVersion(ctx context.Context) string {
 	if m.ver != "" && time.Since(m.verAt) < dataVersionTTL {
 		return m.ver
 	}
-	ctx, cancel := context.WithTimeout(ctx, m.opts.QueryTimeout)
+	ctx, cancel := context.WithTimeout(ctx, dataVersionTimeout)
 	defer cancel()
 	gtid := "@@GLOBAL.gtid_executed"
 	if m.mariadb {
@@ -381,9 +392,9 @@ func (m *MySQL) DataVersion(ctx context.Context) string {
 		return ""
 	}
 	h.Write([]byte(pos.String))
-	rows, err := m.db.QueryContext(ctx, `SELECT TABLE_NAME, COALESCE(CAST(CREATE_TIME AS CHAR), ''),
+	rows, err := m.db.QueryContext(ctx, m.withTimeout(`SELECT TABLE_NAME, COALESCE(CAST(CREATE_TIME AS CHAR), ''),
   COALESCE(CAST(UPDATE_TIME AS CHAR), ''), COALESCE(TABLE_ROWS, -1)
-FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE <> 'VIEW' ORDER BY TABLE_NAME`)
+FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE <> 'VIEW' ORDER BY TABLE_NAME`, dataVersionTimeout))
 	if err != nil {
 		return ""
 	}
