@@ -256,3 +256,13 @@ func Is(dsn string) bool {
 	}
 	return false
 }
+
+// URL is mysql://user@host:port/database, without a password (a socket as
+// the driver's form user@unix(/path)/database).
+func (t Target) URL() string {
+	if t.Socket != "" {
+		return t.User + "@unix(" + t.Socket + ")/" + t.Database
+	}
+	u := url.URL{Scheme: "mysql", User: url.User(t.User), Host: net.JoinHostPort(t.Host, strconv.Itoa(t.Port)), Path: "/" + t.Database}
+	return u.String()
+}
