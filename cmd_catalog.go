@@ -15,6 +15,7 @@ import (
 	"talk2tables/catalog"
 	"talk2tables/catalog/draft"
 	"talk2tables/databasemcp"
+	"talk2tables/filetables"
 	"talk2tables/mysqlconfig"
 	"talk2tables/pgconfig"
 )
@@ -80,7 +81,8 @@ type dbFlags struct {
 // their help ("to draft the catalog from").
 func addDBFlags(fs *flag.FlagSet, purpose string) dbFlags {
 	return dbFlags{
-		path: fs.String("db", "", "SQLite database "+purpose+" (opened read-only; this or --dsn)"),
+		path: fs.String("db", "", "SQLite database "+purpose+" (opened read-only), or CSV, TSV, JSON Lines or Parquet files "+
+			"(a file or a directory, one table per file; this or --dsn)"),
 		dsn: fs.String("dsn", "", "PostgreSQL or MySQL/MariaDB database "+purpose+": postgres://user@host:5432/dbname, 'host=... dbname=...', "+
 			"mysql://user@host:3306/dbname or user@tcp(host:3306)/dbname (read-only, as database-mcp; the password from PGPASSWORD, "+
 			"~/.pgpass, "+mysqlconfig.EnvPassword+" or --password-env; this or --db)"),
@@ -127,7 +129,15 @@ type openedDB struct {
 func openDatabase(ctx context.Context, f dbFlags, timeout time.Duration) (*openedDB, error) {
 	opts := databasemcp.Options{QueryTimeout: timeout}
 	if *f.dsn == "" {
-		db, err := databasemcp.Open(*f.path, opts)
+		path := *f.path
+		if filetables.Is(path) { // CSV, TSV, JSON Lines, Parquet: the tables database-mcp would serve
+			loaded, err := filetables.Load(ctx, path, filetables.Options{})
+			if err != nil {
+				return nil, err
+			}
+			path, opts.Name = loaded.Path, filepath.Base(*f.path)
+		}
+		db, err := databasemcp.Open(path, opts)
 		if err != nil {
 			return nil, err
 		}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"sync"
 	"time"
 
 	"talk2tables/databasemcp"
+	"talk2tables/filetables"
 	"talk2tables/mcpserve"
 	"talk2tables/mysqlconfig"
 	"talk2tables/orchestrator"
@@ -18,7 +20,8 @@ import (
 // PostgreSQL database or a MySQL/MariaDB database.
 func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 	fs := newFlagSet("database-mcp", "--db FILE | --dsn postgres://... | --dsn mysql://... [flags]", io)
-	dbPath := fs.String("db", "", "SQLite database to serve read-only, e.g. testdata/sales.db (this or --dsn)")
+	dbPath := fs.String("db", "", "SQLite database to serve read-only, e.g. testdata/sales.db, or CSV, TSV, JSON Lines or Parquet files "+
+		"(a file or a directory of them, one table per file), loaded into a SQLite database in the user cache directory (this or --dsn)")
 	dsn := fs.String("dsn", "", "PostgreSQL or MySQL/MariaDB database to serve read-only: postgres://user@host:5432/dbname or 'host=... dbname=...' "+
 		"(a password missing from it comes from PGPASSWORD, ~/.pgpass or --password-env); mysql://user@host:3306/dbname or user@tcp(host:3306)/dbname "+
 		"(from "+mysqlconfig.EnvPassword+" or --password-env) (this or --db)")
@@ -85,6 +88,9 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 		Connections: *connections, MaxValueBytes: *maxValue, MaxCellBytes: *maxCell, MaxResultBytes: *maxResult}
 
 	start := time.Now()
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	var watching sync.WaitGroup
+	defer func() { stopWatch(); watching.Wait() }()
 	var db interface {
 		databasemcp.Backend
 		Close() error
@@ -104,24 +110,31 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 		}
 		db, where = pg, append(pg.Target().LogAttrs(), "max_conns", *maxConns)
 	} else {
-		lite, err := databasemcp.Open(*dbPath, opts)
+		path := *dbPath
+		if filetables.Is(path) {
+			loaded, err := loadFiles(ctx, cmdLog, path)
+			if err != nil {
+				return fmt.Errorf("database-mcp: %w", err)
+			}
+			watching.Go(func() { watchFiles(watchCtx, cmdLog, *dbPath) })
+			path, opts.Name = loaded.Path, filepath.Base(*dbPath)
+		}
+		lite, err := databasemcp.Open(path, opts)
 		if err != nil {
 			return fmt.Errorf("database-mcp: %w", err)
 		}
 		db, watched, where = lite, lite, []any{"db", *dbPath, "connections", *connections, "sqlite_allocator", databasemcp.AllocatorState()}
 	}
 	defer db.Close()
+	defer func() { stopWatch(); watching.Wait() }() // the watchers stop before the database closes
 	cmdLog.Info("database opened read-only", append(where, "event", "database_opened", "dialect", db.Dialect(),
 		"transport", *transport, "query_timeout", timeout.String(), "max_rows", *maxRows,
 		"duration_ms", time.Since(start).Milliseconds())...)
 
 	srv := databasemcp.NewServer(db, logger)
-	watchCtx, stopWatch := context.WithCancel(ctx)
-	var watching sync.WaitGroup
 	if watched != nil {
 		watching.Go(func() { databasemcp.NotifyDataChanges(watchCtx, watched, srv, cmdLog) })
 	}
-	defer func() { stopWatch(); watching.Wait() }()
 	err = mcpserve.Serve(ctx, srv, mcpserve.Options{
 		Transport: *transport, Addr: *addr, Stdin: io.in, Stdout: io.out, Logger: cmdLog,
 	})
@@ -160,4 +173,38 @@ func openMySQL(ctx context.Context, log *slog.Logger, dsn, passwordEnv string, m
 			"event", "password_in_dsn")
 	}
 	return databasemcp.OpenMySQL(ctx, databasemcp.MySQLConfig{Conn: cfg, MaxConns: maxConns}, opts)
+}
+
+// filesWatchInterval is how often database-mcp looks at files served as
+// tables (a stat each; a changed file is hashed and loaded again).
+const filesWatchInterval = 2 * time.Second
+
+// loadFiles loads CSV, TSV, JSON Lines or Parquet files (a file or a
+// directory) into the cached SQLite database database-mcp serves.
+func loadFiles(ctx context.Context, log *slog.Logger, path string) (*filetables.Loaded, error) {
+	start := time.Now()
+	loaded, err := filetables.Load(ctx, path, filetables.Options{})
+	if err != nil {
+		return nil, err
+	}
+	rows := int64(0)
+	for _, t := range loaded.Tables {
+		rows += t.Rows
+	}
+	log.Info("files loaded as tables", "event", "files_loaded", "path", path, "tables", len(loaded.Tables), "rows", rows,
+		"reused", loaded.Reused, "cache", loaded.Path, "duration_ms", time.Since(start).Milliseconds())
+	return loaded, nil
+}
+
+// watchFiles loads the files again when they change; the SQLite watcher
+// then serves the new database and tells the clients.
+func watchFiles(ctx context.Context, log *slog.Logger, path string) {
+	filetables.Watch(ctx, path, filetables.Options{}, filesWatchInterval,
+		func(l *filetables.Loaded) {
+			log.Info("files changed and were loaded again", "event", "files_reloaded", "path", path, "tables", len(l.Tables))
+		},
+		func(err error) {
+			log.Warn("files changed but could not be loaded; serving the last good load", "event", "files_reload_failed",
+				"path", path, "error", err.Error())
+		})
 }
