@@ -135,7 +135,12 @@ func Load(ctx context.Context, path string, opts Options) (*Loaded, error) {
 		}
 		return &Loaded{Path: dbPath, Tables: old.Tables, Reused: true}, nil
 	}
+	hashed := make(chan error, 1)
+	go func() { hashed <- hashMissing(srcs) }() // on the other core, while the files load
 	tables, err := build(ctx, files, dbPath, opts)
+	if herr := <-hashed; err == nil {
+		err = herr
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -220,16 +225,22 @@ func current(files []string, old manifest) ([]source, bool, error) {
 		srcs[i].Hash = h
 		same = same && h == o.Hash
 	}
+	return srcs, same, nil
+}
+
+// hashMissing hashes the files current left without a hash (their content
+// is loaded anyway; the hash is for the next comparison).
+func hashMissing(srcs []source) error {
 	for i := range srcs {
 		if srcs[i].Hash == "" {
 			h, err := hashFile(srcs[i].File)
 			if err != nil {
-				return nil, false, err
+				return err
 			}
 			srcs[i].Hash = h
 		}
 	}
-	return srcs, same, nil
+	return nil
 }
 
 func sameStat(a, b []source) bool {
@@ -429,47 +440,21 @@ func loadOnce(ctx context.Context, db *sql.DB, path string, opts Options, r *ret
 		return Table{}, err
 	}
 	defer ins.close()
-	row := make([]any, len(cols))
-	add := func(vals []any) error {
-		for i := range cols {
-			var v any
-			if i < len(vals) {
-				v = vals[i]
+	// The file is read and converted on one goroutine while SQLite inserts
+	// on this one.
+	rows, errc := convertRows(ctx, src, sample, kinds, len(cols), r)
+	for batch := range rows {
+		for i := 0; i+len(cols) <= len(batch); i += len(cols) {
+			if err := ins.add(ctx, batch[i:i+len(cols)]); err != nil {
+				drain(rows)
+				<-errc
+				return Table{}, err
 			}
-			cv, ok := kinds[i].convert(v)
-			if !ok {
-				r.text[i] = true
-				return errRetry
-			}
-			row[i] = cv
+			t.Rows++
 		}
-		return ins.add(ctx, row)
 	}
-	for _, vals := range sample {
-		if err := add(vals); err != nil {
-			return Table{}, err
-		}
-		t.Rows++
-	}
-	for {
-		if t.Rows%65536 == 0 && ctx.Err() != nil {
-			return Table{}, ctx.Err()
-		}
-		vals, _, err := src.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return Table{}, err
-		}
-		if len(src.columns()) != len(cols) { // a JSON key the sample did not show
-			r.columns = slices.Clone(src.columns())
-			return Table{}, errRetry
-		}
-		if err := add(vals); err != nil {
-			return Table{}, err
-		}
-		t.Rows++
+	if err := <-errc; err != nil {
+		return Table{}, err
 	}
 	if err := ins.flush(ctx); err != nil {
 		return Table{}, err
@@ -479,6 +464,79 @@ func loadOnce(ctx context.Context, db *sql.DB, path string, opts Options, r *ret
 		return Table{}, err
 	}
 	return t, nil
+}
+
+// convertRows sends the sample's rows, then the rest of src's, converted to
+// the columns' kinds, in batches of flat values; the error channel gets
+// nil at the end, errRetry (with r updated) when a value or a new JSON key
+// does not fit, or the reader's error.
+func convertRows(ctx context.Context, src rowSource, sample [][]any, kinds []kind, ncols int, r *retry) (<-chan []any, <-chan error) {
+	out := make(chan []any, 4)
+	errc := make(chan error, 1)
+	go func() {
+		defer close(out)
+		const per = 1024
+		batch := make([]any, 0, per*ncols)
+		convert := func(vals []any) error {
+			for i := range ncols {
+				var v any
+				if i < len(vals) {
+					v = vals[i]
+				}
+				cv, ok := kinds[i].convert(v)
+				if !ok {
+					r.text[i] = true
+					return errRetry
+				}
+				batch = append(batch, cv)
+			}
+			if len(batch) == cap(batch) {
+				select {
+				case out <- batch:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+				batch = make([]any, 0, per*ncols)
+			}
+			return nil
+		}
+		for _, vals := range sample {
+			if err := convert(vals); err != nil {
+				errc <- err
+				return
+			}
+		}
+		for {
+			vals, _, err := src.next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				errc <- err
+				return
+			}
+			if len(src.columns()) != ncols { // a JSON key the sample did not show
+				r.columns = slices.Clone(src.columns())
+				errc <- errRetry
+				return
+			}
+			if err := convert(vals); err != nil {
+				errc <- err
+				return
+			}
+		}
+		if len(batch) > 0 {
+			out <- batch
+		}
+		errc <- nil
+	}()
+	return out, errc
+}
+
+// drain empties rows so its sender can finish.
+func drain(rows <-chan []any) {
+	for range rows {
+	}
 }
 
 // batchRows rows go into one multi-row INSERT.

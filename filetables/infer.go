@@ -2,7 +2,6 @@ package filetables
 
 import (
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -58,10 +57,63 @@ var dateTimeLayouts = []string{"2006-01-02 15:04:05", "2006-01-02T15:04:05", "20
 	"2006-01-02T15:04:05Z07:00", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999",
 	"2006/01/02 15:04:05", "01/02/2006 15:04:05", "01/02/2006 15:04"}
 
-var (
-	integerRe = regexp.MustCompile(`^[+-]?(0|[1-9][0-9]*)$`)
-	decimalRe = regexp.MustCompile(`^[+-]?(0|[1-9][0-9]*)?(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
-)
+// isInteger reports whether s is a whole number without a leading zero:
+// [+-]?(0|[1-9][0-9]*).
+func isInteger(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	if s == "" || (s[0] == '0' && len(s) > 1) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isDecimal reports whether s is a number with digits:
+// [+-]?(0|[1-9][0-9]*)?(\.[0-9]+)?([eE][+-]?[0-9]+)? (no leading zero).
+func isDecimal(s string) bool {
+	i, n := 0, len(s)
+	if i < n && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := func() int {
+		j := i
+		for i < n && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	start := i
+	whole := digits()
+	if whole > 1 && s[start] == '0' {
+		return false
+	}
+	frac := 0
+	if i < n && s[i] == '.' {
+		i++
+		if frac = digits(); frac == 0 {
+			return false
+		}
+	}
+	if whole+frac == 0 {
+		return false
+	}
+	if i < n && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < n && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == n
+}
 
 // inferKinds decides each of n columns' kind from the sampled rows: the
 // narrowest kind every non-empty value fits. Empty cells (NULL) fit every
@@ -127,9 +179,9 @@ func (f *inference) see(v any) {
 			return
 		}
 		switch {
-		case integerRe.MatchString(s) && fitsInt64(s):
+		case isInteger(s) && fitsInt64(s):
 			f.widen(kindInteger)
-		case decimalRe.MatchString(s) && strings.ContainsAny(s, "0123456789") && !leadingZero(s):
+		case isDecimal(s):
 			f.widen(kindDecimal)
 		default:
 			if ls := matchingLayouts(s, dateLayouts, f.dateLayoutsOr(dateLayouts)); len(ls) > 0 && (f.kind == kindNone || f.kind == kindDate) {
@@ -169,13 +221,6 @@ func (f *inference) widen(k kind) {
 func fitsInt64(s string) bool {
 	_, err := strconv.ParseInt(s, 10, 64)
 	return err == nil
-}
-
-// leadingZero reports a number written with a leading zero before other
-// digits ("007", "00.5"): an identifier, kept as text.
-func leadingZero(s string) bool {
-	s = strings.TrimLeft(s, "+-")
-	return len(s) > 1 && s[0] == '0' && s[1] != '.' && s[1] != 'e' && s[1] != 'E'
 }
 
 // matchingLayouts are the layouts of candidates that parse s.
@@ -220,11 +265,16 @@ func (k kind) convert(v any) (any, bool) {
 		if !isStr {
 			return nil, false
 		}
-		t, err := time.Parse(dateLayouts[int(k)-int(kindText)-1], strings.TrimSpace(s))
+		s = strings.TrimSpace(s)
+		layout := dateLayouts[int(k)-int(kindText)-1]
+		t, err := time.Parse(layout, s)
 		if err != nil {
 			return nil, false
 		}
-		return t.Format("2006-01-02"), true
+		if layout == time.DateOnly {
+			return s, true // already ISO
+		}
+		return t.Format(time.DateOnly), true
 	}
 	switch k {
 	case kindInteger:
@@ -237,7 +287,7 @@ func (k kind) convert(v any) (any, bool) {
 			}
 		case string:
 			s := strings.TrimSpace(x)
-			if integerRe.MatchString(s) {
+			if isInteger(s) {
 				n, err := strconv.ParseInt(s, 10, 64)
 				return n, err == nil
 			}
@@ -251,7 +301,7 @@ func (k kind) convert(v any) (any, bool) {
 			return x, true
 		case string:
 			s := strings.TrimSpace(x)
-			if !decimalRe.MatchString(s) || leadingZero(s) {
+			if !isDecimal(s) {
 				return nil, false
 			}
 			f, err := strconv.ParseFloat(s, 64)
@@ -263,14 +313,15 @@ func (k kind) convert(v any) (any, bool) {
 		case time.Time:
 			return x.UTC().Format("2006-01-02 15:04:05"), true
 		case string:
-			t, ok := parseDateTime(strings.TrimSpace(x))
+			s := strings.TrimSpace(x)
+			t, ok := parseDateTime(s)
 			if !ok {
 				return nil, false
 			}
-			if _, off := t.Zone(); off != 0 {
-				t = t.UTC()
+			if len(s) == len(time.DateTime) && s[10] == ' ' {
+				return s, true // already as SQLite writes it
 			}
-			return t.Format("2006-01-02 15:04:05"), true
+			return t.UTC().Format(time.DateTime), true
 		}
 		return nil, false
 	case kindBool:
