@@ -355,7 +355,7 @@ func openSource(path string, known []string) (rowSource, error) {
 	case ".csv":
 		return openDelimited(path, ',')
 	case ".tsv":
-		return openDelimited(path, '\t')
+		return openTSV(path)
 	case ".jsonl", ".ndjson":
 		return openJSONLines(path, known)
 	case ".parquet":
@@ -403,18 +403,20 @@ func loadOnce(ctx context.Context, db *sql.DB, path string, opts Options, r *ret
 	defer src.close()
 	// Sample: read up to SampleRows rows and keep them for the load.
 	var sample [][]any
-	var lines []int
 	for len(sample) < opts.SampleRows {
-		vals, line, err := src.next()
+		vals, _, err := src.next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return Table{}, err
 		}
-		sample, lines = append(sample, vals), append(lines, line)
+		sample = append(sample, vals)
 	}
 	cols := slices.Clone(src.columns())
+	if len(cols) == 0 {
+		return Table{}, &FormatError{File: filepath.Base(path), Msg: "no columns: the file holds no row to read them from"}
+	}
 	kinds := inferKinds(len(cols), sample)
 	for i := range r.text {
 		if i < len(kinds) {

@@ -134,7 +134,7 @@ func TestMixedColumnPastTheSample(t *testing.T) {
 func TestRoundTrips(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "a.csv", "id,name,price,day\n1,Ann,9.5,2024-03-01\n2,\"Bo \"\"B\"\"\",10,2024-03-02\n")
-	write(t, dir, "b.tsv", "id\tname\tprice\tday\n1\tAnn\t9.5\t2024-03-01\n2\tBo \"B\"\t10\t2024-03-02\n")
+	write(t, dir, "b.tsv", "id\tname\tprice\tday\r\n1\tAnn\t9.5\t2024-03-01\r\n2\tBo \"B\"\t10\t2024-03-02\r\n")
 	write(t, dir, "c.jsonl", `{"id":1,"name":"Ann","price":9.5,"day":"2024-03-01"}`+"\n\n"+`{"id":2,"name":"Bo \"B\"","price":10,"day":"2024-03-02"}`+"\n")
 	type rec struct {
 		ID    int64   `parquet:"id"`
@@ -170,6 +170,8 @@ func TestMalformedFiles(t *testing.T) {
 		{"latin1.csv", "a,b\n1,caf\xe9\n", `latin1.csv: line 2, column 3: the value is not UTF-8 text`},
 		{"dup.csv", "a,A\n1,2\n", `dup.csv: line 1, column 2: column name "A" repeats column 1`},
 		{"empty.csv", "", "empty.csv: the file is empty"},
+		{"short.tsv", "a\tb\n1\t2\n3\n", `short.tsv: line 3, column 2: column "b" is missing`},
+		{"blank.jsonl", "\n\n", "blank.jsonl: no columns"},
 		{"bad.jsonl", "{\"a\":1}\n{\"a\":2,}\n", "bad.jsonl: line 2, column"},
 		{"array.jsonl", "{\"a\":1}\n[1,2]\n", "array.jsonl: line 2, column 1: the line is not a JSON object"},
 		{"bad.parquet", "PAR1 not really", "bad.parquet: not a readable Parquet file"},

@@ -15,8 +15,8 @@ import (
 	"unicode/utf8"
 )
 
-// delimited reads CSV or TSV: a header row naming the columns, then records
-// with exactly as many fields (RFC 4180 quoting; a UTF-8 byte order mark is
+// delimited reads CSV: a header row naming the columns, then records with
+// exactly as many fields (RFC 4180 quoting; a UTF-8 byte order mark is
 // skipped).
 type delimited struct {
 	f    *os.File
@@ -37,9 +37,6 @@ func openDelimited(path string, sep rune) (rowSource, error) {
 	r := csv.NewReader(br)
 	r.Comma = sep
 	r.ReuseRecord = true
-	if sep == '\t' {
-		r.LazyQuotes = true // TSV has no quoting: a quote is a character
-	}
 	d := &delimited{f: f, r: r, name: filepath.Base(path)}
 	head, err := r.Read()
 	if err == io.EOF {
@@ -50,6 +47,18 @@ func openDelimited(path string, sep rune) (rowSource, error) {
 		f.Close()
 		return nil, d.parseError(err, nil)
 	}
+	if d.cols, err = header(d.name, head); err != nil {
+		f.Close()
+		return nil, err
+	}
+	r.FieldsPerRecord = len(d.cols)
+	return d, nil
+}
+
+// header checks a header row: UTF-8 names, none repeated (in any case);
+// an empty name becomes columnN.
+func header(file string, head []string) ([]string, error) {
+	var cols []string
 	seen := map[string]int{}
 	for i, h := range head {
 		h = strings.TrimSpace(h)
@@ -57,20 +66,98 @@ func openDelimited(path string, sep rune) (rowSource, error) {
 			h = "column" + strconv.Itoa(i+1)
 		}
 		if !utf8.ValidString(h) {
-			f.Close()
-			return nil, &FormatError{File: d.name, Line: 1, Column: i + 1, Msg: "the column name is not UTF-8 text"}
+			return nil, &FormatError{File: file, Line: 1, Column: i + 1, Msg: "the column name is not UTF-8 text"}
 		}
 		if j, dup := seen[strings.ToLower(h)]; dup {
-			f.Close()
-			return nil, &FormatError{File: d.name, Line: 1, Column: i + 1,
+			return nil, &FormatError{File: file, Line: 1, Column: i + 1,
 				Msg: fmt.Sprintf("column name %q repeats column %d: give each column its own name", h, j+1)}
 		}
 		seen[strings.ToLower(h)] = i
-		d.cols = append(d.cols, h)
+		cols = append(cols, h)
 	}
-	r.FieldsPerRecord = len(d.cols)
-	return d, nil
+	return cols, nil
 }
+
+// tsv reads tab-separated values: a header line, then lines of exactly as
+// many tab-separated fields, with no quoting (a quote is a character).
+type tsv struct {
+	f    *os.File
+	r    *bufio.Reader
+	name string
+	line int
+	cols []string
+}
+
+func openTSV(path string) (rowSource, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	t := &tsv{f: f, r: bufio.NewReaderSize(f, 1<<20), name: filepath.Base(path)}
+	head, err := t.fields()
+	if err == io.EOF {
+		f.Close()
+		return nil, &FormatError{File: t.name, Msg: "the file is empty: the first line must name the columns"}
+	}
+	if err == nil {
+		if len(head) > 0 {
+			head[0] = strings.TrimPrefix(head[0], "\ufeff")
+		}
+		t.cols, err = header(t.name, head)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// fields reads the next non-empty line's fields.
+func (t *tsv) fields() ([]string, error) {
+	for {
+		s, err := t.r.ReadString('\n')
+		if s == "" && err != nil {
+			return nil, err
+		}
+		t.line++
+		s = strings.TrimSuffix(strings.TrimSuffix(s, "\n"), "\r")
+		if s == "" {
+			continue
+		}
+		if !utf8.ValidString(s) {
+			return nil, &FormatError{File: t.name, Line: t.line, Msg: "the line is not UTF-8 text (save the file as UTF-8)"}
+		}
+		return strings.Split(s, "\t"), nil
+	}
+}
+
+func (t *tsv) columns() []string { return t.cols }
+
+func (t *tsv) next() ([]any, int, error) {
+	fs, err := t.fields()
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(fs) != len(t.cols) {
+		n := len(fs)
+		msg := fmt.Sprintf("%d fields, but the header names %d columns (%s)", n, len(t.cols), strings.Join(t.cols, ", "))
+		col := n + 1
+		if n > len(t.cols) {
+			col = len(t.cols) + 1
+			msg = fmt.Sprintf("a field past the last column %q: %s", t.cols[len(t.cols)-1], msg)
+		} else {
+			msg = fmt.Sprintf("column %q is missing: %s", t.cols[n], msg)
+		}
+		return nil, 0, &FormatError{File: t.name, Line: t.line, Column: col, Msg: msg}
+	}
+	vals := make([]any, len(fs))
+	for i, s := range fs {
+		vals[i] = s
+	}
+	return vals, t.line, nil
+}
+
+func (t *tsv) close() { t.f.Close() }
 
 func (d *delimited) columns() []string { return d.cols }
 
