@@ -199,3 +199,27 @@ func TestMySQLReadOnlyUser(t *testing.T) {
 		}
 	}
 }
+
+// TestMySQLSizeBounds: a value the server will not build past
+// max_allowed_packet comes back NULL, long values are cut to the cell
+// bound and rows past the result bound are left out, with a note.
+func TestMySQLSizeBounds(t *testing.T) {
+	db := mariaSampleDB(t, 500)
+	m := openMySQL(t, db.DSN(), Options{MaxCellBytes: 1000, MaxResultBytes: 50000})
+	ctx := context.Background()
+	res, err := m.Query(ctx, "SELECT REPEAT('a', 100000000) AS big", 0)
+	if err != nil || res.Rows[0][0] != nil {
+		t.Fatalf("a 100 MB value = %v, %v; want NULL (over max_allowed_packet)", res, err)
+	}
+	res, err = m.Query(ctx, "SELECT sale_id, REPEAT('x', 5000) AS v FROM sales ORDER BY sale_id", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := res.Rows[0][1].(string)
+	if !res.Truncated || res.Note == "" || len(res.Rows) >= 500 || len(v) > 1000 || !strings.HasSuffix(v, "…") {
+		t.Errorf("%d rows, truncated %v, note %q, first value %d bytes", len(res.Rows), res.Truncated, res.Note, len(v))
+	}
+	if res, err := m.Query(ctx, "SELECT COUNT(*) FROM sales", 0); err != nil || res.Rows[0][0] != int64(500) {
+		t.Errorf("after a cut result: %v, %v", res, err)
+	}
+}
