@@ -181,7 +181,7 @@ func listFiles(abs string) ([]string, error) {
 		files = append(files, filepath.Join(abs, e.Name()))
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("%s: no %s files in the directory", abs, strings.Join(extensions, ", "))
+		return nil, fmt.Errorf("%s: no %s files in the directory (to serve a SQLite database, name its file)", abs, strings.Join(extensions, ", "))
 	}
 	slices.Sort(files)
 	return files, nil
