@@ -311,8 +311,15 @@ func (r *renderer) cond(c *cond) string {
 		sub.w("SELECT ", c.fn, "(", sub.expr(c.e2), ") FROM ", sub.table(c.e2.col.t))
 		return r.expr(c.e) + " " + c.op + " (" + sub.b.String() + ")"
 	case cLike:
-		if r.dialect == dialectPostgres {
+		switch r.dialect {
+		case dialectPostgres:
 			return r.expr(c.e) + " ILIKE " + quote(str(c.values[0]))
+		case dialectMySQL:
+			// Case-insensitive as SQLite's LIKE whatever the collation; a
+			// backslash is LIKE's escape in MySQL, so one in the pattern is
+			// doubled for LIKE and again for the string.
+			pattern := strings.ReplaceAll(str(c.values[0]), `\`, `\\`)
+			return "LOWER(" + r.expr(c.e) + ") LIKE LOWER(" + r.quote(pattern) + ")"
 		}
 		return r.expr(c.e) + " LIKE " + quote(str(c.values[0]))
 	case cOr:
