@@ -29,13 +29,13 @@ $(DB): | $(BIN)
 run: build data
 	./$(BIN) serve --config $(CONFIG) $(if $(ADDR),--addr $(ADDR))
 
-## test: everything CI runs — formatting, vet, Go tests with -race (PostgreSQL ones included), MCP Inspector interop, browser test
+## test: everything CI runs — formatting, vet, Go tests with -race (PostgreSQL and MariaDB ones included), MCP Inspector interop, browser test
 test: lint deps test-go test-node
 
 test-go:
 	$(GO) test -race -count=1 -timeout 20m ./...
 
-## deps: install the test dependencies that are missing (npm packages, chromium, PostgreSQL)
+## deps: install the test dependencies that are missing (npm packages, chromium, PostgreSQL, MariaDB)
 deps:
 	./scripts/ensure-test-deps.sh
 

@@ -15,6 +15,8 @@ import (
 	"talk2tables/catalog"
 	"talk2tables/catalog/draft"
 	"talk2tables/databasemcp"
+	"talk2tables/filetables"
+	"talk2tables/mysqlconfig"
 	"talk2tables/pgconfig"
 )
 
@@ -70,7 +72,7 @@ func required(fs *flag.FlagSet, io stdio, name, value string) error {
 }
 
 // dbFlags name the database a catalog command reads: a SQLite file (--db)
-// or a PostgreSQL database (--dsn, --password-env).
+// or a PostgreSQL or MySQL database (--dsn, --password-env).
 type dbFlags struct {
 	path, dsn, passwordEnv *string
 }
@@ -79,10 +81,12 @@ type dbFlags struct {
 // their help ("to draft the catalog from").
 func addDBFlags(fs *flag.FlagSet, purpose string) dbFlags {
 	return dbFlags{
-		path: fs.String("db", "", "SQLite database "+purpose+" (opened read-only; this or --dsn)"),
-		dsn: fs.String("dsn", "", "PostgreSQL database "+purpose+": postgres://user@host:5432/dbname or 'host=... dbname=...' "+
-			"(read-only, as database-mcp; the password from PGPASSWORD, ~/.pgpass or --password-env; this or --db)"),
-		passwordEnv: fs.String("password-env", "", "name of the environment variable holding the PostgreSQL password (with --dsn)"),
+		path: fs.String("db", "", "SQLite database "+purpose+" (opened read-only), or CSV, TSV, JSON Lines or Parquet files "+
+			"(a file or a directory, one table per file; this or --dsn)"),
+		dsn: fs.String("dsn", "", "PostgreSQL or MySQL/MariaDB database "+purpose+": postgres://user@host:5432/dbname, 'host=... dbname=...', "+
+			"mysql://user@host:3306/dbname or user@tcp(host:3306)/dbname (read-only, as database-mcp; the password from PGPASSWORD, "+
+			"~/.pgpass, "+mysqlconfig.EnvPassword+" or --password-env; this or --db)"),
+		passwordEnv: fs.String("password-env", "", "name of the environment variable holding the database password (with --dsn)"),
 	}
 }
 
@@ -93,9 +97,9 @@ func (f dbFlags) given() bool { return *f.path != "" || *f.dsn != "" }
 func (f dbFlags) check() error {
 	switch {
 	case *f.path != "" && *f.dsn != "":
-		return errors.New("give --db (SQLite) or --dsn (PostgreSQL), not both")
+		return errors.New("give --db (SQLite) or --dsn (PostgreSQL, MySQL), not both")
 	case *f.passwordEnv != "" && *f.dsn == "":
-		return errors.New("--password-env applies to --dsn (PostgreSQL) only")
+		return errors.New("--password-env applies to --dsn (PostgreSQL, MySQL) only")
 	}
 	return nil
 }
@@ -109,6 +113,7 @@ type catalogSource interface {
 var (
 	_ catalogSource = (*databasemcp.DB)(nil)
 	_ catalogSource = (*databasemcp.Postgres)(nil)
+	_ catalogSource = (*databasemcp.MySQL)(nil)
 )
 
 // openedDB is a database opened for a catalog command.
@@ -124,11 +129,37 @@ type openedDB struct {
 func openDatabase(ctx context.Context, f dbFlags, timeout time.Duration) (*openedDB, error) {
 	opts := databasemcp.Options{QueryTimeout: timeout}
 	if *f.dsn == "" {
-		db, err := databasemcp.Open(*f.path, opts)
+		path := *f.path
+		if filetables.Is(path) { // CSV, TSV, JSON Lines, Parquet: the tables database-mcp would serve
+			loaded, err := filetables.Load(ctx, path, filetables.Options{})
+			if err != nil {
+				return nil, err
+			}
+			path, opts.Name = loaded.Path, filepath.Base(*f.path)
+		}
+		db, err := databasemcp.Open(path, opts)
 		if err != nil {
 			return nil, err
 		}
 		return &openedDB{db, filepath.Base(*f.path), *f.path, "--db " + *f.path}, nil
+	}
+	again := func(url string) string {
+		if *f.passwordEnv != "" {
+			return "--dsn " + url + " --password-env " + *f.passwordEnv
+		}
+		return "--dsn " + url
+	}
+	if mysqlconfig.Is(*f.dsn) {
+		cfg, err := mysqlconfig.Parse(*f.dsn, *f.passwordEnv)
+		if err != nil {
+			return nil, fmt.Errorf("--dsn: %w", err)
+		}
+		db, err := databasemcp.OpenMySQL(ctx, databasemcp.MySQLConfig{Conn: cfg, MaxConns: 2}, opts)
+		if err != nil {
+			return nil, err
+		}
+		t := mysqlconfig.TargetOf(cfg)
+		return &openedDB{db, t.Database, t.String(), again(t.URL())}, nil
 	}
 	cfg, err := pgconfig.Parse(*f.dsn, *f.passwordEnv)
 	if err != nil {
@@ -139,11 +170,7 @@ func openDatabase(ctx context.Context, f dbFlags, timeout time.Duration) (*opene
 		return nil, err
 	}
 	t := pgconfig.TargetOf(cfg)
-	again := "--dsn " + t.URL()
-	if *f.passwordEnv != "" {
-		again += " --password-env " + *f.passwordEnv
-	}
-	return &openedDB{db, t.Database, t.String(), again}, nil
+	return &openedDB{db, t.Database, t.String(), again(t.URL())}, nil
 }
 
 // refuseOverwrite stops before any work when out exists and --force is off.
@@ -193,7 +220,7 @@ func writeCatalog(path string, s *catalog.Semantic) error {
 
 // runCatalogInit drafts a catalog from a database.
 func runCatalogInit(ctx context.Context, args []string, io stdio) error {
-	fs := newFlagSet("catalog init", "--db FILE | --dsn postgres://... --out FILE [flags]", io)
+	fs := newFlagSet("catalog init", "--db FILE | --dsn postgres://...|mysql://... --out FILE [flags]", io)
 	dbf := addDBFlags(fs, "to draft the catalog from")
 	out := fs.String("out", "", "catalog file to write (required), e.g. catalog.json")
 	maxEntities := fs.Int("max-entities", draft.DefaultMaxEntities, "most named rows or values kept per entity set (a capped set says so in its note)")
@@ -204,7 +231,7 @@ func runCatalogInit(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	if !dbf.given() {
-		fmt.Fprintln(io.err, "talk2tables catalog init: --db (SQLite) or --dsn (PostgreSQL) is required")
+		fmt.Fprintln(io.err, "talk2tables catalog init: --db (SQLite) or --dsn (PostgreSQL, MySQL) is required")
 		fs.Usage()
 		return errUsage
 	}

@@ -36,7 +36,7 @@ func TestCatalogUsage(t *testing.T) {
 		{"help", []string{"catalog", "--help"}, nil, "init      draft a catalog from a database", ""},
 		{"unknown", []string{"catalog", "draft"}, errUsage, "", `unknown command "draft"`},
 		{"init help", []string{"catalog", "init", "--help"}, errHelp, "", "-max-entities int"},
-		{"init without db", []string{"catalog", "init", "--out", "x.json"}, errUsage, "", "talk2tables catalog init: --db (SQLite) or --dsn (PostgreSQL) is required"},
+		{"init without db", []string{"catalog", "init", "--out", "x.json"}, errUsage, "", "talk2tables catalog init: --db (SQLite) or --dsn (PostgreSQL, MySQL) is required"},
 		{"init without out", []string{"catalog", "init", "--db", "x.db"}, errUsage, "", "--out is required"},
 		{"init stray argument", []string{"catalog", "init", "--db", "x.db", "--out", "y", "extra"}, errUsage, "", `unexpected argument "extra"`},
 		{"migrate without in", []string{"catalog", "migrate", "--out", "x.json"}, errUsage, "", "--in is required"},

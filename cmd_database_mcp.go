@@ -4,24 +4,29 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"sync"
 	"time"
 
 	"talk2tables/databasemcp"
+	"talk2tables/filetables"
 	"talk2tables/mcpserve"
+	"talk2tables/mysqlconfig"
 	"talk2tables/orchestrator"
 	"talk2tables/pgconfig"
 )
 
-// runDatabaseMCP serves the read-only MCP server over a SQLite file or a
-// PostgreSQL database.
+// runDatabaseMCP serves the read-only MCP server over a SQLite file, a
+// PostgreSQL database or a MySQL/MariaDB database.
 func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
-	fs := newFlagSet("database-mcp", "--db FILE | --dsn postgres://... [flags]", io)
-	dbPath := fs.String("db", "", "SQLite database to serve read-only, e.g. testdata/sales.db (this or --dsn)")
-	dsn := fs.String("dsn", "", "PostgreSQL database to serve read-only: postgres://user@host:5432/dbname or 'host=... dbname=...'; "+
-		"a password missing from it comes from PGPASSWORD, ~/.pgpass or --password-env (this or --db)")
-	passwordEnv := fs.String("password-env", "", "name of the environment variable holding the PostgreSQL password (with --dsn)")
-	maxConns := fs.Int("max-conns", databasemcp.DefaultPostgresConns, "PostgreSQL connections in the pool (with --dsn)")
+	fs := newFlagSet("database-mcp", "--db FILE | --dsn postgres://... | --dsn mysql://... [flags]", io)
+	dbPath := fs.String("db", "", "SQLite database to serve read-only, e.g. testdata/sales.db, or CSV, TSV, JSON Lines or Parquet files "+
+		"(a file or a directory of them, one table per file), loaded into a SQLite database in the user cache directory (this or --dsn)")
+	dsn := fs.String("dsn", "", "PostgreSQL or MySQL/MariaDB database to serve read-only: postgres://user@host:5432/dbname or 'host=... dbname=...' "+
+		"(a password missing from it comes from PGPASSWORD, ~/.pgpass or --password-env); mysql://user@host:3306/dbname or user@tcp(host:3306)/dbname "+
+		"(from "+mysqlconfig.EnvPassword+" or --password-env) (this or --db)")
+	passwordEnv := fs.String("password-env", "", "name of the environment variable holding the database password (with --dsn)")
+	maxConns := fs.Int("max-conns", databasemcp.DefaultPostgresConns, "PostgreSQL or MySQL connections in the pool (with --dsn)")
 	transport := fs.String("transport", mcpserve.Stdio, "MCP transport: stdio, sse (/sse + /message) or http (streamable HTTP, /mcp)")
 	addr := fs.String("addr", ":8000", "listen address for the sse and http transports")
 	timeout := fs.Duration("query-timeout", databasemcp.DefaultQueryTimeout, "statement timeout; a longer query is interrupted and reported as TIMEOUT")
@@ -42,15 +47,15 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 	}
 	switch {
 	case *dbPath == "" && *dsn == "":
-		fmt.Fprintln(io.err, "talk2tables database-mcp: --db (SQLite) or --dsn (PostgreSQL) is required")
+		fmt.Fprintln(io.err, "talk2tables database-mcp: --db (SQLite) or --dsn (PostgreSQL, MySQL) is required")
 		fs.Usage()
 		return errUsage
 	case *dbPath != "" && *dsn != "":
-		fmt.Fprintln(io.err, "talk2tables database-mcp: give --db (SQLite) or --dsn (PostgreSQL), not both")
+		fmt.Fprintln(io.err, "talk2tables database-mcp: give --db (SQLite) or --dsn (PostgreSQL, MySQL), not both")
 		fs.Usage()
 		return errUsage
 	case *passwordEnv != "" && *dsn == "":
-		return fmt.Errorf("database-mcp: --password-env applies to --dsn (PostgreSQL) only")
+		return fmt.Errorf("database-mcp: --password-env applies to --dsn (PostgreSQL, MySQL) only")
 	}
 	switch *transport {
 	case mcpserve.Stdio, mcpserve.SSE, mcpserve.StreamableHTTP:
@@ -83,38 +88,53 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 		Connections: *connections, MaxValueBytes: *maxValue, MaxCellBytes: *maxCell, MaxResultBytes: *maxResult}
 
 	start := time.Now()
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	var watching sync.WaitGroup
+	defer func() { stopWatch(); watching.Wait() }()
 	var db interface {
 		databasemcp.Backend
 		Close() error
 	}
-	var lite *databasemcp.DB // SQLite: its file is watched for data changes
+	var watched databasemcp.Watcher // SQLite's file, MySQL's data version: watched for data changes
 	var where []any
-	if *dsn != "" {
+	if mysqlconfig.Is(*dsn) {
+		my, err := openMySQL(ctx, cmdLog, *dsn, *passwordEnv, *maxConns, opts)
+		if err != nil {
+			return fmt.Errorf("database-mcp: %w", err)
+		}
+		db, watched, where = my, my, append(my.Target().LogAttrs(), "max_conns", *maxConns, "server_version", my.Server())
+	} else if *dsn != "" {
 		pg, err := openPostgres(ctx, cmdLog, *dsn, *passwordEnv, *maxConns, opts)
 		if err != nil {
 			return fmt.Errorf("database-mcp: %w", err)
 		}
 		db, where = pg, append(pg.Target().LogAttrs(), "max_conns", *maxConns)
 	} else {
-		var err error
-		lite, err = databasemcp.Open(*dbPath, opts)
+		path := *dbPath
+		if filetables.Is(path) {
+			loaded, err := loadFiles(ctx, cmdLog, path)
+			if err != nil {
+				return fmt.Errorf("database-mcp: %w", err)
+			}
+			watching.Go(func() { watchFiles(watchCtx, cmdLog, *dbPath) })
+			path, opts.Name = loaded.Path, filepath.Base(*dbPath)
+		}
+		lite, err := databasemcp.Open(path, opts)
 		if err != nil {
 			return fmt.Errorf("database-mcp: %w", err)
 		}
-		db, where = lite, []any{"db", *dbPath, "connections", *connections, "sqlite_allocator", databasemcp.AllocatorState()}
+		db, watched, where = lite, lite, []any{"db", *dbPath, "connections", *connections, "sqlite_allocator", databasemcp.AllocatorState()}
 	}
 	defer db.Close()
+	defer func() { stopWatch(); watching.Wait() }() // the watchers stop before the database closes
 	cmdLog.Info("database opened read-only", append(where, "event", "database_opened", "dialect", db.Dialect(),
 		"transport", *transport, "query_timeout", timeout.String(), "max_rows", *maxRows,
 		"duration_ms", time.Since(start).Milliseconds())...)
 
 	srv := databasemcp.NewServer(db, logger)
-	watchCtx, stopWatch := context.WithCancel(ctx)
-	var watching sync.WaitGroup
-	if lite != nil {
-		watching.Go(func() { databasemcp.NotifyDataChanges(watchCtx, lite, srv, cmdLog) })
+	if watched != nil {
+		watching.Go(func() { databasemcp.NotifyDataChanges(watchCtx, watched, srv, cmdLog) })
 	}
-	defer func() { stopWatch(); watching.Wait() }()
 	err = mcpserve.Serve(ctx, srv, mcpserve.Options{
 		Transport: *transport, Addr: *addr, Stdin: io.in, Stdout: io.out, Logger: cmdLog,
 	})
@@ -138,4 +158,53 @@ func openPostgres(ctx context.Context, log *slog.Logger, dsn, passwordEnv string
 			"event", "password_in_dsn")
 	}
 	return databasemcp.OpenPostgres(ctx, databasemcp.PostgresConfig{Conn: cfg, MaxConns: maxConns}, opts)
+}
+
+// openMySQL connects database-mcp to MySQL or MariaDB. The DSN is never
+// logged; a password written into it draws a warning (process listings
+// show it).
+func openMySQL(ctx context.Context, log *slog.Logger, dsn, passwordEnv string, maxConns int, opts databasemcp.Options) (*databasemcp.MySQL, error) {
+	cfg, err := mysqlconfig.Parse(dsn, passwordEnv)
+	if err != nil {
+		return nil, fmt.Errorf("--dsn: %w", err)
+	}
+	if mysqlconfig.HasInlinePassword(dsn) {
+		log.Warn("the --dsn holds a password, which other users see in process listings: use "+mysqlconfig.EnvPassword+" or --password-env",
+			"event", "password_in_dsn")
+	}
+	return databasemcp.OpenMySQL(ctx, databasemcp.MySQLConfig{Conn: cfg, MaxConns: maxConns}, opts)
+}
+
+// filesWatchInterval is how often database-mcp looks at files served as
+// tables (a stat each; a changed file is hashed and loaded again).
+const filesWatchInterval = 2 * time.Second
+
+// loadFiles loads CSV, TSV, JSON Lines or Parquet files (a file or a
+// directory) into the cached SQLite database database-mcp serves.
+func loadFiles(ctx context.Context, log *slog.Logger, path string) (*filetables.Loaded, error) {
+	start := time.Now()
+	loaded, err := filetables.Load(ctx, path, filetables.Options{})
+	if err != nil {
+		return nil, err
+	}
+	rows := int64(0)
+	for _, t := range loaded.Tables {
+		rows += t.Rows
+	}
+	log.Info("files loaded as tables", "event", "files_loaded", "path", path, "tables", len(loaded.Tables), "rows", rows,
+		"reused", loaded.Reused, "cache", loaded.Path, "duration_ms", time.Since(start).Milliseconds())
+	return loaded, nil
+}
+
+// watchFiles loads the files again when they change; the SQLite watcher
+// then serves the new database and tells the clients.
+func watchFiles(ctx context.Context, log *slog.Logger, path string) {
+	filetables.Watch(ctx, path, filetables.Options{}, filesWatchInterval,
+		func(l *filetables.Loaded) {
+			log.Info("files changed and were loaded again", "event", "files_reloaded", "path", path, "tables", len(l.Tables))
+		},
+		func(err error) {
+			log.Warn("files changed but could not be loaded; serving the last good load", "event", "files_reload_failed",
+				"path", path, "error", err.Error())
+		})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -9,10 +10,12 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 
 	"talk2tables/catalog"
 	"talk2tables/datagen"
+	"talk2tables/mysqlconfig"
 	"talk2tables/pgconfig"
 )
 
@@ -32,12 +35,13 @@ func loadSampleCatalog(path string) (*catalog.Semantic, error) {
 }
 
 // runGenData builds the sample database from the catalog: a SQLite file, or
-// tables in a PostgreSQL database.
+// tables in a PostgreSQL or MySQL/MariaDB database.
 func runGenData(ctx context.Context, args []string, io stdio) error {
-	fs := newFlagSet("gen-data", "--db FILE | --dsn postgres://... [flags]", io)
+	fs := newFlagSet("gen-data", "--db FILE | --dsn postgres://... | --dsn mysql://... [flags]", io)
 	dbPath := fs.String("db", "", "SQLite database file to create or replace, e.g. testdata/sales.db (this or --dsn)")
-	dsn := fs.String("dsn", "", "PostgreSQL database to load the sample tables into with COPY: postgres://user@host:5432/dbname or 'host=... dbname=...' (this or --db)")
-	passwordEnv := fs.String("password-env", "", "name of the environment variable holding the PostgreSQL password (with --dsn; default PGPASSWORD or ~/.pgpass)")
+	dsn := fs.String("dsn", "", "PostgreSQL database to load the sample tables into with COPY (postgres://user@host:5432/dbname or 'host=... dbname=...'), "+
+		"or MySQL/MariaDB database (mysql://user@host:3306/dbname or user@tcp(host:3306)/dbname) (this or --db)")
+	passwordEnv := fs.String("password-env", "", "name of the environment variable holding the database password (with --dsn; default PGPASSWORD or ~/.pgpass, "+mysqlconfig.EnvPassword+")")
 	schema := fs.String("schema", "", "PostgreSQL schema for the tables, created when missing (with --dsn; default the user's current schema, usually public)")
 	replace := fs.Bool("replace", false, "drop the sample's four tables (products, customers, orders, sales) first when they exist (with --dsn)")
 	catalogPath := fs.String("catalog", "", "sample catalog whose products entity set (key, name, category and unit_price attributes) is sold (default: the repository's testdata/sales_catalog.json, built into the binary)")
@@ -49,15 +53,17 @@ func runGenData(ctx context.Context, args []string, io stdio) error {
 	}
 	switch {
 	case *dbPath == "" && *dsn == "":
-		fmt.Fprintln(io.err, "talk2tables gen-data: --db (SQLite) or --dsn (PostgreSQL) is required")
+		fmt.Fprintln(io.err, "talk2tables gen-data: --db (SQLite) or --dsn (PostgreSQL, MySQL) is required")
 		fs.Usage()
 		return errUsage
 	case *dbPath != "" && *dsn != "":
-		fmt.Fprintln(io.err, "talk2tables gen-data: give --db (SQLite) or --dsn (PostgreSQL), not both")
+		fmt.Fprintln(io.err, "talk2tables gen-data: give --db (SQLite) or --dsn (PostgreSQL, MySQL), not both")
 		fs.Usage()
 		return errUsage
 	case *dsn == "" && (*passwordEnv != "" || *schema != "" || *replace):
-		return fmt.Errorf("gen-data: --password-env, --schema and --replace apply to --dsn (PostgreSQL) only")
+		return fmt.Errorf("gen-data: --password-env, --schema and --replace apply to --dsn only")
+	case *schema != "" && mysqlconfig.Is(*dsn):
+		return fmt.Errorf("gen-data: --schema applies to PostgreSQL only; a MySQL DSN names its database")
 	}
 	if *rows < 1 || *rows > datagen.MaxRows {
 		return fmt.Errorf("gen-data: --rows must be between 1 and %d, got %d", datagen.MaxRows, *rows)
@@ -82,7 +88,9 @@ func runGenData(ctx context.Context, args []string, io stdio) error {
 	opts := datagen.Options{Path: *dbPath, Catalog: cat, Seed: *seed, AsOf: day, Rows: *rows}
 	var st datagen.Stats
 	where := *dbPath
-	if *dsn != "" {
+	if mysqlconfig.Is(*dsn) {
+		st, where, err = genMySQL(ctx, *dsn, *passwordEnv, opts, datagen.MySQLTarget{Replace: *replace})
+	} else if *dsn != "" {
 		st, where, err = genPostgres(ctx, *dsn, *passwordEnv, opts, datagen.PostgresTarget{Schema: *schema, Replace: *replace})
 	} else {
 		st, err = datagen.Generate(ctx, opts)
@@ -115,6 +123,36 @@ func genPostgres(ctx context.Context, dsn, passwordEnv string, opts datagen.Opti
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	st, err := datagen.GeneratePostgres(ctx, conn, opts, dst)
+	if err != nil && ctx.Err() != nil {
+		err = context.Canceled
+	}
+	if err == nil {
+		st.Path = target.Address() + "/" + st.Path
+	}
+	return st, target.String(), err
+}
+
+// genMySQL loads the sample into MySQL or MariaDB. It returns a description
+// of the target for messages (host, port, database, never the password).
+func genMySQL(ctx context.Context, dsn, passwordEnv string, opts datagen.Options, dst datagen.MySQLTarget) (datagen.Stats, string, error) {
+	cfg, err := mysqlconfig.Parse(dsn, passwordEnv)
+	if err != nil {
+		return datagen.Stats{}, "the database", fmt.Errorf("--dsn: %w", err)
+	}
+	target := mysqlconfig.TargetOf(cfg)
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return datagen.Stats{}, target.String(), fmt.Errorf("%s: %w", target, err)
+	}
+	db := sql.OpenDB(conn)
+	defer db.Close()
+	if err := db.PingContext(ctx); err != nil {
+		if ctx.Err() != nil {
+			return datagen.Stats{}, target.String(), ctx.Err()
+		}
+		return datagen.Stats{}, target.String(), mysqlconfig.ConnectError(target, err)
+	}
+	st, err := datagen.GenerateMySQL(ctx, db, opts, dst)
 	if err != nil && ctx.Err() != nil {
 		err = context.Canceled
 	}

@@ -33,7 +33,7 @@ func TestGenDataCommand(t *testing.T) {
 	}{
 		{name: "help", args: []string{"--help"}, wantErr: errHelp, wantStderr: "-as-of string"},
 		{name: "unknown flag", args: []string{"--db", "x.db", "--colour"}, wantErr: errUsage, wantStderr: "flag provided but not defined: -colour"},
-		{name: "missing db", args: []string{"--rows", "10"}, wantErr: errUsage, wantStderr: "--db (SQLite) or --dsn (PostgreSQL) is required"},
+		{name: "missing db", args: []string{"--rows", "10"}, wantErr: errUsage, wantStderr: "--db (SQLite) or --dsn (PostgreSQL, MySQL) is required"},
 		{name: "stray argument", args: []string{"--db", "x.db", "extra"}, wantErr: errUsage, wantStderr: `unexpected argument "extra"`},
 		{name: "bad as-of", args: []string{"--db", filepath.Join(dir, "a.db"), "--as-of", "21/11/2026"},
 			wantErrMsg: `--as-of "21/11/2026" is not a date like 2026-11-21 (YYYY-MM-DD)`},

@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"talk2tables/internal/mariadbtest"
 	"talk2tables/internal/pgtest"
 )
 
@@ -17,5 +18,5 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	os.Exit(pgtest.Main(m))
+	os.Exit(mariadbtest.Stop(pgtest.Main(m)))
 }

@@ -89,7 +89,7 @@ type Semantic struct {
 // Source says where a catalog came from.
 type Source struct {
 	Database  string   `json:"database,omitempty"` // file name, or a DSN without its password
-	Dialect   string   `json:"dialect,omitempty"`  // sqlite | postgres
+	Dialect   string   `json:"dialect,omitempty"`  // sqlite | postgres | mysql
 	DraftedBy string   `json:"drafted_by,omitempty"`
 	DraftedAt string   `json:"drafted_at,omitempty"` // RFC 3339
 	Notes     []string `json:"notes,omitempty"`      // what the drafter capped, skipped or guessed

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"talk2tables/sqlscan"
 )
 
 // Enumerations a version-2 catalog may use, in the order messages list them.
@@ -17,7 +19,7 @@ var (
 	measureTypes = []string{MeasureAdditive, MeasureNonAdditive}
 	dateFormats  = []string{DateISO, DateTimeISO, DateUnixSeconds, DateUnixMillis, DateYear}
 	aggregates   = []string{AggSum, AggAvg, AggMin, AggMax}
-	dialects     = []string{"sqlite", "postgres"}
+	dialects     = sqlscan.DialectNames()
 	// vocabularyAggregates are the SQL aggregates aggregation_terms may map to.
 	vocabularyAggregates = []string{"SUM", "COUNT", "AVG", "MIN", "MAX"}
 )

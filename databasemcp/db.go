@@ -105,6 +105,10 @@ type Options struct {
 	// as today instead of the clock's: fixtures and demos over data that ends
 	// on a fixed day stay reproducible.
 	Today string
+	// Name, when set, is the database's name in the schema resource instead
+	// of the SQLite file's base name (files served as tables: the file or
+	// directory the analyst named, not the cached database).
+	Name string
 }
 
 func (o Options) withDefaults() (Options, error) {

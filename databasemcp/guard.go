@@ -24,12 +24,13 @@ func checkQuery(q string, maxLen int) *sqlerr.Error {
 // identifiers and comments whole). It returns the tokens, and nil when the
 // database may prepare the query; unterminated strings are left to the
 // database, which reports them. The database enforces the same policy
-// again: SQLite's authorizer, PostgreSQL's read-only transaction.
+// again: SQLite's authorizer, PostgreSQL's and MySQL's read-only
+// transactions.
 func checkQueryIn(d sqlscan.Dialect, q string, maxLen int) ([]sqlscan.Token, *sqlerr.Error) {
 	if n := utf8.RuneCountInString(q); n > maxLen {
 		return nil, sqlerr.New(sqlerr.UnknownError,
 			fmt.Sprintf("query is %d characters long; the maximum is %d: shorten the query", n, maxLen))
 	}
 	toks, _ := d.Tokenize(q)
-	return toks, d.CheckReadOnlyTokens(toks)
+	return toks, d.CheckReadOnly(q)
 }

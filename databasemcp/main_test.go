@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"talk2tables/internal/mariadbtest"
 	"talk2tables/internal/pgtest"
 	"talk2tables/mcpserve"
 	"talk2tables/pgconfig"
@@ -34,7 +35,7 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv(envServeDB); path != "" {
 		os.Exit(serveStdio(path))
 	}
-	os.Exit(pgtest.Main(m))
+	os.Exit(mariadbtest.Stop(pgtest.Main(m)))
 }
 
 // serveStdio serves a SQLite file, or a PostgreSQL database when target is

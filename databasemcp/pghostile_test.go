@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"talk2tables/internal/hostile"
 	"talk2tables/internal/pgtest"
 	"talk2tables/sqlerr"
 	"talk2tables/sqlscan"
@@ -104,116 +105,22 @@ func TestPostgresHostileInputs(t *testing.T) {
 	before.objects = takeSnapshot(t, db).objects
 	c := inProcessClient(t, p)
 
-	perm, syntax, timeout, unknown := sqlerr.PermissionError, sqlerr.SyntaxError, sqlerr.Timeout, sqlerr.UnknownError
-	tests := []struct {
-		name  string
-		query string
-		want  sqlerr.Category
-	}{
-		// more than one statement, with PostgreSQL's lexical rules
-		{"two statements", "SELECT 1; DELETE FROM sales", perm},
-		{"escape string hides nothing", `SELECT E'\''; DELETE FROM sales; --'`, perm},
-		{"dollar quote then statement", "SELECT $q$ $$ $q$; DROP TABLE sales", perm},
-		{"nested comment then statement", "SELECT 1 /* /* */ */; TRUNCATE sales", perm},
-		{"dollar inside identifier", "SELECT 1 AS x$$; DELETE FROM sales; $$", perm},
-		{"nbsp after semicolon", "SELECT 1;\u00a0DELETE FROM sales", perm},
-		// writes and DDL
-		{"insert", "INSERT INTO sales (sale_id) VALUES (999999)", perm},
-		{"update", "UPDATE sales SET quantity = 0", perm},
-		{"delete", "DELETE FROM sales", perm},
-		{"merge", "MERGE INTO products p USING products q ON p.product_id = q.product_id WHEN MATCHED THEN DELETE", perm},
-		{"truncate", "TRUNCATE sales", perm},
-		{"drop", "DROP TABLE sales", perm},
-		{"create", "CREATE TABLE evil (x int)", perm},
-		{"create temp", "CREATE TEMP TABLE evil (x int)", perm},
-		{"alter", "ALTER TABLE sales ADD COLUMN evil text", perm},
-		{"grant", "GRANT ALL ON sales TO PUBLIC", perm},
-		{"comment", "COMMENT ON TABLE sales IS 'x'", perm},
-		{"select into", "SELECT * INTO evil FROM sales", perm},
-		{"data-modifying with", "WITH d AS (DELETE FROM sales RETURNING *) SELECT count(*) FROM d", perm},
-		{"explain analyze delete", "EXPLAIN ANALYZE DELETE FROM sales", perm},
-		{"row lock", "SELECT * FROM sales FOR UPDATE", perm},
-		{"row lock nowait", "SELECT * FROM sales FOR NO KEY UPDATE NOWAIT", perm},
-		{"lock table", "LOCK TABLE sales IN ACCESS EXCLUSIVE MODE", perm},
-		// session, transactions, procedural code, files
-		{"set", "SET statement_timeout = 0", perm},
-		{"set role", "SET ROLE pg_write_server_files", perm},
-		{"reset", "RESET ALL", perm},
-		{"listen", "LISTEN evil", perm},
-		{"notify", "NOTIFY evil, 'x'", perm},
-		{"prepare", "PREPARE p AS DELETE FROM sales", perm},
-		{"declare", "DECLARE c CURSOR WITH HOLD FOR SELECT 1", perm},
-		{"begin", "BEGIN READ WRITE", perm},
-		{"commit", "COMMIT", perm},
-		{"do block", "DO $$ BEGIN DELETE FROM sales; END $$", perm},
-		{"call", "CALL wipe()", perm},
-		{"copy to program", "COPY sales TO PROGRAM 'touch " + evil + "'", perm},
-		{"copy to file", "COPY (SELECT 1) TO '" + evil + "'", perm},
-		{"copy from file", "COPY products FROM '/etc/passwd'", perm},
-		{"vacuum", "VACUUM sales", perm},
-		{"analyze", "ANALYZE sales", perm},
-		{"load", "LOAD 'plpgsql'", perm},
-		{"discard", "DISCARD ALL", perm},
-		// functions with side effects
-		{"sleep", "SELECT pg_sleep(100)", perm},
-		{"sleep qualified", "SELECT pg_catalog.pg_sleep(100)", perm},
-		{"sleep quoted", `SELECT "pg_sleep"(100)`, perm},
-		{"sleep for in from", "SELECT * FROM pg_sleep_for('1 hour')", perm},
-		{"sleep behind a comment", "SELECT pg_sleep /* x */ (100)", perm},
-		{"unicode escaped name", `SELECT U&"pg\0073leep"(100)`, syntax},
-		{"set_config", "SELECT set_config('statement_timeout', '0', false)", perm},
-		{"nextval", "SELECT nextval('hostile_seq')", perm},
-		{"setval", "SELECT setval('hostile_seq', 1000)", perm},
-		{"advisory lock", "SELECT pg_advisory_lock(42)", perm},
-		{"try advisory lock", "SELECT pg_try_advisory_lock(42)", perm},
-		{"advisory xact lock", "SELECT pg_advisory_xact_lock_shared(42)", perm},
-		{"large object import", "SELECT lo_import('/etc/passwd')", perm},
-		{"large object create", "SELECT lo_create(0)", perm},
-		{"large object export", "SELECT lo_export(1, '" + evil + "')", perm},
-		{"read file", "SELECT pg_read_file('/etc/passwd')", perm},
-		{"read binary file", "SELECT pg_read_binary_file('/etc/passwd')", perm},
-		{"list directory", "SELECT * FROM pg_ls_dir('.')", perm},
-		{"stat file", "SELECT pg_stat_file('postgresql.conf')", perm},
-		{"terminate backends", "SELECT pg_terminate_backend(pid) FROM pg_stat_activity", perm},
-		{"cancel backends", "SELECT pg_cancel_backend(pid) FROM pg_stat_activity", perm},
-		{"reload config", "SELECT pg_reload_conf()", perm},
-		{"rotate log", "SELECT pg_rotate_logfile()", perm},
-		{"switch wal", "SELECT pg_switch_wal()", perm},
-		{"notify function", "SELECT pg_notify('evil', 'x')", perm},
-		{"dblink", "SELECT * FROM dblink('dbname=" + db.Name + "', 'SELECT 1') AS t(x int)", perm},
-		{"dblink exec", "SELECT dblink_exec('dbname=" + db.Name + "', 'DELETE FROM sales')", perm},
-		{"query_to_xml", "SELECT query_to_xml('SELECT pg_advisory_lock(7)', true, false, '')", perm},
-		{"table_to_xml", "SELECT table_to_xml('sales', true, false, '')", perm},
-		{"txid", "SELECT txid_current()", perm},
-		{"setseed", "SELECT setseed(0.5)", perm},
-		{"user volatile function", "SELECT bump()", perm},
-		{"user volatile function created later", "SELECT late_bump()", perm},
-		{"mislabelled stable function", "SELECT sneaky()", perm},
-		// unicode and whitespace tricks
-		{"zero width space", "\u200bDELETE FROM sales", syntax},
-		{"fullwidth letters", "ＤＥＬＥＴＥ FROM sales", syntax},
-		{"only semicolons", " \n\t;; ", syntax},
-		{"only a comment", "/* SELECT 1 */", syntax},
-		// exhaustion
-		{"very long query", "SELECT '" + strings.Repeat("a", DefaultMaxQueryLength) + "'", unknown},
-		{"runaway recursion", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c", timeout},
-		{"cartesian join", "SELECT count(*) FROM sales a, sales b, sales c", timeout},
-		{"huge series", "SELECT sum(g) FROM generate_series(1, 10000000000) g", timeout},
-	}
+	perm, timeout := sqlerr.PermissionError, sqlerr.Timeout
+	tests := hostile.Postgres(hostile.Paths{Dir: out, Evil: evil}, db.Name)
 	if len(tests) < 50 {
 		t.Fatalf("only %d hostile inputs", len(tests))
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e := toolError(t, c, "execute_query", map[string]any{"query": tt.query})
-			if e.Category != tt.want {
-				t.Errorf("execute_query(%.80q) = %s %q, want %s", tt.query, e.Category, e.Message, tt.want)
+		t.Run(tt.Name, func(t *testing.T) {
+			e := toolError(t, c, "execute_query", map[string]any{"query": tt.Query})
+			if e.Category != tt.Want {
+				t.Errorf("execute_query(%.80q) = %s %q, want %s", tt.Query, e.Category, e.Message, tt.Want)
 			}
-			if tt.want == perm && !strings.Contains(e.Message, "only read-only SELECT queries are allowed") {
+			if tt.Want == perm && !strings.Contains(e.Message, "only read-only SELECT queries are allowed") {
 				t.Errorf("message = %q, want it to say only read-only SELECT queries are allowed", e.Message)
 			}
-			if tt.want != timeout && tt.name != "mislabelled stable function" {
-				if v := toolError(t, c, "validate_query", map[string]any{"query": tt.query}); v != e {
+			if tt.Want != timeout && tt.Name != "mislabelled stable function" {
+				if v := toolError(t, c, "validate_query", map[string]any{"query": tt.Query}); v != e {
 					t.Errorf("validate_query = %+v, want %+v", v, e)
 				}
 			}

@@ -92,6 +92,9 @@ func (db *DB) loadSchema(ctx context.Context) (*Schema, error) {
 		return db.schema, nil
 	}
 	s := &Schema{Dialect: "sqlite", Database: filepath.Base(db.path), Tables: []Table{}}
+	if db.opts.Name != "" {
+		s.Database = db.opts.Name
+	}
 	names, err := db.strings(ctx,
 		"SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
 	if err != nil {

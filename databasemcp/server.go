@@ -16,6 +16,7 @@ import (
 
 	"talk2tables/resultlimit"
 	"talk2tables/sqlerr"
+	"talk2tables/sqlscan"
 	"talk2tables/telemetry"
 )
 
@@ -28,8 +29,8 @@ const Version = "0.1.0"
 // SchemaURI is the URI of the schema resource.
 const SchemaURI = "database://schema"
 
-// Backend is a read-only database the server serves: SQLite (*DB) or
-// PostgreSQL (*Postgres). Both give the same contracts: Query and Validate
+// Backend is a read-only database the server serves: SQLite (*DB),
+// PostgreSQL (*Postgres) or MySQL/MariaDB (*MySQL). All give the same contracts: Query and Validate
 // return *sqlerr.Error for SQL failures, Schema the database://schema JSON.
 type Backend interface {
 	Query(ctx context.Context, query string, maxRows int) (*Result, error)
@@ -37,7 +38,7 @@ type Backend interface {
 	Schema(ctx context.Context) (*Schema, error)
 	// Options are the effective limits (defaults applied).
 	Options() Options
-	// Dialect is "sqlite" or "postgres".
+	// Dialect is "sqlite", "postgres" or "mysql" (sqlscan.Dialect's names).
 	Dialect() string
 }
 
@@ -51,10 +52,11 @@ func (db *DB) Dialect() string { return "sqlite" }
 
 // engineName is the dialect as prose.
 func engineName(dialect string) string {
-	if dialect == "postgres" {
-		return "PostgreSQL"
+	d, err := sqlscan.ParseDialect(dialect)
+	if err != nil {
+		return "SQL"
 	}
-	return "SQLite"
+	return d.Engine()
 }
 
 // NewServer returns the MCP server over db with the tools execute_query and
@@ -248,19 +250,37 @@ func (h *handlers) readSchema(ctx context.Context, req mcp.ReadResourceRequest) 
 	return []mcp.ResourceContents{mcp.TextResourceContents{URI: SchemaURI, MIMEType: "application/json", Text: string(b)}}, nil
 }
 
-// DataWatchInterval is how often NotifyDataChanges looks at the file.
+// DataWatchInterval is how often NotifyDataChanges looks at a SQLite file.
 const DataWatchInterval = time.Second
 
-// NotifyDataChanges watches db's file until ctx is done and, whenever its
-// content changes (written, or replaced by a newly generated database), sends
+// Watcher is a backend that can tell when its data changed: SQLite (*DB)
+// by its file, every DataWatchInterval; MySQL (*MySQL) by its data
+// version, every MySQLWatchInterval.
+type Watcher interface {
+	Watch(ctx context.Context, interval time.Duration, changed func(version string))
+	watchInterval() time.Duration
+}
+
+func (db *DB) watchInterval() time.Duration { return DataWatchInterval }
+
+func (m *MySQL) watchInterval() time.Duration { return MySQLWatchInterval }
+
+var (
+	_ Watcher = (*DB)(nil)
+	_ Watcher = (*MySQL)(nil)
+)
+
+// NotifyDataChanges watches db until ctx is done and,
+// whenever its content changes (a file written or replaced by a newly
+// generated database; a MySQL table written), sends
 // notifications/resources/updated for database://schema to every client:
 // row counts and values change with the data, and clients that cache
 // results drop them.
-func NotifyDataChanges(ctx context.Context, db *DB, s *server.MCPServer, logger *slog.Logger) {
+func NotifyDataChanges(ctx context.Context, db Watcher, s *server.MCPServer, logger *slog.Logger) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	db.Watch(ctx, DataWatchInterval, func(version string) {
+	db.Watch(ctx, db.watchInterval(), func(version string) {
 		logger.Info("database content changed", "event", "database_changed", "data_version", version)
 		s.SendNotificationToAllClients(string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": SchemaURI})
 	})

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -55,6 +56,8 @@ type EnvOptions struct {
 	// Postgres, when set, serves this PostgreSQL database (database-mcp's
 	// --dsn backend) instead of the SQLite file at DBPath.
 	Postgres *pgx.ConnConfig
+	// MySQL, when set, serves this MySQL or MariaDB database instead.
+	MySQL *mysql.Config
 }
 
 // Start opens the database, starts the servers and connects an orchestrator
@@ -78,6 +81,13 @@ func Start(ctx context.Context, opts EnvOptions) (_ *Env, err error) {
 		}
 		e.db = pg
 		e.stop = append(e.stop, func() { pg.Close() })
+	} else if opts.MySQL != nil {
+		my, err := databasemcp.OpenMySQL(ctx, databasemcp.MySQLConfig{Conn: opts.MySQL}, dbOpts)
+		if err != nil {
+			return nil, err
+		}
+		e.db = my
+		e.stop = append(e.stop, func() { my.Close() })
 	} else {
 		lite, err := databasemcp.Open(opts.DBPath, dbOpts)
 		if err != nil {

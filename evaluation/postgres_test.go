@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"talk2tables/internal/fixtures"
+	"talk2tables/internal/mariadbtest"
 	"talk2tables/internal/pgtest"
 	"talk2tables/pgconfig"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+func TestMain(m *testing.M) { os.Exit(mariadbtest.Stop(pgtest.Main(m))) }
 
 // TestFixturesPostgres asks the sample database's questions and the bikeshop
 // fixture's (untouched and after edits) of a PostgreSQL copy of each,
@@ -69,8 +70,8 @@ func checkSameOutcomes(t *testing.T, lite, pg *Report) {
 		case r.Outcome == Wrong || r.Outcome == Error:
 			t.Errorf("%s: %s answer to %s %q:\n  sql: %s\n  %s", label, r.Outcome, r.Question.ID, r.Question.Text, oneLine(r.SQL), r.Detail)
 		case r.Outcome != outcome[r.Question.ID]:
-			t.Errorf("%s: %s %q is %s on PostgreSQL, %s on SQLite: %s", label, r.Question.ID, r.Question.Text,
-				r.Outcome, outcome[r.Question.ID], r.Detail)
+			t.Errorf("%s: %s %q is %s on %s, %s on SQLite: %s", label, r.Question.ID, r.Question.Text,
+				r.Outcome, pg.Engine, outcome[r.Question.ID], r.Detail)
 		}
 	}
 	if len(pg.Results) != len(lite.Results) {

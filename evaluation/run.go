@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
+	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 
 	"talk2tables/databasemcp"
@@ -58,7 +59,7 @@ type Result struct {
 type Report struct {
 	Fixture string
 	Edited  bool   // the catalog had the fixture's edits applied
-	Engine  string // where the questions were asked: "sqlite", or "postgres" (Options.Postgres)
+	Engine  string // where the questions were asked: "sqlite", "postgres" (Options.Postgres) or "mysql" (Options.MySQL)
 	// Skipped names what of the fixture PostgreSQL could not be given (a
 	// view in SQLite-only SQL), with the reason.
 	Skipped []string
@@ -127,6 +128,11 @@ type Options struct {
 	// DraftFromPostgres drafts the catalog from the PostgreSQL copy (as
 	// `catalog init --dsn` would) instead of calling Catalog.
 	DraftFromPostgres bool
+	// MySQL, when set, is Postgres's counterpart for an empty MySQL or
+	// MariaDB database the user may create tables in (mysqlconfig.Parse).
+	MySQL *mysql.Config
+	// DraftFromMySQL drafts the catalog from the MySQL copy.
+	DraftFromMySQL bool
 }
 
 // Run evaluates one fixture: build, catalog, servers, every question.
@@ -176,6 +182,11 @@ func startEnvs(ctx context.Context, name, dbPath string, opts Options) (gold, as
 		if cat, skipped, err = loadPostgres(ctx, name, dbPath, pgCfg, opts); err != nil {
 			return nil, nil, "", nil, err
 		}
+	} else if opts.MySQL != nil {
+		engine = "mysql"
+		if cat, skipped, err = loadMySQL(ctx, name, dbPath, opts); err != nil {
+			return nil, nil, "", nil, err
+		}
 	} else {
 		engine = "sqlite"
 		if cat, err = opts.Catalog(ctx, dbPath); err != nil {
@@ -192,11 +203,11 @@ func startEnvs(ctx context.Context, name, dbPath string, opts Options) (gold, as
 		return nil, nil, "", nil, err
 	}
 	envOpts := EnvOptions{DBPath: dbPath, CatalogPath: catPath, Today: fixtures.AsOf(name),
-		Transport: opts.Transport, Logger: opts.Logger, Postgres: pgCfg}
+		Transport: opts.Transport, Logger: opts.Logger, Postgres: pgCfg, MySQL: opts.MySQL}
 	if ask, err = Start(ctx, envOpts); err != nil {
 		return nil, nil, "", nil, err
 	}
-	if pgCfg == nil {
+	if pgCfg == nil && opts.MySQL == nil {
 		return ask, ask, engine, nil, nil
 	}
 	gold, err = Start(ctx, EnvOptions{DBPath: dbPath, Today: fixtures.AsOf(name), Logger: opts.Logger})
@@ -232,6 +243,29 @@ func loadPostgres(ctx context.Context, name, dbPath string, pgCfg *pgx.ConnConfi
 	defer pg.Close()
 	if cat, err = DraftedFrom(ctx, pg, name+".db"); err != nil {
 		return nil, nil, fmt.Errorf("draft the catalog from PostgreSQL: %w", err)
+	}
+	return cat, skipped, nil
+}
+
+// loadMySQL copies the fixture into MySQL and returns its catalog: drafted
+// from MySQL, or opts.Catalog's.
+func loadMySQL(ctx context.Context, name, dbPath string, opts Options) (cat []byte, skipped []string, err error) {
+	if skipped, err = LoadMySQL(ctx, dbPath, opts.MySQL); err != nil {
+		return nil, nil, fmt.Errorf("load the fixture into MySQL: %w", err)
+	}
+	if !opts.DraftFromMySQL {
+		if cat, err = opts.Catalog(ctx, dbPath); err != nil {
+			return nil, nil, fmt.Errorf("catalog: %w", err)
+		}
+		return cat, skipped, nil
+	}
+	my, err := databasemcp.OpenMySQL(ctx, databasemcp.MySQLConfig{Conn: opts.MySQL}, databasemcp.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	defer my.Close()
+	if cat, err = DraftedFrom(ctx, my, name+".db"); err != nil {
+		return nil, nil, fmt.Errorf("draft the catalog from MySQL: %w", err)
 	}
 	return cat, skipped, nil
 }

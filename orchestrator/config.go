@@ -21,6 +21,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"talk2tables/resultlimit"
+	"talk2tables/sqlscan"
 )
 
 // Transport names accepted in ServerConfig.Transport.
@@ -120,7 +121,7 @@ type ServerConfig struct {
 	RateLimit *RateLimit `yaml:"rate_limit"`
 }
 
-// SQL dialects of ServerConfig.Dialect.
+// SQL dialects of ServerConfig.Dialect (sqlscan.Dialect's names).
 const (
 	DialectSQLite   = "sqlite"
 	DialectPostgres = "postgres"
@@ -470,13 +471,13 @@ func (c *Config) Validate() error {
 		if s.HasCapability(CapExecuteQuery) {
 			executors++
 		}
-		switch s.Dialect {
-		case "", DialectSQLite, DialectPostgres, DialectMySQL:
-			if s.Dialect != "" && !s.HasCapability(CapExecuteQuery) {
-				add("%s.dialect: only an executor uses it; add capability execute_query or remove it", at)
-			}
-		default:
-			add("%s.dialect: unknown dialect %q (want sqlite, postgres or mysql)", at, s.Dialect)
+		switch {
+		case s.Dialect != "" && !slices.Contains(sqlscan.DialectNames(), s.Dialect):
+			// Never another engine's rules by default: the static check
+			// cannot read SQL in a dialect it does not know.
+			add("%s.dialect: unknown dialect %q (want %s)", at, s.Dialect, strings.Join(sqlscan.DialectNames(), ", "))
+		case s.Dialect != "" && !s.HasCapability(CapExecuteQuery):
+			add("%s.dialect: only an executor uses it; add capability execute_query or remove it", at)
 		}
 		switch s.SchemaDiscovery {
 		case "", DiscoveryAuto, DiscoverySQL, DiscoverySearch, DiscoveryOff:

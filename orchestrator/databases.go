@@ -121,7 +121,7 @@ type tableSet map[string]bool
 func (ts tableSet) has(name string) bool { return ts[strings.ToLower(strings.TrimSpace(name))] }
 
 // schemaOf reads a server's schema resource ({"dialect", "today",
-// "tables": [...]}, docs/contracts.md §2): its dialect ("sqlite" when it
+// "tables": [...]}, docs/contracts.md §2): its dialect ("" when it
 // declares none), today and table names; ok is false without one.
 func schemaOf(res map[string]any) (dialect, today string, tables tableSet, ok bool) {
 	for _, uri := range sortedKeys(res) {
@@ -147,12 +147,9 @@ func schemaOf(res map[string]any) (dialect, today string, tables tableSet, ok bo
 		}
 		dialect, _ = m["dialect"].(string)
 		today, _ = m["today"].(string)
-		if dialect == "" {
-			dialect = "sqlite"
-		}
 		return dialect, today, tables, true
 	}
-	return "sqlite", "", nil, false
+	return "", "", nil, false
 }
 
 // catalogTables lists the tables a server's catalog resources name,
@@ -233,6 +230,9 @@ func bindDatabases(g *gathered) ([]sqlgen.Database, map[string]*database) {
 			continue
 		}
 		dialect, today, tables, _ := schemaOf(s.Resources)
+		if c.cfg.Dialect != "" {
+			dialect = c.cfg.Dialect // the configured dialect wins, as for one executor
+		}
 		byID[c.id] = &database{conn: c, dialect: dialect, tables: tables}
 		dbs = append(dbs, sqlgen.Database{Server: c.id, Name: c.cfg.Name, Dialect: dialect, Today: today,
 			Domains: slices.Clone(c.cfg.Domains), Sources: []string{c.id}})

@@ -94,8 +94,9 @@ func (o *Orchestrator) staleWhileDown(log *slog.Logger, sql string, maxRows int,
 }
 
 // executorDialect is the executor's configured dialect, else the SQL
-// dialect its schema resource (or discovered schema) declares ("sqlite"
-// when it declares none), from the resource cache, even
+// dialect its schema resource (or discovered schema) declares ("" when it
+// declares none: the static check then reads SQL with every dialect's
+// rules, never with SQLite's alone), from the resource cache, even
 // an expired entry (a server does not change engines); on a cold cache it
 // reads the executor's resources first.
 func (o *Orchestrator) executorDialect(ctx context.Context, exec *conn, opID string) string {
@@ -110,13 +111,13 @@ func (o *Orchestrator) executorDialect(ctx context.Context, exec *conn, opID str
 	}
 	snap, _, err := o.cache.get(ctx, exec, opID)
 	if err != nil {
-		return "sqlite" // the executor call that follows reports what is wrong
+		return "" // the executor call that follows reports what is wrong
 	}
 	return dialectOf(snap)
 }
 
-// dialectOf finds {"dialect": ...} in a server's resources ("sqlite" when
-// none declares it).
+// dialectOf finds {"dialect": ...} in a server's resources ("" when none
+// declares it).
 func dialectOf(snap *serverSnapshot) string {
 	if snap != nil {
 		for _, v := range snap.Resources {
@@ -127,7 +128,7 @@ func dialectOf(snap *serverSnapshot) string {
 			}
 		}
 	}
-	return "sqlite"
+	return ""
 }
 
 // staticCheck runs the checks the database does not do itself: one
@@ -146,7 +147,7 @@ func staticCheck(dialect, sql string, aggregation bool) *QueryExecutionError {
 		return &QueryExecutionError{Reason: ReasonSQLExecution, Category: cat, SQL: sql, Message: err.Error(), Err: err}
 	}
 	if aggregation {
-		if err := sqlgen.CheckAggregation(sql); err != nil {
+		if err := sqlgen.CheckAggregationIn(dialect, sql); err != nil {
 			return &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.CategoryOf(err), SQL: sql,
 				Message: messageOf(err), Err: err}
 		}

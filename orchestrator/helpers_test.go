@@ -22,6 +22,7 @@ import (
 
 	"talk2tables/databasemcp"
 	"talk2tables/internal/llmtest"
+	"talk2tables/internal/mariadbtest"
 	"talk2tables/internal/pgtest"
 	"talk2tables/internal/testfixture"
 	"talk2tables/mcpserve"
@@ -62,7 +63,7 @@ func TestMain(m *testing.M) {
 	}
 	switch os.Getenv(envChild) {
 	case "":
-		os.Exit(pgtest.Main(m)) // stops the PostgreSQL cluster if a test started one
+		os.Exit(mariadbtest.Stop(pgtest.Main(m))) // stops the PostgreSQL cluster and MariaDB server if a test started them
 	case "database":
 		// Traces go to the OTLP endpoint the environment names, if any.
 		flush, err := telemetry.Setup(context.Background(), "talk2tables-database-mcp")

@@ -641,7 +641,7 @@ func (o *Orchestrator) requestBase(g *gathered, exec *conn) *requestBase {
 }
 
 func newRequestBase(g *gathered, exec *conn, budget int) *requestBase {
-	b := &requestBase{snaps: slices.Clone(g.snaps), exec: exec, dialect: "sqlite",
+	b := &requestBase{snaps: slices.Clone(g.snaps), exec: exec,
 		servers: make([]sqlgen.ServerContext, len(g.snaps))}
 	for i, s := range g.snaps {
 		c := g.conns[i]

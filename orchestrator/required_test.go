@@ -60,7 +60,7 @@ func TestRequiredDefaults(t *testing.T) {
 func TestForeignConfigProblems(t *testing.T) {
 	const head = "mcp_servers:\n  db:\n    transport: stdio\n    command: x\n    priority: 1\n    capabilities: [execute_query]\n"
 	tests := []struct{ body, want string }{
-		{head + "    dialect: oracle\n", `mcp_servers.db.dialect: unknown dialect "oracle" (want sqlite, postgres or mysql)`},
+		{head + "    dialect: oracle\n", `mcp_servers.db.dialect: unknown dialect "oracle" (want sqlite, postgres, mysql)`},
 		{head + "    schema_discovery: magic\n", `mcp_servers.db.schema_discovery: unknown value "magic"`},
 		{head + "  meta:\n    transport: stdio\n    command: x\n    priority: 2\n    capabilities: [list_resources]\n    dialect: sqlite\n",
 			"mcp_servers.meta.dialect: only an executor uses it"},

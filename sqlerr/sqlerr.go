@@ -232,3 +232,81 @@ func ClassifySQLState(code, msg string) Category {
 	}
 	return Classify(msg)
 }
+
+// mysqlErrors maps MySQL and MariaDB server error numbers to categories.
+// Numbers not listed fall back to their SQLSTATE class (sqlStateClasses),
+// then to the message.
+var mysqlErrors = map[uint16]Category{
+	1064: SyntaxError,      // ER_PARSE_ERROR
+	1149: SyntaxError,      // ER_SYNTAX_ERROR
+	1305: SyntaxError,      // ER_SP_DOES_NOT_EXIST: FUNCTION x does not exist
+	1318: SyntaxError,      // ER_SP_WRONG_NO_OF_ARGS
+	1582: SyntaxError,      // ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT
+	1583: SyntaxError,      // ER_WRONG_PARAMETERS_TO_NATIVE_FCT
+	1630: SyntaxError,      // ER_FUNC_INEXISTENT_NAME_COLLISION
+	1146: MissingTable,     // ER_NO_SUCH_TABLE
+	1049: MissingTable,     // ER_BAD_DB_ERROR (a qualified name's database)
+	1109: MissingTable,     // ER_UNKNOWN_TABLE
+	1051: MissingTable,     // ER_BAD_TABLE_ERROR
+	1054: MissingColumn,    // ER_BAD_FIELD_ERROR
+	1052: AmbiguousColumn,  // ER_NON_UNIQ_ERROR
+	1066: AmbiguousColumn,  // ER_NONUNIQ_TABLE: not unique table/alias
+	1055: AggregationError, // ER_WRONG_FIELD_WITH_GROUP
+	1056: AggregationError, // ER_WRONG_GROUP_FIELD
+	1111: AggregationError, // ER_INVALID_GROUP_FUNC_USE
+	1140: AggregationError, // ER_MIX_OF_GROUP_FUNC_AND_FIELDS
+	1463: AggregationError, // ER_NON_GROUPING_FIELD_USED
+	1267: DataTypeMismatch, // ER_CANT_AGGREGATE_2COLLATIONS
+	1270: DataTypeMismatch, // ER_CANT_AGGREGATE_3COLLATIONS
+	1271: DataTypeMismatch, // ER_CANT_AGGREGATE_NCOLLATIONS
+	1292: DataTypeMismatch, // ER_TRUNCATED_WRONG_VALUE
+	1366: DataTypeMismatch, // ER_TRUNCATED_WRONG_VALUE_FOR_FIELD
+	1367: DataTypeMismatch, // ER_ILLEGAL_VALUE_FOR_TYPE
+	1690: DataTypeMismatch, // ER_DATA_OUT_OF_RANGE
+	4078: DataTypeMismatch, // MariaDB: illegal parameter data types for operation
+	4079: DataTypeMismatch, // MariaDB: illegal parameter data type for operation
+	1044: PermissionError,  // ER_DBACCESS_DENIED_ERROR
+	1045: PermissionError,  // ER_ACCESS_DENIED_ERROR
+	1142: PermissionError,  // ER_TABLEACCESS_DENIED_ERROR
+	1143: PermissionError,  // ER_COLUMNACCESS_DENIED_ERROR
+	1227: PermissionError,  // ER_SPECIFIC_ACCESS_DENIED_ERROR
+	1370: PermissionError,  // ER_PROCACCESS_DENIED_ERROR
+	1290: PermissionError,  // ER_OPTION_PREVENTS_STATEMENT (--read-only, secure_file_priv)
+	1792: PermissionError,  // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
+	1836: PermissionError,  // ER_READ_ONLY_MODE
+	3024: Timeout,          // MySQL ER_QUERY_TIMEOUT (max_execution_time)
+	1969: Timeout,          // MariaDB ER_STATEMENT_TIMEOUT (max_statement_time)
+	1317: Timeout,          // ER_QUERY_INTERRUPTED
+	1205: Timeout,          // ER_LOCK_WAIT_TIMEOUT
+	3572: Timeout,          // ER_LOCK_NOWAIT
+	1153: ResourceLimit,    // ER_NET_PACKET_TOO_LARGE
+	1301: ResourceLimit,    // ER_WARN_ALLOWED_PACKET_OVERFLOWED
+	1114: ResourceLimit,    // ER_RECORD_FILE_FULL (a temporary table of a big sort or join)
+	1038: ResourceLimit,    // ER_OUT_OF_SORTMEMORY
+	1041: ResourceLimit,    // ER_OUT_OFMEMORY
+	1037: ResourceLimit,    // ER_OUTOFMEMORY
+	3636: ResourceLimit,    // MySQL ER_CTE_MAX_RECURSION_DEPTH
+	1030: DatabaseError,    // ER_GET_ERRNO: error from the storage engine
+	1034: DatabaseError,    // ER_NOT_KEYFILE: a damaged index
+	1194: DatabaseError,    // ER_CRASHED_ON_USAGE
+	1195: DatabaseError,    // ER_CRASHED_ON_REPAIR
+	1712: DatabaseError,    // ER_INDEX_CORRUPT
+	1877: DatabaseError,    // ER_TABLE_CORRUPT
+	1812: DatabaseError,    // ER_TABLESPACE_MISSING
+	1932: DatabaseError,    // ER_TABLESPACE_MISSING / table doesn't exist in engine
+}
+
+// ClassifyMySQL maps a MySQL or MariaDB server error (its number, SQLSTATE
+// and message) to a category: by number first, then by SQLSTATE class
+// (class 22, data exceptions, is DATA_TYPE_MISMATCH), then by message.
+func ClassifyMySQL(number uint16, sqlState, msg string) Category {
+	if c, ok := mysqlErrors[number]; ok {
+		return c
+	}
+	if len(sqlState) == 5 && sqlState != "HY000" {
+		if c, ok := sqlStateClasses[sqlState[:2]]; ok {
+			return c
+		}
+	}
+	return Classify(msg)
+}

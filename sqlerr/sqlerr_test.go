@@ -138,3 +138,33 @@ func TestCategoriesIsACopy(t *testing.T) {
 		t.Error("Categories() returned the package's own array")
 	}
 }
+
+func TestClassifyMySQL(t *testing.T) {
+	tests := []struct {
+		number uint16
+		state  string
+		msg    string
+		want   Category
+	}{
+		{1064, "42000", "You have an error in your SQL syntax", SyntaxError},
+		{1146, "42S02", "Table 'db.nope' doesn't exist", MissingTable},
+		{1054, "42S22", "Unknown column 'nope' in 'field list'", MissingColumn},
+		{1052, "23000", "Column 'order_id' in field list is ambiguous", AmbiguousColumn},
+		{1111, "HY000", "Invalid use of group function", AggregationError},
+		{1305, "42000", "FUNCTION db.no_such does not exist", SyntaxError},
+		{1292, "22007", "Truncated incorrect DOUBLE value", DataTypeMismatch},
+		{1365, "22012", "Division by 0", DataTypeMismatch}, // by SQLSTATE class 22
+		{1792, "25006", "Cannot execute statement in a READ ONLY transaction", PermissionError},
+		{1142, "42000", "SELECT command denied to user", PermissionError},
+		{1969, "70100", "Query execution was interrupted (max_statement_time exceeded)", Timeout},
+		{3024, "HY000", "Query execution was interrupted, maximum statement execution time exceeded", Timeout},
+		{3636, "HY000", "Recursive query aborted after 1001 iterations", ResourceLimit},
+		{1877, "HY000", "Operation cannot be performed. The table 'db.t' is missing, corrupt or contains bad data", DatabaseError},
+		{9999, "HY000", "something no rule knows", UnknownError},
+	}
+	for _, tt := range tests {
+		if got := ClassifyMySQL(tt.number, tt.state, tt.msg); got != tt.want {
+			t.Errorf("ClassifyMySQL(%d, %s, %q) = %s, want %s", tt.number, tt.state, tt.msg, got, tt.want)
+		}
+	}
+}

@@ -180,17 +180,20 @@ func TestSQLiteRulesUnchanged(t *testing.T) {
 }
 
 func TestParseDialect(t *testing.T) {
-	for name, want := range map[string]Dialect{"": SQLite, "sqlite": SQLite, "PostgreSQL": Postgres, "postgres": Postgres} {
+	for name, want := range map[string]Dialect{"sqlite": SQLite, "SQLite3": SQLite, "PostgreSQL": Postgres,
+		"postgres": Postgres, "mysql": MySQL, "MariaDB": MySQL} {
 		got, err := ParseDialect(name)
 		if err != nil || got != want {
 			t.Errorf("ParseDialect(%q) = %v, %v; want %v", name, got, err, want)
 		}
 	}
-	if _, err := ParseDialect("oracle"); err == nil || !strings.Contains(err.Error(), "use sqlite or postgres") {
-		t.Errorf("ParseDialect(oracle) error = %v", err)
+	for _, name := range []string{"", "oracle", "mssql"} {
+		if d, err := ParseDialect(name); err == nil || d.Valid() || !strings.Contains(err.Error(), "use sqlite, postgres, mysql") {
+			t.Errorf("ParseDialect(%q) = %v, %v; want an error naming the dialects", name, d, err)
+		}
 	}
-	if Postgres.String() != "postgres" || SQLite.String() != "sqlite" {
-		t.Errorf("String() = %q, %q", Postgres, SQLite)
+	if Postgres.String() != "postgres" || SQLite.String() != "sqlite" || MySQL.String() != "mysql" || Dialect(0).String() != "" {
+		t.Errorf("String() = %q, %q, %q, %q", Postgres, SQLite, MySQL, Dialect(0))
 	}
 }
 

@@ -47,13 +47,22 @@ func CheckReadOnlyTokens(toks []Token) *sqlerr.Error { return SQLite.CheckReadOn
 
 // IsWriteKeyword reports whether an upper-case word starts a statement that
 // changes the database, its schema, the connection or the file system, in
-// SQLite or PostgreSQL.
-func IsWriteKeyword(upper string) bool { return writeKeywords[upper] || pgWriteKeywords[upper] }
+// SQLite, PostgreSQL or MySQL.
+func IsWriteKeyword(upper string) bool {
+	return writeKeywords[upper] || pgWriteKeywords[upper] || mysqlWriteKeywords[upper]
+}
+
+// noDialect is the refusal of SQL checked in no dialect (the zero Dialect).
+func noDialect() *sqlerr.Error {
+	return sqlerr.New(sqlerr.PermissionError, "the SQL dialect of the database is unknown, so the query cannot be checked: "+
+		"name it (sqlite, postgres or mysql); "+ReadOnlyMessage)
+}
 
 // CheckReadOnly reports whether sql is exactly one read-only statement:
 // SELECT, WITH ... SELECT, VALUES, or EXPLAIN of one of them (SQLite: EXPLAIN
-// [QUERY PLAN]; PostgreSQL: EXPLAIN [ANALYZE] [VERBOSE] or EXPLAIN (options),
-// and also TABLE name), possibly in parentheses, with any number of trailing
+// [QUERY PLAN]; PostgreSQL: EXPLAIN [ANALYZE] [VERBOSE] or EXPLAIN (options);
+// MySQL: EXPLAIN [ANALYZE] [EXTENDED] [PARTITIONS] [FORMAT = name]; both of
+// them also TABLE name), possibly in parentheses, with any number of trailing
 // semicolons. It returns nil, or a *sqlerr.Error with Category
 // PERMISSION_ERROR for a second statement, a write, DDL, PRAGMA, ATTACH,
 // session or transaction statement, and SYNTAX_ERROR for an empty query or
@@ -66,16 +75,33 @@ func IsWriteKeyword(upper string) bool { return writeKeywords[upper] || pgWriteK
 // identifiers (whose names only the server decodes). Functions are checked
 // by name only; the server-side guard also refuses every volatile function.
 //
+// For MySQL it refuses, anywhere in the statement, executable comments and
+// optimizer hints, variable assignment (:=), SELECT ... INTO, row locks,
+// PROCEDURE, sequence values and the functions of MySQLSideEffectFunction;
+// and it reads the statement with each sql_mode that moves token
+// boundaries (ANSI_QUOTES, NO_BACKSLASH_ESCAPES), refusing it if any
+// reading does: a client cannot know the server's mode.
+//
+// A query in no dialect (the zero Dialect) is always refused.
+//
 // Unterminated strings and comments run to the end of the input and are not
 // refused here: the database reports them when it prepares the statement.
 // Callers that must refuse them check Tokenize's error first.
 func (d Dialect) CheckReadOnly(sql string) *sqlerr.Error {
+	if d == MySQL {
+		return checkMySQL(sql)
+	}
 	toks, _ := d.Tokenize(sql)
 	return d.CheckReadOnlyTokens(toks)
 }
 
-// CheckReadOnlyTokens is CheckReadOnly over the tokens from d.Tokenize.
+// CheckReadOnlyTokens is CheckReadOnly over the tokens from d.Tokenize: for
+// MySQL, one reading only (the one the tokens were scanned with);
+// CheckReadOnly checks them all.
 func (d Dialect) CheckReadOnlyTokens(toks []Token) *sqlerr.Error {
+	if !d.Valid() {
+		return noDialect()
+	}
 	// Drop trailing semicolons; any other token after a top-level ';' is a
 	// second statement.
 	end := len(toks)
@@ -95,8 +121,11 @@ func (d Dialect) CheckReadOnlyTokens(toks []Token) *sqlerr.Error {
 	if e := d.checkStatement(toks); e != nil {
 		return e
 	}
-	if d == Postgres {
+	switch d {
+	case Postgres:
 		return checkPostgresBody(toks)
+	case MySQL:
+		return checkMySQLBody(toks)
 	}
 	return nil
 }
@@ -119,7 +148,7 @@ func (d Dialect) checkStatement(toks []Token) *sqlerr.Error {
 	case "SELECT", "VALUES":
 		return nil
 	case "TABLE":
-		if d == Postgres {
+		if d != SQLite {
 			return nil
 		}
 	case "EXPLAIN":
@@ -137,6 +166,9 @@ func (d Dialect) checkStatement(toks []Token) *sqlerr.Error {
 // explainOptions returns the index of the statement EXPLAIN explains, given
 // the index i just after EXPLAIN.
 func (d Dialect) explainOptions(toks []Token, i int) int {
+	if d == MySQL {
+		return mysqlExplainOptions(toks, i)
+	}
 	if d != Postgres {
 		if i+1 < len(toks) && toks[i].IsWord("QUERY") && toks[i+1].IsWord("PLAN") {
 			i += 2
@@ -180,8 +212,11 @@ func closingParen(toks []Token, open int) int {
 }
 
 func (d Dialect) writeKeyword(w string) bool {
-	if d == Postgres {
+	switch d {
+	case Postgres:
 		return pgWriteKeywords[w]
+	case MySQL:
+		return mysqlWriteKeywords[w]
 	}
 	return writeKeywords[w]
 }
@@ -200,7 +235,7 @@ func (d Dialect) checkWith(toks []Token) *sqlerr.Error {
 			depth--
 		case depth == 0 && t.Kind == Word:
 			switch {
-			case t.Upper == "SELECT" || t.Upper == "VALUES" || (d == Postgres && t.Upper == "TABLE"):
+			case t.Upper == "SELECT" || t.Upper == "VALUES" || (d != SQLite && t.Upper == "TABLE"):
 				return nil
 			case d.writeKeyword(t.Upper):
 				return sqlerr.New(sqlerr.PermissionError,

@@ -8,7 +8,12 @@
 // [x] identifiers, ?/:name/@name/$name parameters. PostgreSQL: 'strings'
 // (standard_conforming_strings on), E'...' strings with backslash escapes,
 // $tag$ dollar quoting, nested /* comments */, "x" identifiers, $1
-// parameters and '::' casts. The package-level functions use SQLite's rules.
+// parameters and '::' casts. MySQL/MariaDB (mysql.go): 'strings' and
+// "strings" with backslash escapes, `x` identifiers, # and "-- " comments,
+// executable comments and optimizer hints; the read-only check reads a
+// MySQL statement with each sql_mode that moves token boundaries
+// (ANSI_QUOTES, NO_BACKSLASH_ESCAPES) and refuses it if any reading does.
+// The package-level functions use SQLite's rules.
 // It imports only the standard library and talk2tables/sqlerr, so either
 // side may use it without importing the other.
 package sqlscan
@@ -20,36 +25,70 @@ import (
 	"talk2tables/sqlerr"
 )
 
-// Dialect selects the lexical and statement rules of one SQL engine. The
-// zero value is SQLite.
+// Dialect selects the lexical and statement rules of one SQL engine. It is
+// the one dialect type of talk2tables: the read-only check, the aggregate
+// check, every SQL-reading step, database-mcp's engines and the
+// configuration all name dialects with it. The zero value is no dialect:
+// every check refuses SQL in it (fail closed), so a dialect that was never
+// set or parsed never gets another engine's rules by default.
 type Dialect int
 
 // The dialects.
 const (
-	SQLite   Dialect = iota // SQLite 3
-	Postgres                // PostgreSQL (and engines that speak its SQL)
+	SQLite   Dialect = iota + 1 // SQLite 3
+	Postgres                    // PostgreSQL (and engines that speak its SQL)
+	MySQL                       // MySQL and MariaDB
 )
 
+// dialectNames are the names of the dialects as the schema resource and
+// the configuration spell them, in Dialect order from SQLite.
+var dialectNames = [...]string{"sqlite", "postgres", "mysql"}
+
+// DialectNames returns the dialects' names: sqlite, postgres, mysql.
+func DialectNames() []string { return append([]string(nil), dialectNames[:]...) }
+
+// Valid reports whether d is one of the dialects.
+func (d Dialect) Valid() bool { return d >= SQLite && d <= MySQL }
+
 // String returns the dialect's name as the schema resource spells it:
-// "sqlite" or "postgres".
+// "sqlite", "postgres" or "mysql" ("" for no dialect).
 func (d Dialect) String() string {
-	if d == Postgres {
-		return "postgres"
+	if !d.Valid() {
+		return ""
 	}
-	return "sqlite"
+	return dialectNames[d-SQLite]
 }
 
-// ParseDialect returns the dialect named name ("sqlite", "postgres" or
-// "postgresql", any case). The empty name is SQLite, the dialect of the
-// sample database.
+// Engine returns the dialect's engine as prose: "SQLite", "PostgreSQL" or
+// "MySQL/MariaDB".
+func (d Dialect) Engine() string {
+	switch d {
+	case SQLite:
+		return "SQLite"
+	case Postgres:
+		return "PostgreSQL"
+	case MySQL:
+		return "MySQL/MariaDB"
+	}
+	return "an unknown SQL engine"
+}
+
+// ParseDialect returns the dialect named name, in any case: "sqlite" (or
+// "sqlite3"), "postgres" (or "postgresql", "pg"), "mysql" (or "mariadb").
+// Any other name, the empty one included, is an error that lists the
+// names: no dialect is assumed.
 func ParseDialect(name string) (Dialect, error) {
 	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "", "sqlite", "sqlite3":
+	case "sqlite", "sqlite3":
 		return SQLite, nil
 	case "postgres", "postgresql", "pg":
 		return Postgres, nil
+	case "mysql", "mariadb":
+		return MySQL, nil
+	case "":
+		return 0, fmt.Errorf("no SQL dialect given: use %s", strings.Join(dialectNames[:], ", "))
 	}
-	return SQLite, fmt.Errorf("unknown SQL dialect %q: use sqlite or postgres", name)
+	return 0, fmt.Errorf("unknown SQL dialect %q: use %s", name, strings.Join(dialectNames[:], ", "))
 }
 
 // Kind is the kind of a token.
@@ -58,7 +97,7 @@ type Kind int
 // The token kinds. Scan returns all of them; Tokenize drops Space and Comment.
 const (
 	Space   Kind = iota // a run of whitespace
-	Comment             // -- to the end of the line, or /* ... */
+	Comment             // -- to the end of the line, /* ... */, or MySQL's #
 	Word                // keyword or bare identifier
 	String              // 'text' or X'blob'
 	Quoted              // quoted identifier: "x", `x` or [x]
@@ -140,10 +179,20 @@ func Scan(sql string) []Token { return SQLite.Scan(sql) }
 // fails: an unterminated string, quoted identifier or block comment runs to
 // the end of the input and is marked Unterminated (the engines report them
 // themselves; SQLite accepts an unterminated comment at the end).
-func (d Dialect) Scan(sql string) []Token {
-	s := scanner{d: d, sql: sql}
+//
+// MySQL's tokens are those of its default sql_mode (and of database-mcp's
+// sessions): double quotes delimit strings and a backslash escapes the next
+// character; see CheckReadOnly for the other readings.
+func (d Dialect) Scan(sql string) []Token { return d.scan(sql, mysqlMode{}) }
+
+func (d Dialect) scan(sql string, mode mysqlMode) []Token {
+	s := scanner{d: d, sql: sql, my: mode}
 	for s.i < len(sql) {
-		s.next()
+		if d == MySQL {
+			s.nextMySQL()
+		} else {
+			s.next()
+		}
 	}
 	return s.toks
 }
@@ -151,6 +200,7 @@ func (d Dialect) Scan(sql string) []Token {
 // scanner holds the state of one Scan.
 type scanner struct {
 	d    Dialect
+	my   mysqlMode // MySQL only
 	sql  string
 	i    int
 	toks []Token
@@ -356,20 +406,23 @@ func dollarTag(rest string) string {
 // Dialect.Tokenize.
 func Tokenize(sql string) ([]Token, error) { return SQLite.Tokenize(sql) }
 
-// Tokenize returns the tokens of sql without whitespace and comments. The
+// Tokenize returns the tokens of sql without whitespace and comments (but
+// with MySQL's executable comments and optimizer hints, which are code). The
 // error is nil, or a *sqlerr.Error with Category SYNTAX_ERROR naming the
 // first unterminated string, quoted identifier or block comment; the tokens
 // are complete either way, so a caller that leaves such input to the
 // database may ignore it.
-func (d Dialect) Tokenize(sql string) ([]Token, error) {
-	all := d.Scan(sql)
+func (d Dialect) Tokenize(sql string) ([]Token, error) { return d.tokenize(sql, mysqlMode{}) }
+
+func (d Dialect) tokenize(sql string, mode mysqlMode) ([]Token, error) {
+	all := d.scan(sql, mode)
 	toks := make([]Token, 0, len(all)/2+1)
 	var err error
 	for _, t := range all {
 		if t.Unterminated && err == nil {
 			err = unterminated(t)
 		}
-		if t.Kind != Space && t.Kind != Comment {
+		if t.Kind != Space && (t.Kind != Comment || d == MySQL && executableComment(t)) {
 			toks = append(toks, t)
 		}
 	}

@@ -23,6 +23,7 @@ func Check(ctx context.Context, s *catalog.Semantic, src Source) ([]catalog.Prob
 	if err != nil {
 		return nil, fmt.Errorf("read schema: %w", err)
 	}
+	q := quoterFor(schema.Dialect)
 	live := map[string]*databasemcp.Table{}
 	for i := range schema.Tables {
 		t := &schema.Tables[i]
@@ -67,8 +68,8 @@ func Check(ctx context.Context, s *catalog.Semantic, src Source) ([]catalog.Prob
 		if m.Expression != "" {
 			expr = strings.ToUpper(m.Aggregate) + "(" + m.Expression + ")"
 		}
-		expr = placeholderRe.ReplaceAllStringFunc(expr, func(p string) string { return quote(p[1 : len(p)-1]) })
-		query := fmt.Sprintf("SELECT %s FROM %s WHERE 1 = 0", expr, from(lt))
+		expr = placeholderRe.ReplaceAllStringFunc(expr, func(p string) string { return q.quote(p[1 : len(p)-1]) })
+		query := fmt.Sprintf("SELECT %s FROM %s WHERE 1 = 0", expr, q.from(lt))
 		qctx, cancel := context.WithTimeout(ctx, DefaultQueryTimeout)
 		_, err := src.Query(qctx, query, 1)
 		cancel()

@@ -7,8 +7,8 @@
 // tables and columns (from their identifiers), table roles, keys, labels and
 // main dates, column kinds, measure types and units, derived line amounts,
 // and the named entities of dimension tables and categorical columns. The
-// SQL it runs is plain enough for SQLite and PostgreSQL (double-quoted
-// identifiers, COUNT(DISTINCT), MIN/MAX, LIMIT), every statement is bounded
+// SQL it runs is plain enough for SQLite, PostgreSQL and MySQL (identifiers
+// quoted in the schema's dialect, COUNT(DISTINCT), MIN/MAX, LIMIT), every statement is bounded
 // by LIMIT and a timeout, and the output is deterministic and valid by
 // construction.
 package draft
@@ -25,6 +25,7 @@ import (
 
 	"talk2tables/catalog"
 	"talk2tables/databasemcp"
+	"talk2tables/sqlscan"
 )
 
 // Source is the database side the drafter reads: *databasemcp.DB satisfies
@@ -106,6 +107,7 @@ type drafter struct {
 	src    Source
 	opts   Options
 	schema *databasemcp.Schema
+	q      quoter                 // the schema's dialect's identifier quotes
 	tables []*tableDraft          // in catalog key order
 	byKey  map[string]*tableDraft // catalog key -> table
 
@@ -146,7 +148,7 @@ func Draft(ctx context.Context, src Source, opts Options) (*catalog.Semantic, er
 	if len(schema.Tables) == 0 {
 		return nil, errors.New("the database has no tables or views to describe")
 	}
-	d := &drafter{src: src, opts: opts, schema: schema}
+	d := &drafter{src: src, opts: opts, schema: schema, q: quoterFor(schema.Dialect)}
 	d.collect()
 	if err := d.forEachTable(ctx, func(ctx context.Context, t *tableDraft) {
 		t.prof = d.profileTable(ctx, t.src)
@@ -215,8 +217,10 @@ func (d *drafter) assemble(sets []*catalog.EntitySet) *catalog.Semantic {
 	if s.Source.Database == "" {
 		s.Source.Database = d.schema.Database
 	}
-	if s.Source.Dialect != "sqlite" && s.Source.Dialect != "postgres" {
+	if d, err := sqlscan.ParseDialect(s.Source.Dialect); err != nil {
 		s.Source.Dialect = ""
+	} else {
+		s.Source.Dialect = d.String()
 	}
 	for _, t := range d.tables {
 		s.Tables[t.key] = t.out

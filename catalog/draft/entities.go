@@ -57,15 +57,15 @@ func (d *drafter) rowSet(ctx context.Context, t *tableDraft) *catalog.EntitySet 
 		}
 		return nil
 	}
-	sel := []string{quote(t.out.Key)}
+	sel := []string{d.q.quote(t.out.Key)}
 	var notNull []string
 	for _, l := range t.out.Label {
-		sel = append(sel, quote(l))
-		notNull = append(notNull, quote(l)+" IS NOT NULL")
+		sel = append(sel, d.q.quote(l))
+		notNull = append(notNull, d.q.quote(l)+" IS NOT NULL")
 	}
 	max := d.opts.MaxEntities
 	query := fmt.Sprintf("SELECT %s FROM %s WHERE %s ORDER BY %s LIMIT %d",
-		strings.Join(sel, ", "), from(t.src), strings.Join(notNull, " OR "), quote(t.out.Key), max+1)
+		strings.Join(sel, ", "), d.q.from(t.src), strings.Join(notNull, " OR "), d.q.quote(t.out.Key), max+1)
 	res, err := d.query(ctx, query, max+1)
 	if err != nil {
 		d.notef(t.key, "%s: its named rows could not be read (%v): no entities", t.key, err)
@@ -136,14 +136,14 @@ func (d *drafter) rowSet(ctx context.Context, t *tableDraft) *catalog.EntitySet 
 // big to group within the statement timeout it reads the sample instead.
 func (d *drafter) valueSet(ctx context.Context, t *tableDraft, c *colDraft) *catalog.EntitySet {
 	max := d.opts.MaxEntities
-	q := quote(c.name())
+	q := d.q.quote(c.name())
 	query := fmt.Sprintf("SELECT %s, COUNT(*) FROM %s WHERE %s IS NOT NULL GROUP BY %s ORDER BY COUNT(*) DESC, %s LIMIT %d",
-		q, from(t.src), q, q, q, max+1)
+		q, d.q.from(t.src), q, q, q, max+1)
 	res, err := d.query(ctx, query, max+1)
 	var notes []string
 	if err != nil {
 		query = fmt.Sprintf("SELECT %s, COUNT(*) FROM (SELECT %s FROM %s LIMIT %d) AS s WHERE %s IS NOT NULL GROUP BY %s ORDER BY COUNT(*) DESC, %s LIMIT %d",
-			q, q, from(t.src), d.opts.SampleRows, q, q, q, max+1)
+			q, q, d.q.from(t.src), d.opts.SampleRows, q, q, q, max+1)
 		if res, err = d.query(ctx, query, max+1); err != nil {
 			d.notef(t.key, "%s.%s: its values could not be read (%v): no entities", t.key, c.name(), err)
 			return nil

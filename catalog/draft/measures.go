@@ -101,12 +101,12 @@ func anyToken(toks []string, set map[string]bool) bool {
 func (d *drafter) existingAmount(ctx context.Context, t *tableDraft, expr string, amounts []*colDraft) *colDraft {
 	sqlExpr := expr
 	for _, c := range t.cols {
-		sqlExpr = strings.ReplaceAll(sqlExpr, "{"+c.name()+"}", quote(c.name()))
+		sqlExpr = strings.ReplaceAll(sqlExpr, "{"+c.name()+"}", d.q.quote(c.name()))
 	}
 	for _, a := range amounts {
-		q := quote(a.name())
+		q := d.q.quote(a.name())
 		query := fmt.Sprintf("SELECT COUNT(*), SUM(CASE WHEN ABS(%s - (%s)) > 0.01 + 0.0001 * ABS(%s) THEN 1 ELSE 0 END) FROM (SELECT * FROM %s LIMIT %d) AS s WHERE %s IS NOT NULL",
-			q, sqlExpr, q, from(t.src), d.opts.SampleRows, q)
+			q, sqlExpr, q, d.q.from(t.src), d.opts.SampleRows, q)
 		res, err := d.query(ctx, query, 1)
 		if err != nil || len(res.Rows) != 1 || len(res.Rows[0]) != 2 {
 			continue

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"talk2tables/databasemcp"
+	"talk2tables/sqlscan"
 )
 
 // typeClass is what a declared column type says, in either dialect.
@@ -86,15 +87,33 @@ type tableProfile struct {
 	err     string // why sampling failed, for the notes
 }
 
-// quote quotes an identifier with double quotes (both dialects).
-func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+// quoter quotes identifiers for one dialect: double quotes (SQLite,
+// PostgreSQL) or backticks (MySQL, where double quotes are strings).
+type quoter byte
+
+// quoterFor returns the quoter of a schema's dialect.
+func quoterFor(dialect string) quoter {
+	if d, err := sqlscan.ParseDialect(dialect); err == nil && d == sqlscan.MySQL {
+		return '`'
+	}
+	return '"'
+}
+
+// quote quotes an identifier.
+func (q quoter) quote(s string) string {
+	if q == 0 {
+		q = '"'
+	}
+	c := string(rune(q))
+	return c + strings.ReplaceAll(s, c, c+c) + c
+}
 
 // from names a table in FROM: "schema"."table" when it has a schema.
-func from(t *databasemcp.Table) string {
+func (q quoter) from(t *databasemcp.Table) string {
 	if t.Schema != "" {
-		return quote(t.Schema) + "." + quote(t.Name)
+		return q.quote(t.Schema) + "." + q.quote(t.Name)
 	}
-	return quote(t.Name)
+	return q.quote(t.Name)
 }
 
 // maxQueryChars keeps each sampling statement well under database-mcp's
@@ -142,7 +161,7 @@ func chunkColumns(cols []databasemcp.Column) [][]databasemcp.Column {
 	var cur []databasemcp.Column
 	size := 0
 	for _, c := range cols {
-		n := 4*len(quote(c.Name)) + 64
+		n := 4*len(quoter('"').quote(c.Name)) + 64
 		if len(cur) > 0 && (size+n > maxQueryChars || len(cur) >= 100) {
 			out = append(out, cur)
 			cur, size = nil, 0
@@ -173,7 +192,7 @@ func (d *drafter) statistics(ctx context.Context, t *databasemcp.Table, cols []d
 	type slot struct{ count, distinct, min, max int } // positions in the select list, -1: not asked
 	slots := make([]slot, len(cols))
 	for i, c := range cols {
-		q := quote(c.Name)
+		q := d.q.quote(c.Name)
 		inner[i] = q
 		tc := classifyType(c.Type)
 		slots[i] = slot{len(sel), -1, -1, -1}
@@ -190,7 +209,7 @@ func (d *drafter) statistics(ctx context.Context, t *databasemcp.Table, cols []d
 		}
 	}
 	query := fmt.Sprintf("SELECT %s FROM (SELECT %s FROM %s LIMIT %d) AS s",
-		strings.Join(sel, ", "), strings.Join(inner, ", "), from(t), limit)
+		strings.Join(sel, ", "), strings.Join(inner, ", "), d.q.from(t), limit)
 	res, err := d.query(ctx, query, 1)
 	if err != nil {
 		return err
@@ -223,9 +242,9 @@ const sampleSize = 50
 func (d *drafter) sampleRows(ctx context.Context, t *databasemcp.Table, p *tableProfile) error {
 	names := make([]string, len(t.Columns))
 	for i, c := range t.Columns {
-		names[i] = quote(c.Name)
+		names[i] = d.q.quote(c.Name)
 	}
-	res, err := d.query(ctx, fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(names, ", "), from(t), sampleSize), sampleSize)
+	res, err := d.query(ctx, fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(names, ", "), d.q.from(t), sampleSize), sampleSize)
 	if err != nil {
 		return err
 	}
@@ -243,8 +262,8 @@ func (d *drafter) sampleRows(ctx context.Context, t *databasemcp.Table, p *table
 		if len(cp.samples) > 0 || !p.ok || cp.nonNull == 0 {
 			continue
 		}
-		q := quote(c.Name)
-		res, err := d.query(ctx, fmt.Sprintf("SELECT %s FROM %s WHERE %s IS NOT NULL LIMIT %d", q, from(t), q, sampleSize), sampleSize)
+		q := d.q.quote(c.Name)
+		res, err := d.query(ctx, fmt.Sprintf("SELECT %s FROM %s WHERE %s IS NOT NULL LIMIT %d", q, d.q.from(t), q, sampleSize), sampleSize)
 		if err != nil {
 			return err
 		}

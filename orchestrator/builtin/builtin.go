@@ -13,7 +13,7 @@
 // server id and resource version), scan (phrases, names, numbers, dates,
 // built-in English), interpret (measure, grouping, filters, time,
 // ranking), bind (tables, columns, rows, the root table, joins) and render
-// (SQL for SQLite or PostgreSQL).
+// (SQL for SQLite, PostgreSQL or MySQL/MariaDB).
 package builtin
 
 import (
@@ -239,8 +239,10 @@ func (m *model) pickDialect(d string) (string, error) {
 		return dialectSQLite, nil
 	case "postgres", "postgresql", "pg":
 		return dialectPostgres, nil
+	case "mysql", "mariadb":
+		return dialectMySQL, nil
 	}
-	return "", decline("I write SQLite and PostgreSQL, not %s", d)
+	return "", decline("I write SQLite, PostgreSQL and MySQL, not %s", d)
 }
 
 func (m *model) pickToday(reqToday string) time.Time {

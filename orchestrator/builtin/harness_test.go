@@ -20,6 +20,7 @@ import (
 	"talk2tables/catalog"
 	"talk2tables/databasemcp"
 	"talk2tables/datagen"
+	"talk2tables/internal/mariadbtest"
 	"talk2tables/internal/pgtest"
 	"talk2tables/internal/testfixture"
 	"talk2tables/orchestrator/sqlgen"
@@ -53,7 +54,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	code := pgtest.Main(m)
+	code := mariadbtest.Stop(pgtest.Main(m))
 	if pinnedDir != "" {
 		os.RemoveAll(pinnedDir)
 	}

@@ -14,6 +14,7 @@ import (
 const (
 	dialectSQLite   = "sqlite"
 	dialectPostgres = "postgres"
+	dialectMySQL    = "mysql"
 )
 
 // renderer writes one plan as SQL for one dialect, step by step: select,
@@ -180,16 +181,39 @@ var plainIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 var lowerIdent = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
 
 // ident quotes an identifier when the dialect needs it: spaces, symbols,
-// reserved words, and (PostgreSQL) capitals.
+// reserved words, and (PostgreSQL) capitals. MySQL quotes with backticks
+// (double quotes are strings there).
 func (r *renderer) ident(s string) string {
 	ok := plainIdent.MatchString(s)
 	if r.dialect == dialectPostgres {
 		ok = lowerIdent.MatchString(s)
 	}
-	if ok && !reserved[strings.ToLower(s)] {
+	lower := strings.ToLower(s)
+	if ok && !reserved[lower] && !(r.dialect == dialectMySQL && mysqlReserved[lower]) {
 		return s
 	}
+	if r.dialect == dialectMySQL {
+		return "`" + strings.ReplaceAll(s, "`", "``") + "`"
+	}
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// mysqlReserved are MySQL and MariaDB reserved words the shared list lacks.
+var mysqlReserved = setOf(
+	"change", "condition", "cube", "dense_rank", "div", "dual", "explain", "first_value", "function", "high_priority",
+	"interval", "keys", "lag", "last_value", "lead", "lines", "load", "lock", "long", "match", "mod", "option",
+	"percent_rank", "rank", "read", "regexp", "release", "rename", "repeat", "require", "return", "rlike", "row",
+	"row_number", "schema", "separator", "show", "signal", "spatial", "sql", "ssl", "starting", "system", "usage",
+	"use", "utc_date", "write", "xor", "zerofill",
+)
+
+// quote writes a string literal: a doubled quote is a quote, and in MySQL
+// a backslash is doubled too (it escapes there).
+func (r *renderer) quote(s string) string {
+	if r.dialect == dialectMySQL {
+		s = strings.ReplaceAll(s, `\`, `\\`)
+	}
+	return quote(s)
 }
 
 func (r *renderer) expr(e expr) string {
@@ -227,6 +251,9 @@ func (r *renderer) expr(e expr) string {
 		parts := make([]string, len(e.cols))
 		for i, c := range e.cols {
 			parts[i] = r.col(c)
+		}
+		if r.dialect == dialectMySQL {
+			return "CONCAT(" + strings.Join(parts, ", ' ', ") + ")" // || is OR in MySQL
 		}
 		return strings.Join(parts, " || ' ' || ")
 	}
@@ -288,8 +315,15 @@ func (r *renderer) cond(c *cond) string {
 		sub.w("SELECT ", c.fn, "(", sub.expr(c.e2), ") FROM ", sub.table(c.e2.col.t))
 		return r.expr(c.e) + " " + c.op + " (" + sub.b.String() + ")"
 	case cLike:
-		if r.dialect == dialectPostgres {
+		switch r.dialect {
+		case dialectPostgres:
 			return r.expr(c.e) + " ILIKE " + quote(str(c.values[0]))
+		case dialectMySQL:
+			// Case-insensitive as SQLite's LIKE whatever the collation; a
+			// backslash is LIKE's escape in MySQL, so one in the pattern is
+			// doubled for LIKE and again for the string.
+			pattern := strings.ReplaceAll(str(c.values[0]), `\`, `\\`)
+			return "LOWER(" + r.expr(c.e) + ") LIKE LOWER(" + r.quote(pattern) + ")"
 		}
 		return r.expr(c.e) + " LIKE " + quote(str(c.values[0]))
 	case cOr:
@@ -333,7 +367,7 @@ func (r *renderer) literal(v any, c *column) string {
 	switch x := v.(type) {
 	case float64:
 		if c != nil && !c.numeric && !c.boolean {
-			return quote(num(x))
+			return r.quote(num(x))
 		}
 		return num(x)
 	case string:
@@ -342,14 +376,14 @@ func (r *renderer) literal(v any, c *column) string {
 				return x
 			}
 		}
-		return quote(x)
+		return r.quote(x)
 	case bool:
 		if x {
 			return "1"
 		}
 		return "0"
 	}
-	return quote(str(v))
+	return r.quote(str(v))
 }
 
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
@@ -372,7 +406,7 @@ func (r *renderer) dateRange(c *column, rng *dateRange) string {
 			}
 			return strconv.Itoa(t.Year())
 		}
-		return quote(day(t))
+		return r.quote(day(t))
 	}
 	col := r.col(c)
 	var parts []string
@@ -399,8 +433,11 @@ func (r *renderer) grain(c *column, g string) string {
 		}
 		return col
 	}
-	if r.dialect == dialectPostgres {
+	switch r.dialect {
+	case dialectPostgres:
 		return r.pgGrain(c, col, g)
+	case dialectMySQL:
+		return mysqlGrain(c, col, g)
 	}
 	switch c.dateFmt {
 	case catalog.DateUnixSeconds:
@@ -450,6 +487,31 @@ func (r *renderer) pgGrain(c *column, col, g string) string {
 		return "to_char(" + col + ", 'YYYY-\"Q\"Q')"
 	}
 	return "to_char(" + col + ", 'YYYY')"
+}
+
+// mysqlGrain cuts a date in MySQL: unix times through FROM_UNIXTIME (the
+// session is UTC), then the ISO text MySQL gives DATE, DATETIME and text
+// dates alike, as for SQLite; weeks start on Monday, quarters read
+// 'YYYY-Qn'.
+func mysqlGrain(c *column, col, g string) string {
+	switch c.dateFmt {
+	case catalog.DateUnixSeconds:
+		col = "FROM_UNIXTIME(" + col + ")"
+	case catalog.DateUnixMillis:
+		col = "FROM_UNIXTIME(" + col + " DIV 1000)"
+	}
+	day := "SUBSTR(" + col + ", 1, 10)"
+	switch g {
+	case "day":
+		return day
+	case "week":
+		return "DATE_FORMAT(DATE_SUB(" + day + ", INTERVAL WEEKDAY(" + day + ") DAY), '%Y-%m-%d')"
+	case "month":
+		return "SUBSTR(" + col + ", 1, 7)"
+	case "quarter":
+		return "CONCAT(SUBSTR(" + col + ", 1, 4), '-Q', (CAST(SUBSTR(" + col + ", 6, 2) AS UNSIGNED) + 2) DIV 3)"
+	}
+	return "SUBSTR(" + col + ", 1, 4)"
 }
 
 // reserved words are quoted in both dialects (quoting more than needed is harmless).

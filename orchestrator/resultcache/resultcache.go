@@ -52,11 +52,28 @@ func NewKey(server, sql string, maxRows int) Key {
 // Normalize returns sql without comments, with every run of whitespace
 // between tokens made one space and trailing semicolons removed. Tokens
 // themselves (strings, quoted identifiers, the case of words) are kept: two
-// statements with the same normal form return the same result.
+// statements with the same normal form return the same result. Where
+// comments, strings and whitespace end depends on the dialect (MySQL's
+// "--1" is two minus signs, its 'a\'  b' one string), and the key does not
+// know the executor's: sql is normalised only when every dialect's lexer
+// gives the same normal form, and kept as written (trimmed) otherwise.
 func Normalize(sql string) string {
+	var out string
+	for i, d := range []sqlscan.Dialect{sqlscan.SQLite, sqlscan.Postgres, sqlscan.MySQL} {
+		n := normalizeIn(d, sql)
+		if i > 0 && n != out {
+			return strings.TrimSpace(sql)
+		}
+		out = n
+	}
+	return out
+}
+
+// normalizeIn is Normalize with one dialect's lexer.
+func normalizeIn(d sqlscan.Dialect, sql string) string {
 	var b strings.Builder
 	b.Grow(len(sql))
-	for _, t := range sqlscan.Scan(sql) {
+	for _, t := range d.Scan(sql) {
 		switch t.Kind {
 		case sqlscan.Space, sqlscan.Comment:
 			continue

@@ -42,6 +42,12 @@ func TestNormalize(t *testing.T) {
 		"SELECT region, SUM(x) FROM sales WHERE region = 'a  b' GROUP BY region",
 		"SELECT region, SUM(x) FROM sales WHERE region = 'a b' GROUP BY region",
 		`SELECT "region  x" FROM sales`,
+		// Dialects read these differently, so they are kept apart: MySQL's
+		// --1 is two minus signs, its backslash escapes a quote.
+		"SELECT 1--1",
+		"SELECT 1--2",
+		`SELECT 'a\'  b' FROM sales`,
+		`SELECT 'a\' b' FROM sales`,
 	}
 	seen := map[string]string{want: same[0]}
 	for _, s := range different {

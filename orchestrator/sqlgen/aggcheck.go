@@ -20,8 +20,18 @@ import (
 // FILTER clauses, SELECT *) pass. A column of the same table as a grouped id
 // column (GROUP BY p.product_id ... p.product_name) is taken as functionally
 // dependent and passes too.
-func CheckAggregation(sql string) error {
-	toks, err := sqlscan.Tokenize(sql)
+func CheckAggregation(sql string) error { return CheckAggregationIn("sqlite", sql) }
+
+// CheckAggregationIn is CheckAggregation with the lexical rules of dialect
+// ("sqlite", "postgres", "mysql": MariaDB, and MySQL without
+// ONLY_FULL_GROUP_BY, accept the mistake silently as SQLite does). SQL in
+// another or no dialect is left to the engine.
+func CheckAggregationIn(dialect, sql string) error {
+	d, err := sqlscan.ParseDialect(dialect)
+	if err != nil {
+		return nil
+	}
+	toks, err := d.Tokenize(sql)
 	if err != nil {
 		return nil
 	}

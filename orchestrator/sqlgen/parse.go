@@ -25,18 +25,56 @@ import (
 func CheckReadOnly(sql string) error { return CheckReadOnlyIn("sqlite", sql) }
 
 // CheckReadOnlyIn is CheckReadOnly with the lexical and statement rules of
-// dialect, as the executor's schema resource names it ("sqlite",
-// "postgres"; an unknown or empty name gets SQLite's rules). PostgreSQL's
-// rules understand '::' casts, dollar quoting, E'...' strings and nested
-// comments, and also refuse what a PostgreSQL SELECT can hide (data-modifying
-// WITH, SELECT INTO, row locks, functions with side effects).
+// dialect, as the executor's schema resource or configuration names it
+// ("sqlite", "postgres", "mysql"). PostgreSQL's rules understand '::'
+// casts, dollar quoting, E'...' strings and nested comments, and also
+// refuse what a PostgreSQL SELECT can hide (data-modifying WITH, SELECT
+// INTO, row locks, functions with side effects); MySQL's understand
+// backslash escapes, '#' comments and backticks, read the SQL with each
+// sql_mode that moves token boundaries, and refuse executable comments,
+// variable assignment, SELECT ... INTO and functions with side effects.
+//
+// An empty dialect (an executor that declares none) reads the SQL with
+// every dialect's rules, and it must pass them all; a name that is none of
+// them is refused: talk2tables cannot check SQL it cannot tokenize, and
+// never falls back to another engine's rules.
 func CheckReadOnlyIn(dialect, sql string) error {
-	d, _ := sqlscan.ParseDialect(dialect)
+	dialects, err := checkDialects(dialect)
+	if err != nil {
+		return &checkError{err: sqlerr.New(sqlerr.PermissionError, err.Error()+"; "+sqlscan.ReadOnlyMessage)}
+	}
+	prefix := ""
+	if len(dialects) > 1 {
+		prefix = "the executor declares no SQL dialect, so the SQL is read with the rules of each (set the server's dialect in mcp_config.yaml): "
+	}
+	for _, d := range dialects {
+		if err := checkReadOnlyOne(d, sql); err != nil {
+			err.prefix = prefix + err.prefix
+			return err
+		}
+	}
+	return nil
+}
+
+// checkDialects returns the dialect named dialect, or all of them for "".
+func checkDialects(dialect string) ([]sqlscan.Dialect, error) {
+	if strings.TrimSpace(dialect) == "" {
+		return []sqlscan.Dialect{sqlscan.SQLite, sqlscan.Postgres, sqlscan.MySQL}, nil
+	}
+	d, err := sqlscan.ParseDialect(dialect)
+	if err != nil {
+		return nil, fmt.Errorf("the executor's %w, so talk2tables cannot check its SQL", err)
+	}
+	return []sqlscan.Dialect{d}, nil
+}
+
+// checkReadOnlyOne is CheckReadOnlyIn in one dialect.
+func checkReadOnlyOne(d sqlscan.Dialect, sql string) *checkError {
 	toks, err := d.Tokenize(sql)
 	if err != nil {
 		return &checkError{prefix: "the SQL does not parse: ", err: sqlerrOf(err)}
 	}
-	if e := d.CheckReadOnlyTokens(toks); e != nil {
+	if e := d.CheckReadOnly(sql); e != nil {
 		return &checkError{err: e}
 	}
 	for _, t := range toks {

@@ -54,6 +54,17 @@ var repairInstructions = map[sqlerr.Category]string{
 // categories they concern.
 func dialectRepair(c sqlerr.Category, dialect string) string {
 	pg := isPostgres(dialect)
+	if isMySQL(dialect) {
+		switch c {
+		case sqlerr.SyntaxError:
+			return " MySQL: quote identifiers with backticks (`order date`), never double quotes (they are strings); " +
+				"YEAR(col), DATE_FORMAT(col, '%Y-%m'), col >= '2024-01-01', CURDATE() - INTERVAL 30 DAY, CONCAT() (|| is OR), LIMIT (no TOP)."
+		case sqlerr.DataTypeMismatch:
+			return " MySQL: compare dates with '2024-01-31' literals or DATE('2024-01-31'), CAST(x AS DECIMAL(12,2)) or " +
+				"CAST(x AS SIGNED) (not INTEGER), ROUND(x, 2)."
+		}
+		return ""
+	}
 	switch c {
 	case sqlerr.SyntaxError:
 		if pg {
@@ -89,6 +100,11 @@ func exampleRepair(c sqlerr.Category, ex examples) string {
 func isPostgres(dialect string) bool {
 	d := strings.ToLower(dialect)
 	return strings.HasPrefix(d, "postgres") || d == "pg"
+}
+
+func isMySQL(dialect string) bool {
+	d := strings.ToLower(dialect)
+	return d == "mysql" || d == "mariadb"
 }
 
 // RepairInstruction returns the category-specific fix instruction used in
@@ -251,6 +267,12 @@ func renderSystem(key systemKey) string {
 			rules = append(rules, "PostgreSQL specifics: double-quote identifiers with capital letters or spaces "+
 				"(\"InvoiceDate\"); use date_trunc('month', col), EXTRACT(YEAR FROM col), col >= DATE '2024-01-01', "+
 				"now() - INTERVAL '30 days', ILIKE for case-insensitive matching, ROUND(x::numeric, 2); LIMIT, no TOP.")
+		case isMySQL(d):
+			rules = append(rules, "MySQL specifics: quote identifiers with spaces or reserved words in backticks "+
+				"(`order date`), never in double quotes (those are strings); use YEAR(col), MONTH(col), "+
+				"DATE_FORMAT(col, '%Y-%m'), col >= '2024-01-01', CURDATE() - INTERVAL 30 DAY, CONCAT(a, ' ', b) (|| means OR); "+
+				"text comparisons and LIKE follow the column's collation, usually case-insensitive (use BINARY col = 'x' "+
+				"only when case matters); LIMIT, no TOP; no variables (@x := ...), no SELECT ... INTO.")
 		}
 	}
 	for i, r := range rules {

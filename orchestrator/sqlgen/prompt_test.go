@@ -213,6 +213,10 @@ func TestRepairPromptFollowsDialectAndDatabase(t *testing.T) {
 	if got := repair(req, sqlerr.SyntaxError); !strings.Contains(got, "PostgreSQL: double-quote identifiers") {
 		t.Errorf("postgres syntax repair lacks the PostgreSQL rules:\n%s", got)
 	}
+	req.Dialect = "mysql"
+	if got := repair(req, sqlerr.SyntaxError); !strings.Contains(got, "MySQL: quote identifiers with backticks") || strings.Contains(got, "SQLite:") {
+		t.Errorf("mysql syntax repair lacks the MySQL rules:\n%s", got)
+	}
 
 	other := Request{Question: "invoice totals per country", Dialect: "sqlite", Today: "2026-06-30",
 		Servers: []ServerContext{{ID: "db", Priority: 1, Resources: map[string]any{"database://schema": map[string]any{
@@ -310,6 +314,8 @@ func TestSystemPromptFollowsDialectAndDate(t *testing.T) {
 		{name: "sqlite next day", dialect: "sqlite", today: "2026-11-23", want: "Today is 2026-11-23.", notWant: "2026-11-22"},
 		{name: "other dialect", dialect: "postgres", today: "2026-11-23", want: "read-only postgres query", notWant: "SQLite specifics"},
 		{name: "back to sqlite", dialect: "sqlite", today: "2026-11-22", want: "SQLite specifics", notWant: "2026-11-23"},
+		{name: "mysql", dialect: "mysql", today: "2026-11-22", want: "MySQL specifics: quote identifiers with spaces or reserved words in backticks", notWant: "SQLite specifics"},
+		{name: "mysql dates", dialect: "mysql", today: "2026-11-22", want: "YEAR(col), MONTH(col), DATE_FORMAT(col, '%Y-%m')", notWant: "strftime"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,9 +12,26 @@ import (
 // expressions, subqueries, table functions and the FROM inside EXTRACT,
 // SUBSTRING and the like. SQL that does not tokenize gives nil. It is meant
 // for checks that refuse SQL naming a known table of another database, not
-// as a parser: what it cannot read it leaves out.
+// as a parser: what it cannot read it leaves out. An empty dialect reads
+// sql with each dialect's rules and lists the tables of every reading.
 func TablesRead(dialect, sql string) []string {
-	d, _ := sqlscan.ParseDialect(dialect)
+	dialects, err := checkDialects(dialect)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, d := range dialects {
+		for _, t := range tablesRead(d, sql) {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// tablesRead is TablesRead in one dialect.
+func tablesRead(d sqlscan.Dialect, sql string) []string {
 	toks, err := d.Tokenize(sql)
 	if err != nil {
 		return nil

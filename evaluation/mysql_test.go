@@ -1,0 +1,51 @@
+package evaluation
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"talk2tables/internal/fixtures"
+	"talk2tables/internal/mariadbtest"
+)
+
+// TestFixturesMariaDB asks every fixture's questions (untouched and after
+// edits) of a MariaDB copy of each, served by database-mcp's MySQL engine,
+// with the fixture's catalog and, for the fixtures with a drafter, with the
+// catalog drafted from MariaDB, and checks every answer against the gold SQL
+// run on SQLite: no wrong answer, no error, and each question answered on
+// MariaDB exactly when it is answered on SQLite.
+func TestFixturesMariaDB(t *testing.T) {
+	var reports []*Report
+	for _, name := range fixtures.Names() {
+		cat, ok := CatalogFor(name)
+		if !ok {
+			continue
+		}
+		modes := []bool{false}
+		if fixtures.EditsPath(name) != "" {
+			modes = append(modes, true)
+		}
+		for _, edited := range modes {
+			lite, err := Run(context.Background(), name, Options{Dir: t.TempDir(), Catalog: cat, Edited: edited})
+			if err != nil {
+				t.Fatalf("%s (edited %v) on SQLite: %v", name, edited, err)
+			}
+			rep, err := Run(context.Background(), name, Options{Dir: t.TempDir(), Catalog: cat, Edited: edited,
+				MySQL: mariadbtest.NewDB(t).Config(), DraftFromMySQL: name != fixtures.Sample})
+			if err != nil {
+				t.Fatalf("%s (edited %v) on MariaDB: %v", name, edited, err)
+			}
+			reports = append(reports, lite, rep)
+			checkSameOutcomes(t, lite, rep)
+		}
+	}
+	var table, details strings.Builder
+	if err := WriteTable(&table, reports); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteDetails(&details, reports); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("evaluation report:\n%s\n%s", table.String(), details.String())
+}
