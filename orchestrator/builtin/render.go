@@ -220,8 +220,11 @@ func (r *renderer) expr(e expr) string {
 	switch e.kind {
 	case eCol:
 		if e.cast {
-			if r.dialect == dialectPostgres {
+			switch r.dialect {
+			case dialectPostgres:
 				return "CAST(" + r.col(e.col) + " AS double precision)"
+			case dialectMySQL:
+				return "CAST(" + r.col(e.col) + " AS DOUBLE)"
 			}
 			return "CAST(" + r.col(e.col) + " AS REAL)"
 		}
