@@ -34,6 +34,9 @@ type clauseBinder struct {
 	implicitRange bool
 	// fewest: the count of linked rows a "fewest" ranking orders by
 	fewest *expr
+	// roles: keys of other tables pointing at the subject, named as a
+	// role its rows must have ("as soloists")
+	roles []*column
 }
 
 func newClauseBinder(m *model, q *cquery, today time.Time) *clauseBinder {
@@ -418,26 +421,62 @@ func (b *clauseBinder) fewestRoot() error {
 	return nil
 }
 
+// multiLinked: two tables are joined by more than one foreign key ("origin"
+// and "terminus" both pointing at piers): which one a question means is
+// not known.
+func (b *clauseBinder) multiLinked(a, c *table) bool {
+	if a == c {
+		return false
+	}
+	n := 0
+	for _, e := range a.out {
+		if e.to == c {
+			n++
+		}
+	}
+	for _, e := range c.out {
+		if e.to == a {
+			n++
+		}
+	}
+	return n > 1
+}
+
 // rootForShown: when shown columns are of tables the subject does not
 // reach many-to-one (each row beside the linked rows of another table), the rows
 // are the pairs: the root is a table reaching them all.
 func (b *clauseBinder) rootForShown() error {
 	need := []*table{b.subject}
 	weak := false
+	kept := b.q.items[:0]
 	for _, it := range b.q.items {
 		if it.col == nil {
+			kept = append(kept, it)
 			continue
 		}
 		c, err := b.column(it.col, b.subject)
 		if err != nil {
 			return err
 		}
+		if c.fk != nil && c.fk.to == b.subject && c.t != b.subject {
+			// "musicians who have played as soloists": the rows a key of
+			// another table points to in that role
+			b.roles = append(b.roles, c)
+			b.resolve(it.col.text, "role", c.ref())
+			continue
+		}
+		kept = append(kept, it)
 		need = appendUnique(need, c.t)
 		if _, ok := b.m.reach(b.subject, c.t); !ok && !strongFor(it.col, c) {
 			weak = true
 		}
 	}
+	b.q.items = kept
 	for _, t := range need {
+		if b.multiLinked(b.subject, t) {
+			return finalDecline("%s and %s are linked in more than one way (by several keys), and I don't know which link you mean", b.subject.name, t.name).
+				withHint("configure an LLM, or ask about one of the tables")
+		}
 		if _, ok := b.m.reach(b.subject, t); !ok {
 			if weak {
 				return notMine("a column of %s named only by a part of its name", t.name)

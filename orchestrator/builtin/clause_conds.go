@@ -884,7 +884,7 @@ func (r *creader) readTime() error {
 			r.addCond(cd)
 		case c.kind == ckNum && c.isInt && c.num >= 1000 && c.num < 3000:
 			pv := r.at(i - 1)
-			if pv == nil || pv.kind != ckWord || !(pv.text == "in" || pv.text == "during" || pv.text == "of" || pv.text == "for") {
+			if pv == nil || pv.kind != ckWord || !(pv.text == "in" || pv.text == "during" || pv.text == "of" || pv.text == "for" || pv.text == "year") {
 				continue
 			}
 			r.use(c, "year %s", c.text)

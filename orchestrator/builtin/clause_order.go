@@ -152,7 +152,9 @@ func (r *creader) readOrder() error {
 			col := r.columnOrder(i)
 			r.use(c, "order")
 			r.use(col, "order by")
-			r.use(r.at(r.cs.index(col)+1), "order")
+			if o := r.at(r.cs.index(col) + 1); o != nil && o.kind == ckWord && o.text == "order" {
+				r.use(o, "order")
+			}
 			r.q.order = append(r.q.order, &corder{col: col, dir: -1})
 		case c.is(cwBy) && c.kind == ckWord:
 			// "by age descending"
@@ -174,6 +176,9 @@ func (r *creader) columnOrder(i int) *chunk {
 	col := r.at(r.next(i + 1))
 	if !free(col) || !col.isColumn() || !orderable(col) {
 		return nil
+	}
+	if strings.HasSuffix(col.text, " order") {
+		return col // "in running order": a column named for an order
 	}
 	o := r.at(r.cs.index(col) + 1)
 	if o == nil || !free(o) || o.kind != ckWord || o.text != "order" {

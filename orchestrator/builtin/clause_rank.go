@@ -72,6 +72,16 @@ func (b *clauseBinder) bindRank(p *plan) error {
 		// the value ranked by, beside what is asked
 		p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: col}, alias: col.name})
 	}
+	if t := col.t; len(p.sels) > 0 && !b.q.distinct && !showsLabel(p, b.labelCols(t)) && b.reachable(t) {
+		// "the 3 crops with the fewest days, with their days": which rows
+		var front []selItem
+		for _, c := range b.shownOf(t) {
+			if !selects(p, c) {
+				front = append(front, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
+			}
+		}
+		p.sels = append(front, p.sels...)
+	}
 	return nil
 }
 
@@ -249,6 +259,16 @@ func birthLike(c *column) bool {
 	return c.kind == catalog.KindDate || yearColumn(c) && anyIn(catalog.IdentifierWords(c.name), unitWordsOf[unitAge])
 }
 
+// showsLabel: the plan shows one of these label columns.
+func showsLabel(p *plan, label []*column) bool {
+	for _, c := range label {
+		if selects(p, c) {
+			return true
+		}
+	}
+	return len(label) == 0
+}
+
 func sameExpr(a, b expr) bool {
 	return a.kind == b.kind && a.col == b.col && a.fn == b.fn && a.distinct == b.distinct
 }
@@ -342,7 +362,7 @@ func (r *creader) leftovers(b *clauseBinder) error {
 			if b != nil {
 				c.role = "filler"
 			}
-		case c.kind == ckWord && c.is(cwLink) && (related || r.conditionAfter(i)):
+		case c.kind == ckWord && c.is(cwLink) && (related && r.linksForward(i) || r.conditionAfter(i)):
 			if b != nil {
 				c.role = "the link between the rows"
 			}
@@ -380,6 +400,21 @@ func fillerRole(k cword) bool {
 	switch k {
 	case cwFiller, cwLead, cwHave, cwAnd, cwEach:
 		return true
+	}
+	return false
+}
+
+// linksForward: a verb between rows leads to something the plan uses —
+// the related rows, a value, a condition ("who performed in concerts");
+// a verb after everything it could link ("never had a piece performed")
+// says more than the plan does.
+func (r *creader) linksForward(i int) bool {
+	for k := i + 1; k < len(r.cs); k++ {
+		c := r.at(k)
+		if c.kind == ckWord && (c.info.cw == cwFiller || c.is(cwHave) || c.is(cwLink) || c.text == "as" || c.text == "by") {
+			continue
+		}
+		return c.role != "" && c.role != "filler"
 	}
 	return false
 }

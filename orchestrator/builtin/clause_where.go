@@ -792,6 +792,11 @@ func yearCond(col *column, rng *dateRange) (*cond, *table, error) {
 // semiJoins adds the conditions on tables the root does not reach
 // many-to-one: IN (or NOT IN) subqueries over the rows linking them.
 func (b *clauseBinder) semiJoins(p *plan) error {
+	for _, fk := range b.roles {
+		js := newJoinSet(fk.t)
+		p.where = append(p.where, &cond{kind: cSemi, semi: &semiJoin{outer: fk.fk.ref, joins: js, sel: fk,
+			where: []*cond{{kind: cNotNull, e: expr{kind: eCol, col: fk}}}}})
+	}
 	if b.implicitRange && (len(b.semi) > 0 || len(b.exists) > 0) {
 		return notMine("a time range beside rows of another table: whose date?")
 	}
@@ -834,6 +839,11 @@ func sortedTables[V any](m map[*table]V) []*table {
 // semiJoin is root.key [NOT] IN (SELECT link FROM bridge JOIN ... WHERE
 // conds [GROUP BY link HAVING COUNT(*) op n]).
 func (b *clauseBinder) semiJoin(ts []*table, conds []*cond, ex *ccond) (*cond, error) {
+	for _, t := range ts {
+		if b.multiLinked(b.root, t) {
+			return nil, finalDecline("%s and %s are linked in more than one way (by several keys), and I don't know which link you mean", b.root.name, t.name)
+		}
+	}
 	r := b.m.bridge(append([]*table{b.root}, ts...))
 	if r == nil || r == b.root {
 		return nil, decline("%s is not linked to %s through the data's keys in one way", tableNames(ts), b.root.name)
