@@ -29,6 +29,9 @@ type cagg struct {
 	// linked: the rows counted are those of the one table linking to the
 	// ranked rows ("which T was observed the most")
 	linked bool
+	// unit: the column aggregated is the one holding this unit ("how
+	// many kilograms")
+	unit string
 }
 
 // citem is one selected thing: a column, an aggregate, or every column.
@@ -90,6 +93,7 @@ type corder struct {
 	dir  int    // 1 descending, -1 ascending
 	unit string // ordered by the column the unit implies (oldest → age)
 	of   *chunk // unit or alpha ordering: of this table's rows
+	verb bool   // ranked by the date a verb of the question names ("born earliest")
 }
 
 // cquery is a question parsed into clauses.
@@ -193,12 +197,16 @@ func (q *cquery) shownColumns() bool {
 // analyst reading's call (it knows date verbs).
 func (q *cquery) hasVerb() bool {
 	for _, c := range q.cs {
-		if c.is(cwLink) && !c.isColumn() {
+		if c.is(cwLink) && !c.isColumn() && !eventless[c.text] {
 			return true
 		}
 	}
 	return false
 }
+
+// eventless verbs say a row happened, not which of its dates it happened on.
+var eventless = setOf("made", "done", "held", "happened", "occurred", "took place", "carried out", "recorded",
+	"registered", "logged", "entered", "dated", "noted", "held in", "made in", "done in")
 
 // countsLinked: a condition on rows of another table.
 func (q *cquery) countsLinked() bool {
@@ -362,10 +370,14 @@ func (r *creader) asks() bool {
 		switch {
 		case c.kind == ckWord && (c.is(cwLead) || whWords[c.text] || c.is(cwCount) || c.is(cwEverything) || c.is(cwWrite) || c.is(cwWhy) || c.is(cwFuture) || c.is(cwOrderBy)):
 			return true
-		case c.kind == ckWord && (c.text == "is" || c.text == "are" || c.text == "do" || c.text == "does" || c.text == "please" || c.text == "for" || c.text == "in" || c.text == "among" || c.text == "of" || c.is(cwGroup)):
-			continue // "is there", "for each X, ...", "among all X"
-		case c.isTable() && i > 0 && r.cs[i-1].is(cwGroup):
-			continue // "for each T, list ..."
+		case c.kind == ckWord && (c.text == "is" || c.text == "are" || c.text == "do" || c.text == "does" || c.text == "please" ||
+			c.text == "for" || c.text == "in" || c.text == "among" || c.text == "of" || c.text == "on" || c.text == "at" ||
+			c.text == "to" || c.text == "from" || c.text == "by" || c.text == "with" || c.text == "during" || softWords[c.text] || c.is(cwGroup)):
+			continue // "is there", "for each X, ...", "among all X", "on what date ..."
+		case (c.isTable() || c.isColumn() || c.isValue()) && i > 0 && (r.cs[i-1].is(cwGroup) || r.cs[i-1].text == "for" || softWords[r.cs[i-1].text]):
+			continue // "for each T, list ...", "for the site X, ..."
+		case c.kind == ckWord && c.info.cw == cwNone && c.capitalised() && i > 0:
+			continue // a name after "for the site"
 		}
 		return false
 	}

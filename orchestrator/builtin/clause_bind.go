@@ -96,7 +96,26 @@ func (b *clauseBinder) tableOf(c *chunk) (*table, error) {
 // else the table of what is counted or aggregated, else the one table
 // holding every column named (narrowed by the named rows and values).
 func (b *clauseBinder) bindSubject() error {
-	for _, c := range []*chunk{b.q.subject, b.q.which, b.q.ranked} {
+	if c := b.q.which; c != nil && c.isTable() {
+		t, err := b.tableOf(c)
+		if err != nil {
+			return err
+		}
+		b.subject = t
+		return nil
+	}
+	for _, it := range b.q.items {
+		// "how many plots ... at sites with water": the rows counted
+		if it.agg != nil && it.agg.rows != nil && it.agg.fn == "COUNT" {
+			t, err := b.tableOf(it.agg.rows)
+			if err != nil {
+				return err
+			}
+			b.subject = t
+			return nil
+		}
+	}
+	for _, c := range []*chunk{b.q.subject, b.q.ranked} {
 		if c != nil && c.isTable() {
 			t, err := b.tableOf(c)
 			if err != nil {
@@ -454,6 +473,10 @@ func (b *clauseBinder) rootForShown() error {
 			kept = append(kept, it)
 			continue
 		}
+		if b.isLabelChunk(it.col) {
+			kept = append(kept, it)
+			continue
+		}
 		c, err := b.column(it.col, b.subject)
 		if err != nil {
 			return err
@@ -690,6 +713,8 @@ func (b *clauseBinder) bindItems(p *plan) error {
 				return notMine("%s has no single key column", b.subject.name)
 			}
 			p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: k}, alias: k.name})
+		case it.col != nil && b.labelItem(p, it.col):
+			// "the name of the musician": first and last name
 		case it.col != nil:
 			c, err := b.column(it.col, b.subject)
 			if err != nil {
@@ -715,6 +740,64 @@ func (b *clauseBinder) bindItems(p *plan) error {
 	return nil
 }
 
+// labelItem shows a table's name of several columns when a word names
+// exactly those ("the name" of a table named by first and last name): each
+// column and the two joined.
+func (b *clauseBinder) labelItem(p *plan, c *chunk) bool {
+	t := b.labelTable(c)
+	if t == nil || !b.need(t) {
+		return false
+	}
+	label := b.labelCols(t)
+	{
+		for _, col := range label {
+			p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: col}, alias: col.name})
+		}
+		if name, ok := b.nameOf(t); ok {
+			p.sels = append(p.sels, name)
+		}
+		b.resolve(c.text, "columns", colNames(label))
+		return true
+	}
+}
+
+// labelTable is the table whose name of several columns a word names
+// exactly (the table beside it, else the subject), or nil.
+func (b *clauseBinder) labelTable(c *chunk) *table {
+	t := b.subject
+	if bt := b.besideTable(c); bt != nil {
+		t = bt // "the name of their garden": that table's
+	}
+	if t == nil {
+		return nil
+	}
+	label := b.labelCols(t)
+	if len(label) < 2 {
+		return nil
+	}
+	var in []*column
+	for _, col := range c.columns() {
+		if col.t == t {
+			in = append(in, col)
+		}
+	}
+	if len(in) != len(label) || !sameColumns2(in, label) {
+		return nil
+	}
+	return t
+}
+
+func (b *clauseBinder) isLabelChunk(c *chunk) bool { return b.labelTable(c) != nil }
+
+func sameColumns2(a, c []*column) bool {
+	for _, x := range a {
+		if !slices.Contains(c, x) {
+			return false
+		}
+	}
+	return len(a) == len(c)
+}
+
 func aggAlias(e expr) string {
 	switch e.kind {
 	case eCountAll:
@@ -730,6 +813,13 @@ func aggAlias(e expr) string {
 
 // aggExpr is an aggregate over the root's rows.
 func (b *clauseBinder) aggExpr(a *cagg) (expr, error) {
+	if a.unit != "" {
+		c, err := b.unitColumn(b.root, a.unit)
+		if err != nil {
+			return expr{}, err
+		}
+		return expr{kind: eAgg, fn: a.fn, col: c}, nil
+	}
 	if a.arg == nil {
 		return expr{kind: eCountAll}, nil
 	}

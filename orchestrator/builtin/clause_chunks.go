@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"talk2tables/catalog"
 )
 
 // chunkKind is what a piece of a question is, before the parse gives it a role.
@@ -169,6 +171,10 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 			orig = append(orig, o)
 		}
 		c.text, c.orig = strings.Join(text, " "), strings.Join(orig, " ")
+		if c.kind == ckWord && c.info.cw == cwNone && m.databaseWord(c.text) {
+			// "the allotment sites": the database's own name
+			c.info = cinfo{cw: cwFiller}
+		}
 		if c.kind == ckSchema && c.text == "year" && c.j < len(toks) && isYearLike(toks[c.j]) {
 			// "in the year 2025": the year of the rows' date, not a column
 			// called year of some other table
@@ -380,4 +386,18 @@ func verbNotColumn(toks []token, c *chunk, before []*chunk) bool {
 		}
 	}
 	return true
+}
+
+// databaseWord: the word is the database's own name (or its singular):
+// "the allotment sites" in a database called allotments.
+func (m *model) databaseWord(w string) bool {
+	if m.database == "" || len(w) < 4 {
+		return false
+	}
+	for _, d := range catalog.IdentifierWords(m.database) {
+		if w == d || catalog.Singular(w) == catalog.Singular(d) {
+			return true
+		}
+	}
+	return false
 }

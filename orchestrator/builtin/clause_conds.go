@@ -294,6 +294,13 @@ func (r *creader) compared(cd *ccond, i, end int) {
 		r.addCond(cd)
 		return
 	}
+	if nx := r.at(k); free(nx) && nx.isColumn() && !nx.isTable() && numericCol(nx) && !weakColumn(nx) {
+		// "fewer than 60 days to harvest": the number column named after the number
+		r.use(nx, "compared")
+		cd.col = nx
+		r.addCond(cd)
+		return
+	}
 	if nx := r.at(k); free(nx) && cd.unit == "" {
 		switch {
 		case nx.isTable() && !(nx.isColumn() && r.colBefore(i) == nil && !nx.onlyTableOrKey()):
@@ -884,7 +891,7 @@ func (r *creader) readTime() error {
 			r.addCond(cd)
 		case c.kind == ckNum && c.isInt && c.num >= 1000 && c.num < 3000:
 			pv := r.at(i - 1)
-			if pv == nil || pv.kind != ckWord || !(pv.text == "in" || pv.text == "during" || pv.text == "of" || pv.text == "for" || pv.text == "year") {
+			if pv == nil || pv.kind != ckWord || !(pv.text == "in" || pv.text == "during" || pv.text == "of" || pv.text == "for" || pv.text == "year" || strings.HasSuffix(pv.text, " in")) {
 				continue
 			}
 			r.use(c, "year %s", c.text)
@@ -949,6 +956,8 @@ func (r *creader) readSelect() error {
 		case c.isColumn() && c.isTable() && ownMeasure(c):
 			// a table and its own amount: the analyst's total
 			return notMine("%q names a table and its measure", c.text)
+		case c.isColumn() && c.is(cwLink) && weakColumn(c):
+			// "musicians born after 1990": a verb, whatever column shares the word
 		case c.isColumn():
 			r.use(c, "shown")
 			r.q.items = append(r.q.items, &citem{col: c, pos: i})

@@ -213,13 +213,24 @@ func (r *creader) readSuperlatives() error {
 		if !free(c) || !(c.is(cwSuper) || c.is(cwCommon)) {
 			continue
 		}
+		if r.inAggregateList(i) {
+			continue // "the mean, lowest and highest count": aggregates
+		}
+		if o := r.fromTo(i); o != nil {
+			r.q.order = append(r.q.order, o) // "from the oldest site to the newest"
+			continue
+		}
 		if r.q.rankBy != nil {
 			return decline("two rankings (%q and %q); ask for one", r.q.rankBy.src(), c.text)
 		}
 		n, nEnd := r.rankN(i)
 		if n == 1 && nEnd == i+1 {
-			// "the 3 telescopes with the largest apertures"
-			if ow := r.rankOwner(i); ow != nil {
+			// "the 3 telescopes with the largest apertures", "the five T who joined last"
+			ow := r.rankOwner(i)
+			if ow == nil {
+				ow = r.tableBefore(i)
+			}
+			if ow != nil {
 				if num := r.at(r.prev(r.cs.index(ow) - 1)); free(num) && num.kind == ckNum && num.isInt && num.num >= 1 {
 					r.use(num, "how many")
 					n = int(num.num)
@@ -240,9 +251,6 @@ func (r *creader) readSuperlatives() error {
 			o.agg = &cagg{fn: "COUNT"}
 			r.q.rankBy, r.q.limit = o, n
 			continue
-		}
-		if nx := r.at(j); free(nx) && nx.kind == ckWord && nx.text == "number of" {
-			j = r.next(j + 1)
 		}
 		t := r.term(j)
 		switch {
@@ -299,6 +307,10 @@ func (r *creader) readSuperlatives() error {
 			if o.unit == "" {
 				o.unit = unitSize
 			}
+		case c.info.unit != "" && r.dateVerbBefore(i) != nil:
+			// "the gardener born earliest": the date the verb names
+			r.use(r.dateVerbBefore(i), "the date ranked by")
+			o.verb = true
 		case r.columnBeforeRank(i) != nil:
 			// "which T opened first": the column right before
 			col := r.columnBeforeRank(i)
@@ -330,6 +342,90 @@ func (r *creader) readSuperlatives() error {
 	return nil
 }
 
+// superFn is the aggregate a superlative stands for in a list of them
+// ("the smallest and largest areas"): MIN or MAX; "" for others.
+func superFn(c *chunk) string {
+	if c == nil || !c.is(cwSuper) || c.kind != ckWord {
+		return ""
+	}
+	switch c.text {
+	case "highest", "largest", "greatest", "biggest", "longest", "latest", "heaviest", "tallest", "the highest", "the largest":
+		return "MAX"
+	case "lowest", "smallest", "shortest", "earliest", "lightest", "the lowest", "the smallest", "least":
+		return "MIN"
+	}
+	return ""
+}
+
+// inAggregateList: the superlative at i stands in a list of aggregates
+// ("the mean, lowest and highest", "the smallest and largest").
+func (r *creader) inAggregateList(i int) bool {
+	if superFn(r.at(i)) == "" {
+		return false
+	}
+	pv, nx := r.at(r.prev(i-1)), r.at(r.next(i+1))
+	if pv != nil && (pv.is(cwAnd) || pv.kind == ckWord && pv.text == "and") {
+		pv = r.at(r.prev(r.cs.index(pv) - 1))
+	}
+	if pv != nil && (pv.is(cwAgg) || superFn(pv) != "") {
+		return true
+	}
+	if nx != nil && (nx.is(cwAnd) || nx.kind == ckWord && nx.text == "and") {
+		nn := r.at(r.next(r.cs.index(nx) + 1))
+		return nn != nil && (nn.is(cwAgg) || superFn(nn) != "")
+	}
+	return false
+}
+
+// fromTo reads "from the oldest T to the newest" at i: an order by the
+// first superlative's quantity, its direction.
+func (r *creader) fromTo(i int) *corder {
+	c := r.at(i)
+	from := r.at(r.prev(i - 1))
+	if from == nil || from.kind != ckWord || from.text != "from" || c.info.unit == "" {
+		return nil
+	}
+	k := r.next(i + 1)
+	var of *chunk
+	if t := r.at(k); t.isTable() {
+		of = t
+		k = r.next(k + 1)
+	}
+	to := r.at(k)
+	if to == nil || to.kind != ckWord || to.text != "to" {
+		return nil
+	}
+	end := r.at(r.next(k + 1))
+	if end == nil || !end.is(cwSuper) || end.info.dir == c.info.dir {
+		return nil
+	}
+	for _, x := range []*chunk{from, c, of, to, end} {
+		if x != nil {
+			r.use(x, "order from %s to %s", c.text, end.text)
+		}
+	}
+	if t := r.at(r.next(r.cs.index(end) + 1)); t.isTable() && free(t) {
+		r.use(t, "the rows ordered")
+		if of == nil {
+			of = t
+		}
+	}
+	// "from the oldest to the newest": the oldest first
+	return &corder{dir: c.info.dir, unit: c.info.unit, of: of}
+}
+
+// dateVerbBefore is a verb naming a date right before a superlative
+// ("born earliest", "joined last").
+func (r *creader) dateVerbBefore(i int) *chunk {
+	pv := r.at(r.prev(i - 1))
+	if free(pv) && pv.is(cwLink) {
+		if _, ok := dateVerbs[pv.text]; ok {
+			return pv
+		}
+	}
+	return nil
+}
+
 // linkVerbBefore: a verb linking rows stands right before the ranking word.
 func (r *creader) linkVerbBefore(i int) bool {
 	pv := r.at(r.prev(i - 1))
@@ -343,7 +439,7 @@ func (r *creader) columnBeforeRank(i int) *chunk {
 		return nil
 	}
 	pv := r.at(r.prev(i - 1))
-	if free(pv) && pv.isColumn() && orderable(pv) {
+	if free(pv) && pv.isColumn() && orderable(pv) && !(pv.is(cwLink) && weakColumn(pv)) {
 		return pv
 	}
 	return nil
@@ -459,6 +555,11 @@ func (r *creader) readAggregates() error {
 			if t.err != nil {
 				return t.err
 			}
+			if !t.ok() && r.hasCountItem() && c.text == "count" {
+				// "Show the site name and the count": the count asked before
+				r.use(c, "the count")
+				continue
+			}
 			if !t.ok() {
 				return decline("%q: count of what?", c.text).withHint("e.g. how many followed by a table's rows")
 			}
@@ -483,13 +584,13 @@ func (r *creader) readAggregates() error {
 			for {
 				nx := r.at(j)
 				if free(nx) && (nx.is(cwAnd) || nx.kind == ckWord && nx.text == "and") {
-					if ag := r.at(r.next(j + 1)); free(ag) && ag.is(cwAgg) {
+					if ag := r.at(r.next(j + 1)); free(ag) && (ag.is(cwAgg) || superFn(ag) != "") {
 						r.use(nx, "and")
 						j = r.next(j + 1)
 						continue
 					}
 				}
-				if free(nx) && nx.is(cwAgg) && nx != fns[len(fns)-1] {
+				if free(nx) && (nx.is(cwAgg) || superFn(nx) != "") && nx != fns[len(fns)-1] {
 					fns = append(fns, nx)
 					j = r.next(j + 1)
 					continue
@@ -516,8 +617,12 @@ func (r *creader) readAggregates() error {
 			}
 			r.use(arg, "aggregated")
 			for _, f := range fns {
-				r.use(f, "%s", f.info.fn)
-				r.q.items = append(r.q.items, &citem{agg: &cagg{fn: f.info.fn, arg: arg}, pos: r.cs.index(f)})
+				fn := f.info.fn
+				if fn == "" {
+					fn = superFn(f)
+				}
+				r.use(f, "%s", fn)
+				r.q.items = append(r.q.items, &citem{agg: &cagg{fn: fn, arg: arg}, pos: r.cs.index(f)})
 			}
 			// "the total revenue and quantity": the same aggregate of both
 			if and, nx := r.at(j+1), r.at(r.next(j+2)); len(fns) == 1 && free(and) && and.is(cwAnd) && free(nx) && nx.isColumn() && numericCol(nx) {
@@ -530,6 +635,16 @@ func (r *creader) readAggregates() error {
 		}
 	}
 	return nil
+}
+
+// hasCountItem: the question already asks for a count.
+func (r *creader) hasCountItem() bool {
+	for _, it := range r.q.items {
+		if it.agg != nil && it.agg.fn == "COUNT" {
+			return true
+		}
+	}
+	return false
 }
 
 // countTarget reads what "how many" counts, skipping values and literals
@@ -545,6 +660,14 @@ func (r *creader) countTarget(i int) cterm {
 	if of := r.at(j); free(of) && of.kind == ckWord && of.text == "of" {
 		r.use(of, "of")
 		j = r.next(j + 1)
+	}
+	if u := r.at(j); free(u) && u.kind == ckWord && u.info.cw == cwNone {
+		if unit, ok := unitNouns[u.text]; ok && unit != "" {
+			// "how many kilograms were harvested": the total of the weight
+			r.use(r.at(i), "SUM")
+			r.use(u, "the %s column", unit)
+			return cterm{agg: &cagg{fn: "SUM", unit: unit}, end: j + 1}
+		}
 	}
 	var lastValue *chunk
 	for k := j; k < len(r.cs); k = r.next(k + 1) {
@@ -625,6 +748,9 @@ func (r *creader) readGroups() error {
 		if !(c.is(cwGroup) || c.is(cwEach) || c.is(cwBy)) || c.kind != ckWord {
 			continue
 		}
+		if c.is(cwBy) && r.agentBy(i) {
+			continue // "sailings commanded by skippers": who did it, not a grouping
+		}
 		if !agg {
 			if c.is(cwGroup) && everyWords[c.text] || c.is(cwEach) {
 				r.use(c, "every") // "the name of each T": every T
@@ -659,6 +785,16 @@ func (r *creader) readGroups() error {
 		}
 	}
 	return nil
+}
+
+// agentBy: "by" after a verb says who did it ("commanded by", "written by").
+func (r *creader) agentBy(i int) bool {
+	pv := r.at(i - 1)
+	if pv == nil {
+		return false
+	}
+	w := pv.text
+	return pv.is(cwLink) || pv.verb || pv.kind == ckWord && pv.info.cw == cwNone && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en"))
 }
 
 // everyWords say "every row" when nothing is computed per group.

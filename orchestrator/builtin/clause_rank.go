@@ -22,6 +22,12 @@ func (b *clauseBinder) bindRank(p *plan) error {
 	}
 	var col *column
 	switch {
+	case o.verb:
+		c := b.verbDate()
+		if c == nil {
+			return notMine("I can't tell which date the verb names")
+		}
+		col = c
 	case o.col != nil:
 		var prefer *table
 		if b.q.ranked != nil {
@@ -253,10 +259,10 @@ func (b *clauseBinder) orderItem(p *plan, o *corder) (orderItem, error) {
 	return orderItem{sel: 0, desc: desc}, nil
 }
 
-// birthLike: a date or year of birth, which orders ages the other way
-// round (the oldest was born first).
+// birthLike: a date or a year (of birth, of opening), which orders ages
+// the other way round (the oldest was born, or opened, first).
 func birthLike(c *column) bool {
-	return c.kind == catalog.KindDate || yearColumn(c) && anyIn(catalog.IdentifierWords(c.name), unitWordsOf[unitAge])
+	return c.kind == catalog.KindDate || c.dateType || yearColumn(c)
 }
 
 // showsLabel: the plan shows one of these label columns.
@@ -362,7 +368,7 @@ func (r *creader) leftovers(b *clauseBinder) error {
 			if b != nil {
 				c.role = "filler"
 			}
-		case c.kind == ckWord && c.is(cwLink) && (related && r.linksForward(i) || r.conditionAfter(i)):
+		case (c.kind == ckWord || weakColumn(c)) && c.is(cwLink) && (related && r.linksForward(i) || r.conditionAfter(i) || r.lastWord(i) && b != nil && len(b.q.conds) > 0):
 			if b != nil {
 				c.role = "the link between the rows"
 			}
@@ -402,6 +408,16 @@ func fillerRole(k cword) bool {
 		return true
 	}
 	return false
+}
+
+// lastWord: nothing but fillers follows i ("What family does X belong to?").
+func (r *creader) lastWord(i int) bool {
+	for k := i + 1; k < len(r.cs); k++ {
+		if c := r.at(k); !(c.kind == ckWord && c.info.cw == cwFiller) {
+			return false
+		}
+	}
+	return true
 }
 
 // linksForward: a verb between rows leads to something the plan uses —

@@ -618,13 +618,31 @@ func (b *clauseBinder) unitColumn(t *table, unit string) (*column, error) {
 		b.assume = append(b.assume, fmt.Sprintf("%s read as %s", unitNoun(unit), cands[0].ref()))
 		return cands[0], nil
 	}
+	if len(cands) == 0 && unit == unitAge && !personLike(t) {
+		// "the oldest site": the one that has been there longest, by its date
+		if c := b.datedColumn(t); c != nil {
+			b.assume = append(b.assume, fmt.Sprintf("age read as the time since %s", c.ref()))
+			return c, nil
+		}
+	}
 	if len(cands) == 0 {
 		return nil, decline("%s has no %s column", t.name, unitNoun(unit)).withHint("name the column to compare or rank by")
 	}
 	return nil, decline("%s has several %s columns (%s)", t.name, unitNoun(unit), colNames(cands)).withHint("name the column")
 }
 
-// unitWordsOf are the words of columns holding each unit.
+// personLike: a table of people (named by a first and a last name, or
+// called so): their age is not the time since a date of theirs.
+func personLike(t *table) bool {
+	if len(t.label) > 1 || len(t.nameCols) > 1 {
+		return true
+	}
+	return personWords[t.lastWord]
+}
+
+var personWords = setOf("person", "people", "customer", "client", "member", "user", "employee", "staff", "student",
+	"patient", "guest", "player", "musician", "artist", "author", "teacher", "driver", "pilot", "doctor", "worker",
+	"volunteer", "gardener", "skipper", "inspector", "applicant", "owner", "singer", "actor", "athlete", "coach")
 var unitWordsOf = map[string]map[string]bool{
 	unitAge:      setOf("age", "birth", "birthday", "dob", "born"),
 	unitWeight:   setOf("weight", "kg", "lbs", "mass"),

@@ -137,6 +137,7 @@ func init() {
 	super(1, unitHeight, "tallest")
 	super(1, unitDate, "latest", "newest", "most recent", "most recently")
 	super(-1, unitDate, "earliest", "first")
+	super(1, unitDate, "last")
 	cwWith(cinfo{cw: cwCommon, dir: 1}, "most common", "most frequent", "most popular", "most frequently", "most often", "commonest",
 		"the most common", "the most frequent", "the most popular", "the commonest")
 	cwWith(cinfo{cw: cwCommon, dir: -1}, "least common", "least frequent", "least popular", "rarest", "the least common",
@@ -174,7 +175,7 @@ func init() {
 		"with each", "under each", "breakdown by", "split by", "of every", "in every")
 	cw(cwEach, "each", "every", "individual", "single")
 	cw(cwBy, "by")
-	cw(cwNeg, "not", "no", "without", "except", "excluding", "exclude", "except for", "besides", "never",
+	cw(cwNeg, "not", "no", "without", "except", "excluding", "exclude", "except for", "besides", "never", "outside", "outside of",
 		"dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "havent", "hasnt", "hadnt", "non",
 		"neither", "nor", "none", "cannot", "cant", "wont", "apart from", "aside from", "do not", "does not",
 		"did not", "is not", "are not", "was not", "were not", "have not", "has not", "had not", "not any",
@@ -236,7 +237,14 @@ func init() {
 		"discover", "discovered", "compose", "composed", "book", "books", "reserve", "reserves", "reserved",
 		"check", "checks", "checked", "serve in", "travel", "travels", "traveled", "travelled", "visit in",
 		"located at", "located in", "based in", "held in", "held at", "belonging to", "go to", "goes to",
-		"went to", "come from", "comes from", "came from", "last", "lasts", "lasted", "lasting", "run for", "runs for")
+		"went to", "come from", "comes from", "came from", "lasts", "lasted", "lasting", "run for", "runs for",
+		"grow", "grows", "grew", "grown", "growing", "plant", "plants", "planted", "planting", "sow", "sowed", "sown",
+		"weigh", "weighs", "weighed", "weighing", "done", "carried out", "carry out", "dated", "logged", "noted",
+		"command", "commands", "commanded", "conduct", "conducts", "conducted", "carry", "carried", "reach", "reaches",
+		"reached", "stop at", "stops at", "stopped at", "call at", "calls at", "called at", "operate", "operates",
+		"operated", "inspect", "inspects", "inspected", "apply", "applies", "applied", "submit", "submits", "submitted",
+		"issue", "issues", "issued", "approve", "approves", "approved", "reject", "rejects", "rejected",
+		"attended by", "played by", "held by", "owned by", "run by", "led by", "made by", "written by", "sung by")
 	cw(cwWrite, "delete", "remove", "update", "insert", "drop", "truncate", "alter", "create", "add",
 		"modify", "change", "set", "rename", "replace", "erase", "wipe", "grant", "revoke", "edit")
 	cw(cwWhy, "why", "how come", "what caused", "reason")

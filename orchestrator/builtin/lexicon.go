@@ -362,6 +362,16 @@ func (m *model) addColumnWords() {
 					m.lex.addColumn(tw+" "+short, c, strengthWord)
 				}
 			}
+			if last := ws[len(ws)-1]; len(ws) == 2 && reversibleHeads[last] {
+				// "year of birth" for birth_year, "date of death" for death_date
+				m.lex.addColumn(last+" of "+ws[0], c, idStrength)
+			}
+			if v := verbVariants(ws); len(v) > 0 {
+				// "opening year" for opened_year
+				for _, p := range v {
+					m.lex.addColumn(p, c, strengthPartial)
+				}
+			}
 			if last := ws[len(ws)-1]; len(ws) > 1 && durationWords[last] {
 				// "transit time" for transit_hours
 				rest := strings.Join(ws[:len(ws)-1], " ")
@@ -387,6 +397,34 @@ func (m *model) addColumnWords() {
 			}
 		}
 	}
+}
+
+// reversibleHeads are last words people also say first: "year of birth".
+var reversibleHeads = setOf("year", "date", "day", "time", "place", "city", "country", "type", "month")
+
+// verbVariants are the identifier with a verb form changed: "opened year"
+// → "opening year", "open year"; "opening date" → "opened date".
+func verbVariants(ws []string) []string {
+	var out []string
+	for i, w := range ws {
+		var forms []string
+		switch {
+		case strings.HasSuffix(w, "ed") && len(w) > 4:
+			b := strings.TrimSuffix(w, "ed")
+			forms = []string{b + "ing", b}
+			if strings.HasSuffix(w, "ied") {
+				forms = []string{strings.TrimSuffix(w, "ied") + "ying"}
+			}
+		case strings.HasSuffix(w, "ing") && len(w) > 5:
+			b := strings.TrimSuffix(w, "ing")
+			forms = []string{b + "ed", b}
+		}
+		for _, f := range forms {
+			v := append(append(append([]string{}, ws[:i]...), f), ws[i+1:]...)
+			out = append(out, strings.Join(v, " "))
+		}
+	}
+	return out
 }
 
 // partialEdge words do not start or end a part of an identifier.

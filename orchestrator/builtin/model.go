@@ -17,6 +17,7 @@ import (
 type model struct {
 	dialect    string // the schema's dialect
 	today      string // the schema's today
+	database   string // the database's name (a file's base name without extension)
 	tables     []*table
 	byName     map[string]*table // lower-case full and bare names
 	derived    []*derived
@@ -169,6 +170,7 @@ func compile(src sources) *model {
 	m.hasSchema = true
 	m.dialect = strings.ToLower(src.schema.Dialect)
 	m.today = src.schema.Today
+	m.database = databaseName(src.schema.Database)
 	m.buildTables(src.schema)
 	sem := src.semantic
 	switch {
@@ -202,6 +204,19 @@ func compile(src sources) *model {
 		m.tablesOnly = compile(base)
 	}
 	return m
+}
+
+// databaseName is the name a schema gives its database, without a
+// directory or a file extension ("/data/allotments.db" → allotments).
+func databaseName(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexAny(s, "/\\"); i >= 0 {
+		s = s[i+1:]
+	}
+	if i := strings.IndexByte(s, '.'); i > 0 {
+		s = s[:i]
+	}
+	return s
 }
 
 // withoutViews is src without the views named like a grouped question
