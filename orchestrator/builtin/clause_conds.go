@@ -52,6 +52,12 @@ func (r *creader) numAt(i int) *chunk {
 	return nil
 }
 
+// numColumnOrMore: a number, a number column, "or more" at i.
+func (r *creader) numColumnOrMore(i int) bool {
+	col, om := r.at(i+1), r.at(i+2)
+	return free(col) && col.isColumn() && !col.isTable() && numericCol(col) && free(om) && om.is(cwOrMore)
+}
+
 // timesWords are numbers that count occasions.
 var timesWords = setOf("once", "twice", "thrice")
 
@@ -116,6 +122,13 @@ func (r *creader) readComparisons() error {
 			if err := r.readComparison(i); err != nil {
 				return err
 			}
+		case c.kind == ckNum && r.numColumnOrMore(i):
+			// "500 seats or more"
+			col, om := r.at(i+1), r.at(i+2)
+			r.use(c, "%s %s", om.info.op, c.text)
+			r.use(col, "compared")
+			r.use(om, "%s", om.info.op)
+			r.addCond(&ccond{kind: ccCmp, op: om.info.op, a: c.num, col: col, src: c})
 		case c.kind == ckNum:
 			// "3 or more pets", "20 or older"
 			if om := r.at(i + 1); free(om) && om.is(cwOrMore) {
@@ -1037,6 +1050,10 @@ func (r *creader) flagAdjective(i int) bool {
 	if nx := r.at(r.next(i + 1)); nx.isTable() {
 		return true
 	}
-	pv := r.at(r.prev(i - 1))
+	k := i - 1
+	for k >= 0 && r.at(k).kind == ckWord && softWords[r.at(k).text] {
+		k-- // "who are the <flag>s": articles, whatever role the opening gave them
+	}
+	pv := r.at(k)
 	return pv != nil && pv.kind == ckWord && (pv.text == "are" || pv.text == "is" || pv.text == "was" || pv.text == "were" || pv.is(cwHave) || pv.is(cwNeg))
 }

@@ -362,6 +362,8 @@ func (r *creader) leftovers(b *clauseBinder) error {
 			unknown = append(unknown, c.text)
 		case c.kind == ckWord && c.is(cwLead) && !r.leadHere(i):
 			unused = append(unused, c.text)
+		case c.kind == ckWord && c.is(cwBy) && r.agentBy(i):
+			c.role = "by" // "served by the line": who does it
 		case c.kind == ckWord && c.is(cwBoth) && b != nil && r.showsAfter(i):
 			c.role = "filler" // "both the name and the age"
 		case c.kind == ckWord && fillerRole(c.info.cw):
@@ -396,7 +398,12 @@ func (r *creader) showsAfter(i int) bool {
 // start of a second request ("... ? Give their names").
 func (r *creader) leadHere(i int) bool {
 	nx := r.at(i + 1)
-	return nx != nil && nx.kind == ckWord && leadObjects[nx.text]
+	if nx != nil && nx.kind == ckWord && leadObjects[nx.text] {
+		return true
+	}
+	// "... ? Show code and description": what it shows is used
+	nx = r.at(r.next(i + 1))
+	return nx != nil && (strings.HasPrefix(nx.role, "shown") || nx.role == "the count" || nx.role == "the key" || nx.is(cwAgg) && nx.role != "")
 }
 
 var leadObjects = setOf("their", "its", "the", "me", "us", "them", "all", "his", "her", "also", "both", "each", "every")

@@ -384,6 +384,10 @@ func (m *model) addColumnWords() {
 				}
 			}
 			m.addPartials(c, ws)
+			if len(ws) == 1 && (c.numeric || c.dateType || c.kind == catalog.KindDate) && participle(ws[0]) {
+				// "opened", "built": the year or date of the event
+				m.addEventWords(c, ws[0])
+			}
 			head := ws[len(ws)-1]
 			_, isKeyword := keywords[head]
 			if len(ws) > 1 && head != "id" && head != "key" && !stopwords[head] && !isKeyword && !unitWords[head] {
@@ -396,6 +400,37 @@ func (m *model) addColumnWords() {
 				c.words = []string{ident}
 			}
 		}
+	}
+}
+
+// irregularParticiples map a past participle to the verb's base and its
+// -ing form.
+var irregularParticiples = map[string][2]string{
+	"built": {"build", "building"}, "born": {"birth", "birth"}, "made": {"make", "making"},
+	"founded": {"found", "founding"}, "begun": {"begin", "beginning"}, "written": {"write", "writing"},
+	"run": {"run", "running"}, "held": {"hold", "holding"}, "sold": {"sell", "selling"},
+}
+
+// participle: a past participle ("opened", "built").
+func participle(w string) bool {
+	_, irregular := irregularParticiples[w]
+	return irregular || len(w) > 4 && strings.HasSuffix(w, "ed")
+}
+
+// addEventWords names a one-word year or date column that is a participle
+// the way people say it: "opening year", "year opened", "year of opening",
+// "build year", "year built".
+func (m *model) addEventWords(c *column, w string) {
+	base, ing := strings.TrimSuffix(w, "ed"), strings.TrimSuffix(w, "ed")+"ing"
+	if f, ok := irregularParticiples[w]; ok {
+		base, ing = f[0], f[1]
+	}
+	noun := "year"
+	if !c.numeric {
+		noun = "date"
+	}
+	for _, p := range []string{ing + " " + noun, noun + " " + w, noun + " of " + ing, base + " " + noun, w + " " + noun} {
+		m.lex.addColumn(p, c, strengthIdent)
 	}
 }
 
