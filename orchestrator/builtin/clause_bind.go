@@ -440,6 +440,20 @@ func (b *clauseBinder) fewestRoot() error {
 	return nil
 }
 
+// linkedTo: t's rows link to the subject's many-to-one (its lines, its
+// items), or through one table linking both.
+func (b *clauseBinder) linkedTo(t *table) bool {
+	if _, ok := b.m.reach(t, b.subject); ok {
+		return true
+	}
+	r := b.m.bridge([]*table{b.subject, t})
+	if r == nil {
+		return false
+	}
+	ps, _ := b.m.paths(r)
+	return len(ps[b.subject])+len(ps[t]) <= 3
+}
+
 // multiLinked: two tables are joined by more than one foreign key ("origin"
 // and "terminus" both pointing at piers): which one a question means is
 // not known.
@@ -560,7 +574,15 @@ func (b *clauseBinder) column(c *chunk, prefer ...*table) (*column, error) {
 		levels = append(levels, func(col *column) bool { _, ok := b.m.reach(b.subject, col.t); return ok })
 	}
 	levels = append(levels, func(col *column) bool { return b.tables[col.t] })
-	levels = append(levels, func(col *column) bool { return !col.t.view })
+	named := b.namedTables()
+	levels = append(levels, func(col *column) bool { return named[col.t] })
+	if b.subject == nil {
+		levels = append(levels, func(col *column) bool { return !col.t.view })
+	} else {
+		// a table whose rows link to the subject's ("the line with the most
+		// passengers": the sailings of each line)
+		levels = append(levels, func(col *column) bool { return !col.t.view && b.linkedTo(col.t) })
+	}
 	for _, lv := range levels {
 		got := pick(lv)
 		if len(got) == 0 {

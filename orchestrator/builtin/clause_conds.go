@@ -955,7 +955,16 @@ func (r *creader) readSelect() error {
 				return finalDecline("%q and %q are two tables; ask for the columns of each", r.q.subject.text, c.text).
 					withHint("e.g. the date of each order and the name of its customer")
 			}
-			// another table: rows related to the subject
+			// another table: rows related to the subject, when a word says so
+			// ("singers in concerts", "customers who placed orders")
+			if r.valueTable(i) {
+				r.use(c, "the table of the value beside it")
+				continue
+			}
+			if !r.relationBefore(i) {
+				return decline("I don't know how %q relates to %q in this question", c.text, r.q.subject.text).
+					withHint("say it with a verb or a preposition, e.g. the %s with %s", r.q.subject.text, c.text)
+			}
 			r.use(c, "related rows")
 			r.addCond(&ccond{kind: ccExists, rows: c, src: c})
 		case c.isColumn() && flagChunk(c) && r.flagAdjective(i):
@@ -998,6 +1007,43 @@ func (r *creader) andAfterSubject(i int) bool {
 	and := r.at(r.prev(i - 1))
 	return r.q.subject != nil && and != nil && and.is(cwAnd) && r.at(r.prev(r.cs.index(and)-1)) == r.q.subject
 }
+
+// valueTable: the table at i names the table of a value or name right
+// beside it ("plot C07", "the West River line", "line F1's piers").
+func (r *creader) valueTable(i int) bool {
+	t := r.at(i)
+	for _, k := range []int{i + 1, r.prev(i - 1)} {
+		v := r.at(k)
+		if v == nil || v.role == "" {
+			continue
+		}
+		for _, m := range v.ms {
+			if (m.kind == mValue || m.kind == mEntity) && slices.Contains(t.tables(), m.t) {
+				return true
+			}
+		}
+		if strings.HasPrefix(v.role, "the name") || v.kind == ckLit {
+			return true
+		}
+	}
+	return false
+}
+
+// relationBefore: a relation word stands before the table at i (a verb,
+// have/with, or a preposition), across articles.
+func (r *creader) relationBefore(i int) bool {
+	k := r.prev(i - 1)
+	for k >= 0 && r.at(k).kind == ckWord && (r.at(k).text == "any" || r.at(k).text == "some" || r.at(k).text == "at least one") {
+		k--
+	}
+	pv := r.at(k)
+	if pv == nil {
+		return false
+	}
+	return pv.is(cwHave) || pv.is(cwLink) || pv.verb || pv.kind == ckWord && relationPreps[pv.text]
+}
+
+var relationPreps = setOf("in", "at", "on", "from", "with", "for", "of", "by", "to", "into", "under", "through", "within", "among")
 
 // ownMeasure: a phrase naming a table and an additive measure of it.
 func ownMeasure(c *chunk) bool {
