@@ -9,6 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"talk2tables/config"
 	"talk2tables/mcptasks"
 	"talk2tables/orchestrator"
 )
@@ -56,8 +57,8 @@ func (g *Gateway) handleAsk(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 // write SQL: sampling is on, no LLM is configured and the client can
 // sample.
 func (g *Gateway) useSampling(ctx context.Context) bool {
-	return g.cfg.Gateway.Sampling == orchestrator.SamplingAuto &&
-		g.orch.GeneratorName() == orchestrator.ProviderBuiltin &&
+	return g.cfg.Gateway.Sampling == config.SamplingAuto &&
+		g.orch.GeneratorName() == config.ProviderBuiltin &&
 		clientCapabilities(ctx).Sampling != nil
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"talk2tables/config"
 	"talk2tables/orchestrator"
 )
 
@@ -178,7 +179,7 @@ func (g *Gateway) filterTools(ctx context.Context, tools []mcp.Tool) []mcp.Tool 
 		return tools
 	}
 	mine := map[string]mcp.Tool{}
-	if g.cfg.Gateway.Expose == orchestrator.ExposeAll && authFrom(ctx) != "" {
+	if g.cfg.Gateway.Expose == config.ExposeAll && authFrom(ctx) != "" {
 		for id := range authServers {
 			for _, t := range g.authToolsOf(ctx, id) {
 				mine[t.Name] = t

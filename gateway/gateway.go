@@ -23,6 +23,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/config"
 	"talk2tables/mcptasks"
 	"talk2tables/orchestrator"
 	"talk2tables/orchestrator/sqlgen"
@@ -55,7 +56,7 @@ var _ Orchestrator = (*orchestrator.Orchestrator)(nil)
 // Gateway is talk2tables as an MCP server. It is safe for concurrent use.
 type Gateway struct {
 	orch   Orchestrator
-	cfg    *orchestrator.Config
+	cfg    *config.Config
 	log    *slog.Logger
 	srv    *server.MCPServer
 	limits *limiters
@@ -106,7 +107,7 @@ func WithWebhookClient(c *http.Client) Option { return func(gw *Gateway) { gw.we
 
 // New builds the gateway over orch with cfg's gateway, http (limits) and
 // per-server settings. Close it when done.
-func New(orch Orchestrator, cfg *orchestrator.Config, logger *slog.Logger, opts ...Option) *Gateway {
+func New(orch Orchestrator, cfg *config.Config, logger *slog.Logger, opts ...Option) *Gateway {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -244,7 +245,7 @@ func (g *Gateway) refresh() {
 	g.search.markDirty()
 
 	tools := g.builtinTools()
-	if g.cfg.Gateway.Expose == orchestrator.ExposeAll {
+	if g.cfg.Gateway.Expose == config.ExposeAll {
 		names := make([]string, 0, len(routes))
 		for n := range routes {
 			names = append(names, n)
@@ -289,7 +290,7 @@ func prefixedURI(serverID, uri string) string { return "t2t://" + serverID + "/"
 
 // isDestructive applies MCP's annotation defaults to a downstream tool.
 func isDestructive(t mcp.Tool) bool {
-	return orchestrator.IsDestructive(t.Annotations.ReadOnlyHint, t.Annotations.DestructiveHint)
+	return config.IsDestructive(t.Annotations.ReadOnlyHint, t.Annotations.DestructiveHint)
 }
 
 // exposedTool is a downstream tool's definition under its namespaced name.

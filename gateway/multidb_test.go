@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/internal/fixtures"
 	"talk2tables/orchestrator"
@@ -24,8 +25,8 @@ func withParcels(tb testing.TB) extraServer {
 	}
 	tb.Cleanup(func() { db.Close() })
 	return extraServer{id: "parcels_db", srv: databasemcp.NewServer(db, slog.New(slog.DiscardHandler)),
-		cfg: orchestrator.ServerConfig{Name: "Parcels", Transport: orchestrator.TransportInProcess, Priority: 20,
-			Domains: []string{"logistics"}, Capabilities: []string{orchestrator.CapExecuteQuery, orchestrator.CapListResources}}}
+		cfg: config.ServerConfig{Name: "Parcels", Transport: config.TransportInProcess, Priority: 20,
+			Domains: []string{"logistics"}, Capabilities: []string{config.CapExecuteQuery, config.CapListResources}}}
 }
 
 // TestSeveralDatabasesTools: run_sql takes "server"; ask routes the

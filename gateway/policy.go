@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"golang.org/x/time/rate"
 
+	"talk2tables/config"
 	"talk2tables/orchestrator"
 )
 
@@ -24,7 +25,7 @@ type limiters struct {
 	servers map[string]*rate.Limiter
 }
 
-func newLimiters(cfg *orchestrator.Config) *limiters {
+func newLimiters(cfg *config.Config) *limiters {
 	l := &limiters{tools: map[string]*rate.Limiter{}, servers: map[string]*rate.Limiter{}}
 	for name, p := range cfg.Gateway.Tools {
 		if r := p.RateLimit; r != nil {
@@ -85,7 +86,7 @@ func (g *Gateway) approvalMode(name, serverID string) string {
 	if s, ok := g.cfg.MCPServers[serverID]; ok && s.Approval != "" {
 		return s.Approval
 	}
-	return orchestrator.ApprovalNone
+	return config.ApprovalNone
 }
 
 // approvalID keys the approval elicitation in a multi round-trip call.
@@ -102,9 +103,9 @@ type approval struct {
 // tool's policy says.
 func (g *Gateway) approve(ctx context.Context, req mcp.CallToolRequest, name, serverID string, args any) approval {
 	switch g.approvalMode(name, serverID) {
-	case orchestrator.ApprovalElicit:
+	case config.ApprovalElicit:
 		return g.approveByElicitation(ctx, req, name, args)
-	case orchestrator.ApprovalWebhook:
+	case config.ApprovalWebhook:
 		return g.approveByWebhook(ctx, name, serverID, args)
 	}
 	return approval{granted: true}

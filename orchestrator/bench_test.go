@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"talk2tables/config"
 	"talk2tables/internal/llmtest"
 )
 
@@ -91,7 +92,7 @@ func BenchmarkGatherCold(b *testing.B) {
 			"slow://a": `{"a":1}`, "slow://b": `{"b":2}`, "slow://c": `{"c":3}`,
 		}, nil)
 		rs.delay.Store(int64(d * time.Millisecond))
-		cfg.MCPServers[id] = ServerConfig{Transport: TransportInProcess, Priority: i + 1, Capabilities: []string{CapListResources}}
+		cfg.MCPServers[id] = config.ServerConfig{Transport: config.TransportInProcess, Priority: i + 1, Capabilities: []string{config.CapListResources}}
 		opts = append(opts, WithInProcessServer(id, rs.s))
 	}
 	o := newOrch(b, cfg, opts...)

@@ -16,25 +16,12 @@ import (
 // RESOURCE_LIMIT, the server stays connected.
 var ErrResponseTooLarge = errors.New("MCP server response too large")
 
-// maxMessageBytes is the longest single message (one JSON body, one SSE
-// line) read from an HTTP MCP server: a result within max_result_bytes,
-// with its JSON escaped once more inside the JSON-RPC message, fits.
-func (c *Config) maxMessageBytes() int64 {
-	return 3*int64(c.Orchestration.MaxResultBytes) + 1<<20
-}
-
-// resultLimits are the bounds serve applies to every result it accepts.
-func (c *Config) resultLimits(maxRows int) resultlimit.Limits {
-	return resultlimit.Limits{MaxRows: maxRows, MaxCellBytes: c.Orchestration.MaxCellBytes,
-		MaxBytes: c.Orchestration.MaxResultBytes}
-}
-
 // boundResult applies the result bounds to data read from an executor (any
 // executor: a third-party one has bounds of its own, or none). Cut cells and
 // rows set Truncated and add to Note; a single row over the whole bound is a
 // RESOURCE_LIMIT error.
 func (o *Orchestrator) boundResult(data *QueryData, maxRows int) error {
-	col := resultlimit.NewCollector(o.cfg.resultLimits(maxRows))
+	col := resultlimit.NewCollector(o.cfg.ResultLimits(maxRows))
 	for _, row := range data.Rows {
 		if !col.Room() {
 			break
@@ -66,7 +53,7 @@ func (o *Orchestrator) boundResult(data *QueryData, maxRows int) error {
 func (o *Orchestrator) tooLargeError(sql string, err error) *QueryExecutionError {
 	msg := fmt.Sprintf("the executor's answer is over the %s message limit (orchestration.max_result_bytes %s): "+
 		"add a LIMIT, aggregate, or select fewer or shorter columns",
-		resultlimit.Size(int(o.cfg.maxMessageBytes())), resultlimit.Size(o.cfg.Orchestration.MaxResultBytes))
+		resultlimit.Size(int(o.cfg.MaxMessageBytes())), resultlimit.Size(o.cfg.Orchestration.MaxResultBytes))
 	return &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.ResourceLimit, SQL: sql, Message: msg,
 		Err: fmt.Errorf("%w: %w", sqlerr.New(sqlerr.ResourceLimit, msg), err)}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/internal/testfixture"
 	"talk2tables/mcpserve"
@@ -162,7 +163,7 @@ func hugeExecutor(rows, cellBytes int) *server.MCPServer {
 // connected.
 func TestServeBoundsWhatItReads(t *testing.T) {
 	t.Run("cut to the bounds", func(t *testing.T) {
-		cfg := executorConfig(TransportInProcess)
+		cfg := executorConfig(config.TransportInProcess)
 		cfg.Orchestration.MaxCellBytes = 1000
 		cfg.Orchestration.MaxResultBytes = 20000
 		o := newOrch(t, cfg, WithInProcessServer("sql_mcp", hugeExecutor(100, 5000)), WithGenerator(scriptedOrFail(t)))
@@ -185,7 +186,7 @@ func TestServeBoundsWhatItReads(t *testing.T) {
 		}
 		hs := httptest.NewServer(h)
 		t.Cleanup(func() { mcpserve.CloseSessions(h); hs.CloseClientConnections(); hs.Close() })
-		cfg := executorConfig(TransportStreamableHTTP)
+		cfg := executorConfig(config.TransportStreamableHTTP)
 		sc := cfg.MCPServers["sql_mcp"]
 		sc.URL = hs.URL + "/mcp"
 		cfg.MCPServers["sql_mcp"] = sc
@@ -206,12 +207,12 @@ func TestServeBoundsWhatItReads(t *testing.T) {
 // message is dropped while read, never held whole — and stays connected:
 // the same child answers the next call.
 func TestStdioMessageBound(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
 	cfg.Orchestration.ResultCache.Enabled = false
 	cfg.Orchestration.MaxResultBytes = 1024 // messages over 1 MiB + 3 KiB are refused; the answer is ~3 MB
-	cfg.MCPServers["sql_mcp"] = ServerConfig{Name: "Huge SQL", Transport: TransportStdio, Command: os.Args[0],
-		Env: map[string]string{envChild: "huge"}, Priority: 1, Capabilities: []string{CapExecuteQuery}}
+	cfg.MCPServers["sql_mcp"] = config.ServerConfig{Name: "Huge SQL", Transport: config.TransportStdio, Command: os.Args[0],
+		Env: map[string]string{envChild: "huge"}, Priority: 1, Capabilities: []string{config.CapExecuteQuery}}
 	o := newOrch(t, cfg, WithGenerator(scriptedOrFail(t)))
 	c := o.conns["sql_mcp"]
 	pid := c.pid()

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"talk2tables/config"
 	"talk2tables/mcpserve"
 )
 
@@ -38,7 +39,7 @@ func TestSlowServerIsNotAQueryTimeout(t *testing.T) {
 	cfg.Orchestration.ResourceCacheTTL = 0
 	cfg.Orchestration.MCPCallTimeout = callTimeout
 	sc := cfg.MCPServers["product_metadata_mcp"]
-	sc.Transport = TransportStreamableHTTP
+	sc.Transport = config.TransportStreamableHTTP
 	sc.URL = hs.URL + "/mcp"
 	cfg.MCPServers["product_metadata_mcp"] = sc
 	o := newOrch(t, cfg, WithInProcessServer("database_mcp", f.dbServer(t)), withBackoff(5*time.Millisecond, 20*time.Millisecond))

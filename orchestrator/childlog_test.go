@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"talk2tables/config"
 	"talk2tables/internal/testfixture"
 )
 
@@ -24,7 +25,7 @@ func TestChildLogSettings(t *testing.T) {
 	db.Env[envPrintLogEnv] = "1"
 	meta := cfg.MCPServers["product_metadata_mcp"]
 	meta.Env[envPrintLogEnv] = "1"
-	meta.Env[EnvLogLevel] = "warn"
+	meta.Env[config.EnvLogLevel] = "warn"
 
 	var logs testfixture.LogBuffer
 	o, err := New(context.Background(), cfg, slog.New(slog.NewJSONHandler(&logs, nil)), WithChildStderr(io.Discard))
@@ -37,8 +38,8 @@ func TestChildLogSettings(t *testing.T) {
 		lines[e["mcp_server"].(string)] += e["line"].(string) + "\n"
 	}
 	for id, want := range map[string]string{
-		"database_mcp":         "child database: " + EnvLogLevel + "=debug " + EnvLogFormat + "=text",
-		"product_metadata_mcp": "child metadata: " + EnvLogLevel + "=warn " + EnvLogFormat + "=text",
+		"database_mcp":         "child database: " + config.EnvLogLevel + "=debug " + config.EnvLogFormat + "=text",
+		"product_metadata_mcp": "child metadata: " + config.EnvLogLevel + "=warn " + config.EnvLogFormat + "=text",
 	} {
 		if !strings.Contains(lines[id], want) {
 			t.Errorf("%s's stderr events lack %q; got:\n%s", id, want, lines[id])
@@ -73,7 +74,7 @@ func TestChildEnvironment(t *testing.T) {
 	if names == "" {
 		t.Fatalf("the child printed no environment; logs:\n%s", logs.String())
 	}
-	for _, want := range []string{"PATH", "LC_ALL", "PGPASSWORD", EnvLogLevel, envChild} {
+	for _, want := range []string{"PATH", "LC_ALL", "PGPASSWORD", config.EnvLogLevel, envChild} {
 		if !strings.Contains(names, " "+want+" ") {
 			t.Errorf("child environment lacks %s: %s", want, names)
 		}

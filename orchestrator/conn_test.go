@@ -15,31 +15,32 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/config"
 	"talk2tables/internal/llmtest"
 	"talk2tables/mcpserve"
 )
 
 // stdioConfig runs both servers as children of this test binary.
-func stdioConfig(f *fixture) *Config {
-	cfg := DefaultConfig()
+func stdioConfig(f *fixture) *config.Config {
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
-	cfg.MCPServers = map[string]ServerConfig{
-		"database_mcp": {Name: "Database MCP Server", Transport: TransportStdio, Command: os.Args[0],
+	cfg.MCPServers = map[string]config.ServerConfig{
+		"database_mcp": {Name: "Database MCP Server", Transport: config.TransportStdio, Command: os.Args[0],
 			Env: map[string]string{envChild: "database", envDB: f.dbPath}, Priority: 10,
-			Capabilities: []string{CapExecuteQuery, CapValidateQuery, CapListResources}},
-		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: TransportStdio, Command: os.Args[0],
+			Capabilities: []string{config.CapExecuteQuery, config.CapValidateQuery, config.CapListResources}},
+		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: config.TransportStdio, Command: os.Args[0],
 			Env: map[string]string{envChild: "metadata", envCat: f.catalog}, Priority: 1,
-			Capabilities: []string{CapListResources}},
+			Capabilities: []string{config.CapListResources}},
 	}
 	return cfg
 }
 
 // httpConfig serves both servers over transport (sse or streamable_http)
 // from httptest servers.
-func httpConfig(t *testing.T, f *fixture, transport string) *Config {
+func httpConfig(t *testing.T, f *fixture, transport string) *config.Config {
 	t.Helper()
 	kind, path := mcpserve.SSE, "/sse"
-	if transport == TransportStreamableHTTP {
+	if transport == config.TransportStreamableHTTP {
 		kind, path = mcpserve.StreamableHTTP, "/mcp"
 	}
 	serve := func(s *server.MCPServer) string {
@@ -73,15 +74,17 @@ func TestTransports(t *testing.T) {
 	t.Setenv("T2T_TEST_TOKEN", "secret")
 	tests := []struct {
 		name string
-		cfg  func(t *testing.T) (*Config, []Option)
+		cfg  func(t *testing.T) (*config.Config, []Option)
 	}{
-		{"inprocess", func(t *testing.T) (*Config, []Option) {
+		{"inprocess", func(t *testing.T) (*config.Config, []Option) {
 			return inprocConfig(), []Option{WithInProcessServer("database_mcp", f.dbServer(t)),
 				WithInProcessServer("product_metadata_mcp", f.metaServer(t))}
 		}},
-		{"stdio", func(t *testing.T) (*Config, []Option) { return stdioConfig(f), nil }},
-		{"sse", func(t *testing.T) (*Config, []Option) { return httpConfig(t, f, TransportSSE), nil }},
-		{"streamable_http", func(t *testing.T) (*Config, []Option) { return httpConfig(t, f, TransportStreamableHTTP), nil }},
+		{"stdio", func(t *testing.T) (*config.Config, []Option) { return stdioConfig(f), nil }},
+		{"sse", func(t *testing.T) (*config.Config, []Option) { return httpConfig(t, f, config.TransportSSE), nil }},
+		{"streamable_http", func(t *testing.T) (*config.Config, []Option) {
+			return httpConfig(t, f, config.TransportStreamableHTTP), nil
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,8 +118,8 @@ func TestDiscoveryAndRouting(t *testing.T) {
 		}
 	}
 	cfg := inprocConfig()
-	cfg.MCPServers["tools_a"] = ServerConfig{Transport: TransportInProcess, Priority: 5}
-	cfg.MCPServers["tools_b"] = ServerConfig{Transport: TransportInProcess, Priority: 3}
+	cfg.MCPServers["tools_a"] = config.ServerConfig{Transport: config.TransportInProcess, Priority: 5}
+	cfg.MCPServers["tools_b"] = config.ServerConfig{Transport: config.TransportInProcess, Priority: 3}
 	a := newResourceServer("a", nil, map[string]server.ToolHandlerFunc{"echo": echo("a"), "only_a": echo("a")})
 	b := newResourceServer("b", nil, map[string]server.ToolHandlerFunc{"echo": echo("b")})
 	// A paginating resources-only server: tools/list would be method-not-found.
@@ -130,8 +133,8 @@ func TestDiscoveryAndRouting(t *testing.T) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, Text: text}}, nil
 		})
 	}
-	cfg.MCPServers["product_metadata_mcp"] = ServerConfig{Transport: TransportInProcess, Priority: 1,
-		Capabilities: []string{CapListResources}}
+	cfg.MCPServers["product_metadata_mcp"] = config.ServerConfig{Transport: config.TransportInProcess, Priority: 1,
+		Capabilities: []string{config.CapListResources}}
 	o := newOrch(t, cfg, WithGenerator(llmGen(t, llmtest.New(t))),
 		WithInProcessServer("database_mcp", f.dbServer(t)), WithInProcessServer("product_metadata_mcp", paged),
 		WithInProcessServer("tools_a", a.s), WithInProcessServer("tools_b", b.s))
@@ -162,9 +165,9 @@ func TestDiscoveryAndRouting(t *testing.T) {
 
 func TestServerDown(t *testing.T) {
 	f := newFixture(t)
-	down := func(cfg *Config) {
-		cfg.MCPServers["product_metadata_mcp"] = ServerConfig{Name: "gone", Transport: TransportStdio,
-			Command: "/nonexistent/metadata-mcp", Priority: 1, Capabilities: []string{CapListResources}}
+	down := func(cfg *config.Config) {
+		cfg.MCPServers["product_metadata_mcp"] = config.ServerConfig{Name: "gone", Transport: config.TransportStdio,
+			Command: "/nonexistent/metadata-mcp", Priority: 1, Capabilities: []string{config.CapListResources}}
 	}
 	t.Run("fail_fast at start", func(t *testing.T) {
 		cfg := inprocConfig()
@@ -249,7 +252,7 @@ func TestCloseLeaksNothing(t *testing.T) {
 	base := runtime.NumGoroutine()
 	cfg := stdioConfig(f)
 	cfg.Orchestration.PingInterval = 20 * time.Millisecond
-	cfg.MCPServers["flaky"] = ServerConfig{Transport: TransportStdio, Command: "/nonexistent", Priority: 50}
+	cfg.MCPServers["flaky"] = config.ServerConfig{Transport: config.TransportStdio, Command: "/nonexistent", Priority: 50}
 	cfg.Orchestration.FailFast = new(bool)
 	o, err := New(context.Background(), cfg, testLogger(t), WithChildStderr(nil),
 		WithGenerator(gen), withBackoff(5*time.Millisecond, 20*time.Millisecond))

@@ -21,6 +21,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"talk2tables/config"
 	"talk2tables/telemetry"
 )
 
@@ -49,7 +50,7 @@ const (
 // disconnected → initializing → connected → failed (→ initializing ...).
 type conn struct {
 	id  string
-	cfg ServerConfig
+	cfg config.ServerConfig
 	o   *Orchestrator
 	log *slog.Logger
 	// noResources is the (shared, immutable) snapshot of a server that
@@ -167,11 +168,11 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION),
 	}, telemetry.MCPClientOptions()...) // the trace context in each request's _meta
 	switch c.cfg.Transport {
-	case TransportStdio:
+	case config.TransportStdio:
 		// Children log like serve unless the server's own env says otherwise
 		// (later entries win in exec's environment).
 		env := make([]string, 0, len(c.cfg.Env)+2)
-		env = append(env, EnvLogLevel+"="+c.o.cfg.Orchestration.LogLevel, EnvLogFormat+"="+c.o.cfg.Orchestration.LogFormat)
+		env = append(env, config.EnvLogLevel+"="+c.o.cfg.Orchestration.LogLevel, config.EnvLogFormat+"="+c.o.cfg.Orchestration.LogFormat)
 		for k, v := range c.cfg.Env {
 			env = append(env, k+"="+os.ExpandEnv(v))
 		}
@@ -182,18 +183,18 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 			return nil, nil, err
 		}
 		return client.NewClient(t, opts...), getCmd, nil
-	case TransportSSE:
+	case config.TransportSSE:
 		t, err := transport.NewSSE(c.cfg.URL,
 			transport.WithHeaders(c.headers()),
 			transport.WithHeaderFunc(c.requestHeaders),
-			transport.WithHTTPClient(boundedHTTPClient(c.o.cfg.maxMessageBytes())),
+			transport.WithHTTPClient(boundedHTTPClient(c.o.cfg.MaxMessageBytes())),
 			transport.WithSSELogger(c.log))
 		if err != nil {
 			return nil, nil, err
 		}
 		cl := client.NewClient(t, opts...)
 		return cl, nil, nil
-	case TransportStreamableHTTP:
+	case config.TransportStreamableHTTP:
 		// No WithHTTPTimeout: it sets http.Client.Timeout, which also ends
 		// the long-lived listening stream every mcp_call_timeout (then a
 		// 1 s gap in which notifications are lost). Every request is
@@ -201,14 +202,14 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		t, err := transport.NewStreamableHTTP(c.cfg.URL,
 			transport.WithHTTPHeaders(c.headers()),
 			transport.WithHTTPHeaderFunc(c.requestHeaders),
-			transport.WithHTTPBasicClient(boundedHTTPClient(c.o.cfg.maxMessageBytes())),
+			transport.WithHTTPBasicClient(boundedHTTPClient(c.o.cfg.MaxMessageBytes())),
 			transport.WithContinuousListening(),
 			transport.WithHTTPLogger(c.log))
 		if err != nil {
 			return nil, nil, err
 		}
 		return client.NewClient(t, opts...), nil, nil
-	case TransportInProcess:
+	case config.TransportInProcess:
 		srv := c.o.inProcess[c.id]
 		if srv == nil {
 			return nil, nil, fmt.Errorf("transport inprocess: no in-process server registered for %q (use WithInProcessServer)", c.id)
@@ -274,7 +275,7 @@ func (c *conn) connect(ctx context.Context) error {
 	err := c.dial(ctx)
 	d := time.Since(start)
 	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-		err = &callTimeoutError{what: "connect", timeout: c.o.cfg.callTimeout(c.cfg)}
+		err = &callTimeoutError{what: "connect", timeout: c.o.cfg.CallTimeout(c.cfg)}
 	}
 	if err != nil {
 		c.mu.Lock()
@@ -300,7 +301,7 @@ func (c *conn) withLastWords(err error) error {
 	c.mu.Lock()
 	sink := c.stderr
 	c.mu.Unlock()
-	if sink == nil || c.cfg.Transport != TransportStdio {
+	if sink == nil || c.cfg.Transport != config.TransportStdio {
 		return err
 	}
 	var words string
@@ -331,7 +332,7 @@ func (e *callTimeoutError) Error() string {
 }
 
 func (c *conn) dial(ctx context.Context) error {
-	timeout := c.o.cfg.callTimeout(c.cfg)
+	timeout := c.o.cfg.CallTimeout(c.cfg)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
@@ -605,9 +606,9 @@ func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Cont
 		ctx, span = telemetry.Start(ctx, "mcp "+method, trace.SpanKindClient, attrs...)
 		defer func() { telemetry.End(span, err) }()
 	}
-	timeout := c.o.cfg.callTimeout(c.cfg)
+	timeout := c.o.cfg.CallTimeout(c.cfg)
 	if method == "ping" {
-		timeout = c.o.cfg.pingTimeout(c.cfg)
+		timeout = c.o.cfg.PingTimeout(c.cfg)
 	}
 	cl, _, ok := c.current()
 	if !ok {
@@ -842,7 +843,7 @@ func (o *Orchestrator) RoutingTable() map[string]string {
 func (o *Orchestrator) executor() (*conn, error) {
 	var down *conn
 	for _, c := range o.ordered {
-		if !c.cfg.HasCapability(CapExecuteQuery) {
+		if !c.cfg.HasCapability(config.CapExecuteQuery) {
 			continue
 		}
 		if c.getState() == StateConnected {
@@ -855,7 +856,7 @@ func (o *Orchestrator) executor() (*conn, error) {
 	if down != nil && o.cfg.Required(down.id) {
 		return nil, down.downError()
 	}
-	return nil, &NoMCPAvailableError{Capability: CapExecuteQuery}
+	return nil, &NoMCPAvailableError{Capability: config.CapExecuteQuery}
 }
 
 // jitter returns a random wait in [delay/2, delay].

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"talk2tables/config"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 )
@@ -23,7 +24,7 @@ import (
 func (o *Orchestrator) Executors() []string {
 	var out []string
 	for _, c := range o.ordered {
-		if c.cfg.HasCapability(CapExecuteQuery) {
+		if c.cfg.HasCapability(config.CapExecuteQuery) {
 			out = append(out, c.id)
 		}
 	}
@@ -35,7 +36,7 @@ func (o *Orchestrator) Executors() []string {
 func SeveralExecutors(servers []ServerStatus) bool {
 	n := 0
 	for _, s := range servers {
-		if slices.Contains(s.Capabilities, CapExecuteQuery) {
+		if slices.Contains(s.Capabilities, config.CapExecuteQuery) {
 			n++
 		}
 	}
@@ -69,37 +70,12 @@ func first(ids []string) string {
 	return ids[0]
 }
 
-// validateCatalogFor checks every catalog_for: it names an executor, and
-// is set on a server that is not one itself.
-func (c *Config) validateCatalogFor(ids []string, add func(format string, args ...any)) {
-	for _, id := range ids {
-		s := c.MCPServers[id]
-		if s.CatalogFor == "" {
-			continue
-		}
-		at := "mcp_servers." + id + ".catalog_for"
-		target, ok := c.MCPServers[s.CatalogFor]
-		switch {
-		case s.HasCapability(CapExecuteQuery):
-			add("%s: an executor's own catalog always belongs to its own database; remove catalog_for", at)
-		case !ok || !target.HasCapability(CapExecuteQuery):
-			var execs []string
-			for _, x := range ids {
-				if c.MCPServers[x].HasCapability(CapExecuteQuery) {
-					execs = append(execs, x)
-				}
-			}
-			add("%s: %q is not a server with capability execute_query; name one of %s", at, s.CatalogFor, quotedList(execs))
-		}
-	}
-}
-
 // executorNamed returns the executor with config id server: an
 // *UnknownExecutorError when there is none, an *MCPConnectionError when it
 // is not connected.
 func (o *Orchestrator) executorNamed(server string) (*conn, error) {
 	c, ok := o.conns[server]
-	if !ok || !c.cfg.HasCapability(CapExecuteQuery) {
+	if !ok || !c.cfg.HasCapability(config.CapExecuteQuery) {
 		return nil, &UnknownExecutorError{Server: server, Executors: o.Executors()}
 	}
 	if c.getState() != StateConnected {
@@ -226,7 +202,7 @@ func bindDatabases(g *gathered) ([]sqlgen.Database, map[string]*database) {
 	byID := map[string]*database{}
 	for i, s := range g.snaps {
 		c := g.conns[i]
-		if !c.cfg.HasCapability(CapExecuteQuery) {
+		if !c.cfg.HasCapability(config.CapExecuteQuery) {
 			continue
 		}
 		dialect, today, tables, _ := schemaOf(s.Resources)
@@ -239,7 +215,7 @@ func bindDatabases(g *gathered) ([]sqlgen.Database, map[string]*database) {
 	}
 	for i, s := range g.snaps {
 		c := g.conns[i]
-		if c.cfg.HasCapability(CapExecuteQuery) {
+		if c.cfg.HasCapability(config.CapExecuteQuery) {
 			continue
 		}
 		owner := catalogOwner(c, s.Resources, dbs, byID)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"talk2tables/config"
 	"talk2tables/internal/fixtures"
 	"talk2tables/internal/mariadbtest"
 	"talk2tables/orchestrator/builtin"
@@ -30,8 +31,8 @@ func TestDBHubExecutorMariaDB(t *testing.T) {
 	f := newFixture(t) // the same rows in SQLite, and the catalog
 	cfg := dbhubConfig(t, u.DSN(), 10000)
 	cfg.Orchestration.MCPCallTimeout = 20 * time.Second
-	cfg.MCPServers["product_metadata_mcp"] = ServerConfig{Name: "Product Metadata MCP", Transport: TransportInProcess,
-		Priority: 1, Capabilities: []string{CapListResources}}
+	cfg.MCPServers["product_metadata_mcp"] = config.ServerConfig{Name: "Product Metadata MCP", Transport: config.TransportInProcess,
+		Priority: 1, Capabilities: []string{config.CapListResources}}
 	o := newOrch(t, cfg, WithGenerator(builtin.New(nil)), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
 	lite := newOrch(t, liteConfig(), WithGenerator(builtin.New(nil)),
 		WithInProcessServer("database_mcp", f.dbServer(t)), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
@@ -90,13 +91,13 @@ func TestDBHubExecutorMariaDB(t *testing.T) {
 
 // liteConfig is the sample's two servers in-process, as mcp_config.yaml has
 // them.
-func liteConfig() *Config {
-	cfg := DefaultConfig()
+func liteConfig() *config.Config {
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
-	cfg.MCPServers["database_mcp"] = ServerConfig{Name: "Database MCP", Transport: TransportInProcess, Priority: 10,
-		Capabilities: []string{CapExecuteQuery, CapValidateQuery, CapListResources}}
-	cfg.MCPServers["product_metadata_mcp"] = ServerConfig{Name: "Product Metadata MCP", Transport: TransportInProcess,
-		Priority: 1, Capabilities: []string{CapListResources}}
+	cfg.MCPServers["database_mcp"] = config.ServerConfig{Name: "Database MCP", Transport: config.TransportInProcess, Priority: 10,
+		Capabilities: []string{config.CapExecuteQuery, config.CapValidateQuery, config.CapListResources}}
+	cfg.MCPServers["product_metadata_mcp"] = config.ServerConfig{Name: "Product Metadata MCP", Transport: config.TransportInProcess,
+		Priority: 1, Capabilities: []string{config.CapListResources}}
 	return cfg
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"talk2tables/config"
 	"talk2tables/internal/llmtest"
 	"talk2tables/internal/pgtest"
 	"talk2tables/internal/testfixture"
@@ -54,7 +55,7 @@ func nodePackage(t *testing.T, pkg, file string) (node, entry string) {
 
 // dbhubConfig is an orchestrator configuration whose only server is DBHub
 // over dsn with its own row cap maxRows (and any further TOML).
-func dbhubConfig(t *testing.T, dsn string, maxRows int, extra ...string) *Config {
+func dbhubConfig(t *testing.T, dsn string, maxRows int, extra ...string) *config.Config {
 	t.Helper()
 	node, entry := dbhubCommand(t)
 	toml := filepath.Join(t.TempDir(), "dbhub.toml")
@@ -63,11 +64,11 @@ func dbhubConfig(t *testing.T, dsn string, maxRows int, extra ...string) *Config
 	if err := os.WriteFile(toml, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg := DefaultConfig()
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
-	cfg.MCPServers["dbhub"] = ServerConfig{Name: "DBHub", Transport: TransportStdio, Command: node,
+	cfg.MCPServers["dbhub"] = config.ServerConfig{Name: "DBHub", Transport: config.TransportStdio, Command: node,
 		Args: []string{entry, "--transport", "stdio", "--config", toml}, Priority: 10,
-		Capabilities: []string{CapExecuteQuery}, SQLTool: &SQLTool{Name: "execute_sql", Argument: "sql"}}
+		Capabilities: []string{config.CapExecuteQuery}, SQLTool: &config.SQLTool{Name: "execute_sql", Argument: "sql"}}
 	return cfg
 }
 
@@ -79,8 +80,8 @@ func TestDBHubExecutorSQLite(t *testing.T) {
 	f := newFixture(t)
 	cfg := dbhubConfig(t, "sqlite://"+f.dbPath, 1000)
 	// The catalog says what "revenue" is; the schema comes from DBHub.
-	cfg.MCPServers["product_metadata_mcp"] = ServerConfig{Name: "Product Metadata MCP", Transport: TransportInProcess,
-		Priority: 1, Capabilities: []string{CapListResources}}
+	cfg.MCPServers["product_metadata_mcp"] = config.ServerConfig{Name: "Product Metadata MCP", Transport: config.TransportInProcess,
+		Priority: 1, Capabilities: []string{config.CapListResources}}
 	o := newOrch(t, cfg, WithGenerator(builtin.New(nil)), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
 	ctx := context.Background()
 
@@ -195,8 +196,8 @@ func TestDBHubExecutorPostgres(t *testing.T) {
 	f := newFixture(t) // for the catalog
 	cfg := dbhubConfig(t, role.DSN(), 1000)
 	cfg.Orchestration.MCPCallTimeout = 5 * time.Second // DBHub has no statement timeout of its own
-	cfg.MCPServers["product_metadata_mcp"] = ServerConfig{Name: "Product Metadata MCP", Transport: TransportInProcess,
-		Priority: 1, Capabilities: []string{CapListResources}}
+	cfg.MCPServers["product_metadata_mcp"] = config.ServerConfig{Name: "Product Metadata MCP", Transport: config.TransportInProcess,
+		Priority: 1, Capabilities: []string{config.CapListResources}}
 	o := newOrch(t, cfg, WithGenerator(builtin.New(nil)), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
 	ctx := context.Background()
 
@@ -253,10 +254,10 @@ func TestDBHubSearchToolSchema(t *testing.T) {
 	f := newFixture(t)
 	cfg := dbhubConfig(t, "sqlite://"+f.dbPath, 1000, "\n[[tools]]\nname = \"search_objects\"\nsource = \"main\"\n")
 	sc := cfg.MCPServers["dbhub"]
-	sc.SchemaDiscovery = DiscoverySearch
+	sc.SchemaDiscovery = config.DiscoverySearch
 	cfg.MCPServers["dbhub"] = sc
-	cfg.MCPServers["product_metadata_mcp"] = ServerConfig{Name: "Product Metadata MCP", Transport: TransportInProcess,
-		Priority: 1, Capabilities: []string{CapListResources}}
+	cfg.MCPServers["product_metadata_mcp"] = config.ServerConfig{Name: "Product Metadata MCP", Transport: config.TransportInProcess,
+		Priority: 1, Capabilities: []string{config.CapListResources}}
 	o := newOrch(t, cfg, WithGenerator(builtin.New(nil)), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
 	res, err := o.Process(context.Background(), Query{Question: "total revenue by region"})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"talk2tables/catalog"
+	"talk2tables/config"
 )
 
 // Schema discovery: a third-party executor (DBHub's execute_sql, …) often
@@ -50,7 +51,7 @@ const (
 // discovers reports whether schema discovery applies to the server: an
 // executor whose schema_discovery is not off.
 func (c *conn) discovers() bool {
-	return c.cfg.HasCapability(CapExecuteQuery) && c.cfg.SchemaDiscovery != DiscoveryOff
+	return c.cfg.HasCapability(config.CapExecuteQuery) && c.cfg.SchemaDiscovery != config.DiscoveryOff
 }
 
 // setSchemaSource records where the executor's schema comes from.
@@ -132,9 +133,9 @@ func (o *Orchestrator) addSchema(ctx context.Context, c *conn, values map[string
 func (o *Orchestrator) discoverSchema(ctx context.Context, c *conn) (*discoveredDoc, error) {
 	mode := c.cfg.SchemaDiscovery
 	var sqlErr error
-	if mode == "" || mode == DiscoveryAuto || mode == DiscoverySQL {
+	if mode == "" || mode == config.DiscoveryAuto || mode == config.DiscoverySQL {
 		doc, err := o.discoverBySQL(ctx, c)
-		if err == nil || mode == DiscoverySQL {
+		if err == nil || mode == config.DiscoverySQL {
 			return doc, err
 		}
 		sqlErr = err
@@ -156,7 +157,7 @@ func (o *Orchestrator) discoverSchema(ctx context.Context, c *conn) (*discovered
 // discoveryQuery runs one discovery statement through the executor's SQL
 // tool and returns its rows as maps keyed by lower-case column name.
 func (o *Orchestrator) discoveryQuery(ctx context.Context, c *conn, sql string) ([]map[string]any, error) {
-	tool, arg := c.cfg.sqlTool()
+	tool, arg := c.cfg.ExecuteTool()
 	args := map[string]any{arg: sql}
 	if name := c.limitArgument(tool); name != "" {
 		args[name] = discoveryMaxRows
@@ -231,7 +232,7 @@ func quoteBacktick(s string) string {
 func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 var sqliteDiscovery = sqlDialect{
-	name: DialectSQLite, quote: quoteDouble, textType: "TEXT", exactCounts: true,
+	name: config.DialectSQLite, quote: quoteDouble, textType: "TEXT", exactCounts: true,
 	database: "SELECT file AS db FROM pragma_database_list WHERE name = 'main'",
 	columns: `SELECT m.name AS table_name, '' AS table_schema, m.type AS table_type, p.name AS column_name,
  p.type AS data_type, CASE WHEN p."notnull" = 0 AND p.pk = 0 THEN 'YES' ELSE 'NO' END AS is_nullable, p.pk AS pk
@@ -246,7 +247,7 @@ WHERE m.type = 'table' ORDER BY m.name, f.id, f.seq`,
 }
 
 var postgresDiscovery = sqlDialect{
-	name: DialectPostgres, quote: quoteDouble, textType: "TEXT", hiddenSchemas: []string{"public"},
+	name: config.DialectPostgres, quote: quoteDouble, textType: "TEXT", hiddenSchemas: []string{"public"},
 	database: "SELECT current_database() AS db",
 	columns: `SELECT c.table_schema AS table_schema, c.table_name AS table_name, t.table_type AS table_type,
  c.column_name AS column_name, CASE WHEN c.data_type IN ('USER-DEFINED', 'ARRAY') THEN c.udt_name ELSE c.data_type END AS data_type,
@@ -273,7 +274,7 @@ ORDER BY 1, 2, 3, u.i`,
 }
 
 var mysqlDiscovery = sqlDialect{
-	name: DialectMySQL, quote: quoteBacktick, textType: "CHAR",
+	name: config.DialectMySQL, quote: quoteBacktick, textType: "CHAR",
 	database: "SELECT DATABASE() AS db",
 	columns: `SELECT '' AS table_schema, c.table_name AS table_name, t.table_type AS table_type, c.column_name AS column_name,
  c.column_type AS data_type, c.is_nullable AS is_nullable, CASE WHEN c.column_key = 'PRI' THEN 1 ELSE 0 END AS pk
@@ -292,11 +293,11 @@ ORDER BY table_name, constraint_name, ordinal_position`,
 // dialectFor returns the discovery statements of a dialect name.
 func dialectFor(name string) (sqlDialect, bool) {
 	switch name {
-	case DialectSQLite:
+	case config.DialectSQLite:
 		return sqliteDiscovery, true
-	case DialectPostgres:
+	case config.DialectPostgres:
 		return postgresDiscovery, true
-	case DialectMySQL:
+	case config.DialectMySQL:
 		return mysqlDiscovery, true
 	}
 	return sqlDialect{}, false
@@ -307,7 +308,7 @@ func dialectFor(name string) (sqlDialect, bool) {
 // PostgreSQL (and its wire-compatible engines), else MySQL or MariaDB.
 func (o *Orchestrator) guessDialect(ctx context.Context, c *conn) (string, error) {
 	if _, err := o.discoveryQuery(ctx, c, "SELECT sqlite_version() AS v"); err == nil {
-		return DialectSQLite, nil
+		return config.DialectSQLite, nil
 	} else if !isSQLFailure(err) {
 		return "", err
 	}
@@ -320,9 +321,9 @@ func (o *Orchestrator) guessDialect(ctx context.Context, c *conn) (string, error
 		v = strings.ToLower(str(rows[0]["v"]))
 	}
 	if strings.Contains(v, "postgres") || strings.Contains(v, "cockroach") || strings.Contains(v, "yugabyte") {
-		return DialectPostgres, nil
+		return config.DialectPostgres, nil
 	}
-	return DialectMySQL, nil
+	return config.DialectMySQL, nil
 }
 
 // isSQLFailure reports whether err is the executor refusing a statement
@@ -343,7 +344,7 @@ func (o *Orchestrator) discoverBySQL(ctx context.Context, c *conn) (*discoveredD
 		}
 	}
 	d, _ := dialectFor(name)
-	tool, _ := c.cfg.sqlTool()
+	tool, _ := c.cfg.ExecuteTool()
 	doc := &discoveredDoc{Dialect: d.name, Source: fmt.Sprintf("discovered via %s (%s)", tool, d.name), Tables: []*discoveredTable{}}
 	tables, err := o.discoverColumns(ctx, c, d)
 	if err != nil {

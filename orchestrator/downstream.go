@@ -17,6 +17,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"golang.org/x/sync/singleflight"
+
+	"talk2tables/config"
 )
 
 // This file is what the gateway (talk2tables as an MCP server) needs from
@@ -283,7 +285,7 @@ func (c *conn) refreshResources(ctx context.Context) {
 type authServer struct {
 	o        *Orchestrator
 	id       string
-	cfg      ServerConfig
+	cfg      config.ServerConfig
 	log      *slog.Logger
 	sessions *expirable.LRU[string, *authSession]
 	sf       singleflight.Group
@@ -300,7 +302,7 @@ type authSession struct {
 	resources []mcp.Resource
 }
 
-func newAuthServer(o *Orchestrator, id string, cfg ServerConfig) *authServer {
+func newAuthServer(o *Orchestrator, id string, cfg config.ServerConfig) *authServer {
 	a := &authServer{o: o, id: id, cfg: cfg, log: o.log.With("mcp_server", id)}
 	g := o.cfg.Gateway.AuthSessions
 	a.sessions = expirable.NewLRU(g.Max, func(_ string, s *authSession) {
@@ -377,7 +379,7 @@ func (a *authServer) open(ctx context.Context, authorization string) (*authSessi
 	}
 	start := time.Now()
 	tc := &conn{id: a.id, cfg: a.cfg, o: a.o, log: a.log, rawHeaders: map[string]string{"Authorization": authorization}}
-	ctx, cancel := context.WithTimeout(ctx, a.o.cfg.callTimeout(a.cfg))
+	ctx, cancel := context.WithTimeout(ctx, a.o.cfg.CallTimeout(a.cfg))
 	defer cancel()
 	cl, _, err := tc.newClient()
 	if err != nil {
@@ -426,7 +428,7 @@ func (a *authServer) call(ctx context.Context, authorization, method string, fn 
 	if err != nil {
 		return err
 	}
-	timeout := a.o.cfg.callTimeout(a.cfg)
+	timeout := a.o.cfg.CallTimeout(a.cfg)
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	start := time.Now()

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"go.opentelemetry.io/otel/trace"
 
+	"talk2tables/config"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 	"talk2tables/telemetry"
@@ -86,7 +87,7 @@ func (o *Orchestrator) staleWhileDown(log *slog.Logger, sql string, maxRows int,
 		return o.staleResult(log, ce.Server, sql, maxRows, err)
 	}
 	for _, c := range o.ordered { // no executor connected: the preferred one's results
-		if c.cfg.HasCapability(CapExecuteQuery) {
+		if c.cfg.HasCapability(config.CapExecuteQuery) {
 			return o.staleResult(log, c.id, sql, maxRows, err)
 		}
 	}
@@ -187,7 +188,7 @@ func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn,
 		span.End()
 		return cached, nil
 	}
-	toolName, arg := exec.cfg.sqlTool()
+	toolName, arg := exec.cfg.ExecuteTool()
 	if validate && exec.hasTool("validate_query") {
 		vctx, vspan := telemetry.Start(ctx, "validate", trace.SpanKindInternal, telemetry.AttrServer.String(exec.id))
 		_, err := o.callSQLTool(vctx, exec, "validate_query", map[string]any{"query": sql}, sql)

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/config"
 	"talk2tables/sqlerr"
 )
 
@@ -106,10 +107,10 @@ func TestForeignExecutorMaxRows(t *testing.T) {
 			}
 			return mcp.NewToolResultText(rows), nil // ignores the limit, as DBHub does
 		})
-	cfg := DefaultConfig()
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
-	cfg.MCPServers["foreign"] = ServerConfig{Transport: TransportInProcess, Priority: 1, Capabilities: []string{CapExecuteQuery},
-		SQLTool: &SQLTool{Name: "run_sql", Argument: "statement"}, SchemaDiscovery: DiscoveryOff}
+	cfg.MCPServers["foreign"] = config.ServerConfig{Transport: config.TransportInProcess, Priority: 1, Capabilities: []string{config.CapExecuteQuery},
+		SQLTool: &config.SQLTool{Name: "run_sql", Argument: "statement"}, SchemaDiscovery: config.DiscoveryOff}
 	o := newOrch(t, cfg, WithInProcessServer("foreign", s))
 	d, err := o.ExecuteSQL(context.Background(), "SELECT n, m FROM t", 5, "t")
 	if err != nil {

@@ -16,13 +16,13 @@ import (
 // gathers reports whether the server's resources are gathered: it offers
 // resources, its configuration does not say prompt: none, and its declared
 // capabilities include list_resources.
-func (c *conn) gathers() bool { return c.hasResources() && c.cfg.gathers() }
+func (c *conn) gathers() bool { return c.hasResources() && c.cfg.Gathers() }
 
 // wanted keeps the listed resources the server's prompt patterns match.
 func (c *conn) wanted(list []mcp.Resource) []mcp.Resource {
 	out := list[:0:0]
 	for _, r := range list {
-		if c.cfg.wants(r.URI) {
+		if c.cfg.Wants(r.URI) {
 			out = append(out, r)
 		}
 	}
@@ -34,7 +34,7 @@ func (c *conn) wanted(list []mcp.Resource) []mcp.Resource {
 // is a database schema or a catalog.
 func (c *conn) admit(log *slog.Logger, uri string, cs []mcp.ResourceContents) (any, bool) {
 	v := parseContents(cs)
-	size, limit := contentsSize(cs), c.cfg.maxResourceBytes()
+	size, limit := contentsSize(cs), c.cfg.ResourceCap()
 	if size <= limit || sqlgen.Structural(v) {
 		return v, true
 	}

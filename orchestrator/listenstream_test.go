@@ -10,6 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"talk2tables/config"
 	"talk2tables/mcpserve"
 )
 
@@ -44,7 +45,7 @@ func TestListeningStreamOutlivesCallTimeout(t *testing.T) {
 	cfg := inprocConfig()
 	cfg.Orchestration.MCPCallTimeout = callTimeout
 	sc := cfg.MCPServers["product_metadata_mcp"]
-	sc.Transport = TransportStreamableHTTP
+	sc.Transport = config.TransportStreamableHTTP
 	sc.URL = hs.URL + "/mcp"
 	cfg.MCPServers["product_metadata_mcp"] = sc
 	o := newOrch(t, cfg, WithInProcessServer("database_mcp", f.dbServer(t)))

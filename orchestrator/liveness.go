@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+
+	"talk2tables/config"
 )
 
 // A hung server (a stopped child, an HTTP server that accepts requests and
@@ -76,7 +78,7 @@ func (c *conn) downError() error {
 // retryAfter is how long a client should wait before trying an
 // unresponsive server again: its next probe has answered by then.
 func (c *conn) retryAfter() time.Duration {
-	d := unresponsiveProbe + c.o.cfg.pingTimeout(c.cfg)
+	d := unresponsiveProbe + c.o.cfg.PingTimeout(c.cfg)
 	return time.Duration(math.Ceil(d.Seconds())) * time.Second
 }
 
@@ -104,11 +106,11 @@ func (c *conn) timedOut(cl *client.Client, te *callTimeoutError) error {
 // ping pings the server on cl under ping_timeout, outside call (no span,
 // no tracking: it is the liveness check itself).
 func (c *conn) ping(cl *client.Client) error {
-	ctx, cancel := context.WithTimeout(c.o.bg, c.o.cfg.pingTimeout(c.cfg))
+	ctx, cancel := context.WithTimeout(c.o.bg, c.o.cfg.PingTimeout(c.cfg))
 	defer cancel()
 	err := cl.Ping(ctx)
 	if err != nil && ctx.Err() != nil {
-		return fmt.Errorf("ping: no answer within ping_timeout (%s): %w", c.o.cfg.pingTimeout(c.cfg), context.DeadlineExceeded)
+		return fmt.Errorf("ping: no answer within ping_timeout (%s): %w", c.o.cfg.PingTimeout(c.cfg), context.DeadlineExceeded)
 	}
 	return err
 }
@@ -144,7 +146,7 @@ func (c *conn) markUnresponsive(cl *client.Client, cause error) {
 // its call timeout: then the session is dropped — a stdio child is killed —
 // and reconnected with backoff.
 func (c *conn) watchUnresponsive(cl *client.Client) {
-	restartAfter := c.o.cfg.callTimeout(c.cfg)
+	restartAfter := c.o.cfg.CallTimeout(c.cfg)
 	t := time.NewTimer(unresponsiveProbe)
 	defer t.Stop()
 	for {
@@ -265,7 +267,7 @@ func (o *Orchestrator) probeFault(c *conn) {
 	if sql == "" {
 		return
 	}
-	tool, arg := c.cfg.sqlTool()
+	tool, arg := c.cfg.ExecuteTool()
 	args := map[string]any{arg: sql}
 	if name := c.limitArgument(tool); name != "" {
 		args[name] = 1
@@ -305,7 +307,7 @@ func (o *Orchestrator) Health() Health {
 			st = HealthDatabaseError
 		}
 		h.Servers[c.id] = st
-		if c.cfg.HasCapability(CapExecuteQuery) {
+		if c.cfg.HasCapability(config.CapExecuteQuery) {
 			executors++
 			executorUp = executorUp || up
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/config"
 	"talk2tables/mcpserve"
 	"talk2tables/sqlerr"
 )
@@ -192,12 +193,12 @@ func TestHungHTTPServer(t *testing.T) {
 		hs.CloseClientConnections()
 		hs.Close()
 	})
-	cfg := DefaultConfig()
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 200 * time.Millisecond
 	cfg.Orchestration.PingTimeout = 300 * time.Millisecond
 	cfg.Orchestration.MCPCallTimeout = time.Second
-	cfg.MCPServers["database_mcp"] = ServerConfig{Name: "DB", Transport: TransportStreamableHTTP, URL: hs.URL + "/mcp",
-		Priority: 10, Capabilities: []string{CapExecuteQuery, CapValidateQuery, CapListResources}}
+	cfg.MCPServers["database_mcp"] = config.ServerConfig{Name: "DB", Transport: config.TransportStreamableHTTP, URL: hs.URL + "/mcp",
+		Priority: 10, Capabilities: []string{config.CapExecuteQuery, config.CapValidateQuery, config.CapListResources}}
 	o := newOrch(t, cfg, withBackoff(20*time.Millisecond, 200*time.Millisecond))
 	c := o.conns["database_mcp"]
 	ctx := context.Background()
@@ -237,11 +238,11 @@ func TestTimedOutCallIsCancelled(t *testing.T) {
 			}
 		},
 	})
-	cfg := DefaultConfig()
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
 	cfg.Orchestration.MCPCallTimeout = 300 * time.Millisecond
-	cfg.MCPServers["slow"] = ServerConfig{Transport: TransportInProcess, Priority: 1, Capabilities: []string{CapExecuteQuery},
-		SchemaDiscovery: DiscoveryOff}
+	cfg.MCPServers["slow"] = config.ServerConfig{Transport: config.TransportInProcess, Priority: 1, Capabilities: []string{config.CapExecuteQuery},
+		SchemaDiscovery: config.DiscoveryOff}
 	o := newOrch(t, cfg, WithInProcessServer("slow", slow.s))
 	_, err := o.ExecuteSQL(context.Background(), "SELECT x FROM t", 1, "t")
 	var qe *QueryExecutionError

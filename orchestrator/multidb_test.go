@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/internal/fixtures"
 	"talk2tables/internal/llmtest"
@@ -40,16 +41,16 @@ func newTwoDBs(tb testing.TB) *twoDBs {
 	return &twoDBs{sales: newFixture(tb), parcelsPath: path, parcels: db}
 }
 
-func (d *twoDBs) config() *Config {
-	cfg := DefaultConfig()
+func (d *twoDBs) config() *config.Config {
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
-	caps := []string{CapExecuteQuery, CapValidateQuery, CapListResources}
-	cfg.MCPServers = map[string]ServerConfig{
-		"sales_db": {Name: "Sales", Transport: TransportInProcess, Priority: 10, Domains: []string{"sales"}, Capabilities: caps},
-		"parcels_db": {Name: "Parcels", Transport: TransportInProcess, Priority: 20, Domains: []string{"logistics"},
+	caps := []string{config.CapExecuteQuery, config.CapValidateQuery, config.CapListResources}
+	cfg.MCPServers = map[string]config.ServerConfig{
+		"sales_db": {Name: "Sales", Transport: config.TransportInProcess, Priority: 10, Domains: []string{"sales"}, Capabilities: caps},
+		"parcels_db": {Name: "Parcels", Transport: config.TransportInProcess, Priority: 20, Domains: []string{"logistics"},
 			Capabilities: caps},
-		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: TransportInProcess, Priority: 1,
-			Capabilities: []string{CapListResources}},
+		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: config.TransportInProcess, Priority: 1,
+			Capabilities: []string{config.CapListResources}},
 	}
 	return cfg
 }

@@ -18,6 +18,8 @@ import (
 
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
+
+	"talk2tables/config"
 )
 
 // defaultRefreshBefore is OAuthClientConfig.RefreshBefore's default.
@@ -30,7 +32,7 @@ const defaultRefreshBefore = 60 * time.Second
 type oauthSource struct {
 	serverID  string
 	serverURL string
-	cfg       OAuthClientConfig
+	cfg       config.OAuthClientConfig
 	httpc     *http.Client
 	log       *slog.Logger
 
@@ -39,7 +41,7 @@ type oauthSource struct {
 	open bool               // the server asked for no token
 }
 
-func newOAuthSource(id string, s ServerConfig, log *slog.Logger) *oauthSource {
+func newOAuthSource(id string, s config.ServerConfig, log *slog.Logger) *oauthSource {
 	return &oauthSource{serverID: id, serverURL: s.URL, cfg: *s.OAuth, log: log,
 		httpc: &http.Client{Timeout: 15 * time.Second}}
 }

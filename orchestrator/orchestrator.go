@@ -1,3 +1,7 @@
+// Package orchestrator is the MCP client side of talk2tables: it connects
+// to every ranked MCP server, gathers and caches their resources, asks a
+// Generator for SQL, validates and runs it on the executor server, and
+// repairs failures by category.
 package orchestrator
 
 import (
@@ -20,6 +24,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/sync/errgroup"
 
+	"talk2tables/config"
 	"talk2tables/orchestrator/builtin"
 	"talk2tables/orchestrator/resultcache"
 	"talk2tables/orchestrator/sqlgen"
@@ -30,7 +35,7 @@ import (
 // Orchestrator answers questions with the configured MCP servers and a SQL
 // generator. It is safe for concurrent use.
 type Orchestrator struct {
-	cfg     *Config
+	cfg     *config.Config
 	log     *slog.Logger
 	gen     sqlgen.Generator
 	ownGen  bool // gen was built by New from the llm config (Close tidies it)
@@ -97,7 +102,7 @@ func withBackoff(lo, hi time.Duration) Option {
 // (Config.Required) that cannot be reached fails New with an
 // *MCPConnectionError (Phase "initial"); any other is marked failed and
 // retried in the background.
-func New(ctx context.Context, cfg *Config, logger *slog.Logger, opts ...Option) (*Orchestrator, error) {
+func New(ctx context.Context, cfg *config.Config, logger *slog.Logger, opts ...Option) (*Orchestrator, error) {
 	if cfg == nil {
 		return nil, errors.New("orchestrator: nil config")
 	}
@@ -633,7 +638,7 @@ func (o *Orchestrator) requestBase(g *gathered, exec *conn) *requestBase {
 	if b != nil && b.exec == exec && slices.Equal(b.snaps, g.snaps) {
 		return b
 	}
-	b = newRequestBase(g, exec, promptTokenBudget(o.cfg.LLM.PromptTokenBudget))
+	b = newRequestBase(g, exec, o.cfg.LLM.TokenBudget())
 	o.baseMu.Lock()
 	o.base = b
 	o.baseMu.Unlock()
@@ -647,7 +652,7 @@ func newRequestBase(g *gathered, exec *conn, budget int) *requestBase {
 		c := g.conns[i]
 		b.servers[i] = sqlgen.ServerContext{ID: c.id, Name: c.cfg.Name, Priority: c.cfg.Priority,
 			Domains: c.cfg.Domains, Capabilities: c.cfg.Capabilities, Resources: s.Resources,
-			Version: strconv.FormatUint(s.Version, 10), RelevantOnly: c.cfg.relevantOnly()}
+			Version: strconv.FormatUint(s.Version, 10), RelevantOnly: c.cfg.RelevantOnly()}
 		if s.Resources == nil {
 			b.servers[i].Resources = map[string]any{}
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"talk2tables/config"
 	"talk2tables/internal/testfixture"
 )
 
@@ -74,8 +75,8 @@ func TestServerEverythingNotSubscribed(t *testing.T) {
 	node, entry := nodePackage(t, "@modelcontextprotocol/server-everything", "dist/index.js")
 	f := newFixture(t)
 	cfg := inprocConfig()
-	cfg.MCPServers["everything"] = ServerConfig{Name: "Everything", Transport: TransportStdio, Command: node,
-		Args: []string{entry, "stdio"}, Priority: 50, Capabilities: []string{CapListResources}}
+	cfg.MCPServers["everything"] = config.ServerConfig{Name: "Everything", Transport: config.TransportStdio, Command: node,
+		Args: []string{entry, "stdio"}, Priority: 50, Capabilities: []string{config.CapListResources}}
 	var logs testfixture.LogBuffer
 	o, err := New(context.Background(), cfg, slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		WithInProcessServer("database_mcp", f.dbServer(t)), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))

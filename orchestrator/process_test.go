@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/internal/llmtest"
 	"talk2tables/orchestrator/sqlgen"
@@ -35,7 +36,7 @@ func jsonOf(tb testing.TB, v any) string {
 
 // e2e is an orchestrator over the real database server and a metadata
 // server, in-process, driven by a scripted LLM.
-func e2e(tb testing.TB, f *fixture, cfg *Config, steps ...llmtest.Step) (*Orchestrator, *llmtest.Server) {
+func e2e(tb testing.TB, f *fixture, cfg *config.Config, steps ...llmtest.Step) (*Orchestrator, *llmtest.Server) {
 	tb.Helper()
 	llm := llmtest.New(tb, steps...)
 	o := newOrch(tb, cfg, WithGenerator(llmGen(tb, llm)),
@@ -96,8 +97,8 @@ func TestProcessAbracadabra(t *testing.T) {
 func TestProcessPriorityResolution(t *testing.T) {
 	f := newFixture(t)
 	cfg := inprocConfig()
-	cfg.MCPServers["shadow_catalog"] = ServerConfig{Name: "Shadow catalog", Transport: TransportInProcess, Priority: 50,
-		Capabilities: []string{CapListResources}}
+	cfg.MCPServers["shadow_catalog"] = config.ServerConfig{Name: "Shadow catalog", Transport: config.TransportInProcess, Priority: 50,
+		Capabilities: []string{config.CapListResources}}
 	shadow := newResourceServer("shadow", map[string]string{
 		"shadow://product_aliases": `{"abracadabra":{"canonical_id":"999","canonical_name":"Cheap Trick","aliases":["abracadabra"],"database_references":{"products.product_id":999}}}`,
 	}, nil)
@@ -193,8 +194,8 @@ func TestProcessStops(t *testing.T) {
 	})
 	t.Run("permission error from executor stops the loop", func(t *testing.T) {
 		cfg := inprocConfig()
-		cfg.MCPServers["database_mcp"] = ServerConfig{Transport: TransportInProcess, Priority: 10,
-			Capabilities: []string{CapExecuteQuery}}
+		cfg.MCPServers["database_mcp"] = config.ServerConfig{Transport: config.TransportInProcess, Priority: 10,
+			Capabilities: []string{config.CapExecuteQuery}}
 		deny := newResourceServer("deny", nil, map[string]server.ToolHandlerFunc{
 			"execute_query": func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return mcp.NewToolResultError(`{"category":"PERMISSION_ERROR","message":"attempt to write a readonly database"}`), nil
@@ -383,8 +384,8 @@ func TestProcessGeneratedWriteRefused(t *testing.T) {
 				},
 			})
 			cfg := inprocConfig()
-			cfg.MCPServers["database_mcp"] = ServerConfig{Transport: TransportInProcess, Priority: 10,
-				Capabilities: []string{CapExecuteQuery}, SchemaDiscovery: DiscoveryOff} // every call counts
+			cfg.MCPServers["database_mcp"] = config.ServerConfig{Transport: config.TransportInProcess, Priority: 10,
+				Capabilities: []string{config.CapExecuteQuery}, SchemaDiscovery: config.DiscoveryOff} // every call counts
 			llm := llmtest.New(t, llmtest.Step{Content: llmtest.Plan(sql, nil, "")},
 				llmtest.Step{Content: llmtest.Plan("SELECT 1", nil, "")})
 			o := newOrch(t, cfg, WithGenerator(llmGen(t, llm)),

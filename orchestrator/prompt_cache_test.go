@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/config"
 	"talk2tables/internal/llmtest"
 )
 
@@ -42,8 +43,8 @@ func promptRig(t *testing.T, ttlSeconds int) (*Orchestrator, *notesServer, *llmt
 	delete(cfg.MCPServers, "product_metadata_mcp")
 	// Its resource is neither a schema nor a catalog: prompt: all puts it
 	// in every prompt.
-	cfg.MCPServers["notes_mcp"] = ServerConfig{Name: "Notes", Transport: TransportInProcess, Priority: 1,
-		Capabilities: []string{CapListResources}, Prompt: PromptResources{Mode: PromptAll}}
+	cfg.MCPServers["notes_mcp"] = config.ServerConfig{Name: "Notes", Transport: config.TransportInProcess, Priority: 1,
+		Capabilities: []string{config.CapListResources}, Prompt: config.PromptResources{Mode: config.PromptAll}}
 	cfg.Orchestration.ResourceCacheTTL = ttlSeconds
 	plan := llmtest.Plan("SELECT product_id FROM products WHERE product_id = 123", nil, "x")
 	llm := llmtest.NewResponder(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: plan} })

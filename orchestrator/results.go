@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"time"
 
+	"talk2tables/config"
 	"talk2tables/orchestrator/resultcache"
 )
 
@@ -20,7 +21,7 @@ const resultEntryOverhead = 256
 
 // newResultCache returns the result cache the config asks for (nil when it
 // is off), reporting evictions and size to m.
-func newResultCache(cfg ResultCacheConfig, m *Metrics) *resultcache.Cache {
+func newResultCache(cfg config.ResultCacheConfig, m *Metrics) *resultcache.Cache {
 	if !cfg.Enabled {
 		return nil
 	}

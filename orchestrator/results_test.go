@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/internal/llmtest"
 	"talk2tables/internal/testfixture"
@@ -46,13 +47,13 @@ func newCountingExecutor() *countingExecutor {
 	return e
 }
 
-func executorConfig(transport string) *Config {
-	cfg := DefaultConfig()
+func executorConfig(transport string) *config.Config {
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
 	// Its answers are no catalog: schema discovery would only add calls to
 	// the counted ones.
-	cfg.MCPServers["sql_mcp"] = ServerConfig{Name: "Foreign SQL", Transport: transport, Priority: 1,
-		Capabilities: []string{CapExecuteQuery, CapValidateQuery}, SchemaDiscovery: DiscoveryOff}
+	cfg.MCPServers["sql_mcp"] = config.ServerConfig{Name: "Foreign SQL", Transport: transport, Priority: 1,
+		Capabilities: []string{config.CapExecuteQuery, config.CapValidateQuery}, SchemaDiscovery: config.DiscoveryOff}
 	return cfg
 }
 
@@ -65,7 +66,7 @@ func TestResultCacheAnswersRepeatedSQL(t *testing.T) {
 	plan := llmtest.Plan("SELECT run FROM runs", nil, "runs")
 	llm := llmtest.NewResponder(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: plan} })
 	reg := prometheus.NewRegistry()
-	o := newOrch(t, executorConfig(TransportInProcess), WithInProcessServer("sql_mcp", ex.s),
+	o := newOrch(t, executorConfig(config.TransportInProcess), WithInProcessServer("sql_mcp", ex.s),
 		WithGenerator(llmGen(t, llm)), WithMetrics(NewMetrics(reg)))
 	ctx := context.Background()
 
@@ -124,7 +125,7 @@ func TestResultCacheAnswersRepeatedSQL(t *testing.T) {
 // and marks nothing.
 func TestResultCacheOff(t *testing.T) {
 	ex := newCountingExecutor()
-	cfg := executorConfig(TransportInProcess)
+	cfg := executorConfig(config.TransportInProcess)
 	cfg.Orchestration.ResultCache.Enabled = false
 	o := newOrch(t, cfg, WithInProcessServer("sql_mcp", ex.s), WithGenerator(scriptedOrFail(t)))
 	for range 3 {
@@ -229,7 +230,7 @@ func TestStaleWhileDown(t *testing.T) {
 			}
 			hs := httptest.NewServer(h)
 			t.Cleanup(func() { mcpserve.CloseSessions(h); hs.CloseClientConnections(); hs.Close() })
-			cfg := executorConfig(TransportStreamableHTTP)
+			cfg := executorConfig(config.TransportStreamableHTTP)
 			sc := cfg.MCPServers["sql_mcp"]
 			sc.URL = hs.URL + "/mcp"
 			cfg.MCPServers["sql_mcp"] = sc

@@ -187,7 +187,7 @@ func traceEnv(parent []string) []string {
 // stdioTransport starts the child of a stdio server config and returns the
 // client transport and a function giving its process.
 func (c *conn) stdioTransport(env []string) (transport.Interface, func() *exec.Cmd, error) {
-	t, cmd, err := c.startStdio(env, c.o.cfg.maxMessageBytes())
+	t, cmd, err := c.startStdio(env, c.o.cfg.MaxMessageBytes())
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"talk2tables/config"
 	"talk2tables/internal/llmtest"
 	"talk2tables/orchestrator"
 	"talk2tables/sqlerr"
@@ -65,7 +66,7 @@ func TestQueryJSON(t *testing.T) {
 }
 
 func TestQueryBadInput(t *testing.T) {
-	st := newStack(t, stackOptions{http: func(h *orchestrator.HTTPConfig) {
+	st := newStack(t, stackOptions{http: func(h *config.HTTPConfig) {
 		h.MaxBodyBytes = 4096
 		h.MaxQuestionLength = 100
 		h.MaxRowsLimit = 1000
@@ -230,7 +231,7 @@ func TestServersAndResources(t *testing.T) {
 func TestHealthAndMetrics(t *testing.T) {
 	// Without the result cache, so the question after the loss reaches the
 	// (gone) database server.
-	st := newStack(t, stackOptions{dbOverNet: true, orch: func(c *orchestrator.Config) {
+	st := newStack(t, stackOptions{dbOverNet: true, orch: func(c *config.Config) {
 		c.Orchestration.ResultCache.Enabled = false
 	}})
 	resp, body := st.call(t, "GET", "/health", "", nil)
@@ -298,7 +299,7 @@ func TestErrorFunnel(t *testing.T) {
 		}}, wantStatus: 502, wantCodes: []string{"llm_unavailable"}},
 		{name: "query timeout", opt: stackOptions{
 			respond: func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: goodPlan, Delay: 10 * time.Second} },
-			orch:    func(c *orchestrator.Config) { c.Orchestration.QueryTimeout = 300 * time.Millisecond },
+			orch:    func(c *config.Config) { c.Orchestration.QueryTimeout = 300 * time.Millisecond },
 		}, wantStatus: 504, wantCodes: []string{"timeout"}},
 		{name: "LLM key rejected", opt: stackOptions{respond: func(llmtest.Request) llmtest.Step {
 			return llmtest.Step{Status: 401, Content: "invalid api key"}

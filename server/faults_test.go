@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"talk2tables/config"
 	"talk2tables/internal/testfixture"
 	"talk2tables/orchestrator"
 )
@@ -51,7 +52,7 @@ func serverOf(t *testing.T, st *stack, id string) serverJSON {
 // failed statement) and statements work; another database moved over the
 // file with mv is served from then on.
 func TestDamagedDatabaseShowsInHealth(t *testing.T) {
-	st := newStack(t, stackOptions{orch: func(c *orchestrator.Config) { c.Orchestration.PingInterval = 100 * time.Millisecond }})
+	st := newStack(t, stackOptions{orch: func(c *config.Config) { c.Orchestration.PingInterval = 100 * time.Millisecond }})
 	good, err := os.ReadFile(st.dbPath)
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +133,7 @@ func TestDamagedDatabaseShowsInHealth(t *testing.T) {
 func TestUnresponsiveExecutorAnswers503(t *testing.T) {
 	var hang atomic.Bool
 	release := make(chan struct{})
-	st := newStack(t, stackOptions{dbOverNet: true, orch: func(c *orchestrator.Config) {
+	st := newStack(t, stackOptions{dbOverNet: true, orch: func(c *config.Config) {
 		c.Orchestration.PingInterval = 100 * time.Millisecond
 		c.Orchestration.PingTimeout = 200 * time.Millisecond
 	}, dbWrap: func(inner http.Handler) http.Handler {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"talk2tables/config"
 	"talk2tables/orchestrator"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
@@ -193,8 +194,8 @@ func TestClassify(t *testing.T) {
 
 func TestNewTwiceOnOneRegistry(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	New(nil, orchestrator.HTTPConfig{}, nil, nil, reg)
-	New(nil, orchestrator.HTTPConfig{}, nil, nil, reg) // must reuse, not panic
+	New(nil, config.HTTPConfig{}, nil, nil, reg)
+	New(nil, config.HTTPConfig{}, nil, nil, reg) // must reuse, not panic
 	mfs, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 	"os"
 	"time"
 
+	"talk2tables/config"
 	"talk2tables/orchestrator"
 )
 
@@ -43,18 +44,18 @@ func run() error {
 			return fmt.Errorf("MCP_CONFORMANCE_CONTEXT: %w", err)
 		}
 	}
-	cfg := orchestrator.DefaultConfig()
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
-	remote := orchestrator.ServerConfig{Name: "remote", Transport: orchestrator.TransportStreamableHTTP, URL: url,
-		Priority: 1, Capabilities: []string{orchestrator.CapExecuteQuery}}
+	remote := config.ServerConfig{Name: "remote", Transport: config.TransportStreamableHTTP, URL: url,
+		Priority: 1, Capabilities: []string{config.CapExecuteQuery}}
 	if conformance.ClientID != "" {
 		const secretEnv = "MCPCLIENT_OAUTH_SECRET"
 		if err := os.Setenv(secretEnv, conformance.ClientSecret); err != nil {
 			return err
 		}
-		remote.OAuth = &orchestrator.OAuthClientConfig{ClientID: conformance.ClientID, ClientSecretEnv: secretEnv}
+		remote.OAuth = &config.OAuthClientConfig{ClientID: conformance.ClientID, ClientSecretEnv: secretEnv}
 	}
-	cfg.MCPServers = map[string]orchestrator.ServerConfig{"remote": remote}
+	cfg.MCPServers = map[string]config.ServerConfig{"remote": remote}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))

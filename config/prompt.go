@@ -1,4 +1,4 @@
-package orchestrator
+package config
 
 import (
 	"fmt"
@@ -84,18 +84,18 @@ func (p PromptResources) validate(at string, add func(format string, args ...any
 	}
 }
 
-// gathers reports whether the server's resources are gathered at all: not
+// Gathers reports whether the server's resources are gathered at all: not
 // with prompt: none, nor when its declared capabilities leave out
 // list_resources (a server declaring no capabilities is read).
-func (s ServerConfig) gathers() bool {
+func (s ServerConfig) Gathers() bool {
 	if s.Prompt.mode() == PromptNone {
 		return false
 	}
 	return len(s.Capabilities) == 0 || s.HasCapability(CapListResources)
 }
 
-// wants reports whether the resource at uri is gathered.
-func (s ServerConfig) wants(uri string) bool {
+// Wants reports whether the resource at uri is gathered.
+func (s ServerConfig) Wants(uri string) bool {
 	if s.Prompt.mode() != PromptPatterns {
 		return true
 	}
@@ -107,12 +107,12 @@ func (s ServerConfig) wants(uri string) bool {
 	return false
 }
 
-// relevantOnly reports whether the server's resources other than schemas
+// RelevantOnly reports whether the server's resources other than schemas
 // and catalogs feed a prompt only when relevant (sqlgen.ServerContext).
-func (s ServerConfig) relevantOnly() bool { return s.Prompt.mode() == PromptAuto }
+func (s ServerConfig) RelevantOnly() bool { return s.Prompt.mode() == PromptAuto }
 
-// maxResourceBytes is the size cap of one resource of the server.
-func (s ServerConfig) maxResourceBytes() int {
+// ResourceCap is the size cap of one resource of the server.
+func (s ServerConfig) ResourceCap() int {
 	if s.MaxResourceBytes > 0 {
 		return s.MaxResourceBytes
 	}
@@ -127,11 +127,11 @@ func validatePrompt(at string, s ServerConfig, add func(format string, args ...a
 	}
 }
 
-// promptTokenBudget maps llm.prompt_token_budget (0: off) to
+// TokenBudget maps llm.prompt_token_budget (0: off) to
 // sqlgen.RenderOptions.TokenBudget (negative: off).
-func promptTokenBudget(n int) int {
-	if n <= 0 {
+func (l LLMConfig) TokenBudget() int {
+	if l.PromptTokenBudget <= 0 {
 		return -1
 	}
-	return n
+	return l.PromptTokenBudget
 }

@@ -1,8 +1,8 @@
-// Package orchestrator is the MCP client side of talk2tables: it loads the
-// server configuration, connects to every ranked MCP server, gathers and
-// caches their resources, asks a Generator for SQL, validates and runs it on
-// the executor server, and repairs failures by category.
-package orchestrator
+// Package config is talk2tables' configuration, mcp_config.yaml: its types
+// and defaults, strict YAML decoding whose errors name the key and line in
+// words for the person editing the file, and validation per section that
+// reports every problem with its path.
+package config
 
 import (
 	"bytes"
@@ -44,7 +44,7 @@ const (
 // knownCapabilities is the vocabulary of ServerConfig.Capabilities.
 var knownCapabilities = []string{CapExecuteQuery, CapValidateQuery, CapListResources, CapListTools}
 
-// Config is the whole orchestrator configuration (mcp_config.yaml).
+// Config is the whole configuration (mcp_config.yaml).
 type Config struct {
 	MCPServers    map[string]ServerConfig `yaml:"mcp_servers"`
 	Orchestration OrchestrationConfig     `yaml:"orchestration"`
@@ -145,8 +145,8 @@ type SQLTool struct {
 // HasCapability reports whether the server is configured with capability c.
 func (s ServerConfig) HasCapability(c string) bool { return slices.Contains(s.Capabilities, c) }
 
-// sqlTool returns the executor tool name and argument.
-func (s ServerConfig) sqlTool() (name, arg string) {
+// ExecuteTool returns the executor's SQL tool name and its argument.
+func (s ServerConfig) ExecuteTool() (name, arg string) {
 	name, arg = "execute_query", "query"
 	if s.SQLTool != nil {
 		if s.SQLTool.Name != "" {
@@ -689,20 +689,67 @@ func (c *Config) metadataServer() string {
 	return best
 }
 
-// pingTimeout bounds one liveness ping of server s: ping_timeout, never
+// PingTimeout bounds one liveness ping of server s: ping_timeout, never
 // longer than the server's own call timeout.
-func (c *Config) pingTimeout(s ServerConfig) time.Duration {
+func (c *Config) PingTimeout(s ServerConfig) time.Duration {
 	t := c.Orchestration.PingTimeout
 	if t <= 0 {
 		t = 2 * time.Second
 	}
-	return min(t, c.callTimeout(s))
+	return min(t, c.CallTimeout(s))
 }
 
-// callTimeout is the timeout for one call to server s.
-func (c *Config) callTimeout(s ServerConfig) time.Duration {
+// CallTimeout is the timeout for one call to server s.
+func (c *Config) CallTimeout(s ServerConfig) time.Duration {
 	if s.Timeout > 0 {
 		return s.Timeout
 	}
 	return c.Orchestration.MCPCallTimeout
+}
+
+// MaxMessageBytes is the longest single message (one JSON body, one SSE
+// line) read from an HTTP MCP server: a result within max_result_bytes,
+// with its JSON escaped once more inside the JSON-RPC message, fits.
+func (c *Config) MaxMessageBytes() int64 {
+	return 3*int64(c.Orchestration.MaxResultBytes) + 1<<20
+}
+
+// ResultLimits are the bounds serve applies to every result it accepts.
+func (c *Config) ResultLimits(maxRows int) resultlimit.Limits {
+	return resultlimit.Limits{MaxRows: maxRows, MaxCellBytes: c.Orchestration.MaxCellBytes,
+		MaxBytes: c.Orchestration.MaxResultBytes}
+}
+
+// validateCatalogFor checks every catalog_for: it names an executor, and
+// is set on a server that is not one itself.
+func (c *Config) validateCatalogFor(ids []string, add func(format string, args ...any)) {
+	for _, id := range ids {
+		s := c.MCPServers[id]
+		if s.CatalogFor == "" {
+			continue
+		}
+		at := "mcp_servers." + id + ".catalog_for"
+		target, ok := c.MCPServers[s.CatalogFor]
+		switch {
+		case s.HasCapability(CapExecuteQuery):
+			add("%s: an executor's own catalog always belongs to its own database; remove catalog_for", at)
+		case !ok || !target.HasCapability(CapExecuteQuery):
+			var execs []string
+			for _, x := range ids {
+				if c.MCPServers[x].HasCapability(CapExecuteQuery) {
+					execs = append(execs, x)
+				}
+			}
+			add("%s: %q is not a server with capability execute_query; name one of %s", at, s.CatalogFor, quotedList(execs))
+		}
+	}
+}
+
+// quotedList quotes each id and joins them with commas.
+func quotedList(ids []string) string {
+	q := make([]string, len(ids))
+	for i, id := range ids {
+		q[i] = fmt.Sprintf("%q", id)
+	}
+	return strings.Join(q, ", ")
 }

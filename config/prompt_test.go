@@ -1,4 +1,4 @@
-package orchestrator
+package config
 
 import (
 	"strings"
@@ -69,7 +69,7 @@ func TestParseConfigPrompt(t *testing.T) {
 			if got := cfg.LLM.PromptTokenBudget; got != tt.wantBudget {
 				t.Errorf("prompt_token_budget = %d, want %d", got, tt.wantBudget)
 			}
-			if got := s.maxResourceBytes(); got != tt.wantCap {
+			if got := s.ResourceCap(); got != tt.wantCap {
 				t.Errorf("max resource bytes = %d, want %d", got, tt.wantCap)
 			}
 		})
@@ -94,11 +94,11 @@ func TestServerGathers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.cfg.gathers(); got != tt.gathers {
+			if got := tt.cfg.Gathers(); got != tt.gathers {
 				t.Errorf("gathers = %v, want %v", got, tt.gathers)
 			}
 			for uri, want := range tt.wants {
-				if got := tt.cfg.wants(uri); got != want {
+				if got := tt.cfg.Wants(uri); got != want {
 					t.Errorf("wants(%q) = %v, want %v", uri, got, want)
 				}
 			}

@@ -1,4 +1,4 @@
-package orchestrator
+package config
 
 import (
 	"errors"
@@ -200,7 +200,7 @@ llm:
 					t.Errorf("error = %q\nwant it to contain %q", err, w)
 				}
 			}
-			for _, goType := range []string{"time.Duration", "orchestrator.", "[]string", "map[string]", "float64"} {
+			for _, goType := range []string{"time.Duration", "config.", "[]string", "map[string]", "float64"} {
 				if strings.Contains(err.Error(), goType) {
 					t.Errorf("error = %q names the Go type %q", err, goType)
 				}
