@@ -12,6 +12,7 @@ import (
 	"talk2tables/config"
 	"talk2tables/mcptasks"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/mcpclient"
 )
 
 // handleAsk answers a question through the orchestrator. Every stage is a
@@ -77,7 +78,7 @@ func (g *Gateway) askResult(ctx context.Context, opID string, res *orchestrator.
 		}
 		return out
 	}
-	return mcp.NewToolResultStructured(res, answerMarkdown(res, orchestrator.SeveralExecutors(g.orch.Servers())))
+	return mcp.NewToolResultStructured(res, answerMarkdown(res, mcpclient.SeveralExecutors(g.orch.Servers())))
 }
 
 // reporter turns the orchestrator's stages into progress and log

@@ -26,6 +26,7 @@ import (
 	"talk2tables/config"
 	"talk2tables/mcptasks"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/sqlgen"
 )
 
@@ -40,15 +41,15 @@ const Version = "0.1.0"
 type Orchestrator interface {
 	Process(ctx context.Context, q orchestrator.Query) (*orchestrator.QueryResult, error)
 	ExecuteSQLOn(ctx context.Context, server, sql string, maxRows int, operationID string) (*orchestrator.QueryData, error)
-	Servers() []orchestrator.ServerStatus
+	Servers() []mcpclient.ServerStatus
 	Resources(ctx context.Context) ([]orchestrator.ResourceSnapshot, error)
-	Health() orchestrator.Health
+	Health() mcpclient.Health
 	GeneratorName() string
-	Downstreams() []orchestrator.Downstream
-	CallTool(ctx context.Context, serverID, tool string, args any, opts orchestrator.CallOptions) (*mcp.CallToolResult, error)
-	ReadResource(ctx context.Context, serverID, uri string, opts orchestrator.CallOptions) ([]mcp.ResourceContents, error)
+	Downstreams() []mcpclient.Downstream
+	CallTool(ctx context.Context, serverID, tool string, args any, opts mcpclient.CallOptions) (*mcp.CallToolResult, error)
+	ReadResource(ctx context.Context, serverID, uri string, opts mcpclient.CallOptions) ([]mcp.ResourceContents, error)
 	AuthTools(ctx context.Context, serverID, authorization string) ([]mcp.Tool, []mcp.Resource, error)
-	Watch(fn func(orchestrator.Change)) (stop func())
+	Watch(fn func(mcpclient.Change)) (stop func())
 }
 
 var _ Orchestrator = (*orchestrator.Orchestrator)(nil)
@@ -144,7 +145,7 @@ func New(orch Orchestrator, cfg *config.Config, logger *slog.Logger, opts ...Opt
 	)
 	g.srv.AddTools(g.builtinTools()...)
 	g.refresh()
-	g.stopWatch = orch.Watch(func(orchestrator.Change) { g.refreshLater() })
+	g.stopWatch = orch.Watch(func(mcpclient.Change) { g.refreshLater() })
 	return g
 }
 
@@ -211,7 +212,7 @@ func (g *Gateway) refresh() {
 	resRoutes := map[string]resourceRoute{}
 	var sig strings.Builder
 	for _, d := range downs {
-		if d.ForwardAuth || d.State != orchestrator.StateConnected {
+		if d.ForwardAuth || d.State != mcpclient.StateConnected {
 			continue
 		}
 		for _, t := range d.Tools {
@@ -258,7 +259,7 @@ func (g *Gateway) refresh() {
 	g.srv.SetTools(tools...)
 	resources := make([]server.ServerResource, 0, len(resRoutes))
 	for _, d := range downs {
-		if d.ForwardAuth || d.State != orchestrator.StateConnected {
+		if d.ForwardAuth || d.State != mcpclient.StateConnected {
 			continue
 		}
 		for _, r := range d.Resources {

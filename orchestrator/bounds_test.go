@@ -3,16 +3,13 @@ package orchestrator
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http/httptest"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"testing/iotest"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -22,6 +19,7 @@ import (
 	"talk2tables/databasemcp"
 	"talk2tables/internal/testfixture"
 	"talk2tables/mcpserve"
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/sqlerr"
 )
 
@@ -44,8 +42,8 @@ func TestHugeQueriesKeepTheExecutorUp(t *testing.T) {
 	cfg.MCPServers["database_mcp"] = sc
 	cfg.Orchestration.ResultCache.Enabled = false
 	o := newOrch(t, cfg, WithGenerator(scriptedOrFail(t)))
-	exec := o.conns["database_mcp"]
-	pid := exec.pid()
+	exec := o.clients.Conn("database_mcp")
+	pid := exec.PID()
 	if pid == 0 {
 		t.Fatal("no child process")
 	}
@@ -111,10 +109,10 @@ func TestHugeQueriesKeepTheExecutorUp(t *testing.T) {
 	if cheapRuns == 0 {
 		t.Error("no cheap query ran beside the huge ones")
 	}
-	st := exec.status()
-	if st.State != StateConnected || exec.pid() != pid || exec.connectedAt != 1 {
+	st := exec.Status()
+	if st.State != mcpclient.StateConnected || exec.PID() != pid || exec.Connects() != 1 {
 		t.Errorf("executor after the huge queries: state %s, pid %d (was %d), connected %d times; want the same child, connected once",
-			st.State, exec.pid(), pid, exec.connectedAt)
+			st.State, exec.PID(), pid, exec.Connects())
 	}
 	t.Logf("database-mcp child peak RSS: %s", peakRSS(pid))
 }
@@ -196,7 +194,7 @@ func TestServeBoundsWhatItReads(t *testing.T) {
 		if got := sqlerr.CategoryOf(err); got != sqlerr.ResourceLimit || !strings.Contains(err.Error(), "max_result_bytes") {
 			t.Errorf("err = %v, want RESOURCE_LIMIT naming max_result_bytes", err)
 		}
-		if st := o.conns["sql_mcp"].status(); st.State != StateConnected {
+		if st := o.clients.Conn("sql_mcp").Status(); st.State != mcpclient.StateConnected {
 			t.Errorf("state after a refused answer = %s (%s), want connected", st.State, st.LastError)
 		}
 	})
@@ -214,47 +212,16 @@ func TestStdioMessageBound(t *testing.T) {
 	cfg.MCPServers["sql_mcp"] = config.ServerConfig{Name: "Huge SQL", Transport: config.TransportStdio, Command: os.Args[0],
 		Env: map[string]string{envChild: "huge"}, Priority: 1, Capabilities: []string{config.CapExecuteQuery}}
 	o := newOrch(t, cfg, WithGenerator(scriptedOrFail(t)))
-	c := o.conns["sql_mcp"]
-	pid := c.pid()
+	c := o.clients.Conn("sql_mcp")
+	pid := c.PID()
 	for i := range 2 {
 		_, err := o.ExecuteSQL(context.Background(), "SELECT * FROM huge", 10, "")
 		if got := sqlerr.CategoryOf(err); got != sqlerr.ResourceLimit || !strings.Contains(err.Error(), "max_result_bytes") {
 			t.Fatalf("call %d: err = %v, want RESOURCE_LIMIT naming max_result_bytes", i+1, err)
 		}
 	}
-	if st := c.status(); st.State != StateConnected || c.pid() != pid || c.connectedAt != 1 {
+	if st := c.Status(); st.State != mcpclient.StateConnected || c.PID() != pid || c.Connects() != 1 {
 		t.Errorf("after refused answers: state %s (%s), pid %d (was %d), connected %d times; want the same child, up",
-			st.State, st.LastError, c.pid(), pid, c.connectedAt)
-	}
-}
-
-func TestBoundedLines(t *testing.T) {
-	long := `{"jsonrpc":"2.0","id":"a\"b","result":{"text":"` + strings.Repeat("x", 500) + `"}}`
-	in := strings.Join([]string{
-		`{"jsonrpc":"2.0","id":1,"result":{}}`,
-		long,
-		`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("y", 500) + `"}}`,
-		`{"jsonrpc":"2.0","id":7,"result":{"ok":true}}`,
-	}, "\n") + "\n"
-	got, err := io.ReadAll(newBoundedLines(iotest.OneByteReader(strings.NewReader(in)), 200))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")
-	if len(lines) != 3 {
-		t.Fatalf("got %d lines, want 3 (the notification dropped):\n%s", len(lines), got)
-	}
-	if lines[0] != `{"jsonrpc":"2.0","id":1,"result":{}}` || lines[2] != `{"jsonrpc":"2.0","id":7,"result":{"ok":true}}` {
-		t.Errorf("messages under the bound changed:\n%s", got)
-	}
-	var stand struct {
-		ID    string `json:"id"`
-		Error struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if err := json.Unmarshal([]byte(lines[1]), &stand); err != nil || stand.ID != `a"b` || !strings.Contains(stand.Error.Message, tooLargeMarker) {
-		t.Errorf("stand-in = %s (%v), want an error for id a\"b", lines[1], err)
+			st.State, st.LastError, c.PID(), pid, c.Connects())
 	}
 }

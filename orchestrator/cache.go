@@ -14,6 +14,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/singleflight"
+
+	"talk2tables/orchestrator/mcpclient"
 )
 
 // maxParallelReads bounds concurrent resources/read calls to one server.
@@ -48,10 +50,19 @@ type resourceCache struct {
 	gens    map[string]uint64
 	sf      singleflight.Group
 	fetches atomic.Uint64 // versions of snapshots
+	// noResources are the (shared, immutable) snapshots of the servers
+	// that advertise no resources, so their identity is stable across
+	// questions.
+	noResources map[string]*serverSnapshot
 }
 
 func newResourceCache(o *Orchestrator, ttl time.Duration) *resourceCache {
-	return &resourceCache{o: o, ttl: ttl, entries: map[string]cacheEntry{}, gens: map[string]uint64{}}
+	rc := &resourceCache{o: o, ttl: ttl, entries: map[string]cacheEntry{}, gens: map[string]uint64{},
+		noResources: map[string]*serverSnapshot{}}
+	for _, c := range o.clients.Conns() {
+		rc.noResources[c.ID()] = &serverSnapshot{ServerID: c.ID()}
+	}
+	return rc
 }
 
 // invalidate drops a server's entry; a fetch already in flight for it will
@@ -79,23 +90,23 @@ func (rc *resourceCache) lookup(id string, now time.Time) (snap *serverSnapshot,
 
 // get returns the server's resources from the cache or fetches them (one
 // fetch per server however many callers wait).
-func (rc *resourceCache) get(ctx context.Context, c *conn, opID string) (*serverSnapshot, bool, error) {
-	if snap, expired := rc.lookup(c.id, time.Now()); snap != nil {
-		rc.o.metrics.cacheHit(c.id)
+func (rc *resourceCache) get(ctx context.Context, c *mcpclient.Conn, opID string) (*serverSnapshot, bool, error) {
+	if snap, expired := rc.lookup(c.ID(), time.Now()); snap != nil {
+		rc.o.metrics.cacheHit(c.ID())
 		rc.o.log.Debug("resource cache hit", "event", "resource_cache_hit", "component", "cache",
-			"operation_id", opID, "server", c.id)
+			"operation_id", opID, "server", c.ID())
 		return snap, true, nil
 	} else if expired {
 		rc.o.log.Info("resource cache expired", "event", "resource_cache_expired", "component", "cache",
-			"operation_id", opID, "server", c.id)
+			"operation_id", opID, "server", c.ID())
 	} else {
 		rc.o.log.Info("resource cache miss", "event", "resource_cache_miss", "component", "cache",
-			"operation_id", opID, "server", c.id)
+			"operation_id", opID, "server", c.ID())
 	}
-	rc.o.metrics.cacheMiss(c.id)
+	rc.o.metrics.cacheMiss(c.ID())
 	// The fetch outlives any single waiter: a caller that gives up must not
 	// fail the others. Each MCP call still has its own timeout.
-	ch := rc.sf.DoChan(c.id, func() (any, error) {
+	ch := rc.sf.DoChan(c.ID(), func() (any, error) {
 		return rc.fetch(context.WithoutCancel(ctx), c, opID)
 	})
 	select {
@@ -111,11 +122,11 @@ func (rc *resourceCache) get(ctx context.Context, c *conn, opID string) (*server
 
 // fetch lists and reads every resource of a server, in parallel, and stores
 // the result unless the entry was invalidated meanwhile.
-func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serverSnapshot, error) {
+func (rc *resourceCache) fetch(ctx context.Context, c *mcpclient.Conn, opID string) (*serverSnapshot, error) {
 	rc.mu.RLock()
-	gen := rc.gens[c.id]
+	gen := rc.gens[c.ID()]
 	rc.mu.RUnlock()
-	log := rc.o.log.With("component", "cache", "operation_id", opID, "server", c.id)
+	log := rc.o.log.With("component", "cache", "operation_id", opID, "server", c.ID())
 
 	list, err := rc.list(ctx, c, log)
 	if err != nil {
@@ -131,7 +142,7 @@ func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serv
 			t0 := time.Now()
 			log.Info("resource fetch requested", "event", "resource_fetch_requested", "uri", r.URI)
 			var res *mcp.ReadResourceResult
-			err := c.call(gctx, "resources/read", func(ctx context.Context, cl *client.Client) error {
+			err := c.Call(gctx, "resources/read", func(ctx context.Context, cl *client.Client) error {
 				req := mcp.ReadResourceRequest{}
 				req.Params.URI = r.URI
 				var err error
@@ -139,16 +150,16 @@ func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serv
 				return err
 			})
 			if err != nil {
-				return fetchErr(c.id, r.URI, PhaseData, err)
+				return fetchErr(c.ID(), r.URI, PhaseData, err)
 			}
-			values[i], kept[i] = c.admit(log, r.URI, res.Contents)
+			values[i], kept[i] = admit(c, log, r.URI, res.Contents)
 			log.Info("resource fetch completed", "event", "resource_fetch_completed", "uri", r.URI,
 				"duration_ms", ms(time.Since(t0)))
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
-		rc.invalidate(c.id)
+		rc.invalidate(c.ID())
 		return nil, err
 	}
 	res := make(map[string]any, len(list))
@@ -157,13 +168,13 @@ func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serv
 			res[r.URI] = values[i]
 		}
 	}
-	c.subscribeRead(ctx, res)
+	subscribeRead(ctx, c, res)
 	rc.o.addSchema(ctx, c, res)
-	snap := &serverSnapshot{ServerID: c.id, Resources: res, FetchedAt: time.Now(), Version: rc.fetches.Add(1)}
+	snap := &serverSnapshot{ServerID: c.ID(), Resources: res, FetchedAt: time.Now(), Version: rc.fetches.Add(1)}
 	if rc.ttl > 0 {
 		rc.mu.Lock()
-		if rc.gens[c.id] == gen {
-			rc.entries[c.id] = cacheEntry{snap: snap, expires: snap.FetchedAt.Add(rc.ttl)}
+		if rc.gens[c.ID()] == gen {
+			rc.entries[c.ID()] = cacheEntry{snap: snap, expires: snap.FetchedAt.Add(rc.ttl)}
 		}
 		rc.mu.Unlock()
 	}
@@ -172,25 +183,23 @@ func (rc *resourceCache) fetch(ctx context.Context, c *conn, opID string) (*serv
 
 // list lists the server's resources (none when it offers no resources: an
 // executor fetched only for its discovered schema).
-func (rc *resourceCache) list(ctx context.Context, c *conn, log *slog.Logger) ([]mcp.Resource, error) {
-	if !c.gathers() {
+func (rc *resourceCache) list(ctx context.Context, c *mcpclient.Conn, log *slog.Logger) ([]mcp.Resource, error) {
+	if !gathers(c) {
 		return nil, nil
 	}
 	start := time.Now()
 	log.Info("resource list requested", "event", "resource_list_requested")
-	list, err := c.listResources(ctx)
+	list, err := c.ListResources(ctx)
 	if err != nil {
-		rc.invalidate(c.id)
-		return nil, fetchErr(c.id, "", PhaseList, err)
+		rc.invalidate(c.ID())
+		return nil, fetchErr(c.ID(), "", PhaseList, err)
 	}
-	list = c.wanted(list)
+	list = wanted(c, list)
 	uris := make([]string, len(list))
 	for i, r := range list {
 		uris[i] = r.URI
 	}
-	c.mu.Lock()
-	c.resources = uris
-	c.mu.Unlock()
+	c.SetResourceURIs(uris)
 	log.Info("resource list received", "event", "resource_list_received", "count", len(list),
 		"duration_ms", ms(time.Since(start)))
 	return list, nil
@@ -199,7 +208,7 @@ func (rc *resourceCache) list(ctx context.Context, c *conn, log *slog.Logger) ([
 // fetchErr keeps connection errors as they are (the caller branches on
 // them) and wraps everything else in a ResourceFetchError.
 func fetchErr(server, uri, phase string, err error) error {
-	var ce *MCPConnectionError
+	var ce *mcpclient.MCPConnectionError
 	if errors.As(err, &ce) {
 		return err
 	}
@@ -247,7 +256,7 @@ func parseText(s string) any {
 // gathered is the outcome of gathering resources from every server.
 type gathered struct {
 	snaps   []*serverSnapshot // of the servers that answered, by priority
-	conns   []*conn           // parallel to snaps
+	conns   []*mcpclient.Conn // parallel to snaps
 	missing []string          // servers down or failing that are not required
 	hits    int
 	misses  int
@@ -268,26 +277,26 @@ func (g *gathered) cacheStatus() string {
 // parallel. A required server down or failing is an error; any other is
 // listed in missing.
 func (o *Orchestrator) gather(ctx context.Context, opID string) (*gathered, error) {
-	n := len(o.ordered)
+	n := len(o.clients.Conns())
 	g := &gathered{}
 	snaps := make([]*serverSnapshot, n)
 	errs := make([]error, n)
 	var cold []int
 	now := time.Now()
-	for i, c := range o.ordered {
-		if c.getState() != StateConnected {
-			errs[i] = c.downError()
+	for i, c := range o.clients.Conns() {
+		if c.State() != mcpclient.StateConnected {
+			errs[i] = c.DownError()
 			continue
 		}
-		if !c.gathers() && !c.discovers() {
-			snaps[i] = c.noResources
+		if !gathers(c) && !discovers(c) {
+			snaps[i] = o.cache.noResources[c.ID()]
 			g.hits++
 			continue
 		}
-		if s, _ := o.cache.lookup(c.id, now); s != nil {
-			o.metrics.cacheHit(c.id)
+		if s, _ := o.cache.lookup(c.ID(), now); s != nil {
+			o.metrics.cacheHit(c.ID())
 			o.log.Debug("resource cache hit", "event", "resource_cache_hit", "component", "cache",
-				"operation_id", opID, "server", c.id)
+				"operation_id", opID, "server", c.ID())
 			snaps[i] = s
 			g.hits++
 			continue
@@ -298,7 +307,7 @@ func (o *Orchestrator) gather(ctx context.Context, opID string) (*gathered, erro
 		var wg sync.WaitGroup
 		for _, i := range cold {
 			wg.Go(func() {
-				snaps[i], _, errs[i] = o.cache.get(ctx, o.ordered[i], opID)
+				snaps[i], _, errs[i] = o.cache.get(ctx, o.clients.Conns()[i], opID)
 			})
 		}
 		wg.Wait()
@@ -307,25 +316,18 @@ func (o *Orchestrator) gather(ctx context.Context, opID string) (*gathered, erro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for i, c := range o.ordered {
+	for i, c := range o.clients.Conns() {
 		if errs[i] != nil {
-			if o.cfg.Required(c.id) {
+			if o.cfg.Required(c.ID()) {
 				return nil, errs[i]
 			}
 			o.log.Warn("mcp server skipped", "event", "error_occurred", "component", "orchestrator",
-				"operation_id", opID, "server", c.id, "error", errs[i].Error())
-			g.missing = append(g.missing, c.id)
+				"operation_id", opID, "server", c.ID(), "error", errs[i].Error())
+			g.missing = append(g.missing, c.ID())
 			continue
 		}
 		g.snaps = append(g.snaps, snaps[i])
 		g.conns = append(g.conns, c)
 	}
 	return g, nil
-}
-
-// hasResources reports whether the server advertised resources.
-func (c *conn) hasResources() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.caps.Resources != nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"talk2tables/config"
 	"talk2tables/mcpserve"
+	"talk2tables/orchestrator/mcpclient"
 )
 
 // TestSlowServerIsNotAQueryTimeout: a server that does not answer a call
@@ -68,7 +69,7 @@ func TestSlowServerIsNotAQueryTimeout(t *testing.T) {
 		t.Fatal("the question's own deadline passed; the test proves nothing")
 	}
 	for _, s := range o.Servers() {
-		if s.ID == "product_metadata_mcp" && s.State != StateConnected {
+		if s.ID == "product_metadata_mcp" && s.State != mcpclient.StateConnected {
 			t.Errorf("state = %q (last_error %q), want connected: it answers pings", s.State, s.LastError)
 		}
 	}

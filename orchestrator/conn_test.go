@@ -18,6 +18,7 @@ import (
 	"talk2tables/config"
 	"talk2tables/internal/llmtest"
 	"talk2tables/mcpserve"
+	"talk2tables/orchestrator/mcpclient"
 )
 
 // stdioConfig runs both servers as children of this test binary.
@@ -92,7 +93,7 @@ func TestTransports(t *testing.T) {
 			llm := llmtest.New(t, llmtest.Step{Content: llmtest.Plan(abraSQL, abraEntities, "")})
 			o := newOrch(t, cfg, append(opts, WithGenerator(llmGen(t, llm)))...)
 			for _, s := range o.Servers() {
-				if s.State != StateConnected {
+				if s.State != mcpclient.StateConnected {
 					t.Fatalf("server %s state = %s (%s), want connected", s.ID, s.State, s.LastError)
 				}
 			}
@@ -147,7 +148,7 @@ func TestDiscoveryAndRouting(t *testing.T) {
 		}
 	}
 	for _, s := range o.Servers() {
-		if s.ID == "product_metadata_mcp" && (len(s.Resources) != 7 || len(s.Tools) != 0 || s.State != StateConnected) {
+		if s.ID == "product_metadata_mcp" && (len(s.Resources) != 7 || len(s.Tools) != 0 || s.State != mcpclient.StateConnected) {
 			t.Errorf("paged server = %+v, want 7 resources over 4 pages and no tools", s)
 		}
 	}
@@ -174,8 +175,8 @@ func TestServerDown(t *testing.T) {
 		down(cfg)
 		_, err := New(context.Background(), cfg, testLogger(t), WithGenerator(llmGen(t, llmtest.New(t))),
 			WithInProcessServer("database_mcp", f.dbServer(t)))
-		var ce *MCPConnectionError
-		if !errors.As(err, &ce) || ce.Server != "product_metadata_mcp" || ce.Phase != PhaseInitial {
+		var ce *mcpclient.MCPConnectionError
+		if !errors.As(err, &ce) || ce.Server != "product_metadata_mcp" || ce.Phase != mcpclient.PhaseInitial {
 			t.Fatalf("New = %v, want MCPConnectionError naming product_metadata_mcp", err)
 		}
 		if !strings.Contains(err.Error(), "product_metadata_mcp") {
@@ -195,7 +196,7 @@ func TestServerDown(t *testing.T) {
 		if got := strings.Join(res.Metadata.MissingServers, ","); got != "product_metadata_mcp" {
 			t.Errorf("missing_servers = %q, want product_metadata_mcp", got)
 		}
-		if h := o.Health(); h.Status != "healthy" || h.Servers["product_metadata_mcp"] == StateConnected {
+		if h := o.Health(); h.Status != "healthy" || h.Servers["product_metadata_mcp"] == mcpclient.StateConnected {
 			t.Errorf("health = %+v, want healthy (executor up) with metadata down", h)
 		}
 	})
@@ -205,19 +206,18 @@ func TestServerDown(t *testing.T) {
 		o := newOrch(t, cfg, WithGenerator(llmGen(t, llmtest.New(t))),
 			WithInProcessServer("database_mcp", f.dbServer(t)), WithInProcessServer("product_metadata_mcp", meta.s))
 		// The server is lost: the connection errors out and is marked failed.
-		c := o.conns["product_metadata_mcp"]
-		cl, _, _ := c.current()
-		c.fail(cl, errors.New("simulated loss"))
+		c := o.clients.Conn("product_metadata_mcp")
+		c.Drop(errors.New("simulated loss"))
 		_, err := o.Process(context.Background(), Query{Question: "q"})
-		var ce *MCPConnectionError
-		if !errors.As(err, &ce) || ce.Server != "product_metadata_mcp" || ce.Phase != PhaseLost {
+		var ce *mcpclient.MCPConnectionError
+		if !errors.As(err, &ce) || ce.Server != "product_metadata_mcp" || ce.Phase != mcpclient.PhaseLost {
 			t.Fatalf("Process = %v, want lost MCPConnectionError naming product_metadata_mcp", err)
 		}
 		if h := o.Health(); h.Status != "degraded" {
 			t.Errorf("health = %+v, want degraded", h)
 		}
 		// ... and comes back by itself.
-		eventually(t, "reconnect", func() bool { return c.getState() == StateConnected })
+		eventually(t, "reconnect", func() bool { return c.State() == mcpclient.StateConnected })
 	})
 }
 
@@ -229,15 +229,15 @@ func TestStdioChildKilledIsReconnected(t *testing.T) {
 		return llmtest.Step{Content: llmtest.Plan("SELECT COUNT(*) FROM products", nil, "")}
 	})
 	o := newOrch(t, cfg, WithGenerator(llmGen(t, llm)), withBackoff(10*time.Millisecond, 100*time.Millisecond))
-	c := o.conns["database_mcp"]
-	pid := c.pid()
+	c := o.clients.Conn("database_mcp")
+	pid := c.PID()
 	if pid == 0 {
 		t.Fatal("no child pid")
 	}
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the new child", func() bool { return c.getState() == StateConnected && c.pid() != pid })
+	eventually(t, "the new child", func() bool { return c.State() == mcpclient.StateConnected && c.PID() != pid })
 	if _, err := o.Process(context.Background(), Query{Question: "how many products"}); err != nil {
 		t.Fatalf("Process after reconnect: %v", err)
 	}
@@ -262,7 +262,7 @@ func TestCloseLeaksNothing(t *testing.T) {
 	if _, err := o.Resources(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	pids := []int{o.conns["database_mcp"].pid(), o.conns["product_metadata_mcp"].pid()}
+	pids := []int{o.clients.Conn("database_mcp").PID(), o.clients.Conn("product_metadata_mcp").PID()}
 	time.Sleep(50 * time.Millisecond) // let pings and reconnect attempts run
 	if err := o.Close(); err != nil {
 		t.Fatal(err)
@@ -276,7 +276,7 @@ func TestCloseLeaksNothing(t *testing.T) {
 		}
 	}
 	for _, s := range o.Servers() {
-		if s.State == StateConnected {
+		if s.State == mcpclient.StateConnected {
 			t.Errorf("server %s still connected after Close", s.ID)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"talk2tables/internal/pgtest"
 	"talk2tables/internal/testfixture"
 	"talk2tables/orchestrator/builtin"
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/sqlerr"
 )
 
@@ -216,13 +217,13 @@ func TestDBHubExecutorPostgres(t *testing.T) {
 
 	// A statement slower than the call timeout: cancelled, a repairable
 	// TIMEOUT, and DBHub (which answers pings meanwhile) stays.
-	pid := o.conns["dbhub"].pid()
+	pid := o.clients.Conn("dbhub").PID()
 	_, err = o.ExecuteSQL(ctx, "SELECT count(*) AS n FROM sales AS a, sales AS b, sales AS c", 1, "t")
 	if !errors.As(err, &qe) || qe.Category != sqlerr.Timeout || !qe.Category.Repairable() {
 		t.Errorf("slow statement: err = %v, want a repairable TIMEOUT", err)
 	}
-	if c := o.conns["dbhub"]; c.getState() != StateConnected || c.pid() != pid {
-		t.Errorf("after the slow statement: state %s, pid %d (was %d); want the same DBHub, connected", c.getState(), c.pid(), pid)
+	if c := o.clients.Conn("dbhub"); c.State() != mcpclient.StateConnected || c.PID() != pid {
+		t.Errorf("after the slow statement: state %s, pid %d (was %d); want the same DBHub, connected", c.State(), c.PID(), pid)
 	}
 
 	ans, err := o.Process(ctx, Query{Question: "total revenue by region"})

@@ -12,6 +12,7 @@ import (
 
 	"talk2tables/catalog"
 	"talk2tables/config"
+	"talk2tables/orchestrator/mcpclient"
 )
 
 // Schema discovery: a third-party executor (DBHub's execute_sql, …) often
@@ -50,15 +51,8 @@ const (
 
 // discovers reports whether schema discovery applies to the server: an
 // executor whose schema_discovery is not off.
-func (c *conn) discovers() bool {
-	return c.cfg.HasCapability(config.CapExecuteQuery) && c.cfg.SchemaDiscovery != config.DiscoveryOff
-}
-
-// setSchemaSource records where the executor's schema comes from.
-func (c *conn) setSchemaSource(s string) {
-	c.mu.Lock()
-	c.schemaSource = s
-	c.mu.Unlock()
+func discovers(c *mcpclient.Conn) bool {
+	return c.Config().HasCapability(config.CapExecuteQuery) && c.Config().SchemaDiscovery != config.DiscoveryOff
 }
 
 // discoveredDoc is the schema resource's shape (docs/contracts.md §2) plus
@@ -100,22 +94,22 @@ type discoveredFK struct {
 // addSchema discovers the executor's schema into values (its resources just
 // read) when none of them is a schema, and records the schema's source.
 // A failed discovery is logged; the resources are kept without it.
-func (o *Orchestrator) addSchema(ctx context.Context, c *conn, values map[string]any) {
+func (o *Orchestrator) addSchema(ctx context.Context, c *mcpclient.Conn, values map[string]any) {
 	for uri, v := range values {
 		if obj, ok := v.(map[string]any); ok && catalog.IsSchemaResource(obj) {
-			c.setSchemaSource("resource " + uri)
+			c.SetSchemaSource("resource " + uri)
 			return
 		}
 	}
-	if !c.discovers() {
-		c.setSchemaSource("")
+	if !discovers(c) {
+		c.SetSchemaSource("")
 		return
 	}
 	t0 := time.Now()
 	doc, err := o.discoverSchema(ctx, c)
 	if err != nil {
-		c.setSchemaSource("")
-		c.log.Warn("schema discovery failed", "event", "schema_discovery_failed", "component", "discovery",
+		c.SetSchemaSource("")
+		c.Log().Warn("schema discovery failed", "event", "schema_discovery_failed", "component", "discovery",
 			"duration_ms", ms(time.Since(t0)), "error", err.Error())
 		return
 	}
@@ -124,14 +118,14 @@ func (o *Orchestrator) addSchema(ctx context.Context, c *conn, values map[string
 		return
 	}
 	values[discoveredSchemaURI] = v
-	c.setSchemaSource(doc.Source)
-	c.log.Info("schema discovered", "event", "schema_discovered", "component", "discovery",
+	c.SetSchemaSource(doc.Source)
+	c.Log().Info("schema discovered", "event", "schema_discovered", "component", "discovery",
 		"duration_ms", ms(time.Since(t0)), "source", doc.Source, "tables", len(doc.Tables), "dialect", doc.Dialect)
 }
 
 // discoverSchema runs the configured way of discovery (schema_discovery).
-func (o *Orchestrator) discoverSchema(ctx context.Context, c *conn) (*discoveredDoc, error) {
-	mode := c.cfg.SchemaDiscovery
+func (o *Orchestrator) discoverSchema(ctx context.Context, c *mcpclient.Conn) (*discoveredDoc, error) {
+	mode := c.Config().SchemaDiscovery
 	var sqlErr error
 	if mode == "" || mode == config.DiscoveryAuto || mode == config.DiscoverySQL {
 		doc, err := o.discoverBySQL(ctx, c)
@@ -140,7 +134,7 @@ func (o *Orchestrator) discoverSchema(ctx context.Context, c *conn) (*discovered
 		}
 		sqlErr = err
 	}
-	tool := c.searchTool()
+	tool := c.SearchTool()
 	if tool == "" {
 		if sqlErr != nil {
 			return nil, fmt.Errorf("by SQL: %w; and the server has no search tool (a tool taking object_type \"table\")", sqlErr)
@@ -156,10 +150,10 @@ func (o *Orchestrator) discoverSchema(ctx context.Context, c *conn) (*discovered
 
 // discoveryQuery runs one discovery statement through the executor's SQL
 // tool and returns its rows as maps keyed by lower-case column name.
-func (o *Orchestrator) discoveryQuery(ctx context.Context, c *conn, sql string) ([]map[string]any, error) {
-	tool, arg := c.cfg.ExecuteTool()
+func (o *Orchestrator) discoveryQuery(ctx context.Context, c *mcpclient.Conn, sql string) ([]map[string]any, error) {
+	tool, arg := c.Config().ExecuteTool()
 	args := map[string]any{arg: sql}
-	if name := c.limitArgument(tool); name != "" {
+	if name := c.LimitArgument(tool); name != "" {
 		args[name] = discoveryMaxRows
 	}
 	d, _, err := o.querySQL(ctx, c, tool, args, sql)
@@ -306,7 +300,7 @@ func dialectFor(name string) (sqlDialect, bool) {
 // guessDialect recognises the executor's engine by the version function
 // that answers: sqlite_version() is SQLite's alone; version() names
 // PostgreSQL (and its wire-compatible engines), else MySQL or MariaDB.
-func (o *Orchestrator) guessDialect(ctx context.Context, c *conn) (string, error) {
+func (o *Orchestrator) guessDialect(ctx context.Context, c *mcpclient.Conn) (string, error) {
 	if _, err := o.discoveryQuery(ctx, c, "SELECT sqlite_version() AS v"); err == nil {
 		return config.DialectSQLite, nil
 	} else if !isSQLFailure(err) {
@@ -335,8 +329,8 @@ func isSQLFailure(err error) bool {
 
 // discoverBySQL reads the schema with catalog queries in the executor's
 // dialect, as named steps.
-func (o *Orchestrator) discoverBySQL(ctx context.Context, c *conn) (*discoveredDoc, error) {
-	name := c.cfg.Dialect
+func (o *Orchestrator) discoverBySQL(ctx context.Context, c *mcpclient.Conn) (*discoveredDoc, error) {
+	name := c.Config().Dialect
 	if name == "" {
 		var err error
 		if name, err = o.guessDialect(ctx, c); err != nil {
@@ -344,7 +338,7 @@ func (o *Orchestrator) discoverBySQL(ctx context.Context, c *conn) (*discoveredD
 		}
 	}
 	d, _ := dialectFor(name)
-	tool, _ := c.cfg.ExecuteTool()
+	tool, _ := c.Config().ExecuteTool()
 	doc := &discoveredDoc{Dialect: d.name, Source: fmt.Sprintf("discovered via %s (%s)", tool, d.name), Tables: []*discoveredTable{}}
 	tables, err := o.discoverColumns(ctx, c, d)
 	if err != nil {
@@ -365,7 +359,7 @@ func (o *Orchestrator) discoverBySQL(ctx context.Context, c *conn) (*discoveredD
 
 // discoverColumns lists tables and views with their columns, in the order
 // the statement gives (tables, then views; PostgreSQL's public first).
-func (o *Orchestrator) discoverColumns(ctx context.Context, c *conn, d sqlDialect) ([]*discoveredTable, error) {
+func (o *Orchestrator) discoverColumns(ctx context.Context, c *mcpclient.Conn, d sqlDialect) ([]*discoveredTable, error) {
 	rows, err := o.discoveryQuery(ctx, c, d.columns)
 	if err != nil {
 		return nil, err
@@ -427,7 +421,7 @@ func isTextType(t string) bool {
 // discoverKeys marks primary keys (when the columns statement did not) and
 // reads foreign keys; a reference without a column means the referenced
 // table's primary key.
-func (o *Orchestrator) discoverKeys(ctx context.Context, c *conn, d sqlDialect, tables []*discoveredTable) error {
+func (o *Orchestrator) discoverKeys(ctx context.Context, c *mcpclient.Conn, d sqlDialect, tables []*discoveredTable) error {
 	find := func(schema, name string) *discoveredTable {
 		if slicesContains(d.hiddenSchemas, schema) {
 			schema = ""
@@ -519,7 +513,7 @@ func (d sqlDialect) qualified(t *discoveredTable) string {
 // discoverCounts counts the rows of every table, several tables per
 // statement (exactly in SQLite, capped at discoveryCountCap elsewhere); a
 // statement that fails leaves its tables at -1 (unknown).
-func (o *Orchestrator) discoverCounts(ctx context.Context, c *conn, d sqlDialect, tables []*discoveredTable) {
+func (o *Orchestrator) discoverCounts(ctx context.Context, c *mcpclient.Conn, d sqlDialect, tables []*discoveredTable) {
 	var base []*discoveredTable
 	for _, t := range tables {
 		if t.Kind == "" {
@@ -539,7 +533,7 @@ func (o *Orchestrator) discoverCounts(ctx context.Context, c *conn, d sqlDialect
 		}
 		rows, err := o.discoveryQuery(ctx, c, strings.Join(parts, " UNION ALL "))
 		if err != nil {
-			c.log.Debug("row counts not discovered", "event", "schema_discovery_failed", "component", "discovery", "error", err.Error())
+			c.Log().Debug("row counts not discovered", "event", "schema_discovery_failed", "component", "discovery", "error", err.Error())
 			continue
 		}
 		for _, r := range rows {
@@ -552,7 +546,7 @@ func (o *Orchestrator) discoverCounts(ctx context.Context, c *conn, d sqlDialect
 
 // discoverValues lists the distinct values of text columns that have at
 // most maxDiscoveryValues of them, in tables under discoveryCountCap rows.
-func (o *Orchestrator) discoverValues(ctx context.Context, c *conn, d sqlDialect, tables []*discoveredTable) {
+func (o *Orchestrator) discoverValues(ctx context.Context, c *mcpclient.Conn, d sqlDialect, tables []*discoveredTable) {
 	for _, t := range tables {
 		if t.Kind != "" || t.RowCount < 0 || t.RowCount >= discoveryCountCap || len(t.textCols) == 0 {
 			continue
@@ -567,7 +561,7 @@ func (o *Orchestrator) discoverValues(ctx context.Context, c *conn, d sqlDialect
 			}
 			rows, err := o.discoveryQuery(ctx, c, strings.Join(parts, " UNION ALL "))
 			if err != nil {
-				c.log.Debug("column values not discovered", "event", "schema_discovery_failed", "component", "discovery",
+				c.Log().Debug("column values not discovered", "event", "schema_discovery_failed", "component", "discovery",
 					"table", t.Name, "error", err.Error())
 				continue
 			}
@@ -588,32 +582,13 @@ func (o *Orchestrator) discoverValues(ctx context.Context, c *conn, d sqlDialect
 }
 
 // discoverToday is the database's current date, else the clock's (UTC).
-func (o *Orchestrator) discoverToday(ctx context.Context, c *conn, d sqlDialect) string {
+func (o *Orchestrator) discoverToday(ctx context.Context, c *mcpclient.Conn, d sqlDialect) string {
 	if rows, err := o.discoveryQuery(ctx, c, d.today); err == nil && len(rows) > 0 {
 		if t := str(rows[0]["today"]); len(t) >= 10 {
 			return t[:10]
 		}
 	}
 	return time.Now().UTC().Format("2006-01-02")
-}
-
-// searchTool is the name of the executor's schema search tool: a tool
-// whose input takes an object_type that may be "table" (DBHub's
-// search_objects), or "".
-func (c *conn) searchTool() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, t := range c.toolDefs {
-		props := inputProperties(t)
-		p, _ := props["object_type"].(map[string]any)
-		enum, _ := p["enum"].([]any)
-		for _, e := range enum {
-			if e == "table" {
-				return t.Name
-			}
-		}
-	}
-	return ""
 }
 
 // searchedTable is one table as a search tool describes it (DBHub's
@@ -636,16 +611,16 @@ type searchedTable struct {
 // discoverBySearch asks the search tool for every table with full detail.
 // It gives no foreign keys and no column values; the dialect is the
 // configured one, else the one the version functions tell.
-func (o *Orchestrator) discoverBySearch(ctx context.Context, c *conn, tool string) (*discoveredDoc, error) {
+func (o *Orchestrator) discoverBySearch(ctx context.Context, c *mcpclient.Conn, tool string) (*discoveredDoc, error) {
 	args := map[string]any{"object_type": "table", "pattern": "%", "detail_level": "full"}
-	if name := c.limitArgument(tool); name != "" {
+	if name := c.LimitArgument(tool); name != "" {
 		args[name] = discoveryMaxRows
 	}
 	d, _, err := o.querySQL(ctx, c, tool, args, "")
 	if err != nil {
 		return nil, err
 	}
-	dialect := c.cfg.Dialect
+	dialect := c.Config().Dialect
 	if dialect == "" {
 		dialect, _ = o.guessDialect(ctx, c)
 	}

@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"talk2tables/config"
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 	"talk2tables/telemetry"
@@ -45,10 +46,10 @@ func (o *Orchestrator) executeSQL(ctx context.Context, server, sql string, maxRo
 	if maxRows <= 0 {
 		maxRows = o.cfg.HTTP.DefaultMaxRows
 	}
-	exec, err := o.executor()
+	exec, err := o.clients.Executor()
 	if server != "" {
-		exec, err = o.executorNamed(server)
-		var ue *UnknownExecutorError
+		exec, err = o.clients.ExecutorNamed(server)
+		var ue *mcpclient.UnknownExecutorError
 		if errors.As(err, &ue) {
 			return nil, err
 		}
@@ -57,7 +58,7 @@ func (o *Orchestrator) executeSQL(ctx context.Context, server, sql string, maxRo
 		if d := o.staleWhileDown(log, sql, maxRows, err); d != nil {
 			return d, nil
 		}
-		var na *NoMCPAvailableError
+		var na *mcpclient.NoMCPAvailableError
 		if errors.As(err, &na) {
 			return nil, &QueryExecutionError{Reason: ReasonNoExecutor, SQL: sql, Message: err.Error(), Err: err}
 		}
@@ -82,13 +83,13 @@ func (o *Orchestrator) executeSQL(ctx context.Context, server, sql string, maxRo
 // staleWhileDown answers sql from the result cache, marked stale, when the
 // executor is down (err from executor()).
 func (o *Orchestrator) staleWhileDown(log *slog.Logger, sql string, maxRows int, err error) *QueryData {
-	var ce *MCPConnectionError
+	var ce *mcpclient.MCPConnectionError
 	if errors.As(err, &ce) {
 		return o.staleResult(log, ce.Server, sql, maxRows, err)
 	}
-	for _, c := range o.ordered { // no executor connected: the preferred one's results
-		if c.cfg.HasCapability(config.CapExecuteQuery) {
-			return o.staleResult(log, c.id, sql, maxRows, err)
+	for _, c := range o.clients.Conns() { // no executor connected: the preferred one's results
+		if c.Config().HasCapability(config.CapExecuteQuery) {
+			return o.staleResult(log, c.ID(), sql, maxRows, err)
 		}
 	}
 	return nil
@@ -100,12 +101,12 @@ func (o *Orchestrator) staleWhileDown(log *slog.Logger, sql string, maxRows int,
 // rules, never with SQLite's alone), from the resource cache, even
 // an expired entry (a server does not change engines); on a cold cache it
 // reads the executor's resources first.
-func (o *Orchestrator) executorDialect(ctx context.Context, exec *conn, opID string) string {
-	if exec.cfg.Dialect != "" {
-		return exec.cfg.Dialect
+func (o *Orchestrator) executorDialect(ctx context.Context, exec *mcpclient.Conn, opID string) string {
+	if exec.Config().Dialect != "" {
+		return exec.Config().Dialect
 	}
 	o.cache.mu.RLock()
-	e, ok := o.cache.entries[exec.id]
+	e, ok := o.cache.entries[exec.ID()]
 	o.cache.mu.RUnlock()
 	if ok {
 		return dialectOf(e.snap)
@@ -171,7 +172,7 @@ func messageOf(err error) string {
 // the executor is lost on the way, a stale cached result may answer (see
 // ResultCacheConfig.MaxStale). stage, when set, is told "validating" and
 // "executing".
-func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn, dialect, sql string, maxRows int,
+func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *mcpclient.Conn, dialect, sql string, maxRows int,
 	validate bool, stage func(string)) (*QueryData, error) {
 	if stage == nil {
 		stage = func(string) {}
@@ -183,14 +184,14 @@ func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn,
 	key, cached := o.cachedResult(log, exec, sql, maxRows)
 	if cached != nil {
 		stage(StageExecuting)
-		_, span := telemetry.Start(ctx, "execute", trace.SpanKindInternal, telemetry.AttrServer.String(exec.id),
+		_, span := telemetry.Start(ctx, "execute", trace.SpanKindInternal, telemetry.AttrServer.String(exec.ID()),
 			telemetry.AttrResultCache.String(ResultCacheHit), telemetry.AttrRows.Int(cached.RowCount))
 		span.End()
 		return cached, nil
 	}
-	toolName, arg := exec.cfg.ExecuteTool()
-	if validate && exec.hasTool("validate_query") {
-		vctx, vspan := telemetry.Start(ctx, "validate", trace.SpanKindInternal, telemetry.AttrServer.String(exec.id))
+	toolName, arg := exec.Config().ExecuteTool()
+	if validate && exec.HasTool("validate_query") {
+		vctx, vspan := telemetry.Start(ctx, "validate", trace.SpanKindInternal, telemetry.AttrServer.String(exec.ID()))
 		_, err := o.callSQLTool(vctx, exec, "validate_query", map[string]any{"query": sql}, sql)
 		telemetry.End(vspan, err)
 		if err != nil {
@@ -202,25 +203,25 @@ func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn,
 	}
 	stage(StageExecuting)
 	args := map[string]any{arg: sql}
-	if name := exec.limitArgument(toolName); name != "" {
+	if name := exec.LimitArgument(toolName); name != "" {
 		args[name] = maxRows
 	}
 	t0 := time.Now()
 	log.Info("sql execution started", "event", "sql_execution_started", "component", "orchestrator",
-		"server", exec.id, "tool", toolName)
-	ectx, espan := telemetry.Start(ctx, "execute", trace.SpanKindInternal, telemetry.AttrServer.String(exec.id))
+		"server", exec.ID(), "tool", toolName)
+	ectx, espan := telemetry.Start(ctx, "execute", trace.SpanKindInternal, telemetry.AttrServer.String(exec.ID()))
 	data, size, err := o.querySQL(ectx, exec, toolName, args, sql)
 	if err != nil {
 		telemetry.End(espan, err)
 		log.Info("sql execution completed", "event", "sql_execution_completed", "component", "orchestrator",
-			"server", exec.id, "duration_ms", ms(time.Since(t0)), "success", false)
+			"server", exec.ID(), "duration_ms", ms(time.Since(t0)), "success", false)
 		if d := o.staleOnLoss(log, exec, sql, maxRows, err); d != nil {
 			return d, nil
 		}
 		return nil, err
 	}
-	exec.clearFault()
-	data.Executor = exec.id
+	exec.ClearFault()
+	data.Executor = exec.ID()
 	if len(data.Rows) > maxRows {
 		data.Rows = data.Rows[:maxRows]
 		data.RowCount = maxRows
@@ -235,19 +236,19 @@ func (o *Orchestrator) runSQL(ctx context.Context, log *slog.Logger, exec *conn,
 	espan.End()
 	data = o.storeResult(key, data, size)
 	log.Info("sql execution completed", "event", "sql_execution_completed", "component", "orchestrator",
-		"server", exec.id, "duration_ms", ms(time.Since(t0)), "success", true, "row_count", data.RowCount,
+		"server", exec.ID(), "duration_ms", ms(time.Since(t0)), "success", true, "row_count", data.RowCount,
 		"truncated", data.Truncated)
 	return data, nil
 }
 
 // staleOnLoss answers from the result cache, marked stale, when err says
 // the executor was lost.
-func (o *Orchestrator) staleOnLoss(log *slog.Logger, exec *conn, sql string, maxRows int, err error) *QueryData {
-	var ce *MCPConnectionError
+func (o *Orchestrator) staleOnLoss(log *slog.Logger, exec *mcpclient.Conn, sql string, maxRows int, err error) *QueryData {
+	var ce *mcpclient.MCPConnectionError
 	if !errors.As(err, &ce) {
 		return nil
 	}
-	return o.staleResult(log, exec.id, sql, maxRows, err)
+	return o.staleResult(log, exec.ID(), sql, maxRows, err)
 }
 
 // querySQL runs a SQL tool and reads its result as a table (foreign.go),
@@ -255,7 +256,7 @@ func (o *Orchestrator) staleOnLoss(log *slog.Logger, exec *conn, sql string, max
 // executor put inside a result envelope is a categorized
 // *QueryExecutionError like a tool error; an answer that is no table is a
 // *ResultFormatError.
-func (o *Orchestrator) querySQL(ctx context.Context, exec *conn, tool string, args map[string]any, sql string) (*QueryData, int, error) {
+func (o *Orchestrator) querySQL(ctx context.Context, exec *mcpclient.Conn, tool string, args map[string]any, sql string) (*QueryData, int, error) {
 	res, err := o.callSQLTool(ctx, exec, tool, args, sql)
 	if err != nil {
 		return nil, 0, err
@@ -267,10 +268,10 @@ func (o *Orchestrator) querySQL(ctx context.Context, exec *conn, tool string, ar
 	case errors.As(err, &ee):
 		qe := &QueryExecutionError{Reason: ReasonSQLExecution, Category: ee.category(), SQL: sql, Message: ee.message,
 			Err: sqlerr.New(ee.category(), ee.message)}
-		exec.noteFault(qe)
+		noteFault(exec, qe)
 		return nil, 0, qe
 	case errors.As(err, &fe):
-		fe.Server, fe.Tool = exec.id, tool
+		fe.Server, fe.Tool = exec.ID(), tool
 		return nil, 0, fe
 	case err != nil:
 		return nil, 0, err
@@ -297,9 +298,9 @@ func (o *Orchestrator) querySQL(ctx context.Context, exec *conn, tool string, ar
 // call that timed out while the server still answers pings is a TIMEOUT
 // the generator can repair (the call was cancelled); a lost or
 // unresponsive executor is an *MCPConnectionError.
-func (o *Orchestrator) callSQLTool(ctx context.Context, exec *conn, tool string, args map[string]any, sql string) (*mcp.CallToolResult, error) {
+func (o *Orchestrator) callSQLTool(ctx context.Context, exec *mcpclient.Conn, tool string, args map[string]any, sql string) (*mcp.CallToolResult, error) {
 	var res *mcp.CallToolResult
-	err := exec.call(ctx, "tools/call:"+tool, func(ctx context.Context, cl *client.Client) error {
+	err := exec.Call(ctx, "tools/call:"+tool, func(ctx context.Context, cl *client.Client) error {
 		req := mcp.CallToolRequest{}
 		req.Params.Name = tool
 		req.Params.Arguments = args
@@ -308,17 +309,17 @@ func (o *Orchestrator) callSQLTool(ctx context.Context, exec *conn, tool string,
 		return err
 	})
 	if err != nil {
-		var ce *MCPConnectionError
-		var te *callTimeoutError
+		var ce *mcpclient.MCPConnectionError
+		var te *mcpclient.CallTimeoutError
 		switch {
 		case errors.As(err, &ce) || ctx.Err() != nil:
 			return nil, err
 		case errors.As(err, &te):
 			msg := fmt.Sprintf("the statement did not finish within %s (the mcp_call_timeout of server %q) and was cancelled; "+
-				"make it cheaper: filter earlier, aggregate before joining, avoid cross joins, add a LIMIT", te.timeout, exec.id)
+				"make it cheaper: filter earlier, aggregate before joining, avoid cross joins, add a LIMIT", te.Timeout, exec.ID())
 			return nil, &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.Timeout, SQL: sql, Message: msg,
 				Err: fmt.Errorf("%w: %w", sqlerr.New(sqlerr.Timeout, msg), err)}
-		case errors.Is(err, ErrResponseTooLarge):
+		case errors.Is(err, mcpclient.ErrResponseTooLarge):
 			return nil, o.tooLargeError(sql, err)
 		}
 		// A protocol error (unknown tool, bad arguments): not the SQL's fault,
@@ -329,15 +330,15 @@ func (o *Orchestrator) callSQLTool(ctx context.Context, exec *conn, tool string,
 	if res.IsError {
 		se := toolError(res)
 		qe := &QueryExecutionError{Reason: ReasonSQLExecution, Category: se.Category, SQL: sql, Message: se.Message, Err: se}
-		exec.noteFault(qe)
+		noteFault(exec, qe)
 		return nil, qe
 	}
 	return res, nil
 }
 
 // noteFault records a DATABASE_ERROR of the executor (liveness.go).
-func (c *conn) noteFault(qe *QueryExecutionError) {
+func noteFault(c *mcpclient.Conn, qe *QueryExecutionError) {
 	if qe.Category == sqlerr.DatabaseError {
-		c.setFault(qe.SQL, qe.Message)
+		c.SetFault(qe.SQL, qe.Message)
 	}
 }

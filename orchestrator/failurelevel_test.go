@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"testing"
 
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 )
@@ -25,7 +26,7 @@ func TestFailureLevel(t *testing.T) {
 		{"no llm", &SQLGenerationError{Reason: sqlgen.ReasonNotConfigured, Message: "configure"}, slog.LevelError},
 		{"statement timeout", &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.Timeout}, slog.LevelError},
 		{"no executor", &QueryExecutionError{Reason: "no_executor"}, slog.LevelError},
-		{"mcp down", &MCPConnectionError{Server: "database_mcp", Phase: "lost", Err: errors.New("eof")}, slog.LevelError},
+		{"mcp down", &mcpclient.MCPConnectionError{Server: "database_mcp", Phase: "lost", Err: errors.New("eof")}, slog.LevelError},
 		{"question timeout", fmt.Errorf("question not answered: %w", context.DeadlineExceeded), slog.LevelError},
 		{"client went away", fmt.Errorf("question cancelled: %w", context.Canceled), slog.LevelInfo},
 		{"llm call cancelled", &SQLGenerationError{Reason: sqlgen.ReasonLLMCommunication, Err: context.Canceled}, slog.LevelInfo},

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/sqlgen"
 )
 
@@ -16,13 +17,13 @@ import (
 // gathers reports whether the server's resources are gathered: it offers
 // resources, its configuration does not say prompt: none, and its declared
 // capabilities include list_resources.
-func (c *conn) gathers() bool { return c.hasResources() && c.cfg.Gathers() }
+func gathers(c *mcpclient.Conn) bool { return c.HasResources() && c.Config().Gathers() }
 
 // wanted keeps the listed resources the server's prompt patterns match.
-func (c *conn) wanted(list []mcp.Resource) []mcp.Resource {
+func wanted(c *mcpclient.Conn, list []mcp.Resource) []mcp.Resource {
 	out := list[:0:0]
 	for _, r := range list {
-		if c.cfg.Wants(r.URI) {
+		if c.Config().Wants(r.URI) {
 			out = append(out, r)
 		}
 	}
@@ -32,9 +33,9 @@ func (c *conn) wanted(list []mcp.Resource) []mcp.Resource {
 // admit parses a resource read and reports whether it is kept: a resource
 // over the server's size cap is left out with a WARN naming it, unless it
 // is a database schema or a catalog.
-func (c *conn) admit(log *slog.Logger, uri string, cs []mcp.ResourceContents) (any, bool) {
+func admit(c *mcpclient.Conn, log *slog.Logger, uri string, cs []mcp.ResourceContents) (any, bool) {
 	v := parseContents(cs)
-	size, limit := contentsSize(cs), c.cfg.ResourceCap()
+	size, limit := contentsSize(cs), c.Config().ResourceCap()
 	if size <= limit || sqlgen.Structural(v) {
 		return v, true
 	}

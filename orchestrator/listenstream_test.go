@@ -12,6 +12,7 @@ import (
 
 	"talk2tables/config"
 	"talk2tables/mcpserve"
+	"talk2tables/orchestrator/mcpclient"
 )
 
 // TestListeningStreamOutlivesCallTimeout: over streamable HTTP the
@@ -67,7 +68,7 @@ func TestListeningStreamOutlivesCallTimeout(t *testing.T) {
 		s, _ := o.cache.lookup("product_metadata_mcp", time.Now())
 		return s == nil
 	})
-	if st := o.conns["product_metadata_mcp"].getState(); st != StateConnected {
-		t.Errorf("state = %s, want %s", st, StateConnected)
+	if st := o.clients.Conn("product_metadata_mcp").State(); st != mcpclient.StateConnected {
+		t.Errorf("state = %s, want %s", st, mcpclient.StateConnected)
 	}
 }

@@ -81,7 +81,7 @@ func TestLogEventsAndMetrics(t *testing.T) {
 func TestNilMetricsIsNoop(t *testing.T) {
 	var m *Metrics
 	m.observeLLM(1, 1, 1)
-	m.observeMCP("s", "m", 1)
+	m.ObserveMCP("s", "m", 1)
 	m.cacheHit("s")
 	m.cacheMiss("s")
 	m.sqlError("X")

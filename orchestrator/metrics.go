@@ -106,7 +106,8 @@ func (m *Metrics) observePrompt(tokens int) {
 	}
 }
 
-func (m *Metrics) observeMCP(server, method string, d time.Duration) {
+// ObserveMCP records how long one MCP call to server took.
+func (m *Metrics) ObserveMCP(server, method string, d time.Duration) {
 	if m == nil {
 		return
 	}

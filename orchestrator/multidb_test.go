@@ -13,6 +13,7 @@ import (
 	"talk2tables/internal/llmtest"
 	"talk2tables/internal/testfixture"
 	"talk2tables/orchestrator/builtin"
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 )
@@ -195,7 +196,7 @@ func TestExecuteSQLOnServer(t *testing.T) {
 		t.Errorf("other database's table: err = %v, want MISSING_TABLE naming parcels_db", err)
 	}
 	_, err = o.ExecuteSQLOn(ctx, "nope", "SELECT 1", 10, "")
-	var ue *UnknownExecutorError
+	var ue *mcpclient.UnknownExecutorError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), `"sales_db", "parcels_db"`) {
 		t.Errorf("unknown server: err = %v", err)
 	}

@@ -17,15 +17,15 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"go.opentelemetry.io/otel/trace"
-	"golang.org/x/sync/errgroup"
 
 	"talk2tables/config"
 	"talk2tables/orchestrator/builtin"
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/resultcache"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
@@ -41,37 +41,17 @@ type Orchestrator struct {
 	ownGen  bool // gen was built by New from the llm config (Close tidies it)
 	metrics *Metrics
 
-	conns   map[string]*conn
-	ordered []*conn // by priority, then id
+	clients *mcpclient.Pool
 	cache   *resourceCache
 	results *resultcache.Cache // nil when orchestration.result_cache is off
 
-	inProcess   map[string]*server.MCPServer
-	childStderr io.Writer
-	backoffMin  time.Duration
-	backoffMax  time.Duration
-
-	bg        context.Context // lives until Close: transports, reconnects, pings
-	cancel    context.CancelFunc
-	wg        sync.WaitGroup
-	isClosed  atomic.Bool
-	closeOnce sync.Once
+	// pool are the options of the MCP client pool (Option sets them).
+	pool mcpclient.Options
 
 	baseMu sync.Mutex
 	base   *requestBase // last generator request base (see requestBase)
 
-	// authServers are the forward_auth servers: one session per caller
-	// token, opened on demand (downstream.go).
-	authServers map[string]*authServer
-	watchMu     sync.Mutex
-	watchers    map[int]func(Change)
-	watchSeq    int
-	// progressRoutes maps the progress token of a gateway call to its
-	// callback (downstream.go).
-	progressRoutes sync.Map
-	progressSeq    atomic.Uint64
-	// oauth holds the token source of each server with oauth configured.
-	oauth map[string]*oauthSource
+	closeOnce sync.Once
 }
 
 // Option configures New.
@@ -86,22 +66,22 @@ func WithMetrics(m *Metrics) Option { return func(o *Orchestrator) { o.metrics =
 // WithInProcessServer attaches s as the server with config id; its config
 // entry must use transport "inprocess". For tests and embedders.
 func WithInProcessServer(id string, s *server.MCPServer) Option {
-	return func(o *Orchestrator) { o.inProcess[id] = s }
+	return func(o *Orchestrator) { o.pool.InProcess[id] = s }
 }
 
 // WithChildStderr sends the stderr of stdio children to w (default
 // os.Stderr, so their logs join the process's).
-func WithChildStderr(w io.Writer) Option { return func(o *Orchestrator) { o.childStderr = w } }
+func WithChildStderr(w io.Writer) Option { return func(o *Orchestrator) { o.pool.ChildStderr = w } }
 
 // withBackoff sets the reconnect backoff bounds (tests).
 func withBackoff(lo, hi time.Duration) Option {
-	return func(o *Orchestrator) { o.backoffMin, o.backoffMax = lo, hi }
+	return func(o *Orchestrator) { o.pool.BackoffMin, o.pool.BackoffMax = lo, hi }
 }
 
 // New connects to every configured server in parallel. A required server
-// (Config.Required) that cannot be reached fails New with an
-// *MCPConnectionError (Phase "initial"); any other is marked failed and
-// retried in the background.
+// (config.Config.Required) that cannot be reached fails New with an
+// *mcpclient.MCPConnectionError (Phase "initial"); any other is marked
+// failed and retried in the background.
 func New(ctx context.Context, cfg *config.Config, logger *slog.Logger, opts ...Option) (*Orchestrator, error) {
 	if cfg == nil {
 		return nil, errors.New("orchestrator: nil config")
@@ -113,16 +93,9 @@ func New(ctx context.Context, cfg *config.Config, logger *slog.Logger, opts ...O
 		logger = slog.New(slog.DiscardHandler)
 	}
 	o := &Orchestrator{
-		cfg:         cfg,
-		log:         logger,
-		conns:       map[string]*conn{},
-		authServers: map[string]*authServer{},
-		oauth:       map[string]*oauthSource{},
-		watchers:    map[int]func(Change){},
-		inProcess:   map[string]*server.MCPServer{},
-		childStderr: os.Stderr,
-		backoffMin:  backoffMin,
-		backoffMax:  backoffMax,
+		cfg:  cfg,
+		log:  logger,
+		pool: mcpclient.Options{InProcess: map[string]*server.MCPServer{}, ChildStderr: os.Stderr},
 	}
 	for _, opt := range opts {
 		opt(o)
@@ -137,62 +110,36 @@ func New(ctx context.Context, cfg *config.Config, logger *slog.Logger, opts ...O
 	if c, ok := o.gen.(interface{ OnCircuitChange(func(string)) }); ok {
 		c.OnCircuitChange(o.metrics.circuitState)
 	}
-	o.bg, o.cancel = context.WithCancel(context.Background())
+	o.pool.Metrics = o.metrics
+	o.pool.Hooks = mcpclient.Hooks{
+		Connected: func(c *mcpclient.Conn) {
+			o.cache.invalidate(c.ID())
+			o.dataChanged(c.ID(), false)
+		},
+		Invalidated: func(c *mcpclient.Conn) { o.cache.invalidate(c.ID()) },
+		// A new database or catalog may be behind the change: every
+		// cached SQL result goes too.
+		ResourcesChanged: func(c *mcpclient.Conn) {
+			o.cache.invalidate(c.ID())
+			o.dataChanged(c.ID(), true)
+		},
+		ProbeFault: o.probeFault,
+	}
+	o.clients = mcpclient.New(cfg, logger, o.pool)
 	o.cache = newResourceCache(o, cfg.Orchestration.CacheTTL())
 	o.results = newResultCache(cfg.Orchestration.ResultCache, o.metrics)
-	for id, sc := range cfg.MCPServers {
-		if sc.ForwardAuth {
-			o.authServers[id] = newAuthServer(o, id, sc)
-			continue
-		}
-		if sc.OAuth != nil {
-			o.oauth[id] = newOAuthSource(id, sc, logger.With("mcp_server", id))
-		}
-		o.conns[id] = &conn{id: id, cfg: sc, o: o, state: StateDisconnected,
-			log: logger.With("mcp_server", id), noResources: &serverSnapshot{ServerID: id}}
-	}
-	o.ordered = sortedConns(o.conns)
-
-	var g errgroup.Group
-	errs := make([]error, len(o.ordered))
-	for i, c := range o.ordered {
-		g.Go(func() error { errs[i] = c.connect(ctx); return nil })
-	}
-	_ = g.Wait()
-	for i, c := range o.ordered {
-		if errs[i] == nil {
-			continue
-		}
-		if cfg.Required(c.id) {
-			o.Close()
-			return nil, &MCPConnectionError{Server: c.id, Phase: PhaseInitial, Err: errs[i]}
-		}
-		c.startReconnect()
-	}
-	if iv := cfg.Orchestration.PingInterval; iv > 0 {
-		o.wg.Go(func() { o.pingLoop(iv) })
+	if err := o.clients.Connect(ctx); err != nil {
+		o.Close()
+		return nil, err
 	}
 	return o, nil
 }
-
-// closed reports whether Close was called.
-func (o *Orchestrator) closed() bool { return o.isClosed.Load() }
 
 // Close ends every session (stdio children are reaped), stops reconnects
 // and pings. It is idempotent.
 func (o *Orchestrator) Close() error {
 	o.closeOnce.Do(func() {
-		o.isClosed.Store(true)
-		o.cancel()
-		var wg sync.WaitGroup
-		for _, c := range o.ordered {
-			wg.Go(c.close)
-		}
-		for _, a := range o.authServers {
-			wg.Go(a.close)
-		}
-		wg.Wait()
-		o.wg.Wait()
+		o.clients.Close()
 		if o.ownGen {
 			// The LLM client's keep-alive pool: its connection goroutines
 			// would otherwise linger until the idle timeout.
@@ -202,41 +149,19 @@ func (o *Orchestrator) Close() error {
 	return nil
 }
 
-// ServerStatus is one server as /health and the API show it.
-type ServerStatus struct {
-	ID, Name, Transport string
-	State               string // disconnected | initializing | connected | failed
-	Priority            int
-	Domains             []string
-	Capabilities        []string
-	Tools               []string
-	Resources           []string
-	LastError           string
-	LastContact         time.Time
-	Required            bool
-	// UnresponsiveSince is set while the server is unresponsive.
-	UnresponsiveSince time.Time
-	// DatabaseError is an executor's database failure (DATABASE_ERROR)
-	// since DatabaseErrorSince, until a statement runs again.
-	DatabaseError      string
-	DatabaseErrorSince time.Time
-	// SchemaSource says where an executor's schema comes from: its
-	// resource, discovered through its SQL or search tool, or "" (none).
-	SchemaSource string
-}
-
 // Servers returns every configured server by priority.
-func (o *Orchestrator) Servers() []ServerStatus {
-	out := make([]ServerStatus, len(o.ordered))
-	for i, c := range o.ordered {
-		out[i] = c.status()
-	}
-	return out
-}
+func (o *Orchestrator) Servers() []mcpclient.ServerStatus { return o.clients.Servers() }
 
-// required reports whether the service is degraded without c (see
-// Config.Required).
-func (o *Orchestrator) required(c *conn) bool { return o.cfg.Required(c.id) }
+// Health summarizes the servers' states (see mcpclient.Pool.Health).
+func (o *Orchestrator) Health() mcpclient.Health { return o.clients.Health() }
+
+// Executors lists the ids of the configured executors by priority (see
+// mcpclient.Pool.Executors).
+func (o *Orchestrator) Executors() []string { return o.clients.Executors() }
+
+// RoutingTable maps every reachable tool name to the server id answering
+// it (see mcpclient.Pool.RoutingTable).
+func (o *Orchestrator) RoutingTable() map[string]string { return o.clients.RoutingTable() }
 
 // GeneratorName names the generator answering questions.
 func (o *Orchestrator) GeneratorName() string { return o.gen.Name() }
@@ -255,16 +180,16 @@ type ResourceSnapshot struct {
 // Resources returns every server's resources (through the cache), by
 // priority; a server that is down or failing carries Error instead.
 func (o *Orchestrator) Resources(ctx context.Context) ([]ResourceSnapshot, error) {
-	out := make([]ResourceSnapshot, len(o.ordered))
+	out := make([]ResourceSnapshot, len(o.clients.Conns()))
 	var wg sync.WaitGroup
-	for i, c := range o.ordered {
-		out[i] = ResourceSnapshot{ServerID: c.id, Name: c.cfg.Name, Priority: c.cfg.Priority}
+	for i, c := range o.clients.Conns() {
+		out[i] = ResourceSnapshot{ServerID: c.ID(), Name: c.Config().Name, Priority: c.Config().Priority}
 		wg.Go(func() {
-			if st := c.getState(); st != StateConnected {
+			if st := c.State(); st != mcpclient.StateConnected {
 				out[i].Error = "server is " + st
 				return
 			}
-			if !c.gathers() {
+			if !gathers(c) {
 				out[i].Resources = map[string]any{}
 				return
 			}
@@ -411,7 +336,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		"duration_ms", ms(time.Since(t0)), "servers", len(g.snaps), "cache", res.Metadata.Cache,
 		"missing_servers", g.missing)
 
-	exec, err := o.executor()
+	exec, err := o.clients.Executor()
 	if err != nil {
 		return finish(err)
 	}
@@ -489,7 +414,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		if err == nil {
 			res.Attempts = append(res.Attempts, at)
 			res.Result = data
-			res.Metadata.Executor = target.id
+			res.Metadata.Executor = target.ID()
 			res.Metadata.MCPServersUsed = base.serversUsed(g, target)
 			if attempt > 1 {
 				o.metrics.recoveryOutcome(OutcomeRecovered)
@@ -602,7 +527,7 @@ func normalizeSQL(s string) string {
 // buildRequest turns gathered resources into the generator's request. The
 // question-independent part (servers, their rendered prompt text, dialect,
 // the databases) is computed once per set of resource snapshots and shared.
-func (o *Orchestrator) buildRequest(question string, g *gathered, exec *conn) (sqlgen.Request, *requestBase) {
+func (o *Orchestrator) buildRequest(question string, g *gathered, exec *mcpclient.Conn) (sqlgen.Request, *requestBase) {
 	b := o.requestBase(g, exec)
 	today := b.today
 	if today == "" {
@@ -616,7 +541,7 @@ func (o *Orchestrator) buildRequest(question string, g *gathered, exec *conn) (s
 // resource snapshots and the executor. It is immutable once built.
 type requestBase struct {
 	snaps    []*serverSnapshot // the identity it was built for, by priority
-	exec     *conn
+	exec     *mcpclient.Conn
 	servers  []sqlgen.ServerContext
 	rendered *sqlgen.RenderedServers
 	dialect  string
@@ -631,7 +556,7 @@ type requestBase struct {
 // the snapshots are the same objects. Snapshots are immutable and every
 // refetch (TTL expiry, change notification, reconnect) stores a new one, so
 // pointer identity is exactly "the resources did not change".
-func (o *Orchestrator) requestBase(g *gathered, exec *conn) *requestBase {
+func (o *Orchestrator) requestBase(g *gathered, exec *mcpclient.Conn) *requestBase {
 	o.baseMu.Lock()
 	b := o.base
 	o.baseMu.Unlock()
@@ -645,14 +570,14 @@ func (o *Orchestrator) requestBase(g *gathered, exec *conn) *requestBase {
 	return b
 }
 
-func newRequestBase(g *gathered, exec *conn, budget int) *requestBase {
+func newRequestBase(g *gathered, exec *mcpclient.Conn, budget int) *requestBase {
 	b := &requestBase{snaps: slices.Clone(g.snaps), exec: exec,
 		servers: make([]sqlgen.ServerContext, len(g.snaps))}
 	for i, s := range g.snaps {
 		c := g.conns[i]
-		b.servers[i] = sqlgen.ServerContext{ID: c.id, Name: c.cfg.Name, Priority: c.cfg.Priority,
-			Domains: c.cfg.Domains, Capabilities: c.cfg.Capabilities, Resources: s.Resources,
-			Version: strconv.FormatUint(s.Version, 10), RelevantOnly: c.cfg.RelevantOnly()}
+		b.servers[i] = sqlgen.ServerContext{ID: c.ID(), Name: c.Config().Name, Priority: c.Config().Priority,
+			Domains: c.Config().Domains, Capabilities: c.Config().Capabilities, Resources: s.Resources,
+			Version: strconv.FormatUint(s.Version, 10), RelevantOnly: c.Config().RelevantOnly()}
 		if s.Resources == nil {
 			b.servers[i].Resources = map[string]any{}
 		}
@@ -677,8 +602,8 @@ func newRequestBase(g *gathered, exec *conn, budget int) *requestBase {
 			}
 		}
 	}
-	if exec.cfg.Dialect != "" {
-		b.dialect = exec.cfg.Dialect // the configured dialect wins
+	if exec.Config().Dialect != "" {
+		b.dialect = exec.Config().Dialect // the configured dialect wins
 	}
 	b.rendered = sqlgen.RenderServersWith(b.servers, sqlgen.RenderOptions{TokenBudget: budget})
 	b.databases, b.dbs = bindDatabases(g)
@@ -687,22 +612,22 @@ func newRequestBase(g *gathered, exec *conn, budget int) *requestBase {
 
 // serversUsed lists the servers whose resources went into the prompt, by
 // priority, plus the executor (last when it contributed no resources).
-func serversUsed(g *gathered, exec *conn) []string {
+func serversUsed(g *gathered, exec *mcpclient.Conn) []string {
 	var out []string
 	seen := false
 	for i, s := range g.snaps {
 		c := g.conns[i]
 		if c == exec {
 			seen = true
-			out = append(out, c.id)
+			out = append(out, c.ID())
 			continue
 		}
 		if len(s.Resources) > 0 {
-			out = append(out, c.id)
+			out = append(out, c.ID())
 		}
 	}
 	if !seen {
-		out = append(out, exec.id)
+		out = append(out, exec.ID())
 	}
 	return out
 }
@@ -726,4 +651,38 @@ func failureLevel(err error) slog.Level {
 		return slog.LevelWarn
 	}
 	return slog.LevelError
+}
+
+// The gateway's view of the downstream servers (see mcpclient.Pool).
+
+// Watch calls fn on every change of a downstream server until stop is
+// called (see mcpclient.Pool.Watch).
+func (o *Orchestrator) Watch(fn func(mcpclient.Change)) (stop func()) { return o.clients.Watch(fn) }
+
+// Downstreams returns every configured server with its tool and resource
+// definitions (see mcpclient.Pool.Downstreams).
+func (o *Orchestrator) Downstreams() []mcpclient.Downstream { return o.clients.Downstreams() }
+
+// CallTool calls tool on the server with id serverID (see
+// mcpclient.Pool.CallTool).
+func (o *Orchestrator) CallTool(ctx context.Context, serverID, tool string, args any, opts mcpclient.CallOptions) (*mcp.CallToolResult, error) {
+	return o.clients.CallTool(ctx, serverID, tool, args, opts)
+}
+
+// ReadResource reads uri from the server with id serverID (see
+// mcpclient.Pool.ReadResource).
+func (o *Orchestrator) ReadResource(ctx context.Context, serverID, uri string, opts mcpclient.CallOptions) ([]mcp.ResourceContents, error) {
+	return o.clients.ReadResource(ctx, serverID, uri, opts)
+}
+
+// AuthTools returns the tools and resources the forward_auth server
+// offers the caller holding authorization (see mcpclient.Pool.AuthTools).
+func (o *Orchestrator) AuthTools(ctx context.Context, serverID, authorization string) ([]mcp.Tool, []mcp.Resource, error) {
+	return o.clients.AuthTools(ctx, serverID, authorization)
+}
+
+// SessionsOpened returns how many per-caller sessions the forward_auth
+// server serverID has opened so far.
+func (o *Orchestrator) SessionsOpened(serverID string) int64 {
+	return o.clients.SessionsOpened(serverID)
 }

@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 
 	"talk2tables/config"
 	"talk2tables/internal/testfixture"
+	"talk2tables/orchestrator/mcpclient"
 )
 
 // TestNotificationStormCoalesced: 100 resource update notifications in a
@@ -46,7 +48,7 @@ func TestNotificationStormCoalesced(t *testing.T) {
 		}
 		return len(events) > 0
 	})
-	time.Sleep(2 * changeCoalesce) // any further window would have closed
+	time.Sleep(2 * mcpclient.ChangeCoalesce) // any further window would have closed
 	events = logs.Events(t, "resource_cache_invalidated")
 	total := 0.0
 	for _, e := range events {
@@ -88,7 +90,7 @@ func TestServerEverythingNotSubscribed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev := o.conns["everything"]
+	ev := o.clients.Conn("everything")
 	n := 0
 	for _, s := range g.snaps {
 		if s.ServerID == "everything" {
@@ -98,22 +100,18 @@ func TestServerEverythingNotSubscribed(t *testing.T) {
 	if n == 0 {
 		t.Fatal("server-everything's resources were not read")
 	}
-	ev.mu.Lock()
-	subscribed := len(ev.subscribed)
-	ev.mu.Unlock()
+	subscribed := len(ev.Subscribed())
 	if subscribed != 0 {
 		t.Errorf("subscribed to %d of server-everything's resources, want none (they do not feed the prompt)", subscribed)
 	}
-	db := o.conns["database_mcp"]
-	db.mu.Lock()
-	dbSubs := db.subscribed["database://schema"]
-	canSub := db.caps.Resources != nil && db.caps.Resources.Subscribe
-	db.mu.Unlock()
+	db := o.clients.Conn("database_mcp")
+	dbSubs := slices.Contains(db.Subscribed(), "database://schema")
+	canSub := db.CanSubscribe()
 	if canSub && !dbSubs {
 		t.Error("database://schema not subscribed to, want it (it feeds the prompt)")
 	}
 	// Ask it for its simulated updates (every 5 s to subscribers): none come.
-	err = ev.call(context.Background(), "tools/call", func(ctx context.Context, cl *client.Client) error {
+	err = ev.Call(context.Background(), "tools/call", func(ctx context.Context, cl *client.Client) error {
 		req := mcp.CallToolRequest{}
 		req.Params.Name = "toggle-subscriber-updates"
 		_, err := cl.CallTool(ctx, req)

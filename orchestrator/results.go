@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"talk2tables/config"
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/resultcache"
 )
 
@@ -31,11 +32,11 @@ func newResultCache(cfg config.ResultCacheConfig, m *Metrics) *resultcache.Cache
 
 // cachedResult returns a fresh cached result of sql on exec, marked as a
 // hit, or nil (and the key to store the result under).
-func (o *Orchestrator) cachedResult(log *slog.Logger, exec *conn, sql string, maxRows int) (resultcache.Key, *QueryData) {
+func (o *Orchestrator) cachedResult(log *slog.Logger, exec *mcpclient.Conn, sql string, maxRows int) (resultcache.Key, *QueryData) {
 	if o.results == nil {
 		return resultcache.Key{}, nil
 	}
-	key := resultcache.NewKey(exec.id, sql, maxRows)
+	key := resultcache.NewKey(exec.ID(), sql, maxRows)
 	v, age, ok := o.results.Get(key)
 	if !ok {
 		o.metrics.resultCacheLookup(false)
@@ -44,7 +45,7 @@ func (o *Orchestrator) cachedResult(log *slog.Logger, exec *conn, sql string, ma
 	o.metrics.resultCacheLookup(true)
 	d := v.(*QueryData).served(ResultCacheHit, age)
 	log.Info("sql result served from the result cache", "event", "result_cache_hit", "component", "cache",
-		"server", exec.id, "age_s", *d.AgeS, "row_count", d.RowCount)
+		"server", exec.ID(), "age_s", *d.AgeS, "row_count", d.RowCount)
 	return key, d
 }
 

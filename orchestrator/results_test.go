@@ -22,6 +22,7 @@ import (
 	"talk2tables/internal/llmtest"
 	"talk2tables/internal/testfixture"
 	"talk2tables/mcpserve"
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/sqlgen"
 )
 
@@ -247,12 +248,12 @@ func TestStaleWhileDown(t *testing.T) {
 			hs.Close()
 			eventually(t, "the executor to be seen down", func() bool {
 				_, err := o.ExecuteSQL(ctx, "SELECT 'probe'", 10, "")
-				var ce *MCPConnectionError
+				var ce *mcpclient.MCPConnectionError
 				return errors.As(err, &ce)
 			})
 			d, err := o.ExecuteSQL(ctx, "SELECT run FROM runs", 10, "")
 			if maxStale == 0 {
-				var ce *MCPConnectionError
+				var ce *mcpclient.MCPConnectionError
 				if !errors.As(err, &ce) {
 					t.Fatalf("with max_stale 0: ExecuteSQL = %+v, %v; want the connection error", d, err)
 				}

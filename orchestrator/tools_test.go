@@ -79,7 +79,7 @@ func TestToolsListChangedRefreshesRoutes(t *testing.T) {
 	if !slices.Equal(tools, []string{"beta", "validate_query"}) {
 		t.Errorf("tools_mcp tools = %v, want [beta validate_query]", tools)
 	}
-	if c, name, ok := o.route("beta"); !ok || c.id != "tools_mcp" || name != "beta" {
+	if c, name, ok := o.clients.Route("beta"); !ok || c.ID() != "tools_mcp" || name != "beta" {
 		t.Errorf("route(beta) = %v, %q, %v", c, name, ok)
 	}
 }

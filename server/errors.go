@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/sqlerr"
 )
 
@@ -67,13 +68,13 @@ type classified struct {
 func classify(err error) classified {
 	var (
 		ae    *apiError
-		conn  *orchestrator.MCPConnectionError
-		none  *orchestrator.NoMCPAvailableError
+		conn  *mcpclient.MCPConnectionError
+		none  *mcpclient.NoMCPAvailableError
 		fetch *orchestrator.ResourceFetchError
 		shape *orchestrator.ResultFormatError
 		gen   *orchestrator.SQLGenerationError
 		exec  *orchestrator.QueryExecutionError
-		ue    *orchestrator.UnknownExecutorError
+		ue    *mcpclient.UnknownExecutorError
 		mbe   *http.MaxBytesError
 	)
 	c := func(status int, code, msg string) classified {
@@ -141,7 +142,7 @@ func classify(err error) classified {
 		}
 		return c(http.StatusServiceUnavailable, "no_mcp_available",
 			fmt.Sprintf("no connected MCP server provides %s; check /api/servers and the configuration", capability))
-	case errors.As(err, &conn) && conn.Phase == orchestrator.PhaseUnresponsive:
+	case errors.As(err, &conn) && conn.Phase == mcpclient.PhaseUnresponsive:
 		out := c(http.StatusServiceUnavailable, "mcp_unresponsive",
 			fmt.Sprintf("the MCP server %q stopped answering; it is probed every moment and restarted if it stays silent: try again shortly (see /api/servers)", conn.Server))
 		out.retryAfter = max(1, int(conn.RetryAfter.Seconds()))

@@ -13,7 +13,7 @@ import (
 
 	"talk2tables/config"
 	"talk2tables/internal/testfixture"
-	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/mcpclient"
 )
 
 // healthOf reads GET /health.
@@ -72,7 +72,7 @@ func TestDamagedDatabaseShowsInHealth(t *testing.T) {
 		t.Errorf("damaged: %d %s (Retry-After %q), want 503 DATABASE_ERROR naming the file", resp.StatusCode, b, resp.Header.Get("Retry-After"))
 	}
 	code, h := healthOf(t, st)
-	if code != http.StatusServiceUnavailable || h.Servers["database_mcp"] != orchestrator.HealthDatabaseError {
+	if code != http.StatusServiceUnavailable || h.Servers["database_mcp"] != mcpclient.HealthDatabaseError {
 		t.Errorf("health = %d %+v, want 503 with database_mcp database_error", code, h)
 	}
 	if s := serverOf(t, st, "database_mcp"); !strings.Contains(s.DatabaseError, filepath.Base(st.dbPath)) || s.DatabaseErrorSince == nil {
@@ -153,7 +153,7 @@ func TestUnresponsiveExecutorAnswers503(t *testing.T) {
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		code, h := healthOf(t, st)
-		if code == http.StatusServiceUnavailable && h.Servers["database_mcp"] == orchestrator.StateUnresponsive {
+		if code == http.StatusServiceUnavailable && h.Servers["database_mcp"] == mcpclient.StateUnresponsive {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -161,7 +161,7 @@ func TestUnresponsiveExecutorAnswers503(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if s := serverOf(t, st, "database_mcp"); s.State != orchestrator.StateUnresponsive || s.UnresponsiveSince == nil {
+	if s := serverOf(t, st, "database_mcp"); s.State != mcpclient.StateUnresponsive || s.UnresponsiveSince == nil {
 		t.Errorf("/api/servers database_mcp = %+v, want unresponsive with unresponsive_since", s)
 	}
 	resp, b := st.call(t, http.MethodPost, "/api/sql", `{"sql":"SELECT 1 AS one"}`, nil)

@@ -11,6 +11,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/mcpclient"
 )
 
 // chatRowLimit is how many result rows a chat answer shows as a table.
@@ -156,7 +157,7 @@ func (a *api) handleChatCompletions(c *gin.Context) {
 		a.fail(c, err, res)
 		return
 	default:
-		answer = answerMarkdown(res, orchestrator.SeveralExecutors(a.orch.Servers()))
+		answer = answerMarkdown(res, mcpclient.SeveralExecutors(a.orch.Servers()))
 	}
 	a.writeChatAnswer(c, req, "chatcmpl-"+q.OperationID, answer, usageOf(res))
 }

@@ -25,6 +25,7 @@ import (
 
 	"talk2tables/config"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/mcpclient"
 )
 
 // Orchestrator is what the server needs from the orchestrator; the real one
@@ -32,9 +33,9 @@ import (
 type Orchestrator interface {
 	Process(ctx context.Context, q orchestrator.Query) (*orchestrator.QueryResult, error)
 	ExecuteSQLOn(ctx context.Context, server, sql string, maxRows int, operationID string) (*orchestrator.QueryData, error)
-	Servers() []orchestrator.ServerStatus
+	Servers() []mcpclient.ServerStatus
 	Resources(ctx context.Context) ([]orchestrator.ResourceSnapshot, error)
-	Health() orchestrator.Health
+	Health() mcpclient.Health
 	GeneratorName() string
 }
 

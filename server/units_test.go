@@ -13,6 +13,7 @@ import (
 
 	"talk2tables/config"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 )
@@ -160,9 +161,9 @@ func TestClassify(t *testing.T) {
 		wantStatus int
 		wantCode   string
 	}{
-		{"MCP connection lost", wrap(&orchestrator.MCPConnectionError{Server: "database_mcp", Phase: orchestrator.PhaseLost, Err: errors.New("EOF")}), 502, "mcp_unavailable"},
+		{"MCP connection lost", wrap(&mcpclient.MCPConnectionError{Server: "database_mcp", Phase: mcpclient.PhaseLost, Err: errors.New("EOF")}), 502, "mcp_unavailable"},
 		{"resource fetch", wrap(&orchestrator.ResourceFetchError{Server: "m", Phase: orchestrator.PhaseList, Err: errors.New("x")}), 502, "resource_fetch_failed"},
-		{"no MCP available", wrap(&orchestrator.NoMCPAvailableError{Capability: "execute_query"}), 503, "no_mcp_available"},
+		{"no MCP available", wrap(&mcpclient.NoMCPAvailableError{Capability: "execute_query"}), 503, "no_mcp_available"},
 		{"no executor", wrap(&orchestrator.QueryExecutionError{Reason: orchestrator.ReasonNoExecutor}), 503, "no_executor"},
 		{"sql execution", wrap(&orchestrator.QueryExecutionError{Reason: orchestrator.ReasonSQLExecution, Category: sqlerr.SyntaxError, Message: "near x"}), 422, "sql_execution_failed"},
 		{"LLM unreachable", wrap(&orchestrator.SQLGenerationError{Reason: sqlgen.ReasonLLMCommunication, Message: "at http://10.0.0.5"}), 502, "llm_unavailable"},

@@ -21,6 +21,7 @@ import (
 
 	"talk2tables/config"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/mcpclient"
 )
 
 func main() {
@@ -68,7 +69,7 @@ func run() error {
 		for _, t := range d.Tools {
 			fmt.Println("tool:", t.Name)
 			if len(t.InputSchema.Required) == 0 {
-				res, err := orch.CallTool(ctx, d.ID, t.Name, map[string]any{}, orchestrator.CallOptions{})
+				res, err := orch.CallTool(ctx, d.ID, t.Name, map[string]any{}, mcpclient.CallOptions{})
 				if err != nil {
 					return fmt.Errorf("call %s: %w", t.Name, err)
 				}

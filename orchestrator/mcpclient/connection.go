@@ -1,4 +1,4 @@
-package orchestrator
+package mcpclient
 
 import (
 	"context"
@@ -48,14 +48,11 @@ const (
 
 // conn is one configured MCP server and its connection state machine:
 // disconnected → initializing → connected → failed (→ initializing ...).
-type conn struct {
+type Conn struct {
 	id  string
 	cfg config.ServerConfig
-	o   *Orchestrator
+	p   *Pool
 	log *slog.Logger
-	// noResources is the (shared, immutable) snapshot of a server that
-	// advertises no resources, so its identity is stable across questions.
-	noResources *serverSnapshot
 
 	mu           sync.Mutex
 	state        string
@@ -100,15 +97,15 @@ type conn struct {
 	schemaSource string
 }
 
-// status returns the server's ServerStatus.
-func (c *conn) status() ServerStatus {
+// Status returns the server's ServerStatus.
+func (c *Conn) Status() ServerStatus {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st := ServerStatus{
 		ID: c.id, Name: c.cfg.Name, Transport: c.cfg.Transport, State: c.state,
 		Priority: c.cfg.Priority, Domains: c.cfg.Domains, Capabilities: c.cfg.Capabilities,
 		Tools: append([]string(nil), c.tools...), Resources: append([]string(nil), c.resources...),
-		LastContact: c.lastContact, Required: c.o.required(c), SchemaSource: c.schemaSource,
+		LastContact: c.lastContact, Required: c.p.required(c), SchemaSource: c.schemaSource,
 	}
 	if c.lastErr != nil {
 		st.LastError = c.lastErr.Error()
@@ -124,19 +121,19 @@ func (c *conn) status() ServerStatus {
 }
 
 // snapshot returns the client and its generation if connected.
-func (c *conn) current() (*client.Client, uint64, bool) {
+func (c *Conn) current() (*client.Client, uint64, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.client, c.gen, c.state == StateConnected && c.client != nil
 }
 
-func (c *conn) getState() string {
+func (c *Conn) State() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.state
 }
 
-func (c *conn) hasTool(name string) bool {
+func (c *Conn) HasTool(name string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, t := range c.tools {
@@ -147,8 +144,8 @@ func (c *conn) hasTool(name string) bool {
 	return false
 }
 
-// pid returns the stdio child's process id, or 0.
-func (c *conn) pid() int {
+// PID returns the stdio child's process id, or 0.
+func (c *Conn) PID() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cmd == nil || c.cmd.Process == nil {
@@ -160,7 +157,7 @@ func (c *conn) pid() int {
 // newClient builds (but does not start) the mcp-go client for the config.
 // The returned function yields the stdio child's command once Start ran
 // (nil for other transports).
-func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
+func (c *Conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 	opts := append([]client.ClientOption{
 		// Our servers and most third-party ones speak the initialize
 		// handshake; pinning it skips the 5 s server/discover probe and keeps
@@ -172,7 +169,7 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		// Children log like serve unless the server's own env says otherwise
 		// (later entries win in exec's environment).
 		env := make([]string, 0, len(c.cfg.Env)+2)
-		env = append(env, config.EnvLogLevel+"="+c.o.cfg.Orchestration.LogLevel, config.EnvLogFormat+"="+c.o.cfg.Orchestration.LogFormat)
+		env = append(env, config.EnvLogLevel+"="+c.p.cfg.Orchestration.LogLevel, config.EnvLogFormat+"="+c.p.cfg.Orchestration.LogFormat)
 		for k, v := range c.cfg.Env {
 			env = append(env, k+"="+os.ExpandEnv(v))
 		}
@@ -187,7 +184,7 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		t, err := transport.NewSSE(c.cfg.URL,
 			transport.WithHeaders(c.headers()),
 			transport.WithHeaderFunc(c.requestHeaders),
-			transport.WithHTTPClient(boundedHTTPClient(c.o.cfg.MaxMessageBytes())),
+			transport.WithHTTPClient(boundedHTTPClient(c.p.cfg.MaxMessageBytes())),
 			transport.WithSSELogger(c.log))
 		if err != nil {
 			return nil, nil, err
@@ -202,7 +199,7 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		t, err := transport.NewStreamableHTTP(c.cfg.URL,
 			transport.WithHTTPHeaders(c.headers()),
 			transport.WithHTTPHeaderFunc(c.requestHeaders),
-			transport.WithHTTPBasicClient(boundedHTTPClient(c.o.cfg.MaxMessageBytes())),
+			transport.WithHTTPBasicClient(boundedHTTPClient(c.p.cfg.MaxMessageBytes())),
 			transport.WithContinuousListening(),
 			transport.WithHTTPLogger(c.log))
 		if err != nil {
@@ -210,7 +207,7 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		}
 		return client.NewClient(t, opts...), nil, nil
 	case config.TransportInProcess:
-		srv := c.o.inProcess[c.id]
+		srv := c.p.inProcess[c.id]
 		if srv == nil {
 			return nil, nil, fmt.Errorf("transport inprocess: no in-process server registered for %q (use WithInProcessServer)", c.id)
 		}
@@ -222,7 +219,7 @@ func (c *conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 
 // requestHeaders are the per-request headers of the HTTP transports: the
 // OAuth token, and the trace context (traceparent) when tracing is on.
-func (c *conn) requestHeaders(ctx context.Context) map[string]string {
+func (c *Conn) requestHeaders(ctx context.Context) map[string]string {
 	h := c.oauthHeader(ctx)
 	t := telemetry.HeaderFunc(ctx)
 	if len(t) == 0 {
@@ -236,7 +233,7 @@ func (c *conn) requestHeaders(ctx context.Context) map[string]string {
 
 // headers returns the configured headers, expanded, with rawHeaders over
 // them.
-func (c *conn) headers() map[string]string {
+func (c *Conn) headers() map[string]string {
 	h := expandHeaders(c.cfg.Headers)
 	for k, v := range c.rawHeaders {
 		for old := range h {
@@ -260,9 +257,9 @@ func expandHeaders(h map[string]string) map[string]string {
 
 // connect runs one connection attempt: start, initialize, discover.
 // ctx bounds the handshake only; the client itself lives until Close.
-func (c *conn) connect(ctx context.Context) error {
+func (c *Conn) connect(ctx context.Context) error {
 	c.mu.Lock()
-	if c.o.closed() {
+	if c.p.closed() {
 		c.mu.Unlock()
 		return errClosed
 	}
@@ -275,7 +272,7 @@ func (c *conn) connect(ctx context.Context) error {
 	err := c.dial(ctx)
 	d := time.Since(start)
 	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-		err = &callTimeoutError{what: "connect", timeout: c.o.cfg.CallTimeout(c.cfg)}
+		err = &CallTimeoutError{What: "connect", Timeout: c.p.cfg.CallTimeout(c.cfg)}
 	}
 	if err != nil {
 		c.mu.Lock()
@@ -286,7 +283,7 @@ func (c *conn) connect(ctx context.Context) error {
 			"duration_ms", ms(d), "error", err.Error())
 		return err
 	}
-	st := c.status()
+	st := c.Status()
 	c.log.Info("mcp connection established", "event", "mcp_connection_established", "component", "mcp_client",
 		"duration_ms", ms(d), "tools", st.Tools, "resources", st.Resources)
 	return nil
@@ -297,7 +294,7 @@ var errClosed = errors.New("orchestrator closed")
 // withLastWords adds to a failed connection what a stdio child last wrote
 // on stderr (typically why it exited: a missing database file, a bad flag),
 // waiting a moment for the pipe to deliver it.
-func (c *conn) withLastWords(err error) error {
+func (c *Conn) withLastWords(err error) error {
 	c.mu.Lock()
 	sink := c.stderr
 	c.mu.Unlock()
@@ -317,26 +314,26 @@ func (c *conn) withLastWords(err error) error {
 	return fmt.Errorf("%w; the server said: %s", err, words)
 }
 
-// callTimeoutError says a server did not answer within mcp_call_timeout.
+// CallTimeoutError says a server did not answer within mcp_call_timeout.
 // It deliberately does not unwrap to context.DeadlineExceeded: that means
 // the question's own query_timeout ran out (HTTP 504 "try a narrower
 // question"), while this is the server's fault. It is kept as the server's
 // last error, so questions refused while it reconnects say the same.
-type callTimeoutError struct {
-	what    string // the MCP method, or "connect"
-	timeout time.Duration
+type CallTimeoutError struct {
+	What    string // the MCP method, or "connect"
+	Timeout time.Duration
 }
 
-func (e *callTimeoutError) Error() string {
-	return fmt.Sprintf("%s: no answer within mcp_call_timeout (%s)", e.what, e.timeout)
+func (e *CallTimeoutError) Error() string {
+	return fmt.Sprintf("%s: no answer within mcp_call_timeout (%s)", e.What, e.Timeout)
 }
 
-func (c *conn) dial(ctx context.Context) error {
-	timeout := c.o.cfg.CallTimeout(c.cfg)
+func (c *Conn) dial(ctx context.Context) error {
+	timeout := c.p.cfg.CallTimeout(c.cfg)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	if src := c.o.oauth[c.id]; src != nil {
+	if src := c.p.oauth[c.id]; src != nil {
 		// Discover and get the token now, so a failure says why.
 		if _, err := src.token(ctx); err != nil {
 			return err
@@ -353,7 +350,7 @@ func (c *conn) dial(ctx context.Context) error {
 	})
 	// The transport (and a stdio child) lives on the orchestrator's
 	// background context, never on a request's.
-	if err := cl.Start(c.o.bg); err != nil {
+	if err := cl.Start(c.p.bg); err != nil {
 		_ = cl.Close()
 		return c.withLastWords(fmt.Errorf("start %s transport: %w", c.cfg.Transport, err))
 	}
@@ -393,7 +390,7 @@ func (c *conn) dial(ctx context.Context) error {
 		// the prompt (policy.go).
 	}
 	c.mu.Lock()
-	if c.o.closed() {
+	if c.p.closed() {
 		c.mu.Unlock()
 		_ = cl.Close()
 		return errClosed
@@ -412,9 +409,8 @@ func (c *conn) dial(ctx context.Context) error {
 	c.lastContact = time.Now()
 	c.subscribed = map[string]bool{}
 	c.mu.Unlock()
-	c.o.cache.invalidate(c.id)
-	c.o.dataChanged(c.id, false) // a (re)connected server may serve other data
-	c.o.notifyChange(Change{Server: c.id, Kind: ChangeState})
+	c.p.hooks.Connected(c) // a (re)connected server may serve other resources and data
+	c.p.notifyChange(Change{Server: c.id, Kind: ChangeState})
 	return nil
 }
 
@@ -440,12 +436,11 @@ func toolNames(tools []mcp.Tool) []string {
 	return names
 }
 
-// listResources lists every resource (see listPages for the guards).
-// listResources lists the server's resources through c.call (its timeout,
-// liveness and reconnection).
-func (c *conn) listResources(ctx context.Context) ([]mcp.Resource, error) {
+// ListResources lists every resource of the server (see listPages for the
+// guards) through Call (its timeout, liveness and reconnection).
+func (c *Conn) ListResources(ctx context.Context) ([]mcp.Resource, error) {
 	var list []mcp.Resource
-	err := c.call(ctx, "resources/list", func(ctx context.Context, cl *client.Client) error {
+	err := c.Call(ctx, "resources/list", func(ctx context.Context, cl *client.Client) error {
 		var err error
 		list, err = listResources(ctx, cl)
 		return err
@@ -496,7 +491,7 @@ func listPages[T any](what string, page func(cursor mcp.Cursor) ([]T, mcp.Cursor
 
 // onNotification invalidates the cache when the server says its resources
 // changed, and re-lists its tools when it says they changed.
-func (c *conn) onNotification(n mcp.JSONRPCNotification) {
+func (c *Conn) onNotification(n mcp.JSONRPCNotification) {
 	switch n.Method {
 	case string(mcp.MethodNotificationResourceUpdated):
 		uri, _ := n.Params.AdditionalFields["uri"].(string)
@@ -505,7 +500,7 @@ func (c *conn) onNotification(n mcp.JSONRPCNotification) {
 		c.resourcesChanged(n.Method)
 		c.refreshResourcesLater()
 	case string(mcp.MethodNotificationProgress):
-		c.o.routeProgress(n)
+		c.p.routeProgress(n)
 	case mcp.MethodNotificationToolsListChanged:
 		c.log.Info("tools changed on server", "event", "tools_list_changed", "component", "mcp_client")
 		c.refreshToolsLater()
@@ -516,10 +511,10 @@ func (c *conn) onNotification(n mcp.JSONRPCNotification) {
 // notification arrives on the transport's reader, which must not wait for
 // the answer to its own request. Notifications that arrive during a refresh
 // cause one more refresh, never a pile of them.
-func (c *conn) refreshToolsLater() {
+func (c *Conn) refreshToolsLater() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.o.closed() {
+	if c.p.closed() {
 		return
 	}
 	c.toolsDirty = true
@@ -527,17 +522,17 @@ func (c *conn) refreshToolsLater() {
 		return
 	}
 	c.toolsRefreshing = true
-	c.o.wg.Go(func() {
+	c.p.wg.Go(func() {
 		for {
 			c.mu.Lock()
-			if !c.toolsDirty || c.o.closed() {
+			if !c.toolsDirty || c.p.closed() {
 				c.toolsRefreshing = false
 				c.mu.Unlock()
 				return
 			}
 			c.toolsDirty = false
 			c.mu.Unlock()
-			_ = c.refreshTools(c.o.bg)
+			_ = c.refreshTools(c.p.bg)
 		}
 	})
 }
@@ -545,14 +540,14 @@ func (c *conn) refreshToolsLater() {
 // refreshTools replaces the server's tool list (and so its routes) with a
 // fresh tools/list. A server that is not connected is skipped: connecting
 // lists its tools anyway.
-func (c *conn) refreshTools(ctx context.Context) error {
+func (c *Conn) refreshTools(ctx context.Context) error {
 	_, gen, ok := c.current()
 	if !ok {
 		return nil
 	}
 	start := time.Now()
 	var defs []mcp.Tool
-	err := c.call(ctx, "tools/list", func(ctx context.Context, cl *client.Client) error {
+	err := c.Call(ctx, "tools/list", func(ctx context.Context, cl *client.Client) error {
 		var err error
 		defs, err = listTools(ctx, cl)
 		return err
@@ -572,7 +567,7 @@ func (c *conn) refreshTools(ctx context.Context) error {
 	c.tools = tools
 	c.toolDefs = defs
 	c.mu.Unlock()
-	c.o.notifyChange(Change{Server: c.id, Kind: ChangeTools})
+	c.p.notifyChange(Change{Server: c.id, Kind: ChangeTools})
 	c.log.Info("tool list refreshed", "event", "tools_list_refreshed", "component", "mcp_client",
 		"duration_ms", ms(time.Since(start)), "tools", tools, "added", missingFrom(tools, old),
 		"removed", missingFrom(old, tools))
@@ -590,12 +585,12 @@ func missingFrom(a, b []string) []string {
 	return out
 }
 
-// call runs fn with the connected client under the per-call timeout. A
+// Call runs fn with the connected client under the per-call timeout. A
 // transport failure (not a tool or protocol error, and not the caller's own
 // cancellation) marks the server failed and starts reconnecting. method is
 // the MCP method, "tools/call:<tool>" for a tool call; each call but a ping
 // is a client span.
-func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Context, cl *client.Client) error) (err error) {
+func (c *Conn) Call(ctx context.Context, method string, fn func(ctx context.Context, cl *client.Client) error) (err error) {
 	if method != "ping" {
 		name, tool, _ := strings.Cut(method, ":")
 		attrs := []attribute.KeyValue{telemetry.AttrServer.String(c.id), telemetry.AttrMCPMethod.String(name)}
@@ -606,13 +601,13 @@ func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Cont
 		ctx, span = telemetry.Start(ctx, "mcp "+method, trace.SpanKindClient, attrs...)
 		defer func() { telemetry.End(span, err) }()
 	}
-	timeout := c.o.cfg.CallTimeout(c.cfg)
+	timeout := c.p.cfg.CallTimeout(c.cfg)
 	if method == "ping" {
-		timeout = c.o.cfg.PingTimeout(c.cfg)
+		timeout = c.p.cfg.PingTimeout(c.cfg)
 	}
 	cl, _, ok := c.current()
 	if !ok {
-		return c.downError()
+		return c.DownError()
 	}
 	// The call ends at its timeout, or at once when the server is found
 	// unresponsive meanwhile (by another call or the ping loop). Either way
@@ -625,7 +620,7 @@ func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Cont
 	defer c.track(abort)()
 	start := time.Now()
 	err = fn(cctx, cl)
-	c.o.metrics.observeMCP(c.id, method, time.Since(start))
+	c.p.metrics.ObserveMCP(c.id, method, time.Since(start))
 	if err == nil {
 		c.mu.Lock()
 		c.lastContact = time.Now()
@@ -636,12 +631,12 @@ func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Cont
 		return err // the caller gave up; not the server's fault
 	}
 	if errors.Is(context.Cause(cctx), errUnresponsive) {
-		return c.downError()
+		return c.DownError()
 	}
 	// The call's own deadline passed: whatever the client made of it (an
 	// in-process server may answer with its handler's context error first).
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(cctx.Err(), context.DeadlineExceeded) {
-		return c.timedOut(cl, &callTimeoutError{what: method, timeout: timeout})
+		return c.timedOut(cl, &CallTimeoutError{What: method, Timeout: timeout})
 	}
 	if isTooLarge(err) {
 		err = fmt.Errorf("%w: %v", ErrResponseTooLarge, err)
@@ -653,7 +648,7 @@ func (c *conn) call(ctx context.Context, method string, fn func(ctx context.Cont
 		c.fail(cl, err)
 		return &MCPConnectionError{Server: c.id, Phase: PhaseLost, Err: err}
 	}
-	c.o.cache.invalidate(c.id)
+	c.p.hooks.Invalidated(c)
 	return err
 }
 
@@ -667,9 +662,9 @@ func isTransportFailure(err error) bool {
 
 // fail marks the server failed if cl is still its current client, closes
 // that client and starts a background reconnect.
-func (c *conn) fail(cl *client.Client, err error) {
+func (c *Conn) fail(cl *client.Client, err error) {
 	c.mu.Lock()
-	if c.client != cl || (c.state != StateConnected && c.state != StateUnresponsive) || c.o.closed() {
+	if c.client != cl || (c.state != StateConnected && c.state != StateUnresponsive) || c.p.closed() {
 		c.mu.Unlock()
 		return
 	}
@@ -677,44 +672,44 @@ func (c *conn) fail(cl *client.Client, err error) {
 	c.lastErr = err
 	c.client = nil
 	c.mu.Unlock()
-	c.o.cache.invalidate(c.id)
-	c.o.notifyChange(Change{Server: c.id, Kind: ChangeState})
+	c.p.hooks.Invalidated(c)
+	c.p.notifyChange(Change{Server: c.id, Kind: ChangeState})
 	c.log.Error("mcp connection lost", "event", "mcp_connection_failed", "component", "mcp_client",
 		"phase", PhaseLost, "error", err.Error())
-	c.o.wg.Go(func() { _ = cl.Close() })
+	c.p.wg.Go(func() { _ = cl.Close() })
 	c.startReconnect()
 }
 
 // startReconnect starts the background reconnect loop unless one runs.
-func (c *conn) startReconnect() {
+func (c *Conn) startReconnect() {
 	c.mu.Lock()
-	if c.reconnecting || c.o.closed() {
+	if c.reconnecting || c.p.closed() {
 		c.mu.Unlock()
 		return
 	}
 	c.reconnecting = true
 	c.mu.Unlock()
-	c.o.wg.Go(c.reconnectLoop)
+	c.p.wg.Go(c.reconnectLoop)
 }
 
 // reconnectLoop retries connect with exponential backoff and jitter until it
 // succeeds or the orchestrator closes.
-func (c *conn) reconnectLoop() {
+func (c *Conn) reconnectLoop() {
 	defer func() {
 		c.mu.Lock()
 		c.reconnecting = false
 		c.mu.Unlock()
 	}()
-	delay := c.o.backoffMin
+	delay := c.p.backoffMin
 	for attempt := 1; ; attempt++ {
 		t := time.NewTimer(jitter(delay))
 		select {
-		case <-c.o.bg.Done():
+		case <-c.p.bg.Done():
 			t.Stop()
 			return
 		case <-t.C:
 		}
-		err := c.connect(c.o.bg)
+		err := c.connect(c.p.bg)
 		if err == nil {
 			c.log.Info("mcp server reconnected", "component", "mcp_client", "attempt", attempt)
 			return
@@ -722,7 +717,7 @@ func (c *conn) reconnectLoop() {
 		if errors.Is(err, errClosed) {
 			return
 		}
-		delay = min(delay*2, c.o.backoffMax)
+		delay = min(delay*2, c.p.backoffMax)
 	}
 }
 
@@ -730,31 +725,31 @@ func (c *conn) reconnectLoop() {
 // or a hang (a stopped child, an HTTP server that stopped answering) is
 // noticed between questions: a ping that does not answer within
 // ping_timeout makes the server unresponsive at once (liveness.go).
-func (o *Orchestrator) pingLoop(interval time.Duration) {
+func (p *Pool) pingLoop(interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
-		case <-o.bg.Done():
+		case <-p.bg.Done():
 			return
 		case <-t.C:
 		}
-		o.pingAll()
+		p.pingAll()
 	}
 }
 
 // pingAll pings every connected server once, in parallel, and re-tries the
 // failed statement of an executor whose database was reported broken.
-func (o *Orchestrator) pingAll() {
+func (p *Pool) pingAll() {
 	var wg sync.WaitGroup
-	for _, c := range o.conns {
-		if c.getState() != StateConnected {
+	for _, c := range p.conns {
+		if c.State() != StateConnected {
 			continue
 		}
 		wg.Go(func() {
-			err := c.call(o.bg, "ping", func(ctx context.Context, cl *client.Client) error { return cl.Ping(ctx) })
+			err := c.Call(p.bg, "ping", func(ctx context.Context, cl *client.Client) error { return cl.Ping(ctx) })
 			if err == nil {
-				o.probeFault(c)
+				p.probeFault(c)
 			}
 		})
 	}
@@ -763,7 +758,7 @@ func (o *Orchestrator) pingAll() {
 
 // close ends the server's session (a stdio child is reaped by the
 // transport's Close).
-func (c *conn) close() {
+func (c *Conn) close() {
 	c.mu.Lock()
 	cl := c.client
 	c.client = nil
@@ -779,8 +774,8 @@ func (c *conn) close() {
 }
 
 // sortedConns returns the connections sorted by priority, then id.
-func sortedConns(m map[string]*conn) []*conn {
-	out := make([]*conn, 0, len(m))
+func sortedConns(m map[string]*Conn) []*Conn {
+	out := make([]*Conn, 0, len(m))
 	for _, c := range m {
 		out = append(out, c)
 	}
@@ -793,17 +788,17 @@ func sortedConns(m map[string]*conn) []*conn {
 	return out
 }
 
-// route finds the server for a tool name: a bare name goes to the connected
+// Route finds the server for a tool name: a bare name goes to the connected
 // server with the lowest priority number that has it; "server__tool" names
 // the server explicitly.
-func (o *Orchestrator) route(name string) (*conn, string, bool) {
+func (p *Pool) Route(name string) (*Conn, string, bool) {
 	if i := indexQualified(name); i > 0 {
-		if c, ok := o.conns[name[:i]]; ok && c.hasTool(name[i+2:]) {
+		if c, ok := p.conns[name[:i]]; ok && c.HasTool(name[i+2:]) {
 			return c, name[i+2:], true
 		}
 	}
-	for _, c := range o.ordered {
-		if c.getState() == StateConnected && c.hasTool(name) {
+	for _, c := range p.ordered {
+		if c.State() == StateConnected && c.HasTool(name) {
 			return c, name, true
 		}
 	}
@@ -821,11 +816,11 @@ func indexQualified(name string) int {
 
 // RoutingTable maps every reachable tool name to the server id answering
 // it: bare names resolved by priority, and every tool as "server__tool".
-func (o *Orchestrator) RoutingTable() map[string]string {
+func (p *Pool) RoutingTable() map[string]string {
 	out := map[string]string{}
-	for i := len(o.ordered) - 1; i >= 0; i-- { // lower priority number overwrites
-		c := o.ordered[i]
-		if c.getState() != StateConnected {
+	for i := len(p.ordered) - 1; i >= 0; i-- { // lower priority number overwrites
+		c := p.ordered[i]
+		if c.State() != StateConnected {
 			continue
 		}
 		c.mu.Lock()
@@ -838,23 +833,23 @@ func (o *Orchestrator) RoutingTable() map[string]string {
 	return out
 }
 
-// executor returns the connected server with capability execute_query and
+// Executor returns the connected server with capability execute_query and
 // the lowest priority number.
-func (o *Orchestrator) executor() (*conn, error) {
-	var down *conn
-	for _, c := range o.ordered {
+func (p *Pool) Executor() (*Conn, error) {
+	var down *Conn
+	for _, c := range p.ordered {
 		if !c.cfg.HasCapability(config.CapExecuteQuery) {
 			continue
 		}
-		if c.getState() == StateConnected {
+		if c.State() == StateConnected {
 			return c, nil
 		}
 		if down == nil {
 			down = c
 		}
 	}
-	if down != nil && o.cfg.Required(down.id) {
-		return nil, down.downError()
+	if down != nil && p.cfg.Required(down.id) {
+		return nil, down.DownError()
 	}
 	return nil, &NoMCPAvailableError{Capability: config.CapExecuteQuery}
 }

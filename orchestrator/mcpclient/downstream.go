@@ -1,4 +1,4 @@
-package orchestrator
+package mcpclient
 
 import (
 	"context"
@@ -40,26 +40,26 @@ type Change struct {
 
 // Watch calls fn on every Change until the returned stop is called. fn runs
 // on the goroutine that noticed the change and must not block.
-func (o *Orchestrator) Watch(fn func(Change)) (stop func()) {
-	o.watchMu.Lock()
-	o.watchSeq++
-	id := o.watchSeq
-	o.watchers[id] = fn
-	o.watchMu.Unlock()
+func (p *Pool) Watch(fn func(Change)) (stop func()) {
+	p.watchMu.Lock()
+	p.watchSeq++
+	id := p.watchSeq
+	p.watchers[id] = fn
+	p.watchMu.Unlock()
 	return func() {
-		o.watchMu.Lock()
-		delete(o.watchers, id)
-		o.watchMu.Unlock()
+		p.watchMu.Lock()
+		delete(p.watchers, id)
+		p.watchMu.Unlock()
 	}
 }
 
-func (o *Orchestrator) notifyChange(ch Change) {
-	o.watchMu.Lock()
-	fns := make([]func(Change), 0, len(o.watchers))
-	for _, fn := range o.watchers {
+func (p *Pool) notifyChange(ch Change) {
+	p.watchMu.Lock()
+	fns := make([]func(Change), 0, len(p.watchers))
+	for _, fn := range p.watchers {
 		fns = append(fns, fn)
 	}
-	o.watchMu.Unlock()
+	p.watchMu.Unlock()
 	for _, fn := range fns {
 		fn(ch)
 	}
@@ -85,9 +85,9 @@ const StateOnDemand = "on_demand"
 // Downstreams returns every configured server with its tool and resource
 // definitions: the connected ones by priority, then the forward_auth ones
 // (without tools: those depend on the caller).
-func (o *Orchestrator) Downstreams() []Downstream {
-	out := make([]Downstream, 0, len(o.ordered)+len(o.authServers))
-	for _, c := range o.ordered {
+func (p *Pool) Downstreams() []Downstream {
+	out := make([]Downstream, 0, len(p.ordered)+len(p.authServers))
+	for _, c := range p.ordered {
 		c.mu.Lock()
 		d := Downstream{ID: c.id, Name: c.cfg.Name, Priority: c.cfg.Priority, State: c.state,
 			Tools: append([]mcp.Tool(nil), c.toolDefs...), Resources: append([]mcp.Resource(nil), c.resourceDefs...)}
@@ -97,13 +97,13 @@ func (o *Orchestrator) Downstreams() []Downstream {
 		c.mu.Unlock()
 		out = append(out, d)
 	}
-	ids := make([]string, 0, len(o.authServers))
-	for id := range o.authServers {
+	ids := make([]string, 0, len(p.authServers))
+	for id := range p.authServers {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
 	for _, id := range ids {
-		a := o.authServers[id]
+		a := p.authServers[id]
 		d := Downstream{ID: id, Name: a.cfg.Name, Priority: a.cfg.Priority, State: StateOnDemand, ForwardAuth: true}
 		if err := a.lastError(); err != nil {
 			d.LastError = err.Error()
@@ -132,16 +132,16 @@ var ErrNoAuthorization = errors.New("this server is reached with the caller's ow
 
 // CallTool calls tool on the server with id serverID. A tool failure is a
 // result with IsError; an error means the call could not be made.
-func (o *Orchestrator) CallTool(ctx context.Context, serverID, tool string, args any, opts CallOptions) (*mcp.CallToolResult, error) {
+func (p *Pool) CallTool(ctx context.Context, serverID, tool string, args any, opts CallOptions) (*mcp.CallToolResult, error) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool
 	req.Params.Arguments = args
 	if opts.Progress != nil {
-		token, done := o.progressRoute(opts.Progress)
+		token, done := p.progressRoute(opts.Progress)
 		defer done()
 		req.Params.Meta = &mcp.Meta{ProgressToken: token}
 	}
-	if a, ok := o.authServers[serverID]; ok {
+	if a, ok := p.authServers[serverID]; ok {
 		var res *mcp.CallToolResult
 		err := a.call(ctx, opts.Authorization, "tools/call:"+tool, func(ctx context.Context, cl *client.Client) error {
 			var err error
@@ -150,12 +150,12 @@ func (o *Orchestrator) CallTool(ctx context.Context, serverID, tool string, args
 		})
 		return res, err
 	}
-	c, ok := o.conns[serverID]
+	c, ok := p.conns[serverID]
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownServer, serverID)
 	}
 	var res *mcp.CallToolResult
-	err := c.call(ctx, "tools/call:"+tool, func(ctx context.Context, cl *client.Client) error {
+	err := c.Call(ctx, "tools/call:"+tool, func(ctx context.Context, cl *client.Client) error {
 		var err error
 		res, err = cl.CallTool(ctx, req)
 		return err
@@ -164,7 +164,7 @@ func (o *Orchestrator) CallTool(ctx context.Context, serverID, tool string, args
 }
 
 // ReadResource reads uri from the server with id serverID.
-func (o *Orchestrator) ReadResource(ctx context.Context, serverID, uri string, opts CallOptions) ([]mcp.ResourceContents, error) {
+func (p *Pool) ReadResource(ctx context.Context, serverID, uri string, opts CallOptions) ([]mcp.ResourceContents, error) {
 	req := mcp.ReadResourceRequest{}
 	req.Params.URI = uri
 	var res *mcp.ReadResourceResult
@@ -174,10 +174,10 @@ func (o *Orchestrator) ReadResource(ctx context.Context, serverID, uri string, o
 		return err
 	}
 	var err error
-	if a, ok := o.authServers[serverID]; ok {
+	if a, ok := p.authServers[serverID]; ok {
 		err = a.call(ctx, opts.Authorization, "resources/read", read)
-	} else if c, ok := o.conns[serverID]; ok {
-		err = c.call(ctx, "resources/read", read)
+	} else if c, ok := p.conns[serverID]; ok {
+		err = c.Call(ctx, "resources/read", read)
 	} else {
 		return nil, fmt.Errorf("%w %q", ErrUnknownServer, serverID)
 	}
@@ -189,8 +189,8 @@ func (o *Orchestrator) ReadResource(ctx context.Context, serverID, uri string, o
 
 // AuthTools returns the tools and resources the forward_auth server offers
 // the caller holding authorization (one session per token, cached).
-func (o *Orchestrator) AuthTools(ctx context.Context, serverID, authorization string) ([]mcp.Tool, []mcp.Resource, error) {
-	a, ok := o.authServers[serverID]
+func (p *Pool) AuthTools(ctx context.Context, serverID, authorization string) ([]mcp.Tool, []mcp.Resource, error) {
+	a, ok := p.authServers[serverID]
 	if !ok {
 		return nil, nil, fmt.Errorf("%w %q with forward_auth", ErrUnknownServer, serverID)
 	}
@@ -203,16 +203,16 @@ func (o *Orchestrator) AuthTools(ctx context.Context, serverID, authorization st
 
 // progressRoute registers fn for progress notifications carrying the
 // returned token; done unregisters it.
-func (o *Orchestrator) progressRoute(fn func(progress, total float64, message string)) (string, func()) {
-	token := "t2t-" + strconv.FormatUint(o.progressSeq.Add(1), 10)
-	o.progressRoutes.Store(token, fn)
-	return token, func() { o.progressRoutes.Delete(token) }
+func (p *Pool) progressRoute(fn func(progress, total float64, message string)) (string, func()) {
+	token := "t2t-" + strconv.FormatUint(p.progressSeq.Add(1), 10)
+	p.progressRoutes.Store(token, fn)
+	return token, func() { p.progressRoutes.Delete(token) }
 }
 
 // routeProgress hands a downstream progress notification to its caller.
-func (o *Orchestrator) routeProgress(n mcp.JSONRPCNotification) {
+func (p *Pool) routeProgress(n mcp.JSONRPCNotification) {
 	token := fmt.Sprint(n.Params.AdditionalFields["progressToken"])
-	fn, ok := o.progressRoutes.Load(token)
+	fn, ok := p.progressRoutes.Load(token)
 	if !ok {
 		return
 	}
@@ -226,10 +226,10 @@ func (o *Orchestrator) routeProgress(n mcp.JSONRPCNotification) {
 
 // refreshResourcesLater re-lists the server's resources in the background
 // after a resources/list_changed notification (see refreshToolsLater).
-func (c *conn) refreshResourcesLater() {
+func (c *Conn) refreshResourcesLater() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.o.closed() {
+	if c.p.closed() {
 		return
 	}
 	c.resourcesDirty = true
@@ -237,28 +237,28 @@ func (c *conn) refreshResourcesLater() {
 		return
 	}
 	c.resourcesRefreshing = true
-	c.o.wg.Go(func() {
+	c.p.wg.Go(func() {
 		for {
 			c.mu.Lock()
-			if !c.resourcesDirty || c.o.closed() {
+			if !c.resourcesDirty || c.p.closed() {
 				c.resourcesRefreshing = false
 				c.mu.Unlock()
 				return
 			}
 			c.resourcesDirty = false
 			c.mu.Unlock()
-			c.refreshResources(c.o.bg)
+			c.refreshResources(c.p.bg)
 		}
 	})
 }
 
 // refreshResources replaces the server's resource list with a fresh one.
-func (c *conn) refreshResources(ctx context.Context) {
+func (c *Conn) refreshResources(ctx context.Context) {
 	_, gen, ok := c.current()
 	if !ok {
 		return
 	}
-	list, err := c.listResources(ctx)
+	list, err := c.ListResources(ctx)
 	if err != nil {
 		c.log.Warn("resource list refresh failed", "event", "error_occurred", "component", "mcp_client",
 			"error", err.Error())
@@ -277,13 +277,13 @@ func (c *conn) refreshResources(ctx context.Context) {
 	c.mu.Unlock()
 	c.log.Info("resource list refreshed", "event", "resource_list_received", "component", "mcp_client",
 		"resources", uris)
-	c.o.notifyChange(Change{Server: c.id, Kind: ChangeResources})
+	c.p.notifyChange(Change{Server: c.id, Kind: ChangeResources})
 }
 
 // authServer is a forward_auth server: one MCP session per caller token,
 // kept in an LRU with a TTL; a session is closed when it is evicted.
 type authServer struct {
-	o        *Orchestrator
+	p        *Pool
 	id       string
 	cfg      config.ServerConfig
 	log      *slog.Logger
@@ -302,13 +302,13 @@ type authSession struct {
 	resources []mcp.Resource
 }
 
-func newAuthServer(o *Orchestrator, id string, cfg config.ServerConfig) *authServer {
-	a := &authServer{o: o, id: id, cfg: cfg, log: o.log.With("mcp_server", id)}
-	g := o.cfg.Gateway.AuthSessions
+func newAuthServer(p *Pool, id string, cfg config.ServerConfig) *authServer {
+	a := &authServer{p: p, id: id, cfg: cfg, log: p.log.With("mcp_server", id)}
+	g := p.cfg.Gateway.AuthSessions
 	a.sessions = expirable.NewLRU(g.Max, func(_ string, s *authSession) {
 		// Evicted (LRU, TTL, or a broken session): close it off the
 		// cache's lock.
-		o.wg.Go(func() { _ = s.client.Close() })
+		p.wg.Go(func() { _ = s.client.Close() })
 		a.log.Info("caller session closed", "event", "mcp_connection_closed", "component", "mcp_client")
 	}, g.TTL)
 	return a
@@ -316,8 +316,8 @@ func newAuthServer(o *Orchestrator, id string, cfg config.ServerConfig) *authSer
 
 // SessionsOpened returns how many per-caller sessions the forward_auth
 // server serverID has opened so far (0 for other servers).
-func (o *Orchestrator) SessionsOpened(serverID string) int64 {
-	if a, ok := o.authServers[serverID]; ok {
+func (p *Pool) SessionsOpened(serverID string) int64 {
+	if a, ok := p.authServers[serverID]; ok {
 		return a.opened.Load()
 	}
 	return 0
@@ -374,12 +374,12 @@ func (a *authServer) session(ctx context.Context, authorization string) (*authSe
 // open connects a session that sends authorization instead of the
 // configured Authorization header.
 func (a *authServer) open(ctx context.Context, authorization string) (*authSession, error) {
-	if a.o.closed() {
+	if a.p.closed() {
 		return nil, errClosed
 	}
 	start := time.Now()
-	tc := &conn{id: a.id, cfg: a.cfg, o: a.o, log: a.log, rawHeaders: map[string]string{"Authorization": authorization}}
-	ctx, cancel := context.WithTimeout(ctx, a.o.cfg.CallTimeout(a.cfg))
+	tc := &Conn{id: a.id, cfg: a.cfg, p: a.p, log: a.log, rawHeaders: map[string]string{"Authorization": authorization}}
+	ctx, cancel := context.WithTimeout(ctx, a.p.cfg.CallTimeout(a.cfg))
 	defer cancel()
 	cl, _, err := tc.newClient()
 	if err != nil {
@@ -387,10 +387,10 @@ func (a *authServer) open(ctx context.Context, authorization string) (*authSessi
 	}
 	cl.OnNotification(func(n mcp.JSONRPCNotification) {
 		if n.Method == string(mcp.MethodNotificationProgress) {
-			a.o.routeProgress(n)
+			a.p.routeProgress(n)
 		}
 	})
-	if err := cl.Start(a.o.bg); err != nil {
+	if err := cl.Start(a.p.bg); err != nil {
 		_ = cl.Close()
 		return nil, fmt.Errorf("start %s transport: %w", a.cfg.Transport, err)
 	}
@@ -428,17 +428,17 @@ func (a *authServer) call(ctx context.Context, authorization, method string, fn 
 	if err != nil {
 		return err
 	}
-	timeout := a.o.cfg.CallTimeout(a.cfg)
+	timeout := a.p.cfg.CallTimeout(a.cfg)
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	start := time.Now()
 	err = fn(cctx, s.client)
-	a.o.metrics.observeMCP(a.id, method, time.Since(start))
+	a.p.metrics.ObserveMCP(a.id, method, time.Since(start))
 	if err == nil || ctx.Err() != nil {
 		return err
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		err = &callTimeoutError{what: method, timeout: timeout}
+		err = &CallTimeoutError{What: method, Timeout: timeout}
 	}
 	if isTransportFailure(err) {
 		a.sessions.Remove(tokenKey(authorization))

@@ -1,4 +1,4 @@
-package orchestrator
+package mcpclient
 
 import (
 	"bytes"
@@ -232,8 +232,8 @@ func authParam(header, name string) string {
 
 // oauthHeader is the transports' header function: the server's current
 // OAuth token, when it has oauth configured.
-func (c *conn) oauthHeader(ctx context.Context) map[string]string {
-	src := c.o.oauth[c.id]
+func (c *Conn) oauthHeader(ctx context.Context) map[string]string {
+	src := c.p.oauth[c.id]
 	if src == nil {
 		return nil
 	}

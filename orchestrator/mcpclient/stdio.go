@@ -1,4 +1,4 @@
-package orchestrator
+package mcpclient
 
 import (
 	"bufio"
@@ -35,11 +35,11 @@ const tooLargeMarker = "talk2tables: MCP message over the size bound"
 // answering the same request, so the call fails with RESOURCE_LIMIT and the
 // server stays up. The child lives until the transport closes or the
 // orchestrator does.
-func (c *conn) startStdio(env []string, max int64) (*transport.Stdio, *exec.Cmd, error) {
-	cmd := exec.CommandContext(c.o.bg, c.cfg.Command, c.cfg.Args...)
+func (c *Conn) startStdio(env []string, max int64) (*transport.Stdio, *exec.Cmd, error) {
+	cmd := exec.CommandContext(c.p.bg, c.cfg.Command, c.cfg.Args...)
 	cmd.Env = childEnv(os.Environ(), append(traceEnv(os.Environ()), env...))
 	cmd.Dir = c.cfg.Cwd
-	sink := newChildStderr(c.o.childStderr, c.log)
+	sink := newChildStderr(c.p.childStderr, c.log)
 	c.mu.Lock()
 	c.stderr = sink
 	c.mu.Unlock()
@@ -62,7 +62,7 @@ func (c *conn) startStdio(env []string, max int64) (*transport.Stdio, *exec.Cmd,
 	}
 	pw.Close() // the child holds the write end
 	exited := make(chan struct{})
-	c.o.wg.Go(func() {
+	c.p.wg.Go(func() {
 		_ = cmd.Wait()
 		close(exited)
 	})
@@ -186,8 +186,8 @@ func traceEnv(parent []string) []string {
 
 // stdioTransport starts the child of a stdio server config and returns the
 // client transport and a function giving its process.
-func (c *conn) stdioTransport(env []string) (transport.Interface, func() *exec.Cmd, error) {
-	t, cmd, err := c.startStdio(env, c.o.cfg.MaxMessageBytes())
+func (c *Conn) stdioTransport(env []string) (transport.Interface, func() *exec.Cmd, error) {
+	t, cmd, err := c.startStdio(env, c.p.cfg.MaxMessageBytes())
 	if err != nil {
 		return nil, nil, err
 	}

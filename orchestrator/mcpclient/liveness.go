@@ -1,4 +1,4 @@
-package orchestrator
+package mcpclient
 
 import (
 	"context"
@@ -40,7 +40,7 @@ var errUnresponsive = errors.New("the server stopped answering")
 // track registers the cancel function of a call in flight, so the call ends
 // at once when its server turns unresponsive; the returned function
 // unregisters it.
-func (c *conn) track(abort context.CancelCauseFunc) func() {
+func (c *Conn) track(abort context.CancelCauseFunc) func() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.inflight == nil {
@@ -56,10 +56,10 @@ func (c *conn) track(abort context.CancelCauseFunc) func() {
 	}
 }
 
-// downError is the error of a call to a server that is not connected:
+// DownError is the error of a call to a server that is not connected:
 // PhaseUnresponsive with a Retry-After while it is unresponsive, else
 // PhaseInitial (never connected) or PhaseLost, with its last error.
-func (c *conn) downError() error {
+func (c *Conn) DownError() error {
 	c.mu.Lock()
 	err, state, connected := c.lastErr, c.state, c.connectedAt
 	c.mu.Unlock()
@@ -77,8 +77,8 @@ func (c *conn) downError() error {
 
 // retryAfter is how long a client should wait before trying an
 // unresponsive server again: its next probe has answered by then.
-func (c *conn) retryAfter() time.Duration {
-	d := unresponsiveProbe + c.o.cfg.PingTimeout(c.cfg)
+func (c *Conn) retryAfter() time.Duration {
+	d := unresponsiveProbe + c.p.cfg.PingTimeout(c.cfg)
 	return time.Duration(math.Ceil(d.Seconds())) * time.Second
 }
 
@@ -86,12 +86,12 @@ func (c *conn) retryAfter() time.Duration {
 // timeout. A ping timing out means the server hangs; any other call is
 // followed by a ping of its own: an answer means the call was only slow
 // (the server stays, the caller gets te), none means the server hangs.
-func (c *conn) timedOut(cl *client.Client, te *callTimeoutError) error {
-	if te.what != "ping" {
+func (c *Conn) timedOut(cl *client.Client, te *CallTimeoutError) error {
+	if te.What != "ping" {
 		err := c.ping(cl)
 		if err == nil {
 			c.log.Warn("mcp call timed out; the server answers pings, so it stays connected",
-				"event", "mcp_call_timeout", "component", "mcp_client", "method", te.what, "timeout", te.timeout.String())
+				"event", "mcp_call_timeout", "component", "mcp_client", "method", te.What, "timeout", te.Timeout.String())
 			return te
 		}
 		if !errors.Is(err, context.DeadlineExceeded) {
@@ -100,17 +100,17 @@ func (c *conn) timedOut(cl *client.Client, te *callTimeoutError) error {
 		}
 	}
 	c.markUnresponsive(cl, te)
-	return c.downError()
+	return c.DownError()
 }
 
 // ping pings the server on cl under ping_timeout, outside call (no span,
 // no tracking: it is the liveness check itself).
-func (c *conn) ping(cl *client.Client) error {
-	ctx, cancel := context.WithTimeout(c.o.bg, c.o.cfg.PingTimeout(c.cfg))
+func (c *Conn) ping(cl *client.Client) error {
+	ctx, cancel := context.WithTimeout(c.p.bg, c.p.cfg.PingTimeout(c.cfg))
 	defer cancel()
 	err := cl.Ping(ctx)
 	if err != nil && ctx.Err() != nil {
-		return fmt.Errorf("ping: no answer within ping_timeout (%s): %w", c.o.cfg.PingTimeout(c.cfg), context.DeadlineExceeded)
+		return fmt.Errorf("ping: no answer within ping_timeout (%s): %w", c.p.cfg.PingTimeout(c.cfg), context.DeadlineExceeded)
 	}
 	return err
 }
@@ -118,9 +118,9 @@ func (c *conn) ping(cl *client.Client) error {
 // markUnresponsive makes the server unresponsive if cl is still its
 // connected client: the calls in flight end at once, new calls fail at
 // once, and a watcher probes it until it answers or is restarted.
-func (c *conn) markUnresponsive(cl *client.Client, cause error) {
+func (c *Conn) markUnresponsive(cl *client.Client, cause error) {
 	c.mu.Lock()
-	if c.client != cl || c.state != StateConnected || c.o.closed() {
+	if c.client != cl || c.state != StateConnected || c.p.closed() {
 		c.mu.Unlock()
 		return
 	}
@@ -137,21 +137,21 @@ func (c *conn) markUnresponsive(cl *client.Client, cause error) {
 	}
 	c.log.Error("mcp server unresponsive", "event", "mcp_server_unresponsive", "component", "mcp_client",
 		"error", cause.Error(), "aborted_calls", len(aborts))
-	c.o.notifyChange(Change{Server: c.id, Kind: ChangeState})
-	c.o.wg.Go(func() { c.watchUnresponsive(cl) })
+	c.p.notifyChange(Change{Server: c.id, Kind: ChangeState})
+	c.p.wg.Go(func() { c.watchUnresponsive(cl) })
 }
 
 // watchUnresponsive probes the unresponsive server on cl until it answers
 // (connected again), its session breaks (reconnect), or it stays silent for
 // its call timeout: then the session is dropped — a stdio child is killed —
 // and reconnected with backoff.
-func (c *conn) watchUnresponsive(cl *client.Client) {
-	restartAfter := c.o.cfg.CallTimeout(c.cfg)
+func (c *Conn) watchUnresponsive(cl *client.Client) {
+	restartAfter := c.p.cfg.CallTimeout(c.cfg)
 	t := time.NewTimer(unresponsiveProbe)
 	defer t.Stop()
 	for {
 		select {
-		case <-c.o.bg.Done():
+		case <-c.p.bg.Done():
 			return
 		case <-t.C:
 		}
@@ -178,7 +178,7 @@ func (c *conn) watchUnresponsive(cl *client.Client) {
 }
 
 // markResponsive makes an unresponsive server connected again.
-func (c *conn) markResponsive(cl *client.Client) {
+func (c *Conn) markResponsive(cl *client.Client) {
 	c.mu.Lock()
 	if c.client != cl || c.state != StateUnresponsive {
 		c.mu.Unlock()
@@ -191,13 +191,13 @@ func (c *conn) markResponsive(cl *client.Client) {
 	c.mu.Unlock()
 	c.log.Info("mcp server answers again", "event", "mcp_server_responsive", "component", "mcp_client",
 		"unresponsive_ms", d.Milliseconds())
-	c.o.notifyChange(Change{Server: c.id, Kind: ChangeState})
+	c.p.notifyChange(Change{Server: c.id, Kind: ChangeState})
 }
 
 // restartHung gives up on a server that stayed unresponsive for d: a stdio
 // child is killed at once (a stopped process ignores SIGTERM and the close
 // of its stdin), then the session is failed and reconnected with backoff.
-func (c *conn) restartHung(cl *client.Client, d time.Duration) {
+func (c *Conn) restartHung(cl *client.Client, d time.Duration) {
 	c.mu.Lock()
 	cmd := c.cmd
 	c.mu.Unlock()
@@ -219,8 +219,8 @@ type dbFault struct {
 	since   time.Time
 }
 
-// setFault records a database failure of the executor.
-func (c *conn) setFault(sql, message string) {
+// SetFault records a database failure of the executor.
+func (c *Conn) SetFault(sql, message string) {
 	c.mu.Lock()
 	first := c.fault == nil
 	if first {
@@ -232,12 +232,12 @@ func (c *conn) setFault(sql, message string) {
 	if first {
 		c.log.Error("database damaged or unreadable", "event", "database_error", "component", "orchestrator",
 			"error", message)
-		c.o.notifyChange(Change{Server: c.id, Kind: ChangeState})
+		c.p.notifyChange(Change{Server: c.id, Kind: ChangeState})
 	}
 }
 
-// clearFault forgets the executor's database failure: a statement ran.
-func (c *conn) clearFault() {
+// ClearFault forgets the executor's database failure: a statement ran.
+func (c *Conn) ClearFault() {
 	c.mu.Lock()
 	f := c.fault
 	c.fault = nil
@@ -245,12 +245,12 @@ func (c *conn) clearFault() {
 	if f != nil {
 		c.log.Info("database readable again", "event", "database_recovered", "component", "orchestrator",
 			"faulty_ms", time.Since(f.since).Milliseconds())
-		c.o.notifyChange(Change{Server: c.id, Kind: ChangeState})
+		c.p.notifyChange(Change{Server: c.id, Kind: ChangeState})
 	}
 }
 
-// faultySQL returns the statement that failed with a database fault, or "".
-func (c *conn) faultySQL() string {
+// FaultySQL returns the statement that failed with a database fault, or "".
+func (c *Conn) FaultySQL() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.fault == nil {
@@ -259,27 +259,13 @@ func (c *conn) faultySQL() string {
 	return c.fault.sql
 }
 
-// probeFault re-runs, at most one row, the statement that found the
-// executor's database broken: when it runs (or fails for a reason of its
-// own) the database is back.
-func (o *Orchestrator) probeFault(c *conn) {
-	sql := c.faultySQL()
-	if sql == "" {
+// probeFault asks the layer above to re-try the statement that found c's
+// database broken, if one did.
+func (p *Pool) probeFault(c *Conn) {
+	if c.FaultySQL() == "" {
 		return
 	}
-	tool, arg := c.cfg.ExecuteTool()
-	args := map[string]any{arg: sql}
-	if name := c.limitArgument(tool); name != "" {
-		args[name] = 1
-	}
-	_, err := o.callSQLTool(o.bg, c, tool, args, sql)
-	var qe *QueryExecutionError
-	switch {
-	case err == nil:
-		c.clearFault()
-	case errors.As(err, &qe) && qe.Category != "" && qe.Category.Repairable():
-		c.clearFault()
-	}
+	p.hooks.ProbeFault(p.bg, c)
 }
 
 // Health summarizes the servers' states.
@@ -295,10 +281,10 @@ const HealthDatabaseError = "database_error"
 // Health is "degraded" when a required server (Config.Required) is not
 // connected — down, reconnecting or unresponsive — or its database is
 // broken, or when no executor at all is usable.
-func (o *Orchestrator) Health() Health {
+func (p *Pool) Health() Health {
 	h := Health{Status: "healthy", Servers: map[string]string{}}
 	executorUp, executors := false, 0
-	for _, c := range o.ordered {
+	for _, c := range p.ordered {
 		c.mu.Lock()
 		st, faulty := c.state, c.fault != nil
 		c.mu.Unlock()
@@ -311,7 +297,7 @@ func (o *Orchestrator) Health() Health {
 			executors++
 			executorUp = executorUp || up
 		}
-		if !up && o.required(c) {
+		if !up && p.required(c) {
 			h.Status = "degraded"
 		}
 	}
