@@ -9,6 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"talk2tables/answer"
 	"talk2tables/config"
 	"talk2tables/mcptasks"
 	"talk2tables/orchestrator"
@@ -142,7 +143,7 @@ func stageMessage(p orchestrator.Progress) string {
 	case orchestrator.StageExecuting:
 		return fmt.Sprintf("executing: running the SQL (attempt %d)", p.Attempt)
 	case orchestrator.StageRetry:
-		return fmt.Sprintf("retry: attempt %d after %s: %s", p.Attempt, p.Category, orchestrator.OneLine(p.Message))
+		return fmt.Sprintf("retry: attempt %d after %s: %s", p.Attempt, p.Category, answer.OneLine(p.Message))
 	}
 	return p.Stage
 }
@@ -152,7 +153,7 @@ func stageMessage(p orchestrator.Progress) string {
 // repaired attempts.
 func answerMarkdown(res *orchestrator.QueryResult, severalDBs bool) string {
 	var b strings.Builder
-	orchestrator.WriteAnswerHead(&b, res, severalDBs)
+	answer.WriteHead(&b, res, severalDBs)
 	writeTable(&b, res.Result)
 	b.WriteString(attemptsMarkdown(res))
 	fmt.Fprintf(&b, "\n_generator: %s · %.0f ms_\n", res.Metadata.Generator, res.Metadata.ExecutionTime*1000)
@@ -171,7 +172,7 @@ func attemptsMarkdown(res *orchestrator.QueryResult) string {
 		if n == 1 {
 			b.WriteString("\nFailed attempts:\n")
 		}
-		fmt.Fprintf(&b, "%d. %s: %s\n", n, orDefault(string(at.Category), "ERROR"), orchestrator.OneLine(at.Error))
+		fmt.Fprintf(&b, "%d. %s: %s\n", n, orDefault(string(at.Category), "ERROR"), answer.OneLine(at.Error))
 	}
 	return b.String()
 }

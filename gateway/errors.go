@@ -9,7 +9,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/mcpclient"
+	"talk2tables/orchestrator/resources"
 	"talk2tables/orchestrator/sqlgen"
 )
 
@@ -27,9 +29,9 @@ func classify(err error) failure {
 	var (
 		conn  *mcpclient.MCPConnectionError
 		none  *mcpclient.NoMCPAvailableError
-		fetch *orchestrator.ResourceFetchError
+		fetch *resources.ResourceFetchError
 		gen   *orchestrator.SQLGenerationError
-		exec  *orchestrator.QueryExecutionError
+		exec  *executor.QueryExecutionError
 		ue    *mcpclient.UnknownExecutorError
 	)
 	switch {
@@ -40,7 +42,7 @@ func classify(err error) failure {
 	case errors.As(err, &ue):
 		return failure{"unknown_server", ue.Error(), false}
 	case errors.As(err, &exec):
-		if exec.Reason == orchestrator.ReasonNoExecutor {
+		if exec.Reason == executor.ReasonNoExecutor {
 			return failure{"no_executor", "no connected MCP server can execute SQL; call health to see the servers", true}
 		}
 		msg := exec.Message

@@ -26,6 +26,7 @@ import (
 	"talk2tables/config"
 	"talk2tables/mcptasks"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/sqlgen"
 )
@@ -40,7 +41,7 @@ const Version = "0.1.0"
 // one is *orchestrator.Orchestrator.
 type Orchestrator interface {
 	Process(ctx context.Context, q orchestrator.Query) (*orchestrator.QueryResult, error)
-	ExecuteSQLOn(ctx context.Context, server, sql string, maxRows int, operationID string) (*orchestrator.QueryData, error)
+	ExecuteSQLOn(ctx context.Context, server, sql string, maxRows int, operationID string) (*executor.QueryData, error)
 	Servers() []mcpclient.ServerStatus
 	Resources(ctx context.Context) ([]orchestrator.ResourceSnapshot, error)
 	Health() mcpclient.Health

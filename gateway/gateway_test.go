@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
 )
 
 func TestToolsList(t *testing.T) {
@@ -221,7 +222,7 @@ func TestRunSQL(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("run_sql: %s", text(res))
 	}
-	var d orchestrator.QueryData
+	var d executor.QueryData
 	structured(t, res, &d)
 	if len(d.Rows) != 4 || d.Columns[0] != "region" || !strings.Contains(text(res), "| region | n |") {
 		t.Errorf("run_sql = %+v / %s, want 4 regions", d, text(res))

@@ -9,7 +9,7 @@ import (
 	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/internal/fixtures"
-	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
 )
 
 // withParcels is a second executor, "parcels_db", over the parcels fixture.
@@ -35,7 +35,7 @@ func TestSeveralDatabasesTools(t *testing.T) {
 	st := newStack(t, "", withParcels(t))
 	c, _ := inProcess(t, st, clientOptions{})
 	res := call(t, c, "run_sql", map[string]any{"sql": "SELECT COUNT(*) AS n FROM shipments", "server": "parcels_db"}, nil)
-	var d orchestrator.QueryData
+	var d executor.QueryData
 	structured(t, res, &d)
 	if res.IsError || d.Executor != "parcels_db" || len(d.Rows) != 1 {
 		t.Errorf("run_sql on parcels_db = %+v / %s", d, text(res))

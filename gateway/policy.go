@@ -14,8 +14,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"golang.org/x/time/rate"
 
+	"talk2tables/answer"
 	"talk2tables/config"
-	"talk2tables/orchestrator"
 )
 
 // limiters are the token buckets of gateway.tools.<name>.rate_limit and
@@ -205,7 +205,7 @@ func (g *Gateway) approveByWebhook(ctx context.Context, name, serverID string, a
 	if !ans.Allow {
 		msg := fmt.Sprintf("%s was denied by the approval webhook", name)
 		if ans.Reason != "" {
-			msg += ": " + orchestrator.OneLine(ans.Reason)
+			msg += ": " + answer.OneLine(ans.Reason)
 		}
 		return approval{refusal: msg}
 	}

@@ -101,7 +101,7 @@ func TestRefetchChangesVersionAndBuiltinRecompiles(t *testing.T) {
 		"values": []any{map[string]any{"name": "Magic Wand Pro", "key": 123, "aliases": []any{"wizzbang"}}}}})
 	meta.SendNotificationToAllClients(string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": "metadata://entities"})
 	eventually(t, "invalidation", func() bool {
-		s, _ := o.cache.lookup("product_metadata_mcp", time.Now())
+		s, _ := o.cache.Lookup("product_metadata_mcp", time.Now())
 		return s == nil
 	})
 

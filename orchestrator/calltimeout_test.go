@@ -11,6 +11,7 @@ import (
 	"talk2tables/config"
 	"talk2tables/mcpserve"
 	"talk2tables/orchestrator/mcpclient"
+	"talk2tables/orchestrator/resources"
 )
 
 // TestSlowServerIsNotAQueryTimeout: a server that does not answer a call
@@ -52,8 +53,8 @@ func TestSlowServerIsNotAQueryTimeout(t *testing.T) {
 	tests := []struct{ name string }{{"the slow call"}, {"the next one"}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := o.gather(ctx, "t")
-			var fe *ResourceFetchError
+			_, err := o.cache.Gather(ctx, "t")
+			var fe *resources.ResourceFetchError
 			if !errors.As(err, &fe) || fe.Server != "product_metadata_mcp" {
 				t.Fatalf("gather = %v, want a ResourceFetchError for product_metadata_mcp (slow, not lost)", err)
 			}
@@ -76,7 +77,7 @@ func TestSlowServerIsNotAQueryTimeout(t *testing.T) {
 
 	meta.delay.Store(0)
 	eventually(t, "questions to work again", func() bool {
-		_, err := o.gather(ctx, "t")
+		_, err := o.cache.Gather(ctx, "t")
 		return err == nil
 	})
 }

@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"talk2tables/config"
+	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/mcpclient"
+	"talk2tables/orchestrator/resources"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 )
@@ -126,11 +128,11 @@ type database struct {
 // priority) as databases, each with the servers describing it: itself and
 // the metadata servers whose catalog belongs to it. Servers that are
 // neither, or whose catalog matches no executor's schema, describe none.
-func bindDatabases(g *gathered) ([]sqlgen.Database, map[string]*database) {
+func bindDatabases(g *resources.Gathered) ([]sqlgen.Database, map[string]*database) {
 	var dbs []sqlgen.Database
 	byID := map[string]*database{}
-	for i, s := range g.snaps {
-		c := g.conns[i]
+	for i, s := range g.Snaps {
+		c := g.Conns[i]
 		if !c.Config().HasCapability(config.CapExecuteQuery) {
 			continue
 		}
@@ -142,8 +144,8 @@ func bindDatabases(g *gathered) ([]sqlgen.Database, map[string]*database) {
 		dbs = append(dbs, sqlgen.Database{Server: c.ID(), Name: c.Config().Name, Dialect: dialect, Today: today,
 			Domains: slices.Clone(c.Config().Domains), Sources: []string{c.ID()}})
 	}
-	for i, s := range g.snaps {
-		c := g.conns[i]
+	for i, s := range g.Snaps {
+		c := g.Conns[i]
 		if c.Config().HasCapability(config.CapExecuteQuery) {
 			continue
 		}
@@ -209,7 +211,7 @@ func (b *requestBase) route(exec *mcpclient.Conn, plan sqlgen.Plan) (*mcpclient.
 			msg = fmt.Sprintf("the answer names the unknown database %q in \"server\"; name the one the SQL runs on, "+
 				"one of %s", plan.Server, sqlgen.DatabaseNames(b.databases))
 		}
-		return nil, "", &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.UnknownError, SQL: plan.SQL,
+		return nil, "", &executor.QueryExecutionError{Reason: executor.ReasonSQLExecution, Category: sqlerr.UnknownError, SQL: plan.SQL,
 			Message: msg, Err: sqlerr.New(sqlerr.UnknownError, msg)}
 	}
 	if err := b.checkOneDatabase(d, plan.SQL); err != nil {
@@ -237,7 +239,7 @@ func (b *requestBase) checkOneDatabase(d *database, sql string) error {
 				"one database. Write the SQL over the tables of one database and name it in \"server\"; if the "+
 				"question needs both, answer with \"sql\": \"\" and name both databases in \"explanation\"",
 				t, other.Server, d.conn.ID())
-			return &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.MissingTable, SQL: sql,
+			return &executor.QueryExecutionError{Reason: executor.ReasonSQLExecution, Category: sqlerr.MissingTable, SQL: sql,
 				Message: msg, Err: sqlerr.New(sqlerr.MissingTable, msg)}
 		}
 	}
@@ -251,18 +253,16 @@ func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys
 // another executor's database has, saying which server to send it to. It
 // reads the schemas already cached (it never fetches), so it only helps:
 // without them the database reports the missing table itself.
-func (o *Orchestrator) checkAnalystSQL(exec *mcpclient.Conn, dialect, sql string) *QueryExecutionError {
+func (o *Orchestrator) checkAnalystSQL(exec *mcpclient.Conn, dialect, sql string) *executor.QueryExecutionError {
 	if len(o.clients.Executors()) < 2 {
 		return nil
 	}
 	schemas := map[string]tableSet{}
-	o.cache.mu.RLock()
 	for _, id := range o.clients.Executors() {
-		if e, ok := o.cache.entries[id]; ok {
-			_, _, schemas[id], _ = schemaOf(e.snap.Resources)
+		if snap, ok := o.cache.Cached(id); ok {
+			_, _, schemas[id], _ = schemaOf(snap.Resources)
 		}
 	}
-	o.cache.mu.RUnlock()
 	own := schemas[exec.ID()]
 	if own == nil {
 		return nil
@@ -277,7 +277,7 @@ func (o *Orchestrator) checkAnalystSQL(exec *mcpclient.Conn, dialect, sql string
 			}
 			msg := fmt.Sprintf("table %s is in database %q, not in %q: send the SQL with \"server\": %q "+
 				"(a statement runs on one database)", t, id, exec.ID(), id)
-			return &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.MissingTable, SQL: sql,
+			return &executor.QueryExecutionError{Reason: executor.ReasonSQLExecution, Category: sqlerr.MissingTable, SQL: sql,
 				Message: msg, Err: sqlerr.New(sqlerr.MissingTable, msg)}
 		}
 	}
@@ -298,7 +298,7 @@ func wasTriedOn(tried, on []string, sql, server string) bool {
 // serversUsed lists the servers that answered: with several databases,
 // the target executor and the servers that did not describe another
 // database (other executors and the catalogs bound to them are left out).
-func (b *requestBase) serversUsed(g *gathered, target *mcpclient.Conn) []string {
+func (b *requestBase) serversUsed(g *resources.Gathered, target *mcpclient.Conn) []string {
 	if len(b.databases) < 2 {
 		return serversUsed(g, target)
 	}

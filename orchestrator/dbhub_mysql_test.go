@@ -13,6 +13,7 @@ import (
 	"talk2tables/internal/fixtures"
 	"talk2tables/internal/mariadbtest"
 	"talk2tables/orchestrator/builtin"
+	"talk2tables/orchestrator/executor"
 	"talk2tables/sqlerr"
 )
 
@@ -45,7 +46,7 @@ func TestDBHubExecutorMariaDB(t *testing.T) {
 	if len(res.Rows) != 7 || !res.Truncated || strings.Join(res.Columns, ",") != "sale_id,region" {
 		t.Errorf("columns %v, %d rows, truncated %v; want sale_id,region, 7 rows, truncated", res.Columns, len(res.Rows), res.Truncated)
 	}
-	var qe *QueryExecutionError
+	var qe *executor.QueryExecutionError
 	if _, err = o.ExecuteSQL(ctx, "SELECT nope FROM sales", 5, "t"); !errors.As(err, &qe) || qe.Category != sqlerr.MissingColumn {
 		t.Errorf("err = %v, want MISSING_COLUMN from MySQL's message", err)
 	}

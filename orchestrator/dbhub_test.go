@@ -16,6 +16,7 @@ import (
 	"talk2tables/internal/pgtest"
 	"talk2tables/internal/testfixture"
 	"talk2tables/orchestrator/builtin"
+	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/sqlerr"
 )
@@ -115,7 +116,7 @@ func TestDBHubExecutorSQLite(t *testing.T) {
 	})
 	t.Run("error message", func(t *testing.T) {
 		_, err := o.ExecuteSQL(ctx, "SELECT no_such_column FROM sales", 5, "t")
-		var qe *QueryExecutionError
+		var qe *executor.QueryExecutionError
 		if !errors.As(err, &qe) || qe.Category != sqlerr.MissingColumn {
 			t.Fatalf("err = %v, want MISSING_COLUMN", err)
 		}
@@ -210,7 +211,7 @@ func TestDBHubExecutorPostgres(t *testing.T) {
 		t.Errorf("columns %v, %d rows, truncated %v; want sale_id,region, 7 rows, truncated", res.Columns, len(res.Rows), res.Truncated)
 	}
 	_, err = o.ExecuteSQL(ctx, "SELECT nope FROM sales", 5, "t")
-	var qe *QueryExecutionError
+	var qe *executor.QueryExecutionError
 	if !errors.As(err, &qe) || qe.Category != sqlerr.MissingColumn || strings.Contains(qe.Message, `"success"`) {
 		t.Errorf("err = %v, want MISSING_COLUMN with DBHub's message", err)
 	}

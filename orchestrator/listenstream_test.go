@@ -52,7 +52,7 @@ func TestListeningStreamOutlivesCallTimeout(t *testing.T) {
 	o := newOrch(t, cfg, WithInProcessServer("database_mcp", f.dbServer(t)))
 
 	eventually(t, "the listening stream to open", func() bool { return opened.Load() == 1 })
-	if _, err := o.gather(context.Background(), "t"); err != nil {
+	if _, err := o.cache.Gather(context.Background(), "t"); err != nil {
 		t.Fatal(err)
 	}
 	// Five call timeouts with nothing to do.
@@ -60,12 +60,12 @@ func TestListeningStreamOutlivesCallTimeout(t *testing.T) {
 	if n := ended.Load(); n != 0 {
 		t.Errorf("listening stream ended %d time(s) within %s of an idle connection, want 0", n, 5*callTimeout)
 	}
-	if s, _ := o.cache.lookup("product_metadata_mcp", time.Now()); s == nil {
+	if s, _ := o.cache.Lookup("product_metadata_mcp", time.Now()); s == nil {
 		t.Fatal("metadata not cached after gather")
 	}
 	meta.s.SendNotificationToAllClients(string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": "metadata://a"})
 	eventually(t, "the notification to invalidate the cache", func() bool {
-		s, _ := o.cache.lookup("product_metadata_mcp", time.Now())
+		s, _ := o.cache.Lookup("product_metadata_mcp", time.Now())
 		return s == nil
 	})
 	if st := o.clients.Conn("product_metadata_mcp").State(); st != mcpclient.StateConnected {

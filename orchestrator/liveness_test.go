@@ -17,6 +17,7 @@ import (
 
 	"talk2tables/config"
 	"talk2tables/mcpserve"
+	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/sqlerr"
 )
@@ -139,7 +140,7 @@ func TestSlowStatementIsRepairableTimeout(t *testing.T) {
 	pid := c.PID()
 	slow := "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT count(*) FROM r"
 	_, err := o.ExecuteSQL(context.Background(), slow, 1, "slow")
-	var qe *QueryExecutionError
+	var qe *executor.QueryExecutionError
 	if !errors.As(err, &qe) || qe.Category != "TIMEOUT" || !qe.Category.Repairable() {
 		t.Fatalf("err = %v, want a repairable TIMEOUT", err)
 	}
@@ -246,7 +247,7 @@ func TestTimedOutCallIsCancelled(t *testing.T) {
 		SchemaDiscovery: config.DiscoveryOff}
 	o := newOrch(t, cfg, WithInProcessServer("slow", slow.s))
 	_, err := o.ExecuteSQL(context.Background(), "SELECT x FROM t", 1, "t")
-	var qe *QueryExecutionError
+	var qe *executor.QueryExecutionError
 	if !errors.As(err, &qe) || qe.Category != sqlerr.Timeout || !strings.Contains(qe.Message, "mcp_call_timeout") {
 		t.Fatalf("err = %v, want a TIMEOUT naming mcp_call_timeout", err)
 	}

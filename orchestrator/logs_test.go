@@ -82,8 +82,8 @@ func TestNilMetricsIsNoop(t *testing.T) {
 	var m *Metrics
 	m.observeLLM(1, 1, 1)
 	m.ObserveMCP("s", "m", 1)
-	m.cacheHit("s")
-	m.cacheMiss("s")
+	m.CacheHit("s")
+	m.CacheMiss("s")
 	m.sqlError("X")
 	m.recoveryAttempt("X")
 	m.recoveryOutcome("x")

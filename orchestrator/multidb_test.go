@@ -13,6 +13,7 @@ import (
 	"talk2tables/internal/llmtest"
 	"talk2tables/internal/testfixture"
 	"talk2tables/orchestrator/builtin"
+	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
@@ -191,7 +192,7 @@ func TestExecuteSQLOnServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = o.ExecuteSQL(ctx, "SELECT COUNT(*) FROM shipments", 10, "")
-	var qe *QueryExecutionError
+	var qe *executor.QueryExecutionError
 	if !errors.As(err, &qe) || qe.Category != sqlerr.MissingTable || !strings.Contains(qe.Message, `"server": "parcels_db"`) {
 		t.Errorf("other database's table: err = %v, want MISSING_TABLE naming parcels_db", err)
 	}

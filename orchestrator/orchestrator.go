@@ -25,8 +25,9 @@ import (
 
 	"talk2tables/config"
 	"talk2tables/orchestrator/builtin"
+	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/mcpclient"
-	"talk2tables/orchestrator/resultcache"
+	"talk2tables/orchestrator/resources"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 	"talk2tables/telemetry"
@@ -42,8 +43,8 @@ type Orchestrator struct {
 	metrics *Metrics
 
 	clients *mcpclient.Pool
-	cache   *resourceCache
-	results *resultcache.Cache // nil when orchestration.result_cache is off
+	cache   *resources.Cache
+	exec    *executor.Executor
 
 	// pool are the options of the MCP client pool (Option sets them).
 	pool mcpclient.Options
@@ -113,21 +114,21 @@ func New(ctx context.Context, cfg *config.Config, logger *slog.Logger, opts ...O
 	o.pool.Metrics = o.metrics
 	o.pool.Hooks = mcpclient.Hooks{
 		Connected: func(c *mcpclient.Conn) {
-			o.cache.invalidate(c.ID())
-			o.dataChanged(c.ID(), false)
+			o.cache.Invalidate(c.ID())
+			o.exec.DataChanged(c.ID(), false)
 		},
-		Invalidated: func(c *mcpclient.Conn) { o.cache.invalidate(c.ID()) },
+		Invalidated: func(c *mcpclient.Conn) { o.cache.Invalidate(c.ID()) },
 		// A new database or catalog may be behind the change: every
 		// cached SQL result goes too.
 		ResourcesChanged: func(c *mcpclient.Conn) {
-			o.cache.invalidate(c.ID())
-			o.dataChanged(c.ID(), true)
+			o.cache.Invalidate(c.ID())
+			o.exec.DataChanged(c.ID(), true)
 		},
-		ProbeFault: o.probeFault,
+		ProbeFault: func(ctx context.Context, c *mcpclient.Conn) { o.exec.ProbeFault(ctx, c) },
 	}
+	o.exec = executor.New(cfg, o.metrics)
 	o.clients = mcpclient.New(cfg, logger, o.pool)
-	o.cache = newResourceCache(o, cfg.Orchestration.CacheTTL())
-	o.results = newResultCache(cfg.Orchestration.ResultCache, o.metrics)
+	o.cache = resources.New(o.clients, o.exec, cfg, logger, o.metrics)
 	if err := o.clients.Connect(ctx); err != nil {
 		o.Close()
 		return nil, err
@@ -189,11 +190,11 @@ func (o *Orchestrator) Resources(ctx context.Context) ([]ResourceSnapshot, error
 				out[i].Error = "server is " + st
 				return
 			}
-			if !gathers(c) {
+			if !resources.Gathers(c) {
 				out[i].Resources = map[string]any{}
 				return
 			}
-			snap, _, err := o.cache.get(ctx, c, "")
+			snap, _, err := o.cache.Get(ctx, c, "")
 			if err != nil {
 				out[i].Error = err.Error()
 				return
@@ -224,8 +225,8 @@ type Query struct {
 const (
 	StageGathering  = "gathering"
 	StageGenerating = "generating"
-	StageValidating = "validating"
-	StageExecuting  = "executing"
+	StageValidating = executor.StageValidating
+	StageExecuting  = executor.StageExecuting
 	StageRetry      = "retry"
 )
 
@@ -325,16 +326,16 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 	t0 := time.Now()
 	log.Info("resource gathering started", "event", "resource_gathering_started", "component", "orchestrator")
 	gctx, gspan := telemetry.Start(ctx, "gather", trace.SpanKindInternal)
-	g, err := o.gather(gctx, opID)
+	g, err := o.cache.Gather(gctx, opID)
 	telemetry.End(gspan, err)
 	if err != nil {
 		return finish(err)
 	}
-	res.Metadata.Cache = g.cacheStatus()
-	res.Metadata.MissingServers = g.missing
+	res.Metadata.Cache = g.CacheStatus()
+	res.Metadata.MissingServers = g.Missing
 	log.Info("resource gathering completed", "event", "resource_gathering_completed", "component", "orchestrator",
-		"duration_ms", ms(time.Since(t0)), "servers", len(g.snaps), "cache", res.Metadata.Cache,
-		"missing_servers", g.missing)
+		"duration_ms", ms(time.Since(t0)), "servers", len(g.Snaps), "cache", res.Metadata.Cache,
+		"missing_servers", g.Missing)
 
 	exec, err := o.clients.Executor()
 	if err != nil {
@@ -401,9 +402,9 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 		// The database the plan names (several executors), refused before
 		// anything is sent when it names none or reads another's tables.
 		target, dialect, err := base.route(exec, plan)
-		var data *QueryData
+		var data *executor.QueryData
 		if err == nil {
-			data, err = o.runSQL(actx, log, target, dialect, plan.SQL, maxRows, true, func(stage string) {
+			data, err = o.exec.Run(actx, log, target, dialect, plan.SQL, maxRows, true, func(stage string) {
 				progress(Progress{Stage: stage, Attempt: attempt})
 			})
 		}
@@ -422,7 +423,7 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 			return finish(nil)
 		}
 		lastErr = err
-		var qe *QueryExecutionError
+		var qe *executor.QueryExecutionError
 		if !errors.As(err, &qe) {
 			// Not a SQL error (lost executor, timeout): nothing to repair.
 			at.Error = err.Error()
@@ -527,7 +528,7 @@ func normalizeSQL(s string) string {
 // buildRequest turns gathered resources into the generator's request. The
 // question-independent part (servers, their rendered prompt text, dialect,
 // the databases) is computed once per set of resource snapshots and shared.
-func (o *Orchestrator) buildRequest(question string, g *gathered, exec *mcpclient.Conn) (sqlgen.Request, *requestBase) {
+func (o *Orchestrator) buildRequest(question string, g *resources.Gathered, exec *mcpclient.Conn) (sqlgen.Request, *requestBase) {
 	b := o.requestBase(g, exec)
 	today := b.today
 	if today == "" {
@@ -540,7 +541,7 @@ func (o *Orchestrator) buildRequest(question string, g *gathered, exec *mcpclien
 // requestBase is the part of a generator request that depends only on the
 // resource snapshots and the executor. It is immutable once built.
 type requestBase struct {
-	snaps    []*serverSnapshot // the identity it was built for, by priority
+	snaps    []*resources.Snapshot // the identity it was built for, by priority
 	exec     *mcpclient.Conn
 	servers  []sqlgen.ServerContext
 	rendered *sqlgen.RenderedServers
@@ -556,11 +557,11 @@ type requestBase struct {
 // the snapshots are the same objects. Snapshots are immutable and every
 // refetch (TTL expiry, change notification, reconnect) stores a new one, so
 // pointer identity is exactly "the resources did not change".
-func (o *Orchestrator) requestBase(g *gathered, exec *mcpclient.Conn) *requestBase {
+func (o *Orchestrator) requestBase(g *resources.Gathered, exec *mcpclient.Conn) *requestBase {
 	o.baseMu.Lock()
 	b := o.base
 	o.baseMu.Unlock()
-	if b != nil && b.exec == exec && slices.Equal(b.snaps, g.snaps) {
+	if b != nil && b.exec == exec && slices.Equal(b.snaps, g.Snaps) {
 		return b
 	}
 	b = newRequestBase(g, exec, o.cfg.LLM.TokenBudget())
@@ -570,11 +571,11 @@ func (o *Orchestrator) requestBase(g *gathered, exec *mcpclient.Conn) *requestBa
 	return b
 }
 
-func newRequestBase(g *gathered, exec *mcpclient.Conn, budget int) *requestBase {
-	b := &requestBase{snaps: slices.Clone(g.snaps), exec: exec,
-		servers: make([]sqlgen.ServerContext, len(g.snaps))}
-	for i, s := range g.snaps {
-		c := g.conns[i]
+func newRequestBase(g *resources.Gathered, exec *mcpclient.Conn, budget int) *requestBase {
+	b := &requestBase{snaps: slices.Clone(g.Snaps), exec: exec,
+		servers: make([]sqlgen.ServerContext, len(g.Snaps))}
+	for i, s := range g.Snaps {
+		c := g.Conns[i]
 		b.servers[i] = sqlgen.ServerContext{ID: c.ID(), Name: c.Config().Name, Priority: c.Config().Priority,
 			Domains: c.Config().Domains, Capabilities: c.Config().Capabilities, Resources: s.Resources,
 			Version: strconv.FormatUint(s.Version, 10), RelevantOnly: c.Config().RelevantOnly()}
@@ -584,8 +585,8 @@ func newRequestBase(g *gathered, exec *mcpclient.Conn, budget int) *requestBase 
 	}
 	// Dialect and today come from the executor's schema resource when it
 	// has one ({"dialect": ..., "today": ...}).
-	for i, s := range g.snaps {
-		if g.conns[i] != exec {
+	for i, s := range g.Snaps {
+		if g.Conns[i] != exec {
 			continue
 		}
 		for _, v := range s.Resources {
@@ -612,11 +613,11 @@ func newRequestBase(g *gathered, exec *mcpclient.Conn, budget int) *requestBase 
 
 // serversUsed lists the servers whose resources went into the prompt, by
 // priority, plus the executor (last when it contributed no resources).
-func serversUsed(g *gathered, exec *mcpclient.Conn) []string {
+func serversUsed(g *resources.Gathered, exec *mcpclient.Conn) []string {
 	var out []string
 	seen := false
-	for i, s := range g.snaps {
-		c := g.conns[i]
+	for i, s := range g.Snaps {
+		c := g.Conns[i]
 		if c == exec {
 			seen = true
 			out = append(out, c.ID())
@@ -646,8 +647,8 @@ func failureLevel(err error) slog.Level {
 	if errors.As(err, &gen) && (gen.Reason == sqlgen.ReasonDeclined || gen.Reason == sqlgen.ReasonInvalidSQL) {
 		return slog.LevelWarn
 	}
-	var exec *QueryExecutionError
-	if errors.As(err, &exec) && exec.Reason == ReasonSQLExecution && exec.Category != sqlerr.Timeout {
+	var exec *executor.QueryExecutionError
+	if errors.As(err, &exec) && exec.Reason == executor.ReasonSQLExecution && exec.Category != sqlerr.Timeout {
 		return slog.LevelWarn
 	}
 	return slog.LevelError

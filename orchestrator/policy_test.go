@@ -31,7 +31,7 @@ func TestNotificationStormCoalesced(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { o.Close() })
-	if _, err := o.gather(context.Background(), "t"); err != nil {
+	if _, err := o.cache.Gather(context.Background(), "t"); err != nil {
 		t.Fatal(err)
 	}
 	reads := meta.reads.Load()
@@ -61,7 +61,7 @@ func TestNotificationStormCoalesced(t *testing.T) {
 	if len(events) == 0 || len(events) > 2 || total != 100 {
 		t.Errorf("invalidation log lines = %d counting %v notifications, want 1 or 2 lines counting 100", len(events), total)
 	}
-	if _, err := o.gather(context.Background(), "t"); err != nil {
+	if _, err := o.cache.Gather(context.Background(), "t"); err != nil {
 		t.Fatal(err)
 	}
 	if got := meta.reads.Load() - reads; got > 2 {
@@ -86,13 +86,13 @@ func TestServerEverythingNotSubscribed(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { o.Close() })
-	g, err := o.gather(context.Background(), "t")
+	g, err := o.cache.Gather(context.Background(), "t")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ev := o.clients.Conn("everything")
 	n := 0
-	for _, s := range g.snaps {
+	for _, s := range g.Snaps {
 		if s.ServerID == "everything" {
 			n = len(s.Resources)
 		}

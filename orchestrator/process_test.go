@@ -16,6 +16,7 @@ import (
 	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/internal/llmtest"
+	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 )
@@ -184,7 +185,7 @@ func TestProcessStops(t *testing.T) {
 		// A plan that passes parsing but writes: the generator (sqlgen) itself
 		// rejects non-read-only SQL, so drive the executor path directly.
 		_, err := o.ExecuteSQL(context.Background(), "DELETE FROM sales", 10, "op")
-		var qe *QueryExecutionError
+		var qe *executor.QueryExecutionError
 		if !errors.As(err, &qe) || qe.Category != sqlerr.PermissionError {
 			t.Fatalf("ExecuteSQL(DELETE) = %v, want PERMISSION_ERROR", err)
 		}
@@ -205,7 +206,7 @@ func TestProcessStops(t *testing.T) {
 		o := newOrch(t, cfg, WithGenerator(llmGen(t, llm)),
 			WithInProcessServer("database_mcp", deny.s), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
 		res, err := o.Process(context.Background(), Query{Question: "q"})
-		var qe *QueryExecutionError
+		var qe *executor.QueryExecutionError
 		if !errors.As(err, &qe) || qe.Category != sqlerr.PermissionError {
 			t.Fatalf("err = %v, want PERMISSION_ERROR", err)
 		}
@@ -234,7 +235,7 @@ func TestProcessStops(t *testing.T) {
 			llmtest.Step{Content: llmtest.Plan("SELECT b FROM sales", nil, "")},
 			llmtest.Step{Content: llmtest.Plan("SELECT region FROM sales", nil, "")})
 		res, err := o.Process(context.Background(), Query{Question: "q"})
-		var qe *QueryExecutionError
+		var qe *executor.QueryExecutionError
 		if !errors.As(err, &qe) || qe.Category != sqlerr.MissingColumn {
 			t.Fatalf("err = %v, want MISSING_COLUMN after 2 attempts", err)
 		}
@@ -391,7 +392,7 @@ func TestProcessGeneratedWriteRefused(t *testing.T) {
 			o := newOrch(t, cfg, WithGenerator(llmGen(t, llm)),
 				WithInProcessServer("database_mcp", spy.s), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
 			res, err := o.Process(context.Background(), Query{Question: "remove the sales"})
-			var qe *QueryExecutionError
+			var qe *executor.QueryExecutionError
 			if !errors.As(err, &qe) || qe.Category != sqlerr.PermissionError {
 				t.Fatalf("err = %v, want PERMISSION_ERROR", err)
 			}

@@ -85,23 +85,19 @@ func TestPromptFollowsResourceChanges(t *testing.T) {
 			ns.s.SendNotificationToAllClients(string(mcp.MethodNotificationResourceUpdated),
 				map[string]any{"uri": "notes://current"})
 			eventually(t, "cache invalidation", func() bool {
-				s, _ := o.cache.lookup("notes_mcp", time.Now())
+				s, _ := o.cache.Lookup("notes_mcp", time.Now())
 				return s == nil
 			})
 		}},
 		{name: "resource list changed notification", ttl: 300, change: func(t *testing.T, o *Orchestrator, ns *notesServer) {
 			ns.s.SendNotificationToAllClients(string(mcp.MethodNotificationResourcesListChanged), nil)
 			eventually(t, "cache invalidation", func() bool {
-				s, _ := o.cache.lookup("notes_mcp", time.Now())
+				s, _ := o.cache.Lookup("notes_mcp", time.Now())
 				return s == nil
 			})
 		}},
 		{name: "ttl expiry", ttl: 300, change: func(t *testing.T, o *Orchestrator, _ *notesServer) {
-			o.cache.mu.Lock()
-			e := o.cache.entries["notes_mcp"]
-			e.expires = time.Now().Add(-time.Second)
-			o.cache.entries["notes_mcp"] = e
-			o.cache.mu.Unlock()
+			o.cache.Expire("notes_mcp")
 		}},
 		{name: "caching disabled", ttl: 0, change: func(*testing.T, *Orchestrator, *notesServer) {}},
 	}

@@ -22,6 +22,7 @@ import (
 	"talk2tables/internal/llmtest"
 	"talk2tables/internal/testfixture"
 	"talk2tables/mcpserve"
+	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/sqlgen"
 )
@@ -75,21 +76,21 @@ func TestResultCacheAnswersRepeatedSQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if first.ResultCache != ResultCacheMiss || first.AgeS != nil {
+	if first.ResultCache != executor.ResultCacheMiss || first.AgeS != nil {
 		t.Errorf("first run: result_cache = %q, age = %v; want miss without an age", first.ResultCache, first.AgeS)
 	}
 	again, err := o.ExecuteSQL(ctx, "  select run FROM runs -- again\n;", 10, "t2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.ResultCache == ResultCacheHit {
+	if again.ResultCache == executor.ResultCacheHit {
 		t.Errorf("a statement differing in a word's case was a hit; column labels follow the spelling")
 	}
 	hit, err := o.ExecuteSQL(ctx, "SELECT run\n  FROM runs /* same */ ;", 10, "t3")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hit.ResultCache != ResultCacheHit || hit.AgeS == nil || hit.Rows[0][0] != first.Rows[0][0] {
+	if hit.ResultCache != executor.ResultCacheHit || hit.AgeS == nil || hit.Rows[0][0] != first.Rows[0][0] {
 		t.Errorf("repeat: result_cache = %q, age = %v, rows %v; want a hit with the first rows %v",
 			hit.ResultCache, hit.AgeS, hit.Rows, first.Rows)
 	}
@@ -106,7 +107,7 @@ func TestResultCacheAnswersRepeatedSQL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []string{ResultCacheMiss, ResultCacheHit}[i]
+		want := []string{executor.ResultCacheMiss, executor.ResultCacheHit}[i]
 		if res.Result.ResultCache != want {
 			t.Errorf("Process %d: result_cache = %q, want %q", i+1, res.Result.ResultCache, want)
 		}
@@ -187,10 +188,10 @@ func TestResultCacheFollowsTheDatabase(t *testing.T) {
 		}
 		return int64(d.Rows[0][0].(float64)), d.ResultCache
 	}
-	if n, how := count(); n != 100 || how != ResultCacheMiss {
+	if n, how := count(); n != 100 || how != executor.ResultCacheMiss {
 		t.Fatalf("first count = %d (%s), want 100 (miss)", n, how)
 	}
-	if n, how := count(); n != 100 || how != ResultCacheHit {
+	if n, how := count(); n != 100 || how != executor.ResultCacheHit {
 		t.Fatalf("second count = %d (%s), want 100 (hit)", n, how)
 	}
 	copyDB(t, testfixture.SalesDB(t, 300), path)
@@ -198,7 +199,7 @@ func TestResultCacheFollowsTheDatabase(t *testing.T) {
 		n, _ := count()
 		return n == 300
 	})
-	if n, how := count(); n != 300 || how != ResultCacheHit {
+	if n, how := count(); n != 300 || how != executor.ResultCacheHit {
 		t.Errorf("count after the change = %d (%s), want 300 (hit again)", n, how)
 	}
 }
@@ -262,7 +263,7 @@ func TestStaleWhileDown(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ExecuteSQL of a cached statement while down = %v, want the stale result", err)
 			}
-			if !d.Stale || d.ResultCache != ResultCacheStale || d.AgeS == nil || d.RowCount != 1 {
+			if !d.Stale || d.ResultCache != executor.ResultCacheStale || d.AgeS == nil || d.RowCount != 1 {
 				t.Errorf("stale result = %+v, want stale: true, result_cache stale, an age and the row", d)
 			}
 			if _, err := o.ExecuteSQL(ctx, "SELECT never_cached", 10, ""); err == nil {

@@ -12,6 +12,7 @@ import (
 	"talk2tables/config"
 	"talk2tables/internal/llmtest"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
 	"talk2tables/sqlerr"
 )
 
@@ -139,16 +140,16 @@ func TestSQLEndpoint(t *testing.T) {
 		wantCode     int
 		wantCategory sqlerr.Category
 		wantField    string
-		check        func(t *testing.T, d orchestrator.QueryData)
+		check        func(t *testing.T, d executor.QueryData)
 	}{
 		{name: "valid", body: `{"sql":"SELECT region, COUNT(*) AS n FROM sales GROUP BY region ORDER BY region"}`, wantCode: 200,
-			check: func(t *testing.T, d orchestrator.QueryData) {
+			check: func(t *testing.T, d executor.QueryData) {
 				if len(d.Rows) != 4 || d.Rows[0][0] != "East" {
 					t.Errorf("rows = %v, want 4 regions starting with East", d.Rows)
 				}
 			}},
 		{name: "max_rows caps rows", body: `{"sql":"SELECT sale_id FROM sales","max_rows":3}`, wantCode: 200,
-			check: func(t *testing.T, d orchestrator.QueryData) {
+			check: func(t *testing.T, d executor.QueryData) {
 				if len(d.Rows) != 3 || !d.Truncated {
 					t.Errorf("rows %d truncated %v, want 3 and truncated", len(d.Rows), d.Truncated)
 				}
@@ -172,7 +173,7 @@ func TestSQLEndpoint(t *testing.T) {
 				}
 				return
 			}
-			var d orchestrator.QueryData
+			var d executor.QueryData
 			if err := json.Unmarshal(body, &d); err != nil {
 				t.Fatalf("decode: %v", err)
 			}

@@ -10,7 +10,9 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/mcpclient"
+	"talk2tables/orchestrator/resources"
 	"talk2tables/sqlerr"
 )
 
@@ -70,10 +72,10 @@ func classify(err error) classified {
 		ae    *apiError
 		conn  *mcpclient.MCPConnectionError
 		none  *mcpclient.NoMCPAvailableError
-		fetch *orchestrator.ResourceFetchError
-		shape *orchestrator.ResultFormatError
+		fetch *resources.ResourceFetchError
+		shape *executor.ResultFormatError
 		gen   *orchestrator.SQLGenerationError
-		exec  *orchestrator.QueryExecutionError
+		exec  *executor.QueryExecutionError
 		ue    *mcpclient.UnknownExecutorError
 		mbe   *http.MaxBytesError
 	)
@@ -104,7 +106,7 @@ func classify(err error) classified {
 		out.detail.Field = "server"
 		return out
 	case errors.As(err, &exec):
-		if exec.Reason == orchestrator.ReasonNoExecutor {
+		if exec.Reason == executor.ReasonNoExecutor {
 			return c(http.StatusServiceUnavailable, "no_executor",
 				"no connected MCP server can execute SQL; check /api/servers and the execute_query capability in the configuration")
 		}
@@ -164,7 +166,7 @@ func classify(err error) classified {
 }
 
 // sqlMessage tells the user why their SQL failed.
-func sqlMessage(e *orchestrator.QueryExecutionError) string {
+func sqlMessage(e *executor.QueryExecutionError) string {
 	msg := e.Message
 	if msg == "" {
 		msg = "the SQL could not be executed"

@@ -1,4 +1,4 @@
-package orchestrator
+package executor
 
 import (
 	"log/slog"
@@ -22,27 +22,27 @@ const resultEntryOverhead = 256
 
 // newResultCache returns the result cache the config asks for (nil when it
 // is off), reporting evictions and size to m.
-func newResultCache(cfg config.ResultCacheConfig, m *Metrics) *resultcache.Cache {
+func newResultCache(cfg config.ResultCacheConfig, m Metrics) *resultcache.Cache {
 	if !cfg.Enabled {
 		return nil
 	}
 	return resultcache.New(resultcache.Config{TTL: cfg.TTL, MaxBytes: cfg.MaxBytes, MaxStale: cfg.MaxStale}, nil,
-		func(evicted int, bytes int64) { m.resultCacheChanged(evicted, bytes) })
+		func(evicted int, bytes int64) { m.ResultCacheChanged(evicted, bytes) })
 }
 
 // cachedResult returns a fresh cached result of sql on exec, marked as a
 // hit, or nil (and the key to store the result under).
-func (o *Orchestrator) cachedResult(log *slog.Logger, exec *mcpclient.Conn, sql string, maxRows int) (resultcache.Key, *QueryData) {
-	if o.results == nil {
+func (ex *Executor) cachedResult(log *slog.Logger, exec *mcpclient.Conn, sql string, maxRows int) (resultcache.Key, *QueryData) {
+	if ex.results == nil {
 		return resultcache.Key{}, nil
 	}
 	key := resultcache.NewKey(exec.ID(), sql, maxRows)
-	v, age, ok := o.results.Get(key)
+	v, age, ok := ex.results.Get(key)
 	if !ok {
-		o.metrics.resultCacheLookup(false)
+		ex.metrics.ResultCacheLookup(false)
 		return key, nil
 	}
-	o.metrics.resultCacheLookup(true)
+	ex.metrics.ResultCacheLookup(true)
 	d := v.(*QueryData).served(ResultCacheHit, age)
 	log.Info("sql result served from the result cache", "event", "result_cache_hit", "component", "cache",
 		"server", exec.ID(), "age_s", *d.AgeS, "row_count", d.RowCount)
@@ -51,28 +51,28 @@ func (o *Orchestrator) cachedResult(log *slog.Logger, exec *mcpclient.Conn, sql 
 
 // storeResult caches data (whose JSON was size bytes) under key and marks
 // it a miss. data must not change afterwards; the caller gets a copy.
-func (o *Orchestrator) storeResult(key resultcache.Key, data *QueryData, size int) *QueryData {
-	if o.results == nil {
+func (ex *Executor) storeResult(key resultcache.Key, data *QueryData, size int) *QueryData {
+	if ex.results == nil {
 		return data
 	}
-	o.results.Put(key, data, size+resultEntryOverhead, data.DataVersion)
+	ex.results.Put(key, data, size+resultEntryOverhead, data.DataVersion)
 	d := *data
 	d.ResultCache = ResultCacheMiss
 	return &d
 }
 
-// staleResult returns a cached result of sql on server, at most max_stale
+// Stale returns a cached result of sql on server, at most max_stale
 // old whatever its freshness, marked stale: for answering while the
 // executor is down. nil when there is none (or stale serving is off).
-func (o *Orchestrator) staleResult(log *slog.Logger, serverID, sql string, maxRows int, cause error) *QueryData {
-	if o.results == nil {
+func (ex *Executor) Stale(log *slog.Logger, serverID, sql string, maxRows int, cause error) *QueryData {
+	if ex.results == nil {
 		return nil
 	}
-	v, age, ok := o.results.GetStale(resultcache.NewKey(serverID, sql, maxRows))
+	v, age, ok := ex.results.GetStale(resultcache.NewKey(serverID, sql, maxRows))
 	if !ok {
 		return nil
 	}
-	o.metrics.resultCacheStaleServed()
+	ex.metrics.ResultCacheStaleServed()
 	d := v.(*QueryData).served(ResultCacheStale, age)
 	d.Stale = true
 	log.Warn("executor down; serving a stale cached result", "event", "result_cache_stale", "component", "cache",
@@ -80,18 +80,18 @@ func (o *Orchestrator) staleResult(log *slog.Logger, serverID, sql string, maxRo
 	return d
 }
 
-// dataChanged makes the cached results of server id misses (its data may
+// DataChanged makes the cached results of server id misses (its data may
 // have changed: it reconnected); all does so for every server (a server said
 // its resources changed: a new database or catalog).
-func (o *Orchestrator) dataChanged(id string, all bool) {
-	if o.results == nil {
+func (ex *Executor) DataChanged(id string, all bool) {
+	if ex.results == nil {
 		return
 	}
 	if all {
-		o.results.InvalidateAll()
+		ex.results.InvalidateAll()
 		return
 	}
-	o.results.Invalidate(id)
+	ex.results.Invalidate(id)
 }
 
 // served is a copy of a cached result marked with how it was served.

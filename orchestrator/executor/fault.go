@@ -1,4 +1,4 @@
-package orchestrator
+package executor
 
 import (
 	"context"
@@ -7,10 +7,10 @@ import (
 	"talk2tables/orchestrator/mcpclient"
 )
 
-// probeFault re-runs, at most one row, the statement that found the
+// ProbeFault re-runs, at most one row, the statement that found the
 // executor's database broken: when it runs (or fails for a reason of its
 // own) the database is back.
-func (o *Orchestrator) probeFault(ctx context.Context, c *mcpclient.Conn) {
+func (ex *Executor) ProbeFault(ctx context.Context, c *mcpclient.Conn) {
 	sql := c.FaultySQL()
 	if sql == "" {
 		return
@@ -20,7 +20,7 @@ func (o *Orchestrator) probeFault(ctx context.Context, c *mcpclient.Conn) {
 	if name := c.LimitArgument(tool); name != "" {
 		args[name] = 1
 	}
-	_, err := o.callSQLTool(ctx, c, tool, args, sql)
+	_, err := ex.callSQLTool(ctx, c, tool, args, sql)
 	var qe *QueryExecutionError
 	switch {
 	case err == nil:

@@ -1,4 +1,4 @@
-package orchestrator
+package resources
 
 import (
 	"context"
@@ -15,15 +15,17 @@ import (
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/singleflight"
 
+	"talk2tables/config"
+	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/mcpclient"
 )
 
 // maxParallelReads bounds concurrent resources/read calls to one server.
 const maxParallelReads = 8
 
-// serverSnapshot is an immutable view of one server's resources. Nothing
+// Snapshot is an immutable view of one server's resources. Nothing
 // may modify it after it is stored in the cache.
-type serverSnapshot struct {
+type Snapshot struct {
 	ServerID  string
 	Resources map[string]any // URI → parsed JSON value, or text
 	FetchedAt time.Time
@@ -35,15 +37,21 @@ type serverSnapshot struct {
 }
 
 type cacheEntry struct {
-	snap    *serverSnapshot
+	snap    *Snapshot
 	expires time.Time
 }
 
-// resourceCache is a TTL cache of resources keyed per server, with one
+// Cache is a TTL cache of resources keyed per server, with one
 // fetch at a time per server (singleflight) and invalidation by generation.
-type resourceCache struct {
-	o   *Orchestrator
-	ttl time.Duration
+// An executor without a schema resource gets one discovered through its
+// SQL (discover.go), cached with its resources.
+type Cache struct {
+	pool    *mcpclient.Pool
+	exec    *executor.Executor
+	cfg     *config.Config
+	log     *slog.Logger
+	metrics Metrics
+	ttl     time.Duration
 
 	mu      sync.RWMutex
 	entries map[string]cacheEntry
@@ -53,29 +61,76 @@ type resourceCache struct {
 	// noResources are the (shared, immutable) snapshots of the servers
 	// that advertise no resources, so their identity is stable across
 	// questions.
-	noResources map[string]*serverSnapshot
+	noResources map[string]*Snapshot
 }
 
-func newResourceCache(o *Orchestrator, ttl time.Duration) *resourceCache {
-	rc := &resourceCache{o: o, ttl: ttl, entries: map[string]cacheEntry{}, gens: map[string]uint64{},
-		noResources: map[string]*serverSnapshot{}}
-	for _, c := range o.clients.Conns() {
-		rc.noResources[c.ID()] = &serverSnapshot{ServerID: c.ID()}
+// Metrics records what the cache observes; the orchestrator's Prometheus
+// collectors implement it.
+type Metrics interface {
+	CacheHit(server string)
+	CacheMiss(server string)
+}
+
+type noMetrics struct{}
+
+func (noMetrics) CacheHit(string)  {}
+func (noMetrics) CacheMiss(string) {}
+
+// New returns the cache of the pool's servers, with the TTL of
+// orchestration.resource_cache_ttl; exec runs schema discovery. m may be
+// nil.
+func New(pool *mcpclient.Pool, exec *executor.Executor, cfg *config.Config, logger *slog.Logger, m Metrics) *Cache {
+	if m == nil {
+		m = noMetrics{}
+	}
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	rc := &Cache{pool: pool, exec: exec, cfg: cfg, log: logger, metrics: m, ttl: cfg.Orchestration.CacheTTL(),
+		entries: map[string]cacheEntry{}, gens: map[string]uint64{}, noResources: map[string]*Snapshot{}}
+	for _, c := range rc.pool.Conns() {
+		rc.noResources[c.ID()] = &Snapshot{ServerID: c.ID()}
 	}
 	return rc
 }
 
-// invalidate drops a server's entry; a fetch already in flight for it will
+// Cached returns the server's snapshot as last stored, fresh or expired,
+// without fetching.
+func (rc *Cache) Cached(id string) (*Snapshot, bool) {
+	rc.mu.RLock()
+	defer rc.mu.RUnlock()
+	e, ok := rc.entries[id]
+	return e.snap, ok
+}
+
+// SetTTL changes how long a fetch stays fresh, for the fetches that follow.
+func (rc *Cache) SetTTL(ttl time.Duration) {
+	rc.mu.Lock()
+	rc.ttl = ttl
+	rc.mu.Unlock()
+}
+
+// Expire makes the server's entry expired now (the next Get refetches).
+func (rc *Cache) Expire(id string) {
+	rc.mu.Lock()
+	if e, ok := rc.entries[id]; ok {
+		e.expires = time.Now().Add(-time.Second)
+		rc.entries[id] = e
+	}
+	rc.mu.Unlock()
+}
+
+// Invalidate drops a server's entry; a fetch already in flight for it will
 // not be stored.
-func (rc *resourceCache) invalidate(id string) {
+func (rc *Cache) Invalidate(id string) {
 	rc.mu.Lock()
 	delete(rc.entries, id)
 	rc.gens[id]++
 	rc.mu.Unlock()
 }
 
-// lookup returns a fresh entry, and whether an expired one was there.
-func (rc *resourceCache) lookup(id string, now time.Time) (snap *serverSnapshot, expired bool) {
+// Lookup returns a fresh entry, and whether an expired one was there.
+func (rc *Cache) Lookup(id string, now time.Time) (snap *Snapshot, expired bool) {
 	rc.mu.RLock()
 	e, ok := rc.entries[id]
 	rc.mu.RUnlock()
@@ -88,22 +143,22 @@ func (rc *resourceCache) lookup(id string, now time.Time) (snap *serverSnapshot,
 	return nil, true
 }
 
-// get returns the server's resources from the cache or fetches them (one
+// Get returns the server's resources from the cache or fetches them (one
 // fetch per server however many callers wait).
-func (rc *resourceCache) get(ctx context.Context, c *mcpclient.Conn, opID string) (*serverSnapshot, bool, error) {
-	if snap, expired := rc.lookup(c.ID(), time.Now()); snap != nil {
-		rc.o.metrics.cacheHit(c.ID())
-		rc.o.log.Debug("resource cache hit", "event", "resource_cache_hit", "component", "cache",
+func (rc *Cache) Get(ctx context.Context, c *mcpclient.Conn, opID string) (*Snapshot, bool, error) {
+	if snap, expired := rc.Lookup(c.ID(), time.Now()); snap != nil {
+		rc.metrics.CacheHit(c.ID())
+		rc.log.Debug("resource cache hit", "event", "resource_cache_hit", "component", "cache",
 			"operation_id", opID, "server", c.ID())
 		return snap, true, nil
 	} else if expired {
-		rc.o.log.Info("resource cache expired", "event", "resource_cache_expired", "component", "cache",
+		rc.log.Info("resource cache expired", "event", "resource_cache_expired", "component", "cache",
 			"operation_id", opID, "server", c.ID())
 	} else {
-		rc.o.log.Info("resource cache miss", "event", "resource_cache_miss", "component", "cache",
+		rc.log.Info("resource cache miss", "event", "resource_cache_miss", "component", "cache",
 			"operation_id", opID, "server", c.ID())
 	}
-	rc.o.metrics.cacheMiss(c.ID())
+	rc.metrics.CacheMiss(c.ID())
 	// The fetch outlives any single waiter: a caller that gives up must not
 	// fail the others. Each MCP call still has its own timeout.
 	ch := rc.sf.DoChan(c.ID(), func() (any, error) {
@@ -114,7 +169,7 @@ func (rc *resourceCache) get(ctx context.Context, c *mcpclient.Conn, opID string
 		if r.Err != nil {
 			return nil, false, r.Err
 		}
-		return r.Val.(*serverSnapshot), false, nil
+		return r.Val.(*Snapshot), false, nil
 	case <-ctx.Done():
 		return nil, false, ctx.Err()
 	}
@@ -122,11 +177,11 @@ func (rc *resourceCache) get(ctx context.Context, c *mcpclient.Conn, opID string
 
 // fetch lists and reads every resource of a server, in parallel, and stores
 // the result unless the entry was invalidated meanwhile.
-func (rc *resourceCache) fetch(ctx context.Context, c *mcpclient.Conn, opID string) (*serverSnapshot, error) {
+func (rc *Cache) fetch(ctx context.Context, c *mcpclient.Conn, opID string) (*Snapshot, error) {
 	rc.mu.RLock()
 	gen := rc.gens[c.ID()]
 	rc.mu.RUnlock()
-	log := rc.o.log.With("component", "cache", "operation_id", opID, "server", c.ID())
+	log := rc.log.With("component", "cache", "operation_id", opID, "server", c.ID())
 
 	list, err := rc.list(ctx, c, log)
 	if err != nil {
@@ -159,7 +214,7 @@ func (rc *resourceCache) fetch(ctx context.Context, c *mcpclient.Conn, opID stri
 		})
 	}
 	if err := g.Wait(); err != nil {
-		rc.invalidate(c.ID())
+		rc.Invalidate(c.ID())
 		return nil, err
 	}
 	res := make(map[string]any, len(list))
@@ -169,29 +224,27 @@ func (rc *resourceCache) fetch(ctx context.Context, c *mcpclient.Conn, opID stri
 		}
 	}
 	subscribeRead(ctx, c, res)
-	rc.o.addSchema(ctx, c, res)
-	snap := &serverSnapshot{ServerID: c.ID(), Resources: res, FetchedAt: time.Now(), Version: rc.fetches.Add(1)}
-	if rc.ttl > 0 {
-		rc.mu.Lock()
-		if rc.gens[c.ID()] == gen {
-			rc.entries[c.ID()] = cacheEntry{snap: snap, expires: snap.FetchedAt.Add(rc.ttl)}
-		}
-		rc.mu.Unlock()
+	rc.addSchema(ctx, c, res)
+	snap := &Snapshot{ServerID: c.ID(), Resources: res, FetchedAt: time.Now(), Version: rc.fetches.Add(1)}
+	rc.mu.Lock()
+	if rc.ttl > 0 && rc.gens[c.ID()] == gen {
+		rc.entries[c.ID()] = cacheEntry{snap: snap, expires: snap.FetchedAt.Add(rc.ttl)}
 	}
+	rc.mu.Unlock()
 	return snap, nil
 }
 
 // list lists the server's resources (none when it offers no resources: an
 // executor fetched only for its discovered schema).
-func (rc *resourceCache) list(ctx context.Context, c *mcpclient.Conn, log *slog.Logger) ([]mcp.Resource, error) {
-	if !gathers(c) {
+func (rc *Cache) list(ctx context.Context, c *mcpclient.Conn, log *slog.Logger) ([]mcp.Resource, error) {
+	if !Gathers(c) {
 		return nil, nil
 	}
 	start := time.Now()
 	log.Info("resource list requested", "event", "resource_list_requested")
 	list, err := c.ListResources(ctx)
 	if err != nil {
-		rc.invalidate(c.ID())
+		rc.Invalidate(c.ID())
 		return nil, fetchErr(c.ID(), "", PhaseList, err)
 	}
 	list = wanted(c, list)
@@ -253,17 +306,17 @@ func parseText(s string) any {
 	return s
 }
 
-// gathered is the outcome of gathering resources from every server.
-type gathered struct {
-	snaps   []*serverSnapshot // of the servers that answered, by priority
-	conns   []*mcpclient.Conn // parallel to snaps
-	missing []string          // servers down or failing that are not required
+// Gathered is the outcome of gathering resources from every server.
+type Gathered struct {
+	Snaps   []*Snapshot       // of the servers that answered, by priority
+	Conns   []*mcpclient.Conn // parallel to Snaps
+	Missing []string          // servers down or failing that are not required
 	hits    int
 	misses  int
 }
 
-// cacheStatus is "hit", "miss" or "partial".
-func (g *gathered) cacheStatus() string {
+// CacheStatus is "hit", "miss" or "partial".
+func (g *Gathered) CacheStatus() string {
 	switch {
 	case g.misses == 0:
 		return "hit"
@@ -276,26 +329,26 @@ func (g *gathered) cacheStatus() string {
 // gather collects the resources of every server through the cache, in
 // parallel. A required server down or failing is an error; any other is
 // listed in missing.
-func (o *Orchestrator) gather(ctx context.Context, opID string) (*gathered, error) {
-	n := len(o.clients.Conns())
-	g := &gathered{}
-	snaps := make([]*serverSnapshot, n)
+func (rc *Cache) Gather(ctx context.Context, opID string) (*Gathered, error) {
+	n := len(rc.pool.Conns())
+	g := &Gathered{}
+	snaps := make([]*Snapshot, n)
 	errs := make([]error, n)
 	var cold []int
 	now := time.Now()
-	for i, c := range o.clients.Conns() {
+	for i, c := range rc.pool.Conns() {
 		if c.State() != mcpclient.StateConnected {
 			errs[i] = c.DownError()
 			continue
 		}
-		if !gathers(c) && !discovers(c) {
-			snaps[i] = o.cache.noResources[c.ID()]
+		if !Gathers(c) && !discovers(c) {
+			snaps[i] = rc.noResources[c.ID()]
 			g.hits++
 			continue
 		}
-		if s, _ := o.cache.lookup(c.ID(), now); s != nil {
-			o.metrics.cacheHit(c.ID())
-			o.log.Debug("resource cache hit", "event", "resource_cache_hit", "component", "cache",
+		if s, _ := rc.Lookup(c.ID(), now); s != nil {
+			rc.metrics.CacheHit(c.ID())
+			rc.log.Debug("resource cache hit", "event", "resource_cache_hit", "component", "cache",
 				"operation_id", opID, "server", c.ID())
 			snaps[i] = s
 			g.hits++
@@ -307,7 +360,7 @@ func (o *Orchestrator) gather(ctx context.Context, opID string) (*gathered, erro
 		var wg sync.WaitGroup
 		for _, i := range cold {
 			wg.Go(func() {
-				snaps[i], _, errs[i] = o.cache.get(ctx, o.clients.Conns()[i], opID)
+				snaps[i], _, errs[i] = rc.Get(ctx, rc.pool.Conns()[i], opID)
 			})
 		}
 		wg.Wait()
@@ -316,18 +369,21 @@ func (o *Orchestrator) gather(ctx context.Context, opID string) (*gathered, erro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for i, c := range o.clients.Conns() {
+	for i, c := range rc.pool.Conns() {
 		if errs[i] != nil {
-			if o.cfg.Required(c.ID()) {
+			if rc.cfg.Required(c.ID()) {
 				return nil, errs[i]
 			}
-			o.log.Warn("mcp server skipped", "event", "error_occurred", "component", "orchestrator",
+			rc.log.Warn("mcp server skipped", "event", "error_occurred", "component", "orchestrator",
 				"operation_id", opID, "server", c.ID(), "error", errs[i].Error())
-			g.missing = append(g.missing, c.ID())
+			g.Missing = append(g.Missing, c.ID())
 			continue
 		}
-		g.snaps = append(g.snaps, snaps[i])
-		g.conns = append(g.conns, c)
+		g.Snaps = append(g.Snaps, snaps[i])
+		g.Conns = append(g.Conns, c)
 	}
 	return g, nil
 }
+
+// ms converts a duration to fractional milliseconds for logs.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

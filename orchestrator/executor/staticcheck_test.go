@@ -1,4 +1,4 @@
-package orchestrator
+package executor
 
 import (
 	"testing"
@@ -69,15 +69,5 @@ func TestStaticCheckDialect(t *testing.T) {
 				t.Errorf("staticCheck(%s, %q) = %v, want %s", tt.dialect, tt.sql, qe, tt.want)
 			}
 		})
-	}
-}
-
-func TestDialectOf(t *testing.T) {
-	if got := dialectOf(nil); got != "" {
-		t.Errorf("dialectOf(nil) = %q", got)
-	}
-	snap := &serverSnapshot{Resources: map[string]any{"database://schema": map[string]any{"dialect": "postgres"}, "x": "text"}}
-	if got := dialectOf(snap); got != "postgres" {
-		t.Errorf("dialectOf(postgres schema) = %q", got)
 	}
 }

@@ -1,4 +1,4 @@
-package orchestrator
+package resources
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"talk2tables/catalog"
 	"talk2tables/config"
+	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/mcpclient"
 )
 
@@ -94,7 +95,7 @@ type discoveredFK struct {
 // addSchema discovers the executor's schema into values (its resources just
 // read) when none of them is a schema, and records the schema's source.
 // A failed discovery is logged; the resources are kept without it.
-func (o *Orchestrator) addSchema(ctx context.Context, c *mcpclient.Conn, values map[string]any) {
+func (rc *Cache) addSchema(ctx context.Context, c *mcpclient.Conn, values map[string]any) {
 	for uri, v := range values {
 		if obj, ok := v.(map[string]any); ok && catalog.IsSchemaResource(obj) {
 			c.SetSchemaSource("resource " + uri)
@@ -106,7 +107,7 @@ func (o *Orchestrator) addSchema(ctx context.Context, c *mcpclient.Conn, values 
 		return
 	}
 	t0 := time.Now()
-	doc, err := o.discoverSchema(ctx, c)
+	doc, err := rc.discoverSchema(ctx, c)
 	if err != nil {
 		c.SetSchemaSource("")
 		c.Log().Warn("schema discovery failed", "event", "schema_discovery_failed", "component", "discovery",
@@ -114,7 +115,7 @@ func (o *Orchestrator) addSchema(ctx context.Context, c *mcpclient.Conn, values 
 		return
 	}
 	var v any
-	if err := json.Unmarshal(mustJSON(doc), &v); err != nil {
+	if err := convertJSON(doc, &v); err != nil {
 		return
 	}
 	values[discoveredSchemaURI] = v
@@ -124,11 +125,11 @@ func (o *Orchestrator) addSchema(ctx context.Context, c *mcpclient.Conn, values 
 }
 
 // discoverSchema runs the configured way of discovery (schema_discovery).
-func (o *Orchestrator) discoverSchema(ctx context.Context, c *mcpclient.Conn) (*discoveredDoc, error) {
+func (rc *Cache) discoverSchema(ctx context.Context, c *mcpclient.Conn) (*discoveredDoc, error) {
 	mode := c.Config().SchemaDiscovery
 	var sqlErr error
 	if mode == "" || mode == config.DiscoveryAuto || mode == config.DiscoverySQL {
-		doc, err := o.discoverBySQL(ctx, c)
+		doc, err := rc.discoverBySQL(ctx, c)
 		if err == nil || mode == config.DiscoverySQL {
 			return doc, err
 		}
@@ -141,7 +142,7 @@ func (o *Orchestrator) discoverSchema(ctx context.Context, c *mcpclient.Conn) (*
 		}
 		return nil, errors.New("the server has no search tool (a tool taking object_type \"table\"); set schema_discovery: sql or auto")
 	}
-	doc, err := o.discoverBySearch(ctx, c, tool)
+	doc, err := rc.discoverBySearch(ctx, c, tool)
 	if err != nil && sqlErr != nil {
 		return nil, fmt.Errorf("by SQL: %v; by %s: %w", sqlErr, tool, err)
 	}
@@ -150,13 +151,13 @@ func (o *Orchestrator) discoverSchema(ctx context.Context, c *mcpclient.Conn) (*
 
 // discoveryQuery runs one discovery statement through the executor's SQL
 // tool and returns its rows as maps keyed by lower-case column name.
-func (o *Orchestrator) discoveryQuery(ctx context.Context, c *mcpclient.Conn, sql string) ([]map[string]any, error) {
+func (rc *Cache) discoveryQuery(ctx context.Context, c *mcpclient.Conn, sql string) ([]map[string]any, error) {
 	tool, arg := c.Config().ExecuteTool()
 	args := map[string]any{arg: sql}
 	if name := c.LimitArgument(tool); name != "" {
 		args[name] = discoveryMaxRows
 	}
-	d, _, err := o.querySQL(ctx, c, tool, args, sql)
+	d, _, err := rc.exec.Query(ctx, c, tool, args, sql)
 	if err != nil {
 		return nil, err
 	}
@@ -300,13 +301,13 @@ func dialectFor(name string) (sqlDialect, bool) {
 // guessDialect recognises the executor's engine by the version function
 // that answers: sqlite_version() is SQLite's alone; version() names
 // PostgreSQL (and its wire-compatible engines), else MySQL or MariaDB.
-func (o *Orchestrator) guessDialect(ctx context.Context, c *mcpclient.Conn) (string, error) {
-	if _, err := o.discoveryQuery(ctx, c, "SELECT sqlite_version() AS v"); err == nil {
+func (rc *Cache) guessDialect(ctx context.Context, c *mcpclient.Conn) (string, error) {
+	if _, err := rc.discoveryQuery(ctx, c, "SELECT sqlite_version() AS v"); err == nil {
 		return config.DialectSQLite, nil
 	} else if !isSQLFailure(err) {
 		return "", err
 	}
-	rows, err := o.discoveryQuery(ctx, c, "SELECT version() AS v")
+	rows, err := rc.discoveryQuery(ctx, c, "SELECT version() AS v")
 	if err != nil {
 		return "", fmt.Errorf("neither sqlite_version() nor version() answers (%v); set the server's dialect", err)
 	}
@@ -323,35 +324,35 @@ func (o *Orchestrator) guessDialect(ctx context.Context, c *mcpclient.Conn) (str
 // isSQLFailure reports whether err is the executor refusing a statement
 // (as opposed to the executor being unreachable).
 func isSQLFailure(err error) bool {
-	var qe *QueryExecutionError
+	var qe *executor.QueryExecutionError
 	return errors.As(err, &qe)
 }
 
 // discoverBySQL reads the schema with catalog queries in the executor's
 // dialect, as named steps.
-func (o *Orchestrator) discoverBySQL(ctx context.Context, c *mcpclient.Conn) (*discoveredDoc, error) {
+func (rc *Cache) discoverBySQL(ctx context.Context, c *mcpclient.Conn) (*discoveredDoc, error) {
 	name := c.Config().Dialect
 	if name == "" {
 		var err error
-		if name, err = o.guessDialect(ctx, c); err != nil {
+		if name, err = rc.guessDialect(ctx, c); err != nil {
 			return nil, err
 		}
 	}
 	d, _ := dialectFor(name)
 	tool, _ := c.Config().ExecuteTool()
 	doc := &discoveredDoc{Dialect: d.name, Source: fmt.Sprintf("discovered via %s (%s)", tool, d.name), Tables: []*discoveredTable{}}
-	tables, err := o.discoverColumns(ctx, c, d)
+	tables, err := rc.discoverColumns(ctx, c, d)
 	if err != nil {
 		return nil, fmt.Errorf("list columns: %w", err)
 	}
 	doc.Tables = tables
-	if err := o.discoverKeys(ctx, c, d, tables); err != nil {
+	if err := rc.discoverKeys(ctx, c, d, tables); err != nil {
 		return nil, fmt.Errorf("read keys: %w", err)
 	}
-	o.discoverCounts(ctx, c, d, tables)
-	o.discoverValues(ctx, c, d, tables)
-	doc.Today = o.discoverToday(ctx, c, d)
-	if rows, err := o.discoveryQuery(ctx, c, d.database); err == nil && len(rows) > 0 {
+	rc.discoverCounts(ctx, c, d, tables)
+	rc.discoverValues(ctx, c, d, tables)
+	doc.Today = rc.discoverToday(ctx, c, d)
+	if rows, err := rc.discoveryQuery(ctx, c, d.database); err == nil && len(rows) > 0 {
 		doc.Database = path.Base(str(rows[0]["db"]))
 	}
 	return doc, nil
@@ -359,8 +360,8 @@ func (o *Orchestrator) discoverBySQL(ctx context.Context, c *mcpclient.Conn) (*d
 
 // discoverColumns lists tables and views with their columns, in the order
 // the statement gives (tables, then views; PostgreSQL's public first).
-func (o *Orchestrator) discoverColumns(ctx context.Context, c *mcpclient.Conn, d sqlDialect) ([]*discoveredTable, error) {
-	rows, err := o.discoveryQuery(ctx, c, d.columns)
+func (rc *Cache) discoverColumns(ctx context.Context, c *mcpclient.Conn, d sqlDialect) ([]*discoveredTable, error) {
+	rows, err := rc.discoveryQuery(ctx, c, d.columns)
 	if err != nil {
 		return nil, err
 	}
@@ -421,7 +422,7 @@ func isTextType(t string) bool {
 // discoverKeys marks primary keys (when the columns statement did not) and
 // reads foreign keys; a reference without a column means the referenced
 // table's primary key.
-func (o *Orchestrator) discoverKeys(ctx context.Context, c *mcpclient.Conn, d sqlDialect, tables []*discoveredTable) error {
+func (rc *Cache) discoverKeys(ctx context.Context, c *mcpclient.Conn, d sqlDialect, tables []*discoveredTable) error {
 	find := func(schema, name string) *discoveredTable {
 		if slicesContains(d.hiddenSchemas, schema) {
 			schema = ""
@@ -434,7 +435,7 @@ func (o *Orchestrator) discoverKeys(ctx context.Context, c *mcpclient.Conn, d sq
 		return nil
 	}
 	if d.primaryKeys != "" {
-		rows, err := o.discoveryQuery(ctx, c, d.primaryKeys)
+		rows, err := rc.discoveryQuery(ctx, c, d.primaryKeys)
 		if err != nil {
 			return err
 		}
@@ -446,7 +447,7 @@ func (o *Orchestrator) discoverKeys(ctx context.Context, c *mcpclient.Conn, d sq
 			}
 		}
 	}
-	rows, err := o.discoveryQuery(ctx, c, d.foreignKeys)
+	rows, err := rc.discoveryQuery(ctx, c, d.foreignKeys)
 	if err != nil {
 		return err
 	}
@@ -513,7 +514,7 @@ func (d sqlDialect) qualified(t *discoveredTable) string {
 // discoverCounts counts the rows of every table, several tables per
 // statement (exactly in SQLite, capped at discoveryCountCap elsewhere); a
 // statement that fails leaves its tables at -1 (unknown).
-func (o *Orchestrator) discoverCounts(ctx context.Context, c *mcpclient.Conn, d sqlDialect, tables []*discoveredTable) {
+func (rc *Cache) discoverCounts(ctx context.Context, c *mcpclient.Conn, d sqlDialect, tables []*discoveredTable) {
 	var base []*discoveredTable
 	for _, t := range tables {
 		if t.Kind == "" {
@@ -531,7 +532,7 @@ func (o *Orchestrator) discoverCounts(ctx context.Context, c *mcpclient.Conn, d 
 			}
 			parts[i] = fmt.Sprintf("SELECT %d AS i, COUNT(*) AS n FROM %s", i, from)
 		}
-		rows, err := o.discoveryQuery(ctx, c, strings.Join(parts, " UNION ALL "))
+		rows, err := rc.discoveryQuery(ctx, c, strings.Join(parts, " UNION ALL "))
 		if err != nil {
 			c.Log().Debug("row counts not discovered", "event", "schema_discovery_failed", "component", "discovery", "error", err.Error())
 			continue
@@ -546,7 +547,7 @@ func (o *Orchestrator) discoverCounts(ctx context.Context, c *mcpclient.Conn, d 
 
 // discoverValues lists the distinct values of text columns that have at
 // most maxDiscoveryValues of them, in tables under discoveryCountCap rows.
-func (o *Orchestrator) discoverValues(ctx context.Context, c *mcpclient.Conn, d sqlDialect, tables []*discoveredTable) {
+func (rc *Cache) discoverValues(ctx context.Context, c *mcpclient.Conn, d sqlDialect, tables []*discoveredTable) {
 	for _, t := range tables {
 		if t.Kind != "" || t.RowCount < 0 || t.RowCount >= discoveryCountCap || len(t.textCols) == 0 {
 			continue
@@ -559,7 +560,7 @@ func (o *Orchestrator) discoverValues(ctx context.Context, c *mcpclient.Conn, d 
 				parts[i] = fmt.Sprintf("SELECT %d AS i, v FROM (SELECT DISTINCT CAST(%s AS %s) AS v FROM %s WHERE %s IS NOT NULL LIMIT %d) AS d%d",
 					i, q, d.textType, d.qualified(t), q, maxDiscoveryValues+1, i)
 			}
-			rows, err := o.discoveryQuery(ctx, c, strings.Join(parts, " UNION ALL "))
+			rows, err := rc.discoveryQuery(ctx, c, strings.Join(parts, " UNION ALL "))
 			if err != nil {
 				c.Log().Debug("column values not discovered", "event", "schema_discovery_failed", "component", "discovery",
 					"table", t.Name, "error", err.Error())
@@ -582,8 +583,8 @@ func (o *Orchestrator) discoverValues(ctx context.Context, c *mcpclient.Conn, d 
 }
 
 // discoverToday is the database's current date, else the clock's (UTC).
-func (o *Orchestrator) discoverToday(ctx context.Context, c *mcpclient.Conn, d sqlDialect) string {
-	if rows, err := o.discoveryQuery(ctx, c, d.today); err == nil && len(rows) > 0 {
+func (rc *Cache) discoverToday(ctx context.Context, c *mcpclient.Conn, d sqlDialect) string {
+	if rows, err := rc.discoveryQuery(ctx, c, d.today); err == nil && len(rows) > 0 {
 		if t := str(rows[0]["today"]); len(t) >= 10 {
 			return t[:10]
 		}
@@ -611,23 +612,23 @@ type searchedTable struct {
 // discoverBySearch asks the search tool for every table with full detail.
 // It gives no foreign keys and no column values; the dialect is the
 // configured one, else the one the version functions tell.
-func (o *Orchestrator) discoverBySearch(ctx context.Context, c *mcpclient.Conn, tool string) (*discoveredDoc, error) {
+func (rc *Cache) discoverBySearch(ctx context.Context, c *mcpclient.Conn, tool string) (*discoveredDoc, error) {
 	args := map[string]any{"object_type": "table", "pattern": "%", "detail_level": "full"}
 	if name := c.LimitArgument(tool); name != "" {
 		args[name] = discoveryMaxRows
 	}
-	d, _, err := o.querySQL(ctx, c, tool, args, "")
+	d, _, err := rc.exec.Query(ctx, c, tool, args, "")
 	if err != nil {
 		return nil, err
 	}
 	dialect := c.Config().Dialect
 	if dialect == "" {
-		dialect, _ = o.guessDialect(ctx, c)
+		dialect, _ = rc.guessDialect(ctx, c)
 	}
 	doc := &discoveredDoc{Dialect: dialect, Today: time.Now().UTC().Format("2006-01-02"),
 		Source: "discovered via " + tool, Tables: []*discoveredTable{}}
 	if sd, ok := dialectFor(dialect); ok {
-		doc.Today = o.discoverToday(ctx, c, sd)
+		doc.Today = rc.discoverToday(ctx, c, sd)
 	}
 	for _, row := range d.Rows {
 		obj := map[string]any{}
@@ -637,7 +638,7 @@ func (o *Orchestrator) discoverBySearch(ctx context.Context, c *mcpclient.Conn, 
 			}
 		}
 		var st searchedTable
-		if json.Unmarshal(mustJSON(obj), &st) != nil || st.Name == "" || len(st.Columns) == 0 {
+		if convertJSON(obj, &st) != nil || st.Name == "" || len(st.Columns) == 0 {
 			continue
 		}
 		doc.Tables = append(doc.Tables, tableFromSearch(st))
@@ -674,4 +675,13 @@ func tableFromSearch(st searchedTable) *discoveredTable {
 		t.Columns = append(t.Columns, col)
 	}
 	return t
+}
+
+// convertJSON decodes v's JSON encoding into out.
+func convertJSON(v, out any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, out)
 }

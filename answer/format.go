@@ -1,4 +1,7 @@
-package orchestrator
+// Package answer renders a question's result for people: the markdown
+// answers of the OpenAI-compatible chat endpoints (server) and of the MCP
+// ask tool (gateway) share its tables, cells and answer head.
+package answer
 
 import (
 	"encoding/json"
@@ -6,13 +9,16 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
 )
 
-// FormatValue renders one result cell for people (the markdown answers of
+// Value renders one result cell for people (the markdown answers of
 // the OpenAI-compatible endpoints and the MCP ask tool): NULL, text as is,
 // integers as such, other numbers rounded for reading (two decimals from 1
 // up, four significant digits below).
-func FormatValue(v any) string {
+func Value(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "NULL"
@@ -45,11 +51,11 @@ func formatNumber(f float64) string {
 	}
 }
 
-// WriteMarkdownTable writes up to limit rows of d as a markdown table (or a
+// WriteTable writes up to limit rows of d as a markdown table (or a
 // one-line note when there is no result set or no row) and returns how
 // many rows it showed and how many the result has; the caller says what
 // was left out in its own words.
-func WriteMarkdownTable(b *strings.Builder, d *QueryData, limit int) (shown, total int) {
+func WriteTable(b *strings.Builder, d *executor.QueryData, limit int) (shown, total int) {
 	if d == nil || len(d.Columns) == 0 {
 		b.WriteString("_The query returned no result set._\n")
 		return 0, 0
@@ -60,7 +66,7 @@ func WriteMarkdownTable(b *strings.Builder, d *QueryData, limit int) (shown, tot
 	}
 	b.WriteString("|")
 	for _, col := range d.Columns {
-		b.WriteString(" " + MarkdownCell(col) + " |")
+		b.WriteString(" " + Cell(col) + " |")
 	}
 	b.WriteString("\n|")
 	for range d.Columns {
@@ -75,24 +81,24 @@ func WriteMarkdownTable(b *strings.Builder, d *QueryData, limit int) (shown, tot
 			if i < len(row) {
 				v = row[i]
 			}
-			b.WriteString(" " + MarkdownCell(FormatValue(v)) + " |")
+			b.WriteString(" " + Cell(Value(v)) + " |")
 		}
 		b.WriteString("\n")
 	}
 	return shown, max(d.RowCount, len(d.Rows))
 }
 
-// MarkdownCell escapes a value for a markdown table cell: one line, pipes
+// Cell escapes a value for a markdown table cell: one line, pipes
 // escaped.
-func MarkdownCell(s string) string {
+func Cell(s string) string {
 	return strings.ReplaceAll(OneLine(s), "|", `\|`)
 }
 
-// WriteAnswerHead writes the part of a markdown answer the chat endpoints
+// WriteHead writes the part of a markdown answer the chat endpoints
 // and the MCP ask tool share: the explanation, which database answered
 // (when several are configured), the assumptions and the SQL in a fenced
 // block.
-func WriteAnswerHead(b *strings.Builder, res *QueryResult, severalDBs bool) {
+func WriteHead(b *strings.Builder, res *orchestrator.QueryResult, severalDBs bool) {
 	if e := strings.TrimSpace(res.Explanation); e != "" {
 		b.WriteString(e)
 		b.WriteString("\n\n")

@@ -1,4 +1,4 @@
-package orchestrator
+package resources
 
 import (
 	"log/slog"
@@ -11,13 +11,13 @@ import (
 
 // The gathering filter: which resources of a server are read at all, for
 // any generator (the LLM and the offline planner alike). What reaches the
-// LLM prompt among the gathered resources is then sqlgen's choice (token
+// LLM prompt among the Gathered resources is then sqlgen's choice (token
 // budget and relevance).
 
-// gathers reports whether the server's resources are gathered: it offers
+// gathers reports whether the server's resources are Gathered: it offers
 // resources, its configuration does not say prompt: none, and its declared
 // capabilities include list_resources.
-func gathers(c *mcpclient.Conn) bool { return c.HasResources() && c.Config().Gathers() }
+func Gathers(c *mcpclient.Conn) bool { return c.HasResources() && c.Config().Gathers() }
 
 // wanted keeps the listed resources the server's prompt patterns match.
 func wanted(c *mcpclient.Conn, list []mcp.Resource) []mcp.Resource {

@@ -1,4 +1,4 @@
-package orchestrator
+package executor
 
 import (
 	"fmt"
@@ -11,8 +11,8 @@ import (
 // executor: a third-party one has bounds of its own, or none). Cut cells and
 // rows set Truncated and add to Note; a single row over the whole bound is a
 // RESOURCE_LIMIT error.
-func (o *Orchestrator) boundResult(data *QueryData, maxRows int) error {
-	col := resultlimit.NewCollector(o.cfg.ResultLimits(maxRows))
+func (ex *Executor) boundResult(data *QueryData, maxRows int) error {
+	col := resultlimit.NewCollector(ex.cfg.ResultLimits(maxRows))
 	for _, row := range data.Rows {
 		if !col.Room() {
 			break
@@ -41,10 +41,10 @@ func (o *Orchestrator) boundResult(data *QueryData, maxRows int) error {
 }
 
 // tooLargeError is the RESOURCE_LIMIT error of a message over the bound.
-func (o *Orchestrator) tooLargeError(sql string, err error) *QueryExecutionError {
+func (ex *Executor) tooLargeError(sql string, err error) *QueryExecutionError {
 	msg := fmt.Sprintf("the executor's answer is over the %s message limit (orchestration.max_result_bytes %s): "+
 		"add a LIMIT, aggregate, or select fewer or shorter columns",
-		resultlimit.Size(int(o.cfg.MaxMessageBytes())), resultlimit.Size(o.cfg.Orchestration.MaxResultBytes))
+		resultlimit.Size(int(ex.cfg.MaxMessageBytes())), resultlimit.Size(ex.cfg.Orchestration.MaxResultBytes))
 	return &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.ResourceLimit, SQL: sql, Message: msg,
 		Err: fmt.Errorf("%w: %w", sqlerr.New(sqlerr.ResourceLimit, msg), err)}
 }
