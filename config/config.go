@@ -418,7 +418,20 @@ func (e *ConfigError) Error() string {
 func (c *Config) Validate() error {
 	var p []string
 	add := func(format string, args ...any) { p = append(p, fmt.Sprintf(format, args...)) }
+	c.validateServers(add)
+	c.Orchestration.validate(add)
+	c.LLM.validate(add)
+	c.HTTP.validate(add)
+	c.validateGateway(add)
+	if len(p) > 0 {
+		return &ConfigError{Problems: p}
+	}
+	return nil
+}
 
+// validateServers checks mcp_servers: each server, that one of them is an
+// executor, and every catalog_for.
+func (c *Config) validateServers(add func(format string, args ...any)) {
 	if len(c.MCPServers) == 0 {
 		add("mcp_servers: no server configured; add at least one (e.g. a database server with capability execute_query)")
 	}
@@ -430,104 +443,113 @@ func (c *Config) Validate() error {
 	executors := 0
 	for _, id := range ids {
 		s := c.MCPServers[id]
-		at := "mcp_servers." + id
-		if strings.Contains(id, "__") {
-			add("%s: server id must not contain \"__\" (it separates server and tool in qualified tool names)", at)
-		}
-		switch s.Transport {
-		case TransportStdio:
-			if strings.TrimSpace(s.Command) == "" {
-				add("%s.command: required for transport stdio", at)
-			}
-			if s.URL != "" {
-				add("%s.url: not used by transport stdio; remove it or use sse/streamable_http", at)
-			}
-		case TransportSSE, TransportStreamableHTTP:
-			if s.URL == "" {
-				add("%s.url: required for transport %s", at, s.Transport)
-			} else if u, err := url.Parse(s.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				add("%s.url: %q is not an http(s) URL", at, s.URL)
-			}
-			if s.Command != "" {
-				add("%s.command: not used by transport %s; remove it or use stdio", at, s.Transport)
-			}
-		case TransportInProcess:
-		case "":
-			add("%s.transport: required (stdio, sse or streamable_http)", at)
-		default:
-			add("%s.transport: unknown transport %q (want stdio, sse or streamable_http)", at, s.Transport)
-		}
-		if s.Priority < 1 || s.Priority > 999 {
-			add("%s.priority: %d is out of range 1..999", at, s.Priority)
-		}
-		if s.Timeout < 0 || (s.Timeout > 0 && s.Timeout < time.Millisecond) {
-			add("%s.timeout: %v is too small; write a duration with a unit, e.g. 10s", at, s.Timeout)
-		}
-		for i, cp := range s.Capabilities {
-			if !slices.Contains(knownCapabilities, cp) {
-				add("%s.capabilities[%d]: unknown capability %q (want one of %s)", at, i, cp, strings.Join(knownCapabilities, ", "))
-			}
-		}
+		validateServer("mcp_servers."+id, id, s, add)
 		if s.HasCapability(CapExecuteQuery) {
 			executors++
 		}
-		switch {
-		case s.Dialect != "" && !slices.Contains(sqlscan.DialectNames(), s.Dialect):
-			// Never another engine's rules by default: the static check
-			// cannot read SQL in a dialect it does not know.
-			add("%s.dialect: unknown dialect %q (want %s)", at, s.Dialect, strings.Join(sqlscan.DialectNames(), ", "))
-		case s.Dialect != "" && !s.HasCapability(CapExecuteQuery):
-			add("%s.dialect: only an executor uses it; add capability execute_query or remove it", at)
-		}
-		switch s.SchemaDiscovery {
-		case "", DiscoveryAuto, DiscoverySQL, DiscoverySearch, DiscoveryOff:
-		default:
-			add("%s.schema_discovery: unknown value %q (want auto, sql, search_tool or off)", at, s.SchemaDiscovery)
-		}
-		if s.Required != nil && *s.Required && s.ForwardAuth {
-			add("%s.required: a forward_auth server is opened per caller, never at start; it cannot be required", at)
-		}
-		if s.SQLTool != nil {
-			if s.SQLTool.Name == "" {
-				add("%s.sql_tool.name: required when sql_tool is set", at)
-			}
-			if !s.HasCapability(CapExecuteQuery) {
-				add("%s.sql_tool: only an executor uses it; add capability execute_query", at)
-			}
-		}
-		for k := range s.Headers {
-			if k == "" || strings.ContainsAny(k, " :\r\n") {
-				add("%s.headers: %q is not a valid header name", at, k)
-			}
-		}
-		validateServerPolicy(at, s, add)
-		validatePrompt(at, s, add)
 	}
 	if len(c.MCPServers) > 0 && executors == 0 {
 		add("mcp_servers: no server has capability execute_query; questions cannot be answered without an executor")
 	}
 	c.validateCatalogFor(ids, add)
+}
 
-	o := c.Orchestration
+// validateServer checks the server with config id at path at.
+func validateServer(at, id string, s ServerConfig, add func(format string, args ...any)) {
+	if strings.Contains(id, "__") {
+		add("%s: server id must not contain \"__\" (it separates server and tool in qualified tool names)", at)
+	}
+	switch s.Transport {
+	case TransportStdio:
+		if strings.TrimSpace(s.Command) == "" {
+			add("%s.command: required for transport stdio", at)
+		}
+		if s.URL != "" {
+			add("%s.url: not used by transport stdio; remove it or use sse/streamable_http", at)
+		}
+	case TransportSSE, TransportStreamableHTTP:
+		if s.URL == "" {
+			add("%s.url: required for transport %s", at, s.Transport)
+		} else if u, err := url.Parse(s.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			add("%s.url: %q is not an http(s) URL", at, s.URL)
+		}
+		if s.Command != "" {
+			add("%s.command: not used by transport %s; remove it or use stdio", at, s.Transport)
+		}
+	case TransportInProcess:
+	case "":
+		add("%s.transport: required (stdio, sse or streamable_http)", at)
+	default:
+		add("%s.transport: unknown transport %q (want stdio, sse or streamable_http)", at, s.Transport)
+	}
+	if s.Priority < 1 || s.Priority > 999 {
+		add("%s.priority: %d is out of range 1..999", at, s.Priority)
+	}
+	if s.Timeout < 0 || (s.Timeout > 0 && s.Timeout < time.Millisecond) {
+		add("%s.timeout: %v is too small; write a duration with a unit, e.g. 10s", at, s.Timeout)
+	}
+	for i, cp := range s.Capabilities {
+		if !slices.Contains(knownCapabilities, cp) {
+			add("%s.capabilities[%d]: unknown capability %q (want one of %s)", at, i, cp, strings.Join(knownCapabilities, ", "))
+		}
+	}
+	switch {
+	case s.Dialect != "" && !slices.Contains(sqlscan.DialectNames(), s.Dialect):
+		// Never another engine's rules by default: the static check
+		// cannot read SQL in a dialect it does not know.
+		add("%s.dialect: unknown dialect %q (want %s)", at, s.Dialect, strings.Join(sqlscan.DialectNames(), ", "))
+	case s.Dialect != "" && !s.HasCapability(CapExecuteQuery):
+		add("%s.dialect: only an executor uses it; add capability execute_query or remove it", at)
+	}
+	switch s.SchemaDiscovery {
+	case "", DiscoveryAuto, DiscoverySQL, DiscoverySearch, DiscoveryOff:
+	default:
+		add("%s.schema_discovery: unknown value %q (want auto, sql, search_tool or off)", at, s.SchemaDiscovery)
+	}
+	if s.Required != nil && *s.Required && s.ForwardAuth {
+		add("%s.required: a forward_auth server is opened per caller, never at start; it cannot be required", at)
+	}
+	if s.SQLTool != nil {
+		if s.SQLTool.Name == "" {
+			add("%s.sql_tool.name: required when sql_tool is set", at)
+		}
+		if !s.HasCapability(CapExecuteQuery) {
+			add("%s.sql_tool: only an executor uses it; add capability execute_query", at)
+		}
+	}
+	for k := range s.Headers {
+		if k == "" || strings.ContainsAny(k, " :\r\n") {
+			add("%s.headers: %q is not a valid header name", at, k)
+		}
+	}
+	validateServerPolicy(at, s, add)
+	validatePrompt(at, s, add)
+}
+
+// checkDuration reports a duration at path that is not positive (zero
+// allowed when zeroOK) or lacks a unit.
+func checkDuration(path string, d time.Duration, zeroOK bool, add func(format string, args ...any)) {
+	switch {
+	case d == 0 && zeroOK:
+	case d <= 0:
+		add("%s: must be a positive duration such as 30s", path)
+	case d < time.Millisecond:
+		add("%s: %v is too small; write a duration with a unit, e.g. 30s", path, d)
+	}
+}
+
+// validate checks the orchestration section.
+func (o OrchestrationConfig) validate(add func(format string, args ...any)) {
 	if o.ResourceCacheTTL < 0 {
 		add("orchestration.resource_cache_ttl: %d must be >= 0 seconds", o.ResourceCacheTTL)
 	}
 	if o.MaxRetryAttempts < 1 || o.MaxRetryAttempts > 10 {
 		add("orchestration.max_retry_attempts: %d is out of range 1..10", o.MaxRetryAttempts)
 	}
-	checkDur := func(path string, d time.Duration, zeroOK bool) {
-		switch {
-		case d == 0 && zeroOK:
-		case d <= 0:
-			add("%s: must be a positive duration such as 30s", path)
-		case d < time.Millisecond:
-			add("%s: %v is too small; write a duration with a unit, e.g. 30s", path, d)
-		}
-	}
-	checkDur("orchestration.query_timeout", o.QueryTimeout, false)
-	checkDur("orchestration.mcp_call_timeout", o.MCPCallTimeout, false)
-	checkDur("orchestration.ping_interval", o.PingInterval, true)
-	checkDur("orchestration.ping_timeout", o.PingTimeout, false)
+	checkDuration("orchestration.query_timeout", o.QueryTimeout, false, add)
+	checkDuration("orchestration.mcp_call_timeout", o.MCPCallTimeout, false, add)
+	checkDuration("orchestration.ping_interval", o.PingInterval, true, add)
+	checkDuration("orchestration.ping_timeout", o.PingTimeout, false, add)
 	switch strings.ToLower(o.LogLevel) {
 	case "debug", "info", "warn", "warning", "error":
 	default:
@@ -545,8 +567,10 @@ func (c *Config) Validate() error {
 	if o.MaxCellBytes < 16 {
 		add("orchestration.max_cell_bytes: %d must be at least 16 (default 65536, 64 KiB)", o.MaxCellBytes)
 	}
+}
 
-	l := c.LLM
+// validate checks the llm section.
+func (l LLMConfig) validate(add func(format string, args ...any)) {
 	if l.PromptTokenBudget < 0 || (l.PromptTokenBudget > 0 && l.PromptTokenBudget < minPromptTokenBudget) {
 		add("llm.prompt_token_budget: %d is too small; write at least %d (default %d), or 0 for no bound",
 			l.PromptTokenBudget, minPromptTokenBudget, DefaultPromptTokenBudget)
@@ -571,7 +595,7 @@ func (c *Config) Validate() error {
 	if l.Temperature < 0 || l.Temperature > 2 {
 		add("llm.temperature: %v is out of range 0..2", l.Temperature)
 	}
-	checkDur("llm.timeout", l.Timeout, false)
+	checkDuration("llm.timeout", l.Timeout, false, add)
 	if l.MaxTokens < 1 {
 		add("llm.max_tokens: %d must be >= 1", l.MaxTokens)
 	}
@@ -598,8 +622,10 @@ func (c *Config) Validate() error {
 	default:
 		add("llm.fallback: unknown fallback %q (want builtin or empty)", l.Fallback)
 	}
+}
 
-	h := c.HTTP
+// validate checks the http section.
+func (h HTTPConfig) validate(add func(format string, args ...any)) {
 	if h.Addr == "" {
 		add("http.addr: required, e.g. \":8001\"")
 	}
@@ -621,7 +647,7 @@ func (c *Config) Validate() error {
 	if h.DefaultMaxRows < 1 || (h.MaxRowsLimit >= 1 && h.DefaultMaxRows > h.MaxRowsLimit) {
 		add("http.default_max_rows: %d must be in 1..max_rows_limit (%d)", h.DefaultMaxRows, h.MaxRowsLimit)
 	}
-	checkDur("http.shutdown_timeout", h.ShutdownTimeout, false)
+	checkDuration("http.shutdown_timeout", h.ShutdownTimeout, false, add)
 	if h.Addr != "" {
 		if err := CheckListenAddr(h.Addr); err != nil {
 			add("http.addr: %v", err)
@@ -632,12 +658,6 @@ func (c *Config) Validate() error {
 			add("http.metrics_addr: %v", err)
 		}
 	}
-	c.validateGateway(add)
-
-	if len(p) > 0 {
-		return &ConfigError{Problems: p}
-	}
-	return nil
 }
 
 // CheckListenAddr checks that addr is a TCP listen address: host:port or
