@@ -5,8 +5,8 @@ import (
 	"talk2tables/sqlerr"
 )
 
-// QueryResult is the answer to one question (DESIGN.md "Contracts"): the
-// seed's Query_Result plus the attempts.
+// QueryResult is the answer to one question, with the attempts that led to
+// it.
 type QueryResult struct {
 	Success     bool                `json:"success"`
 	Query       string              `json:"query"`

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
-	"golang.org/x/sync/errgroup"
 
 	"talk2tables/config"
 )
@@ -153,12 +152,12 @@ func New(cfg *config.Config, logger *slog.Logger, opts Options) *Pool {
 // (Phase "initial"); any other is marked failed and retried in the
 // background. Pings start when every server was tried.
 func (p *Pool) Connect(ctx context.Context) error {
-	var g errgroup.Group
+	var wg sync.WaitGroup
 	errs := make([]error, len(p.ordered))
 	for i, c := range p.ordered {
-		g.Go(func() error { errs[i] = c.connect(ctx); return nil })
+		wg.Go(func() { errs[i] = c.connect(ctx) })
 	}
-	_ = g.Wait()
+	wg.Wait()
 	for i, c := range p.ordered {
 		if errs[i] == nil {
 			continue
