@@ -711,7 +711,7 @@ func (c *Conn) reconnectLoop() {
 		}
 		err := c.connect(c.p.bg)
 		if err == nil {
-			c.log.Info("mcp server reconnected", "component", "mcp_client", "attempt", attempt)
+			c.log.Info("mcp server reconnected", "event", "mcp_server_reconnected", "component", "mcp_client", "attempt", attempt)
 			return
 		}
 		if errors.Is(err, errClosed) {
