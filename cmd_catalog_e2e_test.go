@@ -17,7 +17,7 @@ import (
 )
 
 // libraryDB is a database nobody wrote a catalog for.
-func libraryDB(t *testing.T) string {
+func libraryDB(t testing.TB) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "library.db")
 	db, err := sql.Open("sqlite", path)

@@ -106,7 +106,7 @@ func stages(ns []mcp.JSONRPCNotification) []string {
 }
 
 // checkStageOrder fails unless the stages come in Process order.
-func checkStageOrder(t *testing.T, got []string, exact bool) {
+func checkStageOrder(t testing.TB, got []string, exact bool) {
 	t.Helper()
 	want := []string{"gathering", "generating", "validating", "executing"}
 	if exact && !slices.Equal(got, want) {

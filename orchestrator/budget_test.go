@@ -63,7 +63,7 @@ type budgetRig struct {
 	reg  *prometheus.Registry
 }
 
-func newBudgetRig(t *testing.T, extra map[string]config.ServerConfig, opts ...Option) *budgetRig {
+func newBudgetRig(t testing.TB, extra map[string]config.ServerConfig, opts ...Option) *budgetRig {
 	t.Helper()
 	f := newFixture(t)
 	cfg := inprocConfig()
@@ -86,7 +86,7 @@ func newBudgetRig(t *testing.T, extra map[string]config.ServerConfig, opts ...Op
 }
 
 // ask runs a question and returns the system and user messages the LLM got.
-func (r *budgetRig) ask(t *testing.T, question string) (system, user string) {
+func (r *budgetRig) ask(t testing.TB, question string) (system, user string) {
 	t.Helper()
 	n := len(r.llm.Requests())
 	if _, err := r.o.Process(context.Background(), Query{Question: question}); err != nil {
@@ -103,7 +103,7 @@ const categoryQuestion = "Total sales per product category"
 
 // baselinePrompt is the prompt of categoryQuestion over the two sample
 // servers alone.
-func baselinePrompt(t *testing.T) int {
+func baselinePrompt(t testing.TB) int {
 	t.Helper()
 	sys, user := newBudgetRig(t, nil).ask(t, categoryQuestion)
 	return len(sys) + len(user)
@@ -223,7 +223,7 @@ func TestPromptModes(t *testing.T) {
 // serverEverything returns the command running the reference MCP server
 // (npm @modelcontextprotocol/server-everything, pinned in package.json)
 // over stdio, or skips when it is not installed outside CI.
-func serverEverything(t *testing.T) (string, []string) {
+func serverEverything(t testing.TB) (string, []string) {
 	t.Helper()
 	script, err := filepath.Abs(filepath.Join("..", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"))
 	if err != nil {

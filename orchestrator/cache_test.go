@@ -14,7 +14,7 @@ import (
 )
 
 // cacheRig is an orchestrator whose metadata server counts its reads.
-func cacheRig(t *testing.T, failFast bool) (*Orchestrator, *resourceServer) {
+func cacheRig(t testing.TB, failFast bool) (*Orchestrator, *resourceServer) {
 	t.Helper()
 	f := newFixture(t)
 	cfg := inprocConfig()

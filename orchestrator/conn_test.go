@@ -38,7 +38,7 @@ func stdioConfig(f *fixture) *config.Config {
 
 // httpConfig serves both servers over transport (sse or streamable_http)
 // from httptest servers.
-func httpConfig(t *testing.T, f *fixture, transport string) *config.Config {
+func httpConfig(t testing.TB, f *fixture, transport string) *config.Config {
 	t.Helper()
 	kind, path := mcpserve.SSE, "/sse"
 	if transport == config.TransportStreamableHTTP {

@@ -27,7 +27,7 @@ import (
 // resources. These tests run it as the executor, as a new user would.
 
 // dbhubCommand returns node and DBHub's entry point (see nodePackage).
-func dbhubCommand(t *testing.T) (node, entry string) {
+func dbhubCommand(t testing.TB) (node, entry string) {
 	t.Helper()
 	return nodePackage(t, "@bytebase/dbhub", "dist/index.js")
 }
@@ -35,7 +35,7 @@ func dbhubCommand(t *testing.T) (node, entry string) {
 // nodePackage returns node and the entry point of an npm package pinned in
 // package.json, or skips (loudly) when they are not installed and CI is
 // unset; in CI a missing package fails.
-func nodePackage(t *testing.T, pkg, file string) (node, entry string) {
+func nodePackage(t testing.TB, pkg, file string) (node, entry string) {
 	t.Helper()
 	root := testfixture.RepoRoot(t)
 	entry = filepath.Join(root, "node_modules", filepath.FromSlash(pkg), filepath.FromSlash(file))
@@ -57,7 +57,7 @@ func nodePackage(t *testing.T, pkg, file string) (node, entry string) {
 
 // dbhubConfig is an orchestrator configuration whose only server is DBHub
 // over dsn with its own row cap maxRows (and any further TOML).
-func dbhubConfig(t *testing.T, dsn string, maxRows int, extra ...string) *config.Config {
+func dbhubConfig(t testing.TB, dsn string, maxRows int, extra ...string) *config.Config {
 	t.Helper()
 	node, entry := dbhubCommand(t)
 	toml := filepath.Join(t.TempDir(), "dbhub.toml")

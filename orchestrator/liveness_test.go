@@ -29,7 +29,7 @@ import (
 
 // hungRig is the stdio database child as the only required executor, with
 // fast liveness settings.
-func hungRig(t *testing.T, callTimeout time.Duration) (*Orchestrator, *mcpclient.Conn, *fixture) {
+func hungRig(t testing.TB, callTimeout time.Duration) (*Orchestrator, *mcpclient.Conn, *fixture) {
 	t.Helper()
 	f := newFixture(t)
 	cfg := stdioConfig(f)
@@ -43,7 +43,7 @@ func hungRig(t *testing.T, callTimeout time.Duration) (*Orchestrator, *mcpclient
 
 // stopChild SIGSTOPs pid and makes sure it is continued (or gone) at the
 // end of the test.
-func stopChild(t *testing.T, pid int) {
+func stopChild(t testing.TB, pid int) {
 	t.Helper()
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatalf("SIGSTOP %d: %v", pid, err)

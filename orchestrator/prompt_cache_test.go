@@ -36,7 +36,7 @@ func (ns *notesServer) set(version string) { ns.text.Store(`{"note":"` + version
 
 // promptRig is an orchestrator over the real database server and a notes
 // server, answering with a scripted LLM that records every prompt.
-func promptRig(t *testing.T, ttlSeconds int) (*Orchestrator, *notesServer, *llmtest.Server) {
+func promptRig(t testing.TB, ttlSeconds int) (*Orchestrator, *notesServer, *llmtest.Server) {
 	t.Helper()
 	f := newFixture(t)
 	cfg := inprocConfig()
@@ -55,7 +55,7 @@ func promptRig(t *testing.T, ttlSeconds int) (*Orchestrator, *notesServer, *llmt
 }
 
 // lastPrompt runs one question and returns the user prompt the LLM got.
-func lastPrompt(t *testing.T, o *Orchestrator, llm *llmtest.Server) string {
+func lastPrompt(t testing.TB, o *Orchestrator, llm *llmtest.Server) string {
 	t.Helper()
 	if _, err := o.Process(context.Background(), Query{Question: "product 123"}); err != nil {
 		t.Fatalf("Process: %v", err)

@@ -142,16 +142,16 @@ func TestResultCacheOff(t *testing.T) {
 }
 
 // scriptedOrFail is a generator that must not be called.
-func scriptedOrFail(t *testing.T) *failGen { return &failGen{t: t} }
+func scriptedOrFail(tb testing.TB) *failGen { return &failGen{tb: tb} }
 
-type failGen struct{ t *testing.T }
+type failGen struct{ tb testing.TB }
 
 var _ sqlgen.Generator = (*failGen)(nil)
 
 func (g *failGen) Name() string { return "none" }
 
 func (g *failGen) Generate(context.Context, sqlgen.Request) (sqlgen.Plan, error) {
-	g.t.Error("the generator was called; this test runs SQL only")
+	g.tb.Error("the generator was called; this test runs SQL only")
 	return sqlgen.Plan{}, errors.New("no generator here")
 }
 

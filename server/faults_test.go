@@ -17,7 +17,7 @@ import (
 )
 
 // healthOf reads GET /health.
-func healthOf(t *testing.T, st *stack) (int, healthBody) {
+func healthOf(t testing.TB, st *stack) (int, healthBody) {
 	t.Helper()
 	resp, b := st.call(t, http.MethodGet, "/health", "", nil)
 	var h healthBody
@@ -28,7 +28,7 @@ func healthOf(t *testing.T, st *stack) (int, healthBody) {
 }
 
 // serverOf reads one server of GET /api/servers.
-func serverOf(t *testing.T, st *stack, id string) serverJSON {
+func serverOf(t testing.TB, st *stack, id string) serverJSON {
 	t.Helper()
 	_, b := st.call(t, http.MethodGet, "/api/servers", "", nil)
 	var body serversBody

@@ -17,7 +17,7 @@ import (
 
 // tracing installs an in-memory exporter as the process's tracer provider
 // for the test.
-func tracing(t *testing.T) *tracetest.InMemoryExporter {
+func tracing(t testing.TB) *tracetest.InMemoryExporter {
 	t.Helper()
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
