@@ -89,19 +89,38 @@ type reporter struct {
 	g    *Gateway
 	opID string
 
-	mu    sync.Mutex
-	ctx   context.Context
-	token mcp.ProgressToken
-	n     int
+	mu   sync.Mutex
+	call *waitingCall // nil until a call attaches
+	n    int
+}
+
+// waitingCall is where a question's notifications go: the tool call
+// currently waiting for it (mcp-go finds the client session, and over
+// streamable HTTP the call's own stream, from the call's context, so the
+// send functions are bound to it).
+type waitingCall struct {
+	notify func(method string, params map[string]any) error
+	log    func(mcp.LoggingMessageNotification) error
+	status func(msg string) // the call's task status message, when it runs as a task
+	token  mcp.ProgressToken
 }
 
 func newReporter(g *Gateway, opID string) *reporter { return &reporter{g: g, opID: opID} }
 
 // attach makes the call with ctx and token the one notifications go to.
 func (r *reporter) attach(ctx context.Context, token mcp.ProgressToken) {
+	srv := r.g.srv
+	call := &waitingCall{
+		notify: func(method string, params map[string]any) error {
+			return srv.SendNotificationToClient(ctx, method, params)
+		},
+		log:    func(n mcp.LoggingMessageNotification) error { return srv.SendLogMessageToClient(ctx, n) },
+		status: func(msg string) { mcptasks.SetStatusMessage(ctx, msg) },
+		token:  token,
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.ctx, r.token = ctx, token
+	r.call = call
 }
 
 // stage reports one stage of Process.
@@ -110,15 +129,15 @@ func (r *reporter) stage(p orchestrator.Progress) {
 	defer r.mu.Unlock()
 	r.n++
 	msg := stageMessage(p)
-	if r.ctx == nil {
+	if r.call == nil {
 		return
 	}
 	// A question run as a task shows its stage in tasks/get.
-	mcptasks.SetStatusMessage(r.ctx, msg)
-	if r.token != nil {
+	r.call.status(msg)
+	if r.call.token != nil {
 		// The progress value must grow: it counts the stages so far.
-		_ = r.g.srv.SendNotificationToClient(r.ctx, string(mcp.MethodNotificationProgress), map[string]any{
-			"progressToken": r.token, "progress": r.n, "message": msg})
+		_ = r.call.notify(string(mcp.MethodNotificationProgress), map[string]any{
+			"progressToken": r.call.token, "progress": r.n, "message": msg})
 	}
 	level := mcp.LoggingLevelInfo
 	if p.Stage == orchestrator.StageRetry {
@@ -128,7 +147,7 @@ func (r *reporter) stage(p orchestrator.Progress) {
 	if p.Category != "" {
 		data["category"] = string(p.Category)
 	}
-	_ = r.g.srv.SendLogMessageToClient(r.ctx, mcp.NewLoggingMessageNotification(level, "talk2tables.ask", data))
+	_ = r.call.log(mcp.NewLoggingMessageNotification(level, "talk2tables.ask", data))
 }
 
 // stageMessage describes a stage for a person.

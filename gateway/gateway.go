@@ -81,8 +81,6 @@ type Gateway struct {
 	dirty      bool
 	closed     bool
 	wg         sync.WaitGroup
-	bg         context.Context
-	cancelBg   context.CancelFunc
 }
 
 // route is a re-exposed downstream tool.
@@ -125,7 +123,6 @@ func New(orch Orchestrator, cfg *config.Config, logger *slog.Logger, opts ...Opt
 		webhook:    &http.Client{},
 	}
 	_, _ = rand.Read(g.secret[:])
-	g.bg, g.cancelBg = context.WithCancel(context.Background())
 	for _, o := range opts {
 		o(g)
 	}
@@ -165,7 +162,6 @@ func (g *Gateway) Close() {
 	g.closed = true
 	g.mu.Unlock()
 	g.stopWatch()
-	g.cancelBg()
 	g.runs.closeAll()
 	if g.tasks != nil {
 		g.tasks.Close()

@@ -66,6 +66,9 @@ type Conn struct {
 	toolDefs     []mcp.Tool
 	resourceDefs []mcp.Resource
 	cmd          *exec.Cmd
+	// endSession ends the context the session's transport (and stdio
+	// child) lives on, once its client is closed.
+	endSession   context.CancelFunc
 	stderr       *childStderr // the stdio child's stderr, for its last words
 	reconnecting bool
 	connectedAt  int // how many times it connected
@@ -154,10 +157,10 @@ func (c *Conn) PID() int {
 	return c.cmd.Process.Pid
 }
 
-// newClient builds (but does not start) the mcp-go client for the config.
-// The returned function yields the stdio child's command once Start ran
-// (nil for other transports).
-func (c *Conn) newClient() (*client.Client, func() *exec.Cmd, error) {
+// newClient builds (but does not start) the mcp-go client for the config;
+// a stdio child lives on sctx. The returned function yields the stdio
+// child's command once Start ran (nil for other transports).
+func (c *Conn) newClient(sctx context.Context) (*client.Client, func() *exec.Cmd, error) {
 	opts := append([]client.ClientOption{
 		// Our servers and most third-party ones speak the initialize
 		// handshake; pinning it skips the 5 s server/discover probe and keeps
@@ -175,7 +178,7 @@ func (c *Conn) newClient() (*client.Client, func() *exec.Cmd, error) {
 		}
 		// Started here, not by the transport, so its stdout is read through
 		// the message bound (stdio.go).
-		t, getCmd, err := c.stdioTransport(env)
+		t, getCmd, err := c.stdioTransport(sctx, env)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -339,7 +342,17 @@ func (c *Conn) dial(ctx context.Context) error {
 			return err
 		}
 	}
-	cl, getCmd, err := c.newClient()
+	// The transport (and a stdio child) lives on a context of its own,
+	// never on a request's: it ends after the client is closed, or with
+	// the pool.
+	sctx, endSession := c.p.background()
+	connected := false
+	defer func() {
+		if !connected {
+			endSession()
+		}
+	}()
+	cl, getCmd, err := c.newClient(sctx)
 	if err != nil {
 		return err
 	}
@@ -348,9 +361,7 @@ func (c *Conn) dial(ctx context.Context) error {
 		// Called by HTTP transports when their stream breaks.
 		c.fail(cl, fmt.Errorf("connection lost: %w", err))
 	})
-	// The transport (and a stdio child) lives on the orchestrator's
-	// background context, never on a request's.
-	if err := cl.Start(c.p.bg); err != nil {
+	if err := cl.Start(sctx); err != nil {
 		_ = cl.Close()
 		return c.withLastWords(fmt.Errorf("start %s transport: %w", c.cfg.Transport, err))
 	}
@@ -397,6 +408,7 @@ func (c *Conn) dial(ctx context.Context) error {
 	}
 	c.client = cl
 	c.cmd = cmd
+	c.endSession, connected = endSession, true
 	c.gen++
 	c.connectedAt++
 	c.caps = res.Capabilities
@@ -532,7 +544,9 @@ func (c *Conn) refreshToolsLater() {
 			}
 			c.toolsDirty = false
 			c.mu.Unlock()
-			_ = c.refreshTools(c.p.bg)
+			ctx, stop := c.p.background()
+			_ = c.refreshTools(ctx)
+			stop()
 		}
 	})
 }
@@ -671,12 +685,17 @@ func (c *Conn) fail(cl *client.Client, err error) {
 	c.state = StateFailed
 	c.lastErr = err
 	c.client = nil
+	endSession := c.endSession
+	c.endSession = nil
 	c.mu.Unlock()
 	c.p.hooks.Invalidated(c)
 	c.p.notifyChange(Change{Server: c.id, Kind: ChangeState})
 	c.log.Error("mcp connection lost", "event", "mcp_connection_failed", "component", "mcp_client",
 		"phase", PhaseLost, "error", err.Error())
-	c.p.wg.Go(func() { _ = cl.Close() })
+	c.p.wg.Go(func() {
+		_ = cl.Close()
+		endSession()
+	})
 	c.startReconnect()
 }
 
@@ -700,16 +719,18 @@ func (c *Conn) reconnectLoop() {
 		c.reconnecting = false
 		c.mu.Unlock()
 	}()
+	ctx, stop := c.p.background()
+	defer stop()
 	delay := c.p.backoffMin
 	for attempt := 1; ; attempt++ {
 		t := time.NewTimer(jitter(delay))
 		select {
-		case <-c.p.bg.Done():
+		case <-c.p.done:
 			t.Stop()
 			return
 		case <-t.C:
 		}
-		err := c.connect(c.p.bg)
+		err := c.connect(ctx)
 		if err == nil {
 			c.log.Info("mcp server reconnected", "event", "mcp_server_reconnected", "component", "mcp_client", "attempt", attempt)
 			return
@@ -730,7 +751,7 @@ func (p *Pool) pingLoop(interval time.Duration) {
 	defer t.Stop()
 	for {
 		select {
-		case <-p.bg.Done():
+		case <-p.done:
 			return
 		case <-t.C:
 		}
@@ -741,15 +762,17 @@ func (p *Pool) pingLoop(interval time.Duration) {
 // pingAll pings every connected server once, in parallel, and re-tries the
 // failed statement of an executor whose database was reported broken.
 func (p *Pool) pingAll() {
+	ctx, stop := p.background()
+	defer stop()
 	var wg sync.WaitGroup
 	for _, c := range p.conns {
 		if c.State() != StateConnected {
 			continue
 		}
 		wg.Go(func() {
-			err := c.Call(p.bg, "ping", func(ctx context.Context, cl *client.Client) error { return cl.Ping(ctx) })
+			err := c.Call(ctx, "ping", func(ctx context.Context, cl *client.Client) error { return cl.Ping(ctx) })
 			if err == nil {
-				p.probeFault(c)
+				p.probeFault(ctx, c)
 			}
 		})
 	}
@@ -760,13 +783,16 @@ func (p *Pool) pingAll() {
 // transport's Close).
 func (c *Conn) close() {
 	c.mu.Lock()
-	cl := c.client
-	c.client = nil
+	cl, endSession := c.client, c.endSession
+	c.client, c.endSession = nil, nil
 	was := c.state
 	c.state = StateDisconnected
 	c.mu.Unlock()
 	if cl != nil {
 		_ = cl.Close()
+	}
+	if endSession != nil {
+		endSession()
 	}
 	if was == StateConnected {
 		c.log.Info("mcp connection closed", "event", "mcp_connection_closed", "component", "mcp_client")

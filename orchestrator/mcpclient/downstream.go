@@ -247,7 +247,9 @@ func (c *Conn) refreshResourcesLater() {
 			}
 			c.resourcesDirty = false
 			c.mu.Unlock()
-			c.refreshResources(c.p.bg)
+			ctx, stop := c.p.background()
+			c.refreshResources(ctx)
+			stop()
 		}
 	})
 }
@@ -300,6 +302,7 @@ type authSession struct {
 	client    *client.Client
 	tools     []mcp.Tool
 	resources []mcp.Resource
+	end       context.CancelFunc // ends the context the session lives on
 }
 
 func newAuthServer(p *Pool, id string, cfg config.ServerConfig) *authServer {
@@ -308,7 +311,10 @@ func newAuthServer(p *Pool, id string, cfg config.ServerConfig) *authServer {
 	a.sessions = expirable.NewLRU(g.Max, func(_ string, s *authSession) {
 		// Evicted (LRU, TTL, or a broken session): close it off the
 		// cache's lock.
-		p.wg.Go(func() { _ = s.client.Close() })
+		p.wg.Go(func() {
+			_ = s.client.Close()
+			s.end()
+		})
 		a.log.Info("caller session closed", "event", "mcp_connection_closed", "component", "mcp_client")
 	}, g.TTL)
 	return a
@@ -381,7 +387,15 @@ func (a *authServer) open(ctx context.Context, authorization string) (*authSessi
 	tc := &Conn{id: a.id, cfg: a.cfg, p: a.p, log: a.log, rawHeaders: map[string]string{"Authorization": authorization}}
 	ctx, cancel := context.WithTimeout(ctx, a.p.cfg.CallTimeout(a.cfg))
 	defer cancel()
-	cl, _, err := tc.newClient()
+	// The session lives on a context of its own, never on a request's.
+	sctx, endSession := a.p.background()
+	opened := false
+	defer func() {
+		if !opened {
+			endSession()
+		}
+	}()
+	cl, _, err := tc.newClient(sctx)
 	if err != nil {
 		return nil, err
 	}
@@ -390,7 +404,7 @@ func (a *authServer) open(ctx context.Context, authorization string) (*authSessi
 			a.p.routeProgress(n)
 		}
 	})
-	if err := cl.Start(a.p.bg); err != nil {
+	if err := cl.Start(sctx); err != nil {
 		_ = cl.Close()
 		return nil, fmt.Errorf("start %s transport: %w", a.cfg.Transport, err)
 	}
@@ -402,7 +416,7 @@ func (a *authServer) open(ctx context.Context, authorization string) (*authSessi
 		_ = cl.Close()
 		return nil, fmt.Errorf("initialize: %w", err)
 	}
-	s := &authSession{client: cl}
+	s := &authSession{client: cl, end: endSession}
 	if res.Capabilities.Tools != nil {
 		if s.tools, err = listTools(ctx, cl); err != nil {
 			_ = cl.Close()
@@ -416,6 +430,7 @@ func (a *authServer) open(ctx context.Context, authorization string) (*authSessi
 		}
 	}
 	a.opened.Add(1)
+	opened = true
 	a.log.Info("caller session established", "event", "mcp_connection_established", "component", "mcp_client",
 		"duration_ms", ms(time.Since(start)), "tools", toolNames(s.tools))
 	return s, nil

@@ -106,7 +106,9 @@ func (c *Conn) timedOut(cl *client.Client, te *CallTimeoutError) error {
 // ping pings the server on cl under ping_timeout, outside call (no span,
 // no tracking: it is the liveness check itself).
 func (c *Conn) ping(cl *client.Client) error {
-	ctx, cancel := context.WithTimeout(c.p.bg, c.p.cfg.PingTimeout(c.cfg))
+	bg, stop := c.p.background()
+	defer stop()
+	ctx, cancel := context.WithTimeout(bg, c.p.cfg.PingTimeout(c.cfg))
 	defer cancel()
 	err := cl.Ping(ctx)
 	if err != nil && ctx.Err() != nil {
@@ -151,7 +153,7 @@ func (c *Conn) watchUnresponsive(cl *client.Client) {
 	defer t.Stop()
 	for {
 		select {
-		case <-c.p.bg.Done():
+		case <-c.p.done:
 			return
 		case <-t.C:
 		}
@@ -261,11 +263,11 @@ func (c *Conn) FaultySQL() string {
 
 // probeFault asks the layer above to re-try the statement that found c's
 // database broken, if one did.
-func (p *Pool) probeFault(c *Conn) {
+func (p *Pool) probeFault(ctx context.Context, c *Conn) {
 	if c.FaultySQL() == "" {
 		return
 	}
-	p.hooks.ProbeFault(p.bg, c)
+	p.hooks.ProbeFault(ctx, c)
 }
 
 // Health summarizes the servers' states.

@@ -74,6 +74,10 @@ func (c *Conn) resourcesChanged(method string) {
 func (c *Conn) invalidateResources() {
 	c.p.hooks.ResourcesChanged(c)
 	if c.FaultySQL() != "" && !c.p.closed() {
-		c.p.wg.Go(func() { c.p.probeFault(c) })
+		c.p.wg.Go(func() {
+			ctx, stop := c.p.background()
+			defer stop()
+			c.p.probeFault(ctx, c)
+		})
 	}
 }

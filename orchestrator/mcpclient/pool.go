@@ -38,8 +38,9 @@ type Pool struct {
 	backoffMin  time.Duration
 	backoffMax  time.Duration
 
-	bg        context.Context // lives until Close: transports, reconnects, pings
-	cancel    context.CancelFunc
+	// done is closed by Close: the sessions and the background work
+	// (reconnects, pings, refreshes) end with it (see background).
+	done      chan struct{}
 	wg        sync.WaitGroup
 	isClosed  atomic.Bool
 	closeOnce sync.Once
@@ -115,6 +116,7 @@ func New(cfg *config.Config, logger *slog.Logger, opts Options) *Pool {
 		authServers: map[string]*authServer{},
 		oauth:       map[string]*oauthSource{},
 		watchers:    map[int]func(Change){},
+		done:        make(chan struct{}),
 		inProcess:   opts.InProcess,
 		childStderr: opts.ChildStderr,
 		backoffMin:  cmp.Or(opts.BackoffMin, backoffMin),
@@ -132,7 +134,6 @@ func New(cfg *config.Config, logger *slog.Logger, opts Options) *Pool {
 	if h.ProbeFault == nil {
 		h.ProbeFault = func(context.Context, *Conn) {}
 	}
-	p.bg, p.cancel = context.WithCancel(context.Background())
 	for id, sc := range cfg.MCPServers {
 		if sc.ForwardAuth {
 			p.authServers[id] = newAuthServer(p, id, sc)
@@ -173,6 +174,21 @@ func (p *Pool) Connect(ctx context.Context) error {
 	return nil
 }
 
+// background returns a context for work that outlives the request that
+// started it (a session, a reconnect, a ping, a refresh): it ends when
+// the pool closes, or when stop is called.
+func (p *Pool) background() (ctx context.Context, stop context.CancelFunc) {
+	ctx, stop = context.WithCancel(context.Background())
+	go func() {
+		select {
+		case <-p.done:
+			stop()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, stop
+}
+
 // closed reports whether Close was called.
 func (p *Pool) closed() bool { return p.isClosed.Load() }
 
@@ -181,7 +197,7 @@ func (p *Pool) closed() bool { return p.isClosed.Load() }
 func (p *Pool) Close() {
 	p.closeOnce.Do(func() {
 		p.isClosed.Store(true)
-		p.cancel()
+		close(p.done)
 		var wg sync.WaitGroup
 		for _, c := range p.ordered {
 			wg.Go(c.close)

@@ -2,6 +2,7 @@ package mcpclient
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -35,8 +36,8 @@ const tooLargeMarker = "talk2tables: MCP message over the size bound"
 // answering the same request, so the call fails with RESOURCE_LIMIT and the
 // server stays up. The child lives until the transport closes or the
 // orchestrator does.
-func (c *Conn) startStdio(env []string, max int64) (*transport.Stdio, *exec.Cmd, error) {
-	cmd := exec.CommandContext(c.p.bg, c.cfg.Command, c.cfg.Args...)
+func (c *Conn) startStdio(sctx context.Context, env []string, max int64) (*transport.Stdio, *exec.Cmd, error) {
+	cmd := exec.CommandContext(sctx, c.cfg.Command, c.cfg.Args...)
 	cmd.Env = childEnv(os.Environ(), append(traceEnv(os.Environ()), env...))
 	cmd.Dir = c.cfg.Cwd
 	sink := newChildStderr(c.p.childStderr, c.log)
@@ -186,8 +187,8 @@ func traceEnv(parent []string) []string {
 
 // stdioTransport starts the child of a stdio server config and returns the
 // client transport and a function giving its process.
-func (c *Conn) stdioTransport(env []string) (transport.Interface, func() *exec.Cmd, error) {
-	t, cmd, err := c.startStdio(env, c.p.cfg.MaxMessageBytes())
+func (c *Conn) stdioTransport(sctx context.Context, env []string) (transport.Interface, func() *exec.Cmd, error) {
+	t, cmd, err := c.startStdio(sctx, env, c.p.cfg.MaxMessageBytes())
 	if err != nil {
 		return nil, nil, err
 	}
