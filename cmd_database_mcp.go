@@ -119,7 +119,7 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 			watching.Go(func() { watchFiles(watchCtx, cmdLog, *dbPath) })
 			path, opts.Name = loaded.Path, filepath.Base(*dbPath)
 		}
-		lite, err := databasemcp.Open(path, opts)
+		lite, err := databasemcp.Open(ctx, path, opts)
 		if err != nil {
 			return fmt.Errorf("database-mcp: %w", err)
 		}

@@ -30,7 +30,7 @@ import (
 func downstreamConfig(t testing.TB, extra string) string {
 	t.Helper()
 	logger := slog.New(slog.DiscardHandler)
-	db, err := databasemcp.Open(testfixture.SalesDB(t, 2000), databasemcp.Options{})
+	db, err := databasemcp.Open(context.Background(), testfixture.SalesDB(t, 2000), databasemcp.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

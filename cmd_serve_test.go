@@ -167,7 +167,7 @@ func TestMetricsOnItsOwnListener(t *testing.T) {
 func serveStack(t testing.TB, llmDelay, shutdownTimeout time.Duration) (base string, inFlight <-chan struct{}, stop context.CancelFunc, done <-chan error) {
 	t.Helper()
 	logger := slog.New(slog.DiscardHandler)
-	db, err := databasemcp.Open(testfixture.SalesDB(t, 5000), databasemcp.Options{})
+	db, err := databasemcp.Open(context.Background(), testfixture.SalesDB(t, 5000), databasemcp.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

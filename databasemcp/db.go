@@ -186,8 +186,9 @@ var sqliteMagic = []byte("SQLite format 3\x00")
 
 // Open opens the SQLite database at path read-only. It never creates or
 // modifies a file: a missing path, a directory or a file that is not a SQLite
-// database is an error naming the path. It also reads and caches the schema.
-func Open(path string, opts Options) (*DB, error) {
+// database is an error naming the path. It also reads and caches the schema,
+// under ctx (and at most schemaTimeout).
+func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %w", path, err)
@@ -213,7 +214,7 @@ func Open(path string, opts Options) (*DB, error) {
 	db.version.Store(&v)
 	db.opened = v.String()
 
-	ctx, cancel := context.WithTimeout(context.Background(), schemaTimeout)
+	ctx, cancel := context.WithTimeout(ctx, schemaTimeout)
 	defer cancel()
 	if _, err := db.loadSchema(ctx); err != nil {
 		sdb.Close()

@@ -90,7 +90,7 @@ func Start(ctx context.Context, opts EnvOptions) (_ *Env, err error) {
 		e.db = my
 		e.stop = append(e.stop, func() { my.Close() })
 	} else {
-		lite, err := databasemcp.Open(opts.DBPath, dbOpts)
+		lite, err := databasemcp.Open(ctx, opts.DBPath, dbOpts)
 		if err != nil {
 			return nil, err
 		}

@@ -102,7 +102,7 @@ type extraServer struct {
 // buildStack builds the stack from a stack file; gatewayYAML tunes the
 // gateway section (and per-server keys under mcp_servers).
 func buildStack(ctx context.Context, sf stackFile, logger *slog.Logger, mutate func(*config.Config), extra ...extraServer) (*stack, error) {
-	db, err := databasemcp.Open(sf.DB, databasemcp.Options{})
+	db, err := databasemcp.Open(context.Background(), sf.DB, databasemcp.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ func withParcels(tb testing.TB) extraServer {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	db, err := databasemcp.Open(path, databasemcp.Options{Today: fixtures.AsOf(fixtures.Parcels).Format("2006-01-02")})
+	db, err := databasemcp.Open(context.Background(), path, databasemcp.Options{Today: fixtures.AsOf(fixtures.Parcels).Format("2006-01-02")})
 	if err != nil {
 		tb.Fatal(err)
 	}

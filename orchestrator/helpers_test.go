@@ -73,7 +73,7 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		maxResult, _ := strconv.Atoi(os.Getenv(envDBMaxResult))
-		db, err := databasemcp.Open(os.Getenv(envDB), databasemcp.Options{MaxResultBytes: maxResult})
+		db, err := databasemcp.Open(context.Background(), os.Getenv(envDB), databasemcp.Options{MaxResultBytes: maxResult})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -159,7 +159,7 @@ type fixture struct {
 func newFixture(tb testing.TB) *fixture {
 	tb.Helper()
 	f := &fixture{dbPath: testfixture.SalesDB(tb, 5000), catalog: testfixture.CatalogPath(tb)}
-	db, err := databasemcp.Open(f.dbPath, databasemcp.Options{})
+	db, err := databasemcp.Open(context.Background(), f.dbPath, databasemcp.Options{})
 	if err != nil {
 		tb.Fatalf("open db: %v", err)
 	}

@@ -35,7 +35,7 @@ func newTwoDBs(tb testing.TB) *twoDBs {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	db, err := databasemcp.Open(path, databasemcp.Options{Today: fixtures.AsOf(fixtures.Parcels).Format("2006-01-02")})
+	db, err := databasemcp.Open(context.Background(), path, databasemcp.Options{Today: fixtures.AsOf(fixtures.Parcels).Format("2006-01-02")})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -332,7 +332,7 @@ func TestProcessRepairsEveryCategory(t *testing.T) {
 	f := newFixture(t)
 	// Short enough that the runaway query of the TIMEOUT case ends soon, long
 	// enough that the good query never hits it on a loaded machine.
-	db, err := databasemcp.Open(f.dbPath, databasemcp.Options{QueryTimeout: 2 * time.Second})
+	db, err := databasemcp.Open(context.Background(), f.dbPath, databasemcp.Options{QueryTimeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

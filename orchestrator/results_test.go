@@ -162,7 +162,7 @@ func (g *failGen) Generate(context.Context, sqlgen.Request) (sqlgen.Plan, error)
 func TestResultCacheFollowsTheDatabase(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sales.db")
 	copyDB(t, testfixture.SalesDB(t, 100), path)
-	db, err := databasemcp.Open(path, databasemcp.Options{})
+	db, err := databasemcp.Open(context.Background(), path, databasemcp.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

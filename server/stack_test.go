@@ -84,7 +84,7 @@ func newStack(tb testing.TB, opt stackOptions) *stack {
 	tb.Setenv(apiKeysEnv, opt.apiKeys)
 
 	dbPath := testfixture.SalesDB(tb, 5000)
-	db, err := databasemcp.Open(dbPath, databasemcp.Options{})
+	db, err := databasemcp.Open(context.Background(), dbPath, databasemcp.Options{})
 	if err != nil {
 		tb.Fatalf("open database: %v", err)
 	}
@@ -126,7 +126,7 @@ func newStack(tb testing.TB, opt stackOptions) *stack {
 			Capabilities: []string{config.CapListResources}},
 	}
 	if opt.secondDB != "" {
-		db2, err := databasemcp.Open(opt.secondDB, databasemcp.Options{})
+		db2, err := databasemcp.Open(context.Background(), opt.secondDB, databasemcp.Options{})
 		if err != nil {
 			tb.Fatalf("open second database: %v", err)
 		}

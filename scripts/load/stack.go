@@ -39,7 +39,7 @@ const (
 // `talk2tables database-mcp --db FILE` does.
 func serveChild(path string) error {
 	conns, _ := strconv.Atoi(os.Getenv(envChildConnections))
-	db, err := databasemcp.Open(path, databasemcp.Options{Connections: conns})
+	db, err := databasemcp.Open(context.Background(), path, databasemcp.Options{Connections: conns})
 	if err != nil {
 		return err
 	}
@@ -171,7 +171,7 @@ func databaseServer(o options, so stackOptions, path string, logger *slog.Logger
 		}
 		return cfg, nil, nil, nil
 	case "inprocess":
-		db, err := databasemcp.Open(path, databasemcp.Options{Connections: o.connections})
+		db, err := databasemcp.Open(context.Background(), path, databasemcp.Options{Connections: o.connections})
 		if err != nil {
 			return cfg, nil, nil, err
 		}
