@@ -432,6 +432,21 @@ func (db *DB) Validate(ctx context.Context, query string) error {
 	return nil
 }
 
+// waitError is the error of a wait for a free connection, bounded by the
+// query timeout, that failed with err: the caller's cancellation, or the
+// database busy (every one of conns connections ran other queries for
+// timeout), as TIMEOUT; nil when it is neither (the engine says what).
+func waitError(ctx context.Context, err error, conns int, timeout time.Duration) error {
+	switch {
+	case ctx.Err() != nil:
+		return sqlerr.New(sqlerr.Timeout, "query interrupted: the request was cancelled")
+	case errors.Is(err, context.DeadlineExceeded):
+		return sqlerr.New(sqlerr.Timeout, fmt.Sprintf(
+			"database busy: all %d connections ran other queries for %s; try again shortly", conns, timeout))
+	}
+	return nil
+}
+
 // withConn runs fn on a pooled connection under the statement timeout, while
 // a watcher interrupts SQLite when that timeout (or the caller's ctx) ends.
 // modernc interrupts only the first step of a query on cancellation; the
@@ -448,12 +463,8 @@ func (db *DB) withConn(ctx context.Context, fn func(ctx context.Context, c *sql.
 	c, v, err := db.conn(waitCtx)
 	cancelWait()
 	if err != nil {
-		switch {
-		case ctx.Err() != nil:
-			return sqlerr.New(sqlerr.Timeout, "query interrupted: the request was cancelled")
-		case errors.Is(err, context.DeadlineExceeded):
-			return sqlerr.New(sqlerr.Timeout, fmt.Sprintf(
-				"database busy: all %d connections ran other queries for %s; try again shortly", db.opts.Connections, db.opts.QueryTimeout))
+		if busy := waitError(ctx, err, db.opts.Connections, db.opts.QueryTimeout); busy != nil {
+			return busy
 		}
 		return err
 	}

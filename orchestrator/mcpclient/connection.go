@@ -72,14 +72,10 @@ type Conn struct {
 	stderr       *childStderr // the stdio child's stderr, for its last words
 	reconnecting bool
 	connectedAt  int // how many times it connected
-	// toolsDirty is set by a tools/list_changed notification; a single
-	// refresher (toolsRefreshing) re-lists until it stays clear.
-	toolsDirty      bool
-	toolsRefreshing bool
-	// resourcesDirty/resourcesRefreshing do the same for
-	// resources/list_changed (downstream.go).
-	resourcesDirty      bool
-	resourcesRefreshing bool
+	// toolsRefresh and resourcesRefresh re-list the server's tools and
+	// resources after a list_changed notification (refreshLater).
+	toolsRefresh     refresh
+	resourcesRefresh refresh
 	// rawHeaders are sent as they are (no ${VAR} expansion) over the
 	// configured headers: a forward_auth caller's Authorization.
 	rawHeaders map[string]string
@@ -519,33 +515,46 @@ func (c *Conn) onNotification(n mcp.JSONRPCNotification) {
 	}
 }
 
-// refreshToolsLater re-lists the server's tools in the background: the
-// notification arrives on the transport's reader, which must not wait for
-// the answer to its own request. Notifications that arrive during a refresh
-// cause one more refresh, never a pile of them.
+// refreshToolsLater re-lists the server's tools in the background after a
+// tools/list_changed notification (see refreshLater).
 func (c *Conn) refreshToolsLater() {
+	c.refreshLater(&c.toolsRefresh, func(ctx context.Context) { _ = c.refreshTools(ctx) })
+}
+
+// refresh is the state of one kind of background refresh of a server
+// (its tools, its resources); c.mu guards it.
+type refresh struct {
+	dirty   bool // a notification came since the refresh running started
+	running bool
+}
+
+// refreshLater runs fn in the background: the notification asking for it
+// arrives on the transport's reader, which must not wait for the answer to
+// its own request. Notifications that arrive during a refresh cause one
+// more refresh, never a pile of them.
+func (c *Conn) refreshLater(r *refresh, fn func(ctx context.Context)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.p.closed() {
 		return
 	}
-	c.toolsDirty = true
-	if c.toolsRefreshing {
+	r.dirty = true
+	if r.running {
 		return
 	}
-	c.toolsRefreshing = true
+	r.running = true
 	c.p.wg.Go(func() {
 		for {
 			c.mu.Lock()
-			if !c.toolsDirty || c.p.closed() {
-				c.toolsRefreshing = false
+			if !r.dirty || c.p.closed() {
+				r.running = false
 				c.mu.Unlock()
 				return
 			}
-			c.toolsDirty = false
+			r.dirty = false
 			c.mu.Unlock()
 			ctx, stop := c.p.background()
-			_ = c.refreshTools(ctx)
+			fn(ctx)
 			stop()
 		}
 	})

@@ -225,33 +225,9 @@ func (p *Pool) routeProgress(n mcp.JSONRPCNotification) {
 }
 
 // refreshResourcesLater re-lists the server's resources in the background
-// after a resources/list_changed notification (see refreshToolsLater).
+// after a resources/list_changed notification (see refreshLater).
 func (c *Conn) refreshResourcesLater() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.p.closed() {
-		return
-	}
-	c.resourcesDirty = true
-	if c.resourcesRefreshing {
-		return
-	}
-	c.resourcesRefreshing = true
-	c.p.wg.Go(func() {
-		for {
-			c.mu.Lock()
-			if !c.resourcesDirty || c.p.closed() {
-				c.resourcesRefreshing = false
-				c.mu.Unlock()
-				return
-			}
-			c.resourcesDirty = false
-			c.mu.Unlock()
-			ctx, stop := c.p.background()
-			c.refreshResources(ctx)
-			stop()
-		}
-	})
+	c.refreshLater(&c.resourcesRefresh, c.refreshResources)
 }
 
 // refreshResources replaces the server's resource list with a fresh one.
