@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -29,11 +30,13 @@ func TestListeningStreamOutlivesCallTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var opened, ended atomic.Int64
+	var opened atomic.Int64
+	ended := make(chan struct{}) // closed when a listening stream ends
+	var endOnce sync.Once
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet {
 			opened.Add(1)
-			defer ended.Add(1)
+			defer endOnce.Do(func() { close(ended) })
 		}
 		h.ServeHTTP(w, r)
 	}))
@@ -55,10 +58,11 @@ func TestListeningStreamOutlivesCallTimeout(t *testing.T) {
 	if _, err := o.cache.Gather(context.Background(), "t"); err != nil {
 		t.Fatal(err)
 	}
-	// Five call timeouts with nothing to do.
-	time.Sleep(5 * callTimeout)
-	if n := ended.Load(); n != 0 {
-		t.Errorf("listening stream ended %d time(s) within %s of an idle connection, want 0", n, 5*callTimeout)
+	// Five call timeouts with nothing to do: the stream must not end.
+	select {
+	case <-ended:
+		t.Errorf("listening stream ended within %s of an idle connection, want it open", 5*callTimeout)
+	case <-time.After(5 * callTimeout):
 	}
 	if s, _ := o.cache.Lookup("product_metadata_mcp", time.Now()); s == nil {
 		t.Fatal("metadata not cached after gather")
