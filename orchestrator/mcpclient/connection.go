@@ -365,36 +365,21 @@ func (c *Conn) dial(ctx context.Context) error {
 	if getCmd != nil {
 		cmd = getCmd()
 	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "talk2tables-orchestrator", Version: "1.0.0"}
-	res, err := cl.Initialize(ctx, init)
+	res, err := initialize(ctx, cl, "talk2tables-orchestrator")
 	if err != nil {
 		_ = cl.Close()
 		return c.withLastWords(fmt.Errorf("initialize: %w", err))
 	}
-	var tools, resources []string
-	var toolDefs []mcp.Tool
-	var resourceDefs []mcp.Resource
-	if res.Capabilities.Tools != nil {
-		if toolDefs, err = listTools(ctx, cl); err != nil {
-			_ = cl.Close()
-			return fmt.Errorf("list tools: %w", err)
-		}
-		tools = toolNames(toolDefs)
+	// Resources are subscribed to once read, and only those that feed the
+	// prompt (see package resources).
+	toolDefs, resourceDefs, err := listAll(ctx, cl, res.Capabilities)
+	if err != nil {
+		_ = cl.Close()
+		return err
 	}
-	if res.Capabilities.Resources != nil {
-		list, err := listResources(ctx, cl)
-		if err != nil {
-			_ = cl.Close()
-			return fmt.Errorf("list resources: %w", err)
-		}
-		resourceDefs = list
-		for _, r := range list {
-			resources = append(resources, r.URI)
-		}
-		// Resources are subscribed to once read, and only those that feed
-		// the prompt (policy.go).
+	var resources []string
+	for _, r := range resourceDefs {
+		resources = append(resources, r.URI)
 	}
 	c.mu.Lock()
 	if c.p.closed() {
@@ -408,7 +393,7 @@ func (c *Conn) dial(ctx context.Context) error {
 	c.gen++
 	c.connectedAt++
 	c.caps = res.Capabilities
-	c.tools = tools
+	c.tools = toolNames(toolDefs)
 	c.resources = resources
 	c.toolDefs = toolDefs
 	c.resourceDefs = resourceDefs
@@ -420,6 +405,32 @@ func (c *Conn) dial(ctx context.Context) error {
 	c.p.hooks.Connected(c) // a (re)connected server may serve other resources and data
 	c.p.notifyChange(Change{Server: c.id, Kind: ChangeState})
 	return nil
+}
+
+// initialize runs the initialize handshake as client name, with the legacy
+// protocol pinned (see newClient).
+func initialize(ctx context.Context, cl *client.Client, name string) (*mcp.InitializeResult, error) {
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: name, Version: "1.0.0"}
+	return cl.Initialize(ctx, init)
+}
+
+// listAll lists the tools and the resources a server's capabilities say
+// it has (none of a kind it does not offer: a resources-only server
+// answers tools/list with method-not-found).
+func listAll(ctx context.Context, cl *client.Client, caps mcp.ServerCapabilities) (tools []mcp.Tool, resources []mcp.Resource, err error) {
+	if caps.Tools != nil {
+		if tools, err = listTools(ctx, cl); err != nil {
+			return nil, nil, fmt.Errorf("list tools: %w", err)
+		}
+	}
+	if caps.Resources != nil {
+		if resources, err = listResources(ctx, cl); err != nil {
+			return nil, nil, fmt.Errorf("list resources: %w", err)
+		}
+	}
+	return tools, resources, nil
 }
 
 // listTools lists every tool (see listPages for the guards).

@@ -384,26 +384,15 @@ func (a *authServer) open(ctx context.Context, authorization string) (*authSessi
 		_ = cl.Close()
 		return nil, fmt.Errorf("start %s transport: %w", a.cfg.Transport, err)
 	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "talk2tables-gateway", Version: "1.0.0"}
-	res, err := cl.Initialize(ctx, init)
+	res, err := initialize(ctx, cl, "talk2tables-gateway")
 	if err != nil {
 		_ = cl.Close()
 		return nil, fmt.Errorf("initialize: %w", err)
 	}
 	s := &authSession{client: cl, end: endSession}
-	if res.Capabilities.Tools != nil {
-		if s.tools, err = listTools(ctx, cl); err != nil {
-			_ = cl.Close()
-			return nil, fmt.Errorf("list tools: %w", err)
-		}
-	}
-	if res.Capabilities.Resources != nil {
-		if s.resources, err = listResources(ctx, cl); err != nil {
-			_ = cl.Close()
-			return nil, fmt.Errorf("list resources: %w", err)
-		}
+	if s.tools, s.resources, err = listAll(ctx, cl, res.Capabilities); err != nil {
+		_ = cl.Close()
+		return nil, err
 	}
 	a.opened.Add(1)
 	opened = true
