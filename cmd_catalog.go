@@ -137,7 +137,7 @@ func openDatabase(ctx context.Context, f dbFlags, timeout time.Duration) (*opene
 			}
 			path, opts.Name = loaded.Path, filepath.Base(*f.path)
 		}
-		db, err := databasemcp.Open(path, opts)
+		db, err := databasemcp.Open(ctx, path, opts)
 		if err != nil {
 			return nil, err
 		}

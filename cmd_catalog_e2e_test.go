@@ -12,12 +12,12 @@ import (
 	"strings"
 	"testing"
 
+	"talk2tables/config"
 	"talk2tables/internal/testfixture"
-	"talk2tables/orchestrator"
 )
 
 // libraryDB is a database nobody wrote a catalog for.
-func libraryDB(t *testing.T) string {
+func libraryDB(t testing.TB) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "library.db")
 	db, err := sql.Open("sqlite", path)
@@ -55,7 +55,7 @@ func libraryDB(t *testing.T) string {
 // `serve` with examples/your-database.yaml (its children the test binary
 // itself, over stdio), and offline answers that match the data.
 func TestYourOwnDatabase(t *testing.T) {
-	if _, err := orchestrator.LoadConfig(filepath.Join("examples", "your-database.yaml")); err != nil {
+	if _, err := config.LoadConfig(filepath.Join("examples", "your-database.yaml")); err != nil {
 		t.Fatalf("the example config does not load: %v", err)
 	}
 	dir := t.TempDir()

@@ -14,7 +14,7 @@ import (
 )
 
 // runCmd runs the binary's run in-process and returns stdout, stderr and the error.
-func runCmd(t *testing.T, args ...string) (string, string, error) {
+func runCmd(t testing.TB, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	err := run(context.Background(), args, stdio{strings.NewReader(""), &out, &errOut})

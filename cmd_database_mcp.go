@@ -8,11 +8,11 @@ import (
 	"sync"
 	"time"
 
+	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/filetables"
 	"talk2tables/mcpserve"
 	"talk2tables/mysqlconfig"
-	"talk2tables/orchestrator"
 	"talk2tables/pgconfig"
 )
 
@@ -40,8 +40,8 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 	maxResult := fs.Int("max-result-bytes", databasemcp.DefaultMaxResultBytes,
 		"the rows of a result past this many bytes (as JSON) are left out and the result is marked truncated")
 	today := fs.String("today", "", "report this date (YYYY-MM-DD) as today in the schema resource instead of the clock's, for data that ends on a fixed day")
-	logLevel := fs.String("log-level", envOr(orchestrator.EnvLogLevel, "info"), "log level: debug, info, warn or error (logs go to stderr; default from $"+orchestrator.EnvLogLevel+")")
-	logFormat := fs.String("log-format", envOr(orchestrator.EnvLogFormat, "json"), "log format: json or text (default from $"+orchestrator.EnvLogFormat+")")
+	logLevel := fs.String("log-level", envOr(config.EnvLogLevel, "info"), "log level: debug, info, warn or error (logs go to stderr; default from $"+config.EnvLogLevel+")")
+	logFormat := fs.String("log-format", envOr(config.EnvLogFormat, "json"), "log format: json or text (default from $"+config.EnvLogFormat+")")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -119,7 +119,7 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 			watching.Go(func() { watchFiles(watchCtx, cmdLog, *dbPath) })
 			path, opts.Name = loaded.Path, filepath.Base(*dbPath)
 		}
-		lite, err := databasemcp.Open(path, opts)
+		lite, err := databasemcp.Open(ctx, path, opts)
 		if err != nil {
 			return fmt.Errorf("database-mcp: %w", err)
 		}

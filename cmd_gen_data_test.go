@@ -12,7 +12,7 @@ import (
 )
 
 // runGenDataCmd runs 'talk2tables gen-data args...' in-process.
-func runGenDataCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
+func runGenDataCmd(t testing.TB, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	err = run(context.Background(), append([]string{"gen-data"}, args...), stdio{strings.NewReader(""), &out, &errOut})

@@ -27,10 +27,10 @@ import (
 
 // downstreamConfig serves the sample database and catalog over streamable
 // HTTP and writes a configuration using them, with extra YAML appended.
-func downstreamConfig(t *testing.T, extra string) string {
+func downstreamConfig(t testing.TB, extra string) string {
 	t.Helper()
 	logger := slog.New(slog.DiscardHandler)
-	db, err := databasemcp.Open(testfixture.SalesDB(t, 2000), databasemcp.Options{})
+	db, err := databasemcp.Open(context.Background(), testfixture.SalesDB(t, 2000), databasemcp.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"sync"
 
+	"talk2tables/config"
 	"talk2tables/mcpserve"
 	"talk2tables/metadatamcp"
-	"talk2tables/orchestrator"
 )
 
 // runMetadataMCP serves a semantic catalog as an MCP server.
@@ -17,8 +17,8 @@ func runMetadataMCP(ctx context.Context, args []string, io stdio) error {
 	transport := fs.String("transport", mcpserve.Stdio, "MCP transport: stdio, sse (serves /sse and /message) or http (streamable HTTP, serves /mcp)")
 	addr := fs.String("addr", ":8002", "listen address for the sse and http transports")
 	watch := fs.Bool("watch", true, "reload the catalog when its file changes and notify subscribed clients")
-	logLevel := fs.String("log-level", envOr(orchestrator.EnvLogLevel, "info"), "log level: debug, info, warn or error (logs go to stderr; default from $"+orchestrator.EnvLogLevel+")")
-	logFormat := fs.String("log-format", envOr(orchestrator.EnvLogFormat, "json"), "log format: json or text (default from $"+orchestrator.EnvLogFormat+")")
+	logLevel := fs.String("log-level", envOr(config.EnvLogLevel, "info"), "log level: debug, info, warn or error (logs go to stderr; default from $"+config.EnvLogLevel+")")
+	logFormat := fs.String("log-format", envOr(config.EnvLogFormat, "json"), "log format: json or text (default from $"+config.EnvLogFormat+")")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

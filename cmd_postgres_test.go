@@ -134,7 +134,7 @@ func TestDatabaseMCPPostgres(t *testing.T) {
 
 // serveDatabaseMCP runs database-mcp with args on pipes, lets use talk to
 // it, stops it and returns its logs.
-func serveDatabaseMCP(t *testing.T, args []string, use func(c *client.Client)) string {
+func serveDatabaseMCP(t testing.TB, args []string, use func(c *client.Client)) string {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()

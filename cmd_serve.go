@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"talk2tables/config"
 	"talk2tables/gateway"
 	"talk2tables/orchestrator"
 	"talk2tables/server"
@@ -147,7 +148,7 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 // refused, unless allowUnauthenticated, which keeps addr and returns a
 // warning to log.
 func listenPolicy(addr string, haveKeys, allowUnauthenticated bool) (listenAddr, warning string, err error) {
-	if err := orchestrator.CheckListenAddr(addr); err != nil {
+	if err := config.CheckListenAddr(addr); err != nil {
 		return "", "", fmt.Errorf("--addr / http.addr %w", err)
 	}
 	host, port, _ := net.SplitHostPort(addr)

@@ -77,7 +77,7 @@ func metaExecutor(res map[string]any) string {
 	return s
 }
 
-func mustJSON(t *testing.T, v any) string {
+func mustJSON(t testing.TB, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -87,7 +87,7 @@ func mustJSON(t *testing.T, v any) string {
 }
 
 // sqliteRows runs q on the SQLite file at path.
-func sqliteRows(t *testing.T, path, q string) [][]any {
+func sqliteRows(t testing.TB, path, q string) [][]any {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
 	if err != nil {

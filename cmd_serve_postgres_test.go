@@ -30,14 +30,15 @@ var analystQueries = []string{
 // children (this test binary acting as talk2tables) over the PostgreSQL
 // database at dsn, and a scripted LLM (the builtin generator when llm is
 // nil); it returns the base URL.
-func startReplica(t *testing.T, name, dsn string, llm *llmtest.Server) string {
+func startReplica(t testing.TB, name, dsn string, llm *llmtest.Server) string {
 	t.Helper()
 	return startServeYAML(t, name, "mcp_servers:\n"+postgresServers(t, dsn)+serveTail(llm))
 }
 
 // postgresServers is the mcp_servers entries of database-mcp over the
 // PostgreSQL database at dsn (as database_mcp) and the sample catalog.
-func postgresServers(t *testing.T, dsn string) string {
+func postgresServers(tb testing.TB, dsn string) string {
+	tb.Helper()
 	return `  database_mcp:
     name: Database MCP Server
     transport: stdio
@@ -51,7 +52,7 @@ func postgresServers(t *testing.T, dsn string) string {
     name: Product Metadata MCP
     transport: stdio
     command: ` + os.Args[0] + `
-    args: [metadata-mcp, --catalog, "` + testfixture.CatalogPath(t) + `"]
+    args: [metadata-mcp, --catalog, "` + testfixture.CatalogPath(tb) + `"]
     env: {` + runMainEnv + `: "1"}
     priority: 1
     domains: [products]
@@ -77,7 +78,7 @@ func serveTail(llm *llmtest.Server) string {
 
 // startServeYAML runs `serve` with the configuration cfg and returns its
 // base URL; it is stopped when t ends.
-func startServeYAML(t *testing.T, name, cfg string) string {
+func startServeYAML(t testing.TB, name, cfg string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name+".yaml")
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
@@ -105,7 +106,7 @@ func startServeYAML(t *testing.T, name, cfg string) string {
 }
 
 // post sends body to url and returns the status and decoded JSON.
-func post(t *testing.T, url, body string) (int, map[string]any) {
+func post(t testing.TB, url, body string) (int, map[string]any) {
 	t.Helper()
 	resp, err := http.Post(url, "application/json", strings.NewReader(body))
 	if err != nil {

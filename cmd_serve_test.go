@@ -164,10 +164,10 @@ func TestMetricsOnItsOwnListener(t *testing.T) {
 // HTTP and a scripted LLM that answers after llmDelay; inFlight is closed
 // when the LLM receives its first request. It returns serve's base URL, a
 // cancel that acts as SIGINT, and serve's result.
-func serveStack(t *testing.T, llmDelay, shutdownTimeout time.Duration) (base string, inFlight <-chan struct{}, stop context.CancelFunc, done <-chan error) {
+func serveStack(t testing.TB, llmDelay, shutdownTimeout time.Duration) (base string, inFlight <-chan struct{}, stop context.CancelFunc, done <-chan error) {
 	t.Helper()
 	logger := slog.New(slog.DiscardHandler)
-	db, err := databasemcp.Open(testfixture.SalesDB(t, 5000), databasemcp.Options{})
+	db, err := databasemcp.Open(context.Background(), testfixture.SalesDB(t, 5000), databasemcp.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ import (
 	"sort"
 	"syscall"
 
-	"talk2tables/orchestrator"
+	"talk2tables/config"
 )
 
 // command is one subcommand.
@@ -149,8 +149,8 @@ func addConfigFlags(fs *flag.FlagSet) configFlags {
 
 // load reads the configuration and applies the log overrides to it, so
 // stdio MCP children log the same way.
-func (f configFlags) load() (*orchestrator.Config, error) {
-	cfg, err := orchestrator.LoadConfig(*f.path)
+func (f configFlags) load() (*config.Config, error) {
+	cfg, err := config.LoadConfig(*f.path)
 	if err != nil {
 		return nil, err
 	}

@@ -110,7 +110,7 @@ func seedWalkthrough(t *testing.T, metaSrv *httptest.Server) {
 	if _, stderr, err := runGenDataCmd(t, "--db", dbPath, "--rows", "20000", "--as-of", seedAsOf); err != nil {
 		t.Fatalf("gen-data: %v\n%s", err, stderr)
 	}
-	db, err := databasemcp.Open(dbPath, databasemcp.Options{Today: seedAsOf})
+	db, err := databasemcp.Open(context.Background(), dbPath, databasemcp.Options{Today: seedAsOf})
 	if err != nil {
 		t.Fatal(err)
 	}

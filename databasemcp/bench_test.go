@@ -183,7 +183,7 @@ func BenchmarkPostgres(b *testing.B) {
 // separate run since the allocator is chosen once per process.
 func BenchmarkAnalystMix(b *testing.B) {
 	path := testfixture.SalesDB(b, benchRows)
-	db, err := Open(path, Options{})
+	db, err := Open(context.Background(), path, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // because every one is taken is told the database is busy, not that its own
 // statement was too slow; once a connection frees up, queries run again.
 func TestBusyIsNotAStatementTimeout(t *testing.T) {
-	db, err := Open(testfixture.SalesDB(t, 500), Options{QueryTimeout: 200 * time.Millisecond})
+	db, err := Open(context.Background(), testfixture.SalesDB(t, 500), Options{QueryTimeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -186,8 +186,9 @@ var sqliteMagic = []byte("SQLite format 3\x00")
 
 // Open opens the SQLite database at path read-only. It never creates or
 // modifies a file: a missing path, a directory or a file that is not a SQLite
-// database is an error naming the path. It also reads and caches the schema.
-func Open(path string, opts Options) (*DB, error) {
+// database is an error naming the path. It also reads and caches the schema,
+// under ctx (and at most schemaTimeout).
+func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %w", path, err)
@@ -213,7 +214,7 @@ func Open(path string, opts Options) (*DB, error) {
 	db.version.Store(&v)
 	db.opened = v.String()
 
-	ctx, cancel := context.WithTimeout(context.Background(), schemaTimeout)
+	ctx, cancel := context.WithTimeout(ctx, schemaTimeout)
 	defer cancel()
 	if _, err := db.loadSchema(ctx); err != nil {
 		sdb.Close()
@@ -431,6 +432,21 @@ func (db *DB) Validate(ctx context.Context, query string) error {
 	return nil
 }
 
+// waitError is the error of a wait for a free connection, bounded by the
+// query timeout, that failed with err: the caller's cancellation, or the
+// database busy (every one of conns connections ran other queries for
+// timeout), as TIMEOUT; nil when it is neither (the engine says what).
+func waitError(ctx context.Context, err error, conns int, timeout time.Duration) error {
+	switch {
+	case ctx.Err() != nil:
+		return sqlerr.New(sqlerr.Timeout, "query interrupted: the request was cancelled")
+	case errors.Is(err, context.DeadlineExceeded):
+		return sqlerr.New(sqlerr.Timeout, fmt.Sprintf(
+			"database busy: all %d connections ran other queries for %s; try again shortly", conns, timeout))
+	}
+	return nil
+}
+
 // withConn runs fn on a pooled connection under the statement timeout, while
 // a watcher interrupts SQLite when that timeout (or the caller's ctx) ends.
 // modernc interrupts only the first step of a query on cancellation; the
@@ -447,12 +463,8 @@ func (db *DB) withConn(ctx context.Context, fn func(ctx context.Context, c *sql.
 	c, v, err := db.conn(waitCtx)
 	cancelWait()
 	if err != nil {
-		switch {
-		case ctx.Err() != nil:
-			return sqlerr.New(sqlerr.Timeout, "query interrupted: the request was cancelled")
-		case errors.Is(err, context.DeadlineExceeded):
-			return sqlerr.New(sqlerr.Timeout, fmt.Sprintf(
-				"database busy: all %d connections ran other queries for %s; try again shortly", db.opts.Connections, db.opts.QueryTimeout))
+		if busy := waitError(ctx, err, db.opts.Connections, db.opts.QueryTimeout); busy != nil {
+			return busy
 		}
 		return err
 	}

@@ -41,10 +41,10 @@ func TestOpenErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			db, err := Open(tt.path, tt.opts)
+			db, err := Open(context.Background(), tt.path, tt.opts)
 			if err == nil {
 				db.Close()
-				t.Fatalf("Open(%q) succeeded, want an error", tt.path)
+				t.Fatalf("Open(context.Background(), %q) succeeded, want an error", tt.path)
 			}
 			if !strings.Contains(err.Error(), tt.contains) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("Open error = %q, want one line containing %q", err, tt.contains)
@@ -78,7 +78,7 @@ func TestOpenDefaults(t *testing.T) {
 
 // TestPinnedToday: Options.Today replaces the clock's date in the schema.
 func TestPinnedToday(t *testing.T) {
-	db, err := Open(testfixture.SalesDB(t, 10), Options{Today: "2026-06-30"})
+	db, err := Open(context.Background(), testfixture.SalesDB(t, 10), Options{Today: "2026-06-30"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ INSERT INTO ev VALUES ('2026-06-17', '2023-07-29 20:00:00', '2023-07-29 20:00:00
 		t.Fatal(err)
 	}
 	w.Close()
-	db, err := Open(path, Options{})
+	db, err := Open(context.Background(), path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

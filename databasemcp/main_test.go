@@ -61,7 +61,7 @@ func serveStdio(target string) int {
 			db, err = OpenPostgres(context.Background(), PostgresConfig{Conn: cfg}, opts)
 		}
 	} else {
-		db, err = Open(target, opts)
+		db, err = Open(context.Background(), target, opts)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -82,9 +82,9 @@ const testTimeout = 300 * time.Millisecond
 
 func openDB(tb testing.TB, path string, opts Options) *DB {
 	tb.Helper()
-	db, err := Open(path, opts)
+	db, err := Open(context.Background(), path, opts)
 	if err != nil {
-		tb.Fatalf("Open(%s): %v", path, err)
+		tb.Fatalf("Open(context.Background(), %s): %v", path, err)
 	}
 	tb.Cleanup(func() { db.Close() })
 	return db

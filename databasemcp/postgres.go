@@ -202,12 +202,8 @@ func (p *Postgres) withConn(ctx context.Context, fn func(ctx context.Context, c 
 	c, err := p.pool.Acquire(waitCtx)
 	cancelWait()
 	if err != nil {
-		switch {
-		case ctx.Err() != nil:
-			return sqlerr.New(sqlerr.Timeout, "query interrupted: the request was cancelled")
-		case errors.Is(err, context.DeadlineExceeded):
-			return sqlerr.New(sqlerr.Timeout, fmt.Sprintf(
-				"database busy: all %d connections ran other queries for %s; try again shortly", p.conns, p.opts.QueryTimeout))
+		if busy := waitError(ctx, err, p.conns, p.opts.QueryTimeout); busy != nil {
+			return busy
 		}
 		return sqlerr.New(sqlerr.UnknownError, "database unavailable: "+pgconfig.ConnectError(p.target, err).Error())
 	}

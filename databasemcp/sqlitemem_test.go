@@ -136,7 +136,7 @@ func TestShardedAllocatorConcurrent(t *testing.T) {
 // time.
 func TestShardedAllocatorQueries(t *testing.T) {
 	path := testfixture.SalesDB(t, 5000)
-	db, err := Open(path, Options{Connections: 8})
+	db, err := Open(context.Background(), path, Options{Connections: 8})
 	if err != nil {
 		t.Fatal(err)
 	}

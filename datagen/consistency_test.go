@@ -120,7 +120,7 @@ func TestCatalogMatchesDatabase(t *testing.T) {
 }
 
 // checkColumn checks what the catalog says about one column against the data.
-func checkColumn(t *testing.T, db *sql.DB, table, name string, c *catalog.Column) {
+func checkColumn(t testing.TB, db *sql.DB, table, name string, c *catalog.Column) {
 	t.Helper()
 	qt, qc := quote(table), quote(name)
 	switch c.Kind {

@@ -23,7 +23,7 @@ const draftTimeout = 2 * time.Minute
 // Drafted is the CatalogFunc of `talk2tables catalog init`: it opens the
 // database read-only and drafts its catalog with catalog/draft.
 func Drafted(ctx context.Context, dbPath string) ([]byte, error) {
-	db, err := databasemcp.Open(dbPath, databasemcp.Options{QueryTimeout: draftTimeout})
+	db, err := databasemcp.Open(ctx, dbPath, databasemcp.Options{QueryTimeout: draftTimeout})
 	if err != nil {
 		return nil, err
 	}

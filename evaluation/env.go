@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/internal/fixtures"
 	"talk2tables/mcpserve"
@@ -89,7 +90,7 @@ func Start(ctx context.Context, opts EnvOptions) (_ *Env, err error) {
 		e.db = my
 		e.stop = append(e.stop, func() { my.Close() })
 	} else {
-		lite, err := databasemcp.Open(opts.DBPath, dbOpts)
+		lite, err := databasemcp.Open(ctx, opts.DBPath, dbOpts)
 		if err != nil {
 			return nil, err
 		}
@@ -105,22 +106,22 @@ func Start(ctx context.Context, opts EnvOptions) (_ *Env, err error) {
 		servers[metadataID] = ms.MCPServer()
 	}
 
-	cfg := orchestrator.DefaultConfig()
-	cfg.LLM.Provider = orchestrator.ProviderBuiltin
+	cfg := config.DefaultConfig()
+	cfg.LLM.Provider = config.ProviderBuiltin
 	cfg.Orchestration.PingInterval = 0
 	cfg.HTTP.MaxRowsLimit = maxRows
 	var inproc []orchestrator.Option
 	for id, s := range servers {
-		sc := orchestrator.ServerConfig{Name: id, Priority: 10,
-			Capabilities: []string{orchestrator.CapListResources}}
+		sc := config.ServerConfig{Name: id, Priority: 10,
+			Capabilities: []string{config.CapListResources}}
 		if id == databaseID {
-			sc.Capabilities = append(sc.Capabilities, orchestrator.CapExecuteQuery, orchestrator.CapValidateQuery)
+			sc.Capabilities = append(sc.Capabilities, config.CapExecuteQuery, config.CapValidateQuery)
 		} else {
 			sc.Priority = 1 // the catalog wins names over the schema
 		}
 		switch opts.Transport {
 		case "", InProcess:
-			sc.Transport = orchestrator.TransportInProcess
+			sc.Transport = config.TransportInProcess
 			inproc = append(inproc, orchestrator.WithInProcessServer(id, s))
 		case StreamableHTTP:
 			url, stop, err := serveHTTP(s, logger)

@@ -73,7 +73,7 @@ func TestFixtures(t *testing.T) {
 	t.Logf("evaluation report:\n%s\n%s", table.String(), details.String())
 }
 
-func checkReport(t *testing.T, rep *Report) {
+func checkReport(t testing.TB, rep *Report) {
 	t.Helper()
 	label := fmt.Sprintf("%s (%s)", rep.Fixture, catalogLabel(rep))
 	for _, res := range rep.Results {

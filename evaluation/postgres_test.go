@@ -58,7 +58,7 @@ func TestFixturesPostgres(t *testing.T) {
 
 // checkSameOutcomes fails on any wrong or failed answer on PostgreSQL and
 // on any question whose outcome differs between the engines.
-func checkSameOutcomes(t *testing.T, lite, pg *Report) {
+func checkSameOutcomes(t testing.TB, lite, pg *Report) {
 	t.Helper()
 	label := pg.Fixture + " (" + catalogLabel(pg) + ")"
 	outcome := map[string]Outcome{}

@@ -9,8 +9,11 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"talk2tables/answer"
+	"talk2tables/config"
 	"talk2tables/mcptasks"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/mcpclient"
 )
 
 // handleAsk answers a question through the orchestrator. Every stage is a
@@ -56,8 +59,8 @@ func (g *Gateway) handleAsk(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 // write SQL: sampling is on, no LLM is configured and the client can
 // sample.
 func (g *Gateway) useSampling(ctx context.Context) bool {
-	return g.cfg.Gateway.Sampling == orchestrator.SamplingAuto &&
-		g.orch.GeneratorName() == orchestrator.ProviderBuiltin &&
+	return g.cfg.Gateway.Sampling == config.SamplingAuto &&
+		g.orch.GeneratorName() == config.ProviderBuiltin &&
 		clientCapabilities(ctx).Sampling != nil
 }
 
@@ -76,7 +79,7 @@ func (g *Gateway) askResult(ctx context.Context, opID string, res *orchestrator.
 		}
 		return out
 	}
-	return mcp.NewToolResultStructured(res, answerMarkdown(res, orchestrator.SeveralExecutors(g.orch.Servers())))
+	return mcp.NewToolResultStructured(res, answerMarkdown(res, mcpclient.SeveralExecutors(g.orch.Servers())))
 }
 
 // reporter turns the orchestrator's stages into progress and log
@@ -86,19 +89,38 @@ type reporter struct {
 	g    *Gateway
 	opID string
 
-	mu    sync.Mutex
-	ctx   context.Context
-	token mcp.ProgressToken
-	n     int
+	mu   sync.Mutex
+	call *waitingCall // nil until a call attaches
+	n    int
+}
+
+// waitingCall is where a question's notifications go: the tool call
+// currently waiting for it (mcp-go finds the client session, and over
+// streamable HTTP the call's own stream, from the call's context, so the
+// send functions are bound to it).
+type waitingCall struct {
+	notify func(method string, params map[string]any) error
+	log    func(mcp.LoggingMessageNotification) error
+	status func(msg string) // the call's task status message, when it runs as a task
+	token  mcp.ProgressToken
 }
 
 func newReporter(g *Gateway, opID string) *reporter { return &reporter{g: g, opID: opID} }
 
 // attach makes the call with ctx and token the one notifications go to.
 func (r *reporter) attach(ctx context.Context, token mcp.ProgressToken) {
+	srv := r.g.srv
+	call := &waitingCall{
+		notify: func(method string, params map[string]any) error {
+			return srv.SendNotificationToClient(ctx, method, params)
+		},
+		log:    func(n mcp.LoggingMessageNotification) error { return srv.SendLogMessageToClient(ctx, n) },
+		status: func(msg string) { mcptasks.SetStatusMessage(ctx, msg) },
+		token:  token,
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.ctx, r.token = ctx, token
+	r.call = call
 }
 
 // stage reports one stage of Process.
@@ -107,15 +129,15 @@ func (r *reporter) stage(p orchestrator.Progress) {
 	defer r.mu.Unlock()
 	r.n++
 	msg := stageMessage(p)
-	if r.ctx == nil {
+	if r.call == nil {
 		return
 	}
 	// A question run as a task shows its stage in tasks/get.
-	mcptasks.SetStatusMessage(r.ctx, msg)
-	if r.token != nil {
+	r.call.status(msg)
+	if r.call.token != nil {
 		// The progress value must grow: it counts the stages so far.
-		_ = r.g.srv.SendNotificationToClient(r.ctx, string(mcp.MethodNotificationProgress), map[string]any{
-			"progressToken": r.token, "progress": r.n, "message": msg})
+		_ = r.call.notify(string(mcp.MethodNotificationProgress), map[string]any{
+			"progressToken": r.call.token, "progress": r.n, "message": msg})
 	}
 	level := mcp.LoggingLevelInfo
 	if p.Stage == orchestrator.StageRetry {
@@ -125,7 +147,7 @@ func (r *reporter) stage(p orchestrator.Progress) {
 	if p.Category != "" {
 		data["category"] = string(p.Category)
 	}
-	_ = r.g.srv.SendLogMessageToClient(r.ctx, mcp.NewLoggingMessageNotification(level, "talk2tables.ask", data))
+	_ = r.call.log(mcp.NewLoggingMessageNotification(level, "talk2tables.ask", data))
 }
 
 // stageMessage describes a stage for a person.
@@ -140,7 +162,7 @@ func stageMessage(p orchestrator.Progress) string {
 	case orchestrator.StageExecuting:
 		return fmt.Sprintf("executing: running the SQL (attempt %d)", p.Attempt)
 	case orchestrator.StageRetry:
-		return fmt.Sprintf("retry: attempt %d after %s: %s", p.Attempt, p.Category, orchestrator.OneLine(p.Message))
+		return fmt.Sprintf("retry: attempt %d after %s: %s", p.Attempt, p.Category, answer.OneLine(p.Message))
 	}
 	return p.Stage
 }
@@ -150,7 +172,7 @@ func stageMessage(p orchestrator.Progress) string {
 // repaired attempts.
 func answerMarkdown(res *orchestrator.QueryResult, severalDBs bool) string {
 	var b strings.Builder
-	orchestrator.WriteAnswerHead(&b, res, severalDBs)
+	answer.WriteHead(&b, res, severalDBs)
 	writeTable(&b, res.Result)
 	b.WriteString(attemptsMarkdown(res))
 	fmt.Fprintf(&b, "\n_generator: %s · %.0f ms_\n", res.Metadata.Generator, res.Metadata.ExecutionTime*1000)
@@ -169,7 +191,7 @@ func attemptsMarkdown(res *orchestrator.QueryResult) string {
 		if n == 1 {
 			b.WriteString("\nFailed attempts:\n")
 		}
-		fmt.Fprintf(&b, "%d. %s: %s\n", n, orDefault(string(at.Category), "ERROR"), orchestrator.OneLine(at.Error))
+		fmt.Fprintf(&b, "%d. %s: %s\n", n, orDefault(string(at.Category), "ERROR"), answer.OneLine(at.Error))
 	}
 	return b.String()
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/config"
 	"talk2tables/mcpserve"
-	"talk2tables/orchestrator"
 )
 
 type seenAuthKey struct{}
@@ -55,8 +55,8 @@ func authEchoServer(tb testing.TB) (url string, inits func() []string) {
 
 func TestAuthForwarding(t *testing.T) {
 	url, inits := authEchoServer(t)
-	st := newStackWith(t, "", func(cfg *orchestrator.Config) {
-		cfg.MCPServers["fwd"] = orchestrator.ServerConfig{Name: "Per-user server", Transport: orchestrator.TransportStreamableHTTP,
+	st := newStackWith(t, "", func(cfg *config.Config) {
+		cfg.MCPServers["fwd"] = config.ServerConfig{Name: "Per-user server", Transport: config.TransportStreamableHTTP,
 			URL: url, Priority: 20, ForwardAuth: true, Headers: map[string]string{"Authorization": "Bearer static-never-sent"}}
 	})
 	a, _ := overHTTP(t, st, clientOptions{headers: map[string]string{"Authorization": "Bearer token-a"}})

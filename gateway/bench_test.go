@@ -16,6 +16,7 @@ import (
 	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 
+	"talk2tables/config"
 	"talk2tables/orchestrator"
 	talkserver "talk2tables/server"
 )
@@ -108,12 +109,12 @@ func BenchmarkToolsListTokens(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, servers := range []int{3, 30} {
-		for _, expose := range []string{orchestrator.ExposeAll, orchestrator.ExposeSearchOnly} {
+		for _, expose := range []string{config.ExposeAll, config.ExposeSearchOnly} {
 			b.Run(fmt.Sprintf("%d servers %s", servers, expose), func(b *testing.B) {
 				var extra []extraServer
 				for i := range servers {
 					extra = append(extra, extraServer{id: fmt.Sprintf("sys%d", i), srv: syntheticServer(i),
-						cfg: orchestrator.ServerConfig{Name: "synthetic", Transport: orchestrator.TransportInProcess, Priority: 100 + i}})
+						cfg: config.ServerConfig{Name: "synthetic", Transport: config.TransportInProcess, Priority: 100 + i}})
 				}
 				st := newStack(b, "gateway: {expose: "+expose+"}", extra...)
 				c, _ := inProcess(b, st, clientOptions{legacy: true})

@@ -8,7 +8,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"talk2tables/orchestrator"
+	"talk2tables/config"
+	"talk2tables/orchestrator/mcpclient"
 )
 
 // handleDownstream serves a re-exposed tool (<server>__<tool>).
@@ -59,7 +60,7 @@ func (g *Gateway) callDownstream(ctx context.Context, req mcp.CallToolRequest, n
 		g.log.Info("tool call refused", "event", "tool_call_refused", "tool", name, "operation_id", opID, "reason", "not_approved")
 		return mcp.NewToolResultError(a.refusal)
 	}
-	opts := orchestrator.CallOptions{Authorization: authFrom(ctx)}
+	opts := mcpclient.CallOptions{Authorization: authFrom(ctx)}
 	if token := progressToken(req); token != nil {
 		// The downstream server's progress reaches this call's client.
 		opts.Progress = func(progress, total float64, message string) {
@@ -101,7 +102,7 @@ func (g *Gateway) unknownTool(name string) string {
 				}
 			}
 		}
-		if d.State != orchestrator.StateConnected && !d.ForwardAuth {
+		if d.State != mcpclient.StateConnected && !d.ForwardAuth {
 			return fmt.Sprintf("the MCP server %q is %s; call health and try again shortly", serverID, d.State)
 		}
 		return fmt.Sprintf("the MCP server %q has no tool %q; call search to find tools", serverID, tool)
@@ -178,7 +179,7 @@ func (g *Gateway) filterTools(ctx context.Context, tools []mcp.Tool) []mcp.Tool 
 		return tools
 	}
 	mine := map[string]mcp.Tool{}
-	if g.cfg.Gateway.Expose == orchestrator.ExposeAll && authFrom(ctx) != "" {
+	if g.cfg.Gateway.Expose == config.ExposeAll && authFrom(ctx) != "" {
 		for id := range authServers {
 			for _, t := range g.authToolsOf(ctx, id) {
 				mine[t.Name] = t
@@ -209,7 +210,7 @@ func (g *Gateway) handleResource(ctx context.Context, req mcp.ReadResourceReques
 	if !ok {
 		return nil, fmt.Errorf("unknown resource %q", req.Params.URI)
 	}
-	contents, err := g.orch.ReadResource(ctx, r.server, r.uri, orchestrator.CallOptions{Authorization: authFrom(ctx)})
+	contents, err := g.orch.ReadResource(ctx, r.server, r.uri, mcpclient.CallOptions{Authorization: authFrom(ctx)})
 	if err != nil {
 		f := classify(err)
 		g.log.Warn("resource read failed", "event", "error_occurred", "uri", req.Params.URI, "error", err.Error())

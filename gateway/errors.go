@@ -9,6 +9,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
+	"talk2tables/orchestrator/mcpclient"
+	"talk2tables/orchestrator/resources"
 	"talk2tables/orchestrator/sqlgen"
 )
 
@@ -24,12 +27,12 @@ type failure struct {
 // one error funnel, like server/errors.go is for HTTP.
 func classify(err error) failure {
 	var (
-		conn  *orchestrator.MCPConnectionError
-		none  *orchestrator.NoMCPAvailableError
-		fetch *orchestrator.ResourceFetchError
+		conn  *mcpclient.MCPConnectionError
+		none  *mcpclient.NoMCPAvailableError
+		fetch *resources.ResourceFetchError
 		gen   *orchestrator.SQLGenerationError
-		exec  *orchestrator.QueryExecutionError
-		ue    *orchestrator.UnknownExecutorError
+		exec  *executor.QueryExecutionError
+		ue    *mcpclient.UnknownExecutorError
 	)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
@@ -39,7 +42,7 @@ func classify(err error) failure {
 	case errors.As(err, &ue):
 		return failure{"unknown_server", ue.Error(), false}
 	case errors.As(err, &exec):
-		if exec.Reason == orchestrator.ReasonNoExecutor {
+		if exec.Reason == executor.ReasonNoExecutor {
 			return failure{"no_executor", "no connected MCP server can execute SQL; call health to see the servers", true}
 		}
 		msg := exec.Message
@@ -65,13 +68,13 @@ func classify(err error) failure {
 	case errors.As(err, &none):
 		return failure{"no_mcp_available", fmt.Sprintf("no connected MCP server provides %s; call health to see the servers", none.Capability), true}
 	case errors.As(err, &conn):
-		if errors.Is(err, orchestrator.ErrNoAuthorization) {
+		if errors.Is(err, mcpclient.ErrNoAuthorization) {
 			return failure{"unauthorized", fmt.Sprintf("the MCP server %q is reached with your own credentials: connect over HTTP with an Authorization header", conn.Server), false}
 		}
 		return failure{"mcp_unavailable", fmt.Sprintf("the MCP server %q is not reachable; call health and try again shortly", conn.Server), true}
 	case errors.As(err, &fetch):
 		return failure{"resource_fetch_failed", fmt.Sprintf("resources from the MCP server %q could not be fetched; try again shortly", fetch.Server), true}
-	case errors.Is(err, orchestrator.ErrUnknownServer):
+	case errors.Is(err, mcpclient.ErrUnknownServer):
 		return failure{"unknown_server", err.Error(), false}
 	default:
 		return failure{"internal_error", "an unexpected error occurred; try again, and report it with the time if it persists", true}

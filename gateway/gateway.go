@@ -23,8 +23,11 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/config"
 	"talk2tables/mcptasks"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/sqlgen"
 )
 
@@ -38,16 +41,16 @@ const Version = "0.1.0"
 // one is *orchestrator.Orchestrator.
 type Orchestrator interface {
 	Process(ctx context.Context, q orchestrator.Query) (*orchestrator.QueryResult, error)
-	ExecuteSQLOn(ctx context.Context, server, sql string, maxRows int, operationID string) (*orchestrator.QueryData, error)
-	Servers() []orchestrator.ServerStatus
+	ExecuteSQLOn(ctx context.Context, server, sql string, maxRows int, operationID string) (*executor.QueryData, error)
+	Servers() []mcpclient.ServerStatus
 	Resources(ctx context.Context) ([]orchestrator.ResourceSnapshot, error)
-	Health() orchestrator.Health
+	Health() mcpclient.Health
 	GeneratorName() string
-	Downstreams() []orchestrator.Downstream
-	CallTool(ctx context.Context, serverID, tool string, args any, opts orchestrator.CallOptions) (*mcp.CallToolResult, error)
-	ReadResource(ctx context.Context, serverID, uri string, opts orchestrator.CallOptions) ([]mcp.ResourceContents, error)
+	Downstreams() []mcpclient.Downstream
+	CallTool(ctx context.Context, serverID, tool string, args any, opts mcpclient.CallOptions) (*mcp.CallToolResult, error)
+	ReadResource(ctx context.Context, serverID, uri string, opts mcpclient.CallOptions) ([]mcp.ResourceContents, error)
 	AuthTools(ctx context.Context, serverID, authorization string) ([]mcp.Tool, []mcp.Resource, error)
-	Watch(fn func(orchestrator.Change)) (stop func())
+	Watch(fn func(mcpclient.Change)) (stop func())
 }
 
 var _ Orchestrator = (*orchestrator.Orchestrator)(nil)
@@ -55,7 +58,7 @@ var _ Orchestrator = (*orchestrator.Orchestrator)(nil)
 // Gateway is talk2tables as an MCP server. It is safe for concurrent use.
 type Gateway struct {
 	orch   Orchestrator
-	cfg    *orchestrator.Config
+	cfg    *config.Config
 	log    *slog.Logger
 	srv    *server.MCPServer
 	limits *limiters
@@ -78,8 +81,6 @@ type Gateway struct {
 	dirty      bool
 	closed     bool
 	wg         sync.WaitGroup
-	bg         context.Context
-	cancelBg   context.CancelFunc
 }
 
 // route is a re-exposed downstream tool.
@@ -106,7 +107,7 @@ func WithWebhookClient(c *http.Client) Option { return func(gw *Gateway) { gw.we
 
 // New builds the gateway over orch with cfg's gateway, http (limits) and
 // per-server settings. Close it when done.
-func New(orch Orchestrator, cfg *orchestrator.Config, logger *slog.Logger, opts ...Option) *Gateway {
+func New(orch Orchestrator, cfg *config.Config, logger *slog.Logger, opts ...Option) *Gateway {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -122,7 +123,6 @@ func New(orch Orchestrator, cfg *orchestrator.Config, logger *slog.Logger, opts 
 		webhook:    &http.Client{},
 	}
 	_, _ = rand.Read(g.secret[:])
-	g.bg, g.cancelBg = context.WithCancel(context.Background())
 	for _, o := range opts {
 		o(g)
 	}
@@ -143,7 +143,7 @@ func New(orch Orchestrator, cfg *orchestrator.Config, logger *slog.Logger, opts 
 	)
 	g.srv.AddTools(g.builtinTools()...)
 	g.refresh()
-	g.stopWatch = orch.Watch(func(orchestrator.Change) { g.refreshLater() })
+	g.stopWatch = orch.Watch(func(mcpclient.Change) { g.refreshLater() })
 	return g
 }
 
@@ -162,7 +162,6 @@ func (g *Gateway) Close() {
 	g.closed = true
 	g.mu.Unlock()
 	g.stopWatch()
-	g.cancelBg()
 	g.runs.closeAll()
 	if g.tasks != nil {
 		g.tasks.Close()
@@ -210,7 +209,7 @@ func (g *Gateway) refresh() {
 	resRoutes := map[string]resourceRoute{}
 	var sig strings.Builder
 	for _, d := range downs {
-		if d.ForwardAuth || d.State != orchestrator.StateConnected {
+		if d.ForwardAuth || d.State != mcpclient.StateConnected {
 			continue
 		}
 		for _, t := range d.Tools {
@@ -244,7 +243,7 @@ func (g *Gateway) refresh() {
 	g.search.markDirty()
 
 	tools := g.builtinTools()
-	if g.cfg.Gateway.Expose == orchestrator.ExposeAll {
+	if g.cfg.Gateway.Expose == config.ExposeAll {
 		names := make([]string, 0, len(routes))
 		for n := range routes {
 			names = append(names, n)
@@ -257,7 +256,7 @@ func (g *Gateway) refresh() {
 	g.srv.SetTools(tools...)
 	resources := make([]server.ServerResource, 0, len(resRoutes))
 	for _, d := range downs {
-		if d.ForwardAuth || d.State != orchestrator.StateConnected {
+		if d.ForwardAuth || d.State != mcpclient.StateConnected {
 			continue
 		}
 		for _, r := range d.Resources {
@@ -289,7 +288,7 @@ func prefixedURI(serverID, uri string) string { return "t2t://" + serverID + "/"
 
 // isDestructive applies MCP's annotation defaults to a downstream tool.
 func isDestructive(t mcp.Tool) bool {
-	return orchestrator.IsDestructive(t.Annotations.ReadOnlyHint, t.Annotations.DestructiveHint)
+	return config.IsDestructive(t.Annotations.ReadOnlyHint, t.Annotations.DestructiveHint)
 }
 
 // exposedTool is a downstream tool's definition under its namespaced name.

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
 )
 
 func TestToolsList(t *testing.T) {
@@ -105,7 +106,7 @@ func stages(ns []mcp.JSONRPCNotification) []string {
 }
 
 // checkStageOrder fails unless the stages come in Process order.
-func checkStageOrder(t *testing.T, got []string, exact bool) {
+func checkStageOrder(t testing.TB, got []string, exact bool) {
 	t.Helper()
 	want := []string{"gathering", "generating", "validating", "executing"}
 	if exact && !slices.Equal(got, want) {
@@ -221,7 +222,7 @@ func TestRunSQL(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("run_sql: %s", text(res))
 	}
-	var d orchestrator.QueryData
+	var d executor.QueryData
 	structured(t, res, &d)
 	if len(d.Rows) != 4 || d.Columns[0] != "region" || !strings.Contains(text(res), "| region | n |") {
 		t.Errorf("run_sql = %+v / %s, want 4 regions", d, text(res))

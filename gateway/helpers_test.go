@@ -20,6 +20,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"gopkg.in/yaml.v3"
 
+	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/internal/llmtest"
 	"talk2tables/internal/testfixture"
@@ -79,7 +80,7 @@ func serveStdioGateway(path string) int {
 type stack struct {
 	gw     *Gateway
 	orch   *orchestrator.Orchestrator
-	cfg    *orchestrator.Config
+	cfg    *config.Config
 	db     *databasemcp.DB
 	dbPath string
 	logs   *testfixture.LogBuffer
@@ -95,13 +96,13 @@ func (s *stack) close() {
 type extraServer struct {
 	id  string
 	srv *server.MCPServer
-	cfg orchestrator.ServerConfig
+	cfg config.ServerConfig
 }
 
 // buildStack builds the stack from a stack file; gatewayYAML tunes the
 // gateway section (and per-server keys under mcp_servers).
-func buildStack(ctx context.Context, sf stackFile, logger *slog.Logger, mutate func(*orchestrator.Config), extra ...extraServer) (*stack, error) {
-	db, err := databasemcp.Open(sf.DB, databasemcp.Options{})
+func buildStack(ctx context.Context, sf stackFile, logger *slog.Logger, mutate func(*config.Config), extra ...extraServer) (*stack, error) {
+	db, err := databasemcp.Open(context.Background(), sf.DB, databasemcp.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -110,13 +111,13 @@ func buildStack(ctx context.Context, sf stackFile, logger *slog.Logger, mutate f
 		db.Close()
 		return nil, err
 	}
-	cfg := orchestrator.DefaultConfig()
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
-	cfg.MCPServers = map[string]orchestrator.ServerConfig{
-		"database_mcp": {Name: "Database MCP Server", Transport: orchestrator.TransportInProcess, Priority: 10,
-			Domains: []string{"sales"}, Capabilities: []string{orchestrator.CapExecuteQuery, orchestrator.CapValidateQuery, orchestrator.CapListResources}},
-		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: orchestrator.TransportInProcess, Priority: 1,
-			Domains: []string{"products"}, Capabilities: []string{orchestrator.CapListResources}},
+	cfg.MCPServers = map[string]config.ServerConfig{
+		"database_mcp": {Name: "Database MCP Server", Transport: config.TransportInProcess, Priority: 10,
+			Domains: []string{"sales"}, Capabilities: []string{config.CapExecuteQuery, config.CapValidateQuery, config.CapListResources}},
+		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: config.TransportInProcess, Priority: 1,
+			Domains: []string{"products"}, Capabilities: []string{config.CapListResources}},
 	}
 	opts := []orchestrator.Option{
 		orchestrator.WithChildStderr(io.Discard),
@@ -158,7 +159,7 @@ func newStack(tb testing.TB, config string, extra ...extraServer) *stack {
 }
 
 // newStackWith is newStack with mutate applied to the configuration last.
-func newStackWith(tb testing.TB, config string, mutate func(*orchestrator.Config), extra ...extraServer) *stack {
+func newStackWith(tb testing.TB, config string, mutate func(*config.Config), extra ...extraServer) *stack {
 	tb.Helper()
 	logs := &testfixture.LogBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))

@@ -6,9 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/internal/fixtures"
-	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
 )
 
 // withParcels is a second executor, "parcels_db", over the parcels fixture.
@@ -18,14 +19,14 @@ func withParcels(tb testing.TB) extraServer {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	db, err := databasemcp.Open(path, databasemcp.Options{Today: fixtures.AsOf(fixtures.Parcels).Format("2006-01-02")})
+	db, err := databasemcp.Open(context.Background(), path, databasemcp.Options{Today: fixtures.AsOf(fixtures.Parcels).Format("2006-01-02")})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { db.Close() })
 	return extraServer{id: "parcels_db", srv: databasemcp.NewServer(db, slog.New(slog.DiscardHandler)),
-		cfg: orchestrator.ServerConfig{Name: "Parcels", Transport: orchestrator.TransportInProcess, Priority: 20,
-			Domains: []string{"logistics"}, Capabilities: []string{orchestrator.CapExecuteQuery, orchestrator.CapListResources}}}
+		cfg: config.ServerConfig{Name: "Parcels", Transport: config.TransportInProcess, Priority: 20,
+			Domains: []string{"logistics"}, Capabilities: []string{config.CapExecuteQuery, config.CapListResources}}}
 }
 
 // TestSeveralDatabasesTools: run_sql takes "server"; ask routes the
@@ -34,7 +35,7 @@ func TestSeveralDatabasesTools(t *testing.T) {
 	st := newStack(t, "", withParcels(t))
 	c, _ := inProcess(t, st, clientOptions{})
 	res := call(t, c, "run_sql", map[string]any{"sql": "SELECT COUNT(*) AS n FROM shipments", "server": "parcels_db"}, nil)
-	var d orchestrator.QueryData
+	var d executor.QueryData
 	structured(t, res, &d)
 	if res.IsError || d.Executor != "parcels_db" || len(d.Rows) != 1 {
 		t.Errorf("run_sql on parcels_db = %+v / %s", d, text(res))

@@ -14,7 +14,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"golang.org/x/time/rate"
 
-	"talk2tables/orchestrator"
+	"talk2tables/answer"
+	"talk2tables/config"
 )
 
 // limiters are the token buckets of gateway.tools.<name>.rate_limit and
@@ -24,7 +25,7 @@ type limiters struct {
 	servers map[string]*rate.Limiter
 }
 
-func newLimiters(cfg *orchestrator.Config) *limiters {
+func newLimiters(cfg *config.Config) *limiters {
 	l := &limiters{tools: map[string]*rate.Limiter{}, servers: map[string]*rate.Limiter{}}
 	for name, p := range cfg.Gateway.Tools {
 		if r := p.RateLimit; r != nil {
@@ -85,7 +86,7 @@ func (g *Gateway) approvalMode(name, serverID string) string {
 	if s, ok := g.cfg.MCPServers[serverID]; ok && s.Approval != "" {
 		return s.Approval
 	}
-	return orchestrator.ApprovalNone
+	return config.ApprovalNone
 }
 
 // approvalID keys the approval elicitation in a multi round-trip call.
@@ -102,9 +103,9 @@ type approval struct {
 // tool's policy says.
 func (g *Gateway) approve(ctx context.Context, req mcp.CallToolRequest, name, serverID string, args any) approval {
 	switch g.approvalMode(name, serverID) {
-	case orchestrator.ApprovalElicit:
+	case config.ApprovalElicit:
 		return g.approveByElicitation(ctx, req, name, args)
-	case orchestrator.ApprovalWebhook:
+	case config.ApprovalWebhook:
 		return g.approveByWebhook(ctx, name, serverID, args)
 	}
 	return approval{granted: true}
@@ -204,7 +205,7 @@ func (g *Gateway) approveByWebhook(ctx context.Context, name, serverID string, a
 	if !ans.Allow {
 		msg := fmt.Sprintf("%s was denied by the approval webhook", name)
 		if ans.Reason != "" {
-			msg += ": " + orchestrator.OneLine(ans.Reason)
+			msg += ": " + answer.OneLine(ans.Reason)
 		}
 		return approval{refusal: msg}
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/config"
 	"talk2tables/mcpserve"
-	"talk2tables/orchestrator"
 )
 
 // toolsServer is a downstream test server: echo (read-only), wipe (no
@@ -36,9 +36,9 @@ func toolsServer(calls *atomic.Int64) *server.MCPServer {
 	return s
 }
 
-func toolsExtra(calls *atomic.Int64, approval string, rl *orchestrator.RateLimit) extraServer {
-	return extraServer{id: "tools", srv: toolsServer(calls), cfg: orchestrator.ServerConfig{Name: "Tools",
-		Transport: orchestrator.TransportInProcess, Priority: 50, Approval: approval, RateLimit: rl}}
+func toolsExtra(calls *atomic.Int64, approval string, rl *config.RateLimit) extraServer {
+	return extraServer{id: "tools", srv: toolsServer(calls), cfg: config.ServerConfig{Name: "Tools",
+		Transport: config.TransportInProcess, Priority: 50, Approval: approval, RateLimit: rl}}
 }
 
 func TestAllowDenyAndDestructive(t *testing.T) {
@@ -80,7 +80,7 @@ func TestAllowDenyAndDestructive(t *testing.T) {
 
 func TestRateLimits(t *testing.T) {
 	var calls atomic.Int64
-	rl := &orchestrator.RateLimit{Rate: 0.001, Burst: 2}
+	rl := &config.RateLimit{Rate: 0.001, Burst: 2}
 	st := newStackWith(t, "gateway: {tools: {ask: {rate_limit: {requests_per_second: 0.001, burst: 1}}}}",
 		nil, toolsExtra(&calls, "", rl))
 	c, _ := inProcess(t, st, clientOptions{})
@@ -127,7 +127,7 @@ func TestElicitationApproval(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			var calls atomic.Int64
-			st := newStack(t, "", toolsExtra(&calls, orchestrator.ApprovalElicit, nil))
+			st := newStack(t, "", toolsExtra(&calls, config.ApprovalElicit, nil))
 			yes := &elicitor{approve: true}
 			c, _ := overHTTP(t, st, clientOptions{legacy: legacy, elicitation: yes})
 			res := call(t, c, "tools__echo", map[string]any{"message": "hi"}, nil)
@@ -157,7 +157,7 @@ func TestElicitationApproval(t *testing.T) {
 
 func TestForgedApprovalRefused(t *testing.T) {
 	var calls atomic.Int64
-	st := newStack(t, "", toolsExtra(&calls, orchestrator.ApprovalElicit, nil))
+	st := newStack(t, "", toolsExtra(&calls, config.ApprovalElicit, nil))
 	// A modern (2026-07-28) call that can elicit.
 	ctx := server.WithRequestProtocolInfo(context.Background(), &server.RequestProtocolInfo{Modern: true,
 		ProtocolVersion: mcp.LATEST_PROTOCOL_VERSION, ClientCapabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{}}})
@@ -225,7 +225,7 @@ func TestWebhookApproval(t *testing.T) {
 	t.Setenv("GATEWAY_TEST_HOOK", "s3cret")
 	var calls atomic.Int64
 	st := newStack(t, "gateway: {webhook: {url: "+hook.URL+", timeout: 300ms, headers: {X-Hook-Token: \"${GATEWAY_TEST_HOOK}\"}}}",
-		toolsExtra(&calls, orchestrator.ApprovalWebhook, nil))
+		toolsExtra(&calls, config.ApprovalWebhook, nil))
 	c, _ := inProcess(t, st, clientOptions{})
 	tests := []struct {
 		message, want string
@@ -285,10 +285,10 @@ func TestDownstreamResourcesChangedAndServerLost(t *testing.T) {
 	}
 	down := httptest.NewServer(h)
 	t.Cleanup(down.Close)
-	st := newStackWith(t, "", func(cfg *orchestrator.Config) {
+	st := newStackWith(t, "", func(cfg *config.Config) {
 		cfg.Orchestration.FailFast = new(bool)
-		cfg.MCPServers["remote"] = orchestrator.ServerConfig{Name: "Remote", Transport: orchestrator.TransportStreamableHTTP,
-			URL: down.URL + "/mcp", Priority: 30, Capabilities: []string{orchestrator.CapListResources}}
+		cfg.MCPServers["remote"] = config.ServerConfig{Name: "Remote", Transport: config.TransportStreamableHTTP,
+			URL: down.URL + "/mcp", Priority: 30, Capabilities: []string{config.CapListResources}}
 	})
 	c, n := overHTTP(t, st, clientOptions{legacy: true})
 	ctx := context.Background()

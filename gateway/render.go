@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"talk2tables/orchestrator"
+	"talk2tables/answer"
+	"talk2tables/orchestrator/executor"
 )
 
 // tableRowLimit is how many rows a markdown answer shows; the structured
@@ -12,8 +13,8 @@ import (
 const tableRowLimit = 20
 
 // writeTable renders up to tableRowLimit rows as a markdown table.
-func writeTable(b *strings.Builder, d *orchestrator.QueryData) {
-	shown, total := orchestrator.WriteMarkdownTable(b, d, tableRowLimit)
+func writeTable(b *strings.Builder, d *executor.QueryData) {
+	shown, total := answer.WriteTable(b, d, tableRowLimit)
 	if total == 0 {
 		return
 	}

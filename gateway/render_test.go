@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
 	"talk2tables/sqlerr"
 )
 
@@ -18,7 +19,7 @@ func TestAnswerMarkdown(t *testing.T) {
 		Explanation: "Revenue by region.",
 		Assumptions: []string{"the period is 2026-07-01 to 2026-09-30", "only completed orders count"},
 		SQL:         "SELECT region, SUM(total) FROM sales\nGROUP BY region",
-		Result:      &orchestrator.QueryData{Columns: []string{"region", "total", "note|x"}, Rows: rows, RowCount: 25},
+		Result:      &executor.QueryData{Columns: []string{"region", "total", "note|x"}, Rows: rows, RowCount: 25},
 		Attempts: []orchestrator.Attempt{{SQL: "SELECT x", Error: "no such column: x", Category: sqlerr.MissingColumn},
 			{SQL: "SELECT region"}},
 		Metadata: orchestrator.Metadata{Generator: "builtin", ExecutionTime: 0.012},

@@ -140,9 +140,10 @@ type askOutcome struct {
 
 // runs holds the questions waiting on a client's model.
 type runs struct {
-	mu  sync.Mutex
-	m   map[string]*askRun
-	seq atomic.Uint64
+	mu     sync.Mutex
+	m      map[string]*askRun
+	seq    atomic.Uint64
+	closed bool // closeAll ran: a run added later is stopped at once
 }
 
 func newRuns() *runs { return &runs{m: map[string]*askRun{}} }
@@ -150,6 +151,9 @@ func newRuns() *runs { return &runs{m: map[string]*askRun{}} }
 func (r *runs) add(run *askRun) {
 	r.mu.Lock()
 	r.m[run.id] = run
+	if r.closed {
+		run.cancel()
+	}
 	r.mu.Unlock()
 }
 
@@ -168,6 +172,7 @@ func (r *runs) remove(id string) {
 func (r *runs) closeAll() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.closed = true
 	for _, run := range r.m {
 		run.cancel()
 	}
@@ -176,7 +181,9 @@ func (r *runs) closeAll() {
 // startSampledAsk starts q in the background with the client's model as
 // generator and waits for its first sampling request or its result.
 func (g *Gateway) startSampledAsk(ctx context.Context, q orchestrator.Query, rep *reporter) *mcp.CallToolResult {
-	runCtx, cancel := context.WithCancel(g.bg)
+	// The question outlives this call (the client answers its sampling
+	// requests in later calls); Close stops it (runs.closeAll).
+	runCtx, cancel := context.WithCancel(context.Background())
 	run := &askRun{id: strconv.FormatUint(g.runs.seq.Add(1), 10) + "-" + q.OperationID, rep: rep,
 		need: make(chan mcp.CreateMessageParams), answers: make(chan sampleAnswer), done: make(chan struct{}),
 		cancel: cancel}

@@ -16,8 +16,8 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"talk2tables/answer"
 	"talk2tables/catalog"
-	"talk2tables/orchestrator"
 )
 
 // Kinds of search hits.
@@ -104,7 +104,7 @@ func (g *Gateway) handleSearch(ctx context.Context, req mcp.CallToolRequest) (*m
 	for i, h := range hits {
 		fmt.Fprintf(&b, "%d. %s `%s` (%s)", i+1, h.Kind, h.Name, h.Server)
 		if h.Description != "" {
-			b.WriteString(" — " + truncate(orchestrator.OneLine(h.Description), 160))
+			b.WriteString(" — " + truncate(answer.OneLine(h.Description), 160))
 		}
 		b.WriteString("\n")
 	}

@@ -10,8 +10,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/config"
 	"talk2tables/internal/testfixture"
-	"talk2tables/orchestrator"
 )
 
 // semanticServer serves testdata/sales_catalog.json the way metadata-mcp
@@ -37,8 +37,8 @@ func semanticServer(tb testing.TB) extraServer {
 				return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, MIMEType: "application/json", Text: string(body)}}, nil
 			})
 	}
-	return extraServer{id: "semantic", srv: s, cfg: orchestrator.ServerConfig{Name: "Semantic catalog",
-		Transport: orchestrator.TransportInProcess, Priority: 5, Capabilities: []string{orchestrator.CapListResources}}}
+	return extraServer{id: "semantic", srv: s, cfg: config.ServerConfig{Name: "Semantic catalog",
+		Transport: config.TransportInProcess, Priority: 5, Capabilities: []string{config.CapListResources}}}
 }
 
 func TestSearchRanking(t *testing.T) {

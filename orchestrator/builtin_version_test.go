@@ -46,7 +46,7 @@ func (v *versionRecorder) last() map[string]string {
 
 // catalogServer serves a semantic model and an entity list whose content a
 // test can change.
-func catalogServer(t *testing.T, entities *atomic.Value) *server.MCPServer {
+func catalogServer(t testing.TB, entities *atomic.Value) *server.MCPServer {
 	t.Helper()
 	s := server.NewMCPServer("catalog", "1.0.0", server.WithResourceCapabilities(true, true))
 	model := `{"version":2,"tables":{"sales":{"words":["sales"],"role":"fact","columns":{
@@ -101,7 +101,7 @@ func TestRefetchChangesVersionAndBuiltinRecompiles(t *testing.T) {
 		"values": []any{map[string]any{"name": "Magic Wand Pro", "key": 123, "aliases": []any{"wizzbang"}}}}})
 	meta.SendNotificationToAllClients(string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": "metadata://entities"})
 	eventually(t, "invalidation", func() bool {
-		s, _ := o.cache.lookup("product_metadata_mcp", time.Now())
+		s, _ := o.cache.Lookup("product_metadata_mcp", time.Now())
 		return s == nil
 	})
 

@@ -10,10 +10,11 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"talk2tables/internal/llmtest"
+	"talk2tables/orchestrator/resources"
 )
 
 // cacheRig is an orchestrator whose metadata server counts its reads.
-func cacheRig(t *testing.T, failFast bool) (*Orchestrator, *resourceServer) {
+func cacheRig(t testing.TB, failFast bool) (*Orchestrator, *resourceServer) {
 	t.Helper()
 	f := newFixture(t)
 	cfg := inprocConfig()
@@ -31,61 +32,61 @@ func TestCacheHitExpiryInvalidation(t *testing.T) {
 	o, meta := cacheRig(t, false)
 	ctx := context.Background()
 
-	g, err := o.gather(ctx, "t")
+	g, err := o.cache.Gather(ctx, "t")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := g.cacheStatus(); got != "miss" {
+	if got := g.CacheStatus(); got != "miss" {
 		t.Errorf("first gather cache = %s, want miss", got)
 	}
 	if got := meta.reads.Load(); got != 2 {
 		t.Errorf("reads = %d, want 2", got)
 	}
-	if v := g.snaps[0].Resources["metadata://b"]; v != "not json" {
+	if v := g.Snaps[0].Resources["metadata://b"]; v != "not json" {
 		t.Errorf("text resource = %#v, want the raw string", v)
 	}
 
-	g, _ = o.gather(ctx, "t")
-	if got := g.cacheStatus(); got != "hit" || meta.reads.Load() != 2 {
+	g, _ = o.cache.Gather(ctx, "t")
+	if got := g.CacheStatus(); got != "hit" || meta.reads.Load() != 2 {
 		t.Errorf("second gather cache = %s, reads = %d; want hit, 2", got, meta.reads.Load())
 	}
 
 	// Expiry: a short TTL, then a refetch.
-	o.cache.ttl = 20 * time.Millisecond
-	o.cache.invalidate("product_metadata_mcp")
-	o.cache.invalidate("database_mcp")
-	if _, err := o.gather(ctx, "t"); err != nil {
+	o.cache.SetTTL(20 * time.Millisecond)
+	o.cache.Invalidate("product_metadata_mcp")
+	o.cache.Invalidate("database_mcp")
+	if _, err := o.cache.Gather(ctx, "t"); err != nil {
 		t.Fatal(err)
 	}
 	before := meta.reads.Load()
 	eventually(t, "expiry", func() bool {
 		// Both entries: the two servers were fetched a moment apart.
-		_, metaExpired := o.cache.lookup("product_metadata_mcp", time.Now())
-		_, dbExpired := o.cache.lookup("database_mcp", time.Now())
+		_, metaExpired := o.cache.Lookup("product_metadata_mcp", time.Now())
+		_, dbExpired := o.cache.Lookup("database_mcp", time.Now())
 		return metaExpired && dbExpired
 	})
-	g, _ = o.gather(ctx, "t")
-	if got := meta.reads.Load(); got != before+2 || g.cacheStatus() != "miss" {
-		t.Errorf("after expiry reads = %d (want %d), cache = %s", got, before+2, g.cacheStatus())
+	g, _ = o.cache.Gather(ctx, "t")
+	if got := meta.reads.Load(); got != before+2 || g.CacheStatus() != "miss" {
+		t.Errorf("after expiry reads = %d (want %d), cache = %s", got, before+2, g.CacheStatus())
 	}
 
 	// An error from the server invalidates its entry: no stale data later.
-	o.cache.ttl = time.Hour
+	o.cache.SetTTL(time.Hour)
 	meta.fail.Store(true)
-	o.cache.invalidate("product_metadata_mcp")
-	g, err = o.gather(ctx, "t")
+	o.cache.Invalidate("product_metadata_mcp")
+	g, err = o.cache.Gather(ctx, "t")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(g.missing) != 1 || g.missing[0] != "product_metadata_mcp" {
-		t.Errorf("missing = %v, want product_metadata_mcp", g.missing)
+	if len(g.Missing) != 1 || g.Missing[0] != "product_metadata_mcp" {
+		t.Errorf("missing = %v, want product_metadata_mcp", g.Missing)
 	}
-	if s, _ := o.cache.lookup("product_metadata_mcp", time.Now()); s != nil {
+	if s, _ := o.cache.Lookup("product_metadata_mcp", time.Now()); s != nil {
 		t.Errorf("failed fetch was cached")
 	}
 	meta.fail.Store(false)
-	if g, _ = o.gather(ctx, "t"); len(g.missing) != 0 {
-		t.Errorf("missing after recovery = %v", g.missing)
+	if g, _ = o.cache.Gather(ctx, "t"); len(g.Missing) != 0 {
+		t.Errorf("missing after recovery = %v", g.Missing)
 	}
 }
 
@@ -93,8 +94,8 @@ func TestCacheFailFastResourceError(t *testing.T) {
 	o, meta := cacheRig(t, true)
 	meta.fail.Store(true)
 	_, err := o.Process(context.Background(), Query{Question: "q"})
-	var re *ResourceFetchError
-	if !errors.As(err, &re) || re.Server != "product_metadata_mcp" || re.Phase != PhaseData {
+	var re *resources.ResourceFetchError
+	if !errors.As(err, &re) || re.Server != "product_metadata_mcp" || re.Phase != resources.PhaseData {
 		t.Fatalf("Process = %v, want ResourceFetchError(data) naming product_metadata_mcp", err)
 	}
 }
@@ -102,12 +103,12 @@ func TestCacheFailFastResourceError(t *testing.T) {
 func TestCacheSingleflight(t *testing.T) {
 	o, meta := cacheRig(t, false)
 	meta.delay.Store(int64(50 * time.Millisecond))
-	o.cache.invalidate("product_metadata_mcp")
+	o.cache.Invalidate("product_metadata_mcp")
 	before := meta.reads.Load()
 	var wg sync.WaitGroup
 	for range 10 {
 		wg.Go(func() {
-			if _, err := o.gather(context.Background(), "t"); err != nil {
+			if _, err := o.cache.Gather(context.Background(), "t"); err != nil {
 				t.Error(err)
 			}
 		})
@@ -120,15 +121,15 @@ func TestCacheSingleflight(t *testing.T) {
 
 func TestCacheInvalidatedByNotification(t *testing.T) {
 	o, meta := cacheRig(t, false)
-	if _, err := o.gather(context.Background(), "t"); err != nil {
+	if _, err := o.cache.Gather(context.Background(), "t"); err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := o.cache.lookup("product_metadata_mcp", time.Now()); s == nil {
+	if s, _ := o.cache.Lookup("product_metadata_mcp", time.Now()); s == nil {
 		t.Fatal("not cached")
 	}
 	meta.s.SendNotificationToAllClients(string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": "metadata://a"})
 	eventually(t, "invalidation", func() bool {
-		s, _ := o.cache.lookup("product_metadata_mcp", time.Now())
+		s, _ := o.cache.Lookup("product_metadata_mcp", time.Now())
 		return s == nil
 	})
 }

@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"talk2tables/config"
 	"talk2tables/mcpserve"
+	"talk2tables/orchestrator/mcpclient"
+	"talk2tables/orchestrator/resources"
 )
 
 // TestSlowServerIsNotAQueryTimeout: a server that does not answer a call
@@ -38,7 +41,7 @@ func TestSlowServerIsNotAQueryTimeout(t *testing.T) {
 	cfg.Orchestration.ResourceCacheTTL = 0
 	cfg.Orchestration.MCPCallTimeout = callTimeout
 	sc := cfg.MCPServers["product_metadata_mcp"]
-	sc.Transport = TransportStreamableHTTP
+	sc.Transport = config.TransportStreamableHTTP
 	sc.URL = hs.URL + "/mcp"
 	cfg.MCPServers["product_metadata_mcp"] = sc
 	o := newOrch(t, cfg, WithInProcessServer("database_mcp", f.dbServer(t)), withBackoff(5*time.Millisecond, 20*time.Millisecond))
@@ -50,8 +53,8 @@ func TestSlowServerIsNotAQueryTimeout(t *testing.T) {
 	tests := []struct{ name string }{{"the slow call"}, {"the next one"}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := o.gather(ctx, "t")
-			var fe *ResourceFetchError
+			_, err := o.cache.Gather(ctx, "t")
+			var fe *resources.ResourceFetchError
 			if !errors.As(err, &fe) || fe.Server != "product_metadata_mcp" {
 				t.Fatalf("gather = %v, want a ResourceFetchError for product_metadata_mcp (slow, not lost)", err)
 			}
@@ -67,14 +70,14 @@ func TestSlowServerIsNotAQueryTimeout(t *testing.T) {
 		t.Fatal("the question's own deadline passed; the test proves nothing")
 	}
 	for _, s := range o.Servers() {
-		if s.ID == "product_metadata_mcp" && s.State != StateConnected {
+		if s.ID == "product_metadata_mcp" && s.State != mcpclient.StateConnected {
 			t.Errorf("state = %q (last_error %q), want connected: it answers pings", s.State, s.LastError)
 		}
 	}
 
 	meta.delay.Store(0)
 	eventually(t, "questions to work again", func() bool {
-		_, err := o.gather(ctx, "t")
+		_, err := o.cache.Gather(ctx, "t")
 		return err == nil
 	})
 }

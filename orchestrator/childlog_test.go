@@ -2,14 +2,13 @@ package orchestrator
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
+	"talk2tables/config"
 	"talk2tables/internal/testfixture"
 )
 
@@ -24,7 +23,7 @@ func TestChildLogSettings(t *testing.T) {
 	db.Env[envPrintLogEnv] = "1"
 	meta := cfg.MCPServers["product_metadata_mcp"]
 	meta.Env[envPrintLogEnv] = "1"
-	meta.Env[EnvLogLevel] = "warn"
+	meta.Env[config.EnvLogLevel] = "warn"
 
 	var logs testfixture.LogBuffer
 	o, err := New(context.Background(), cfg, slog.New(slog.NewJSONHandler(&logs, nil)), WithChildStderr(io.Discard))
@@ -37,8 +36,8 @@ func TestChildLogSettings(t *testing.T) {
 		lines[e["mcp_server"].(string)] += e["line"].(string) + "\n"
 	}
 	for id, want := range map[string]string{
-		"database_mcp":         "child database: " + EnvLogLevel + "=debug " + EnvLogFormat + "=text",
-		"product_metadata_mcp": "child metadata: " + EnvLogLevel + "=warn " + EnvLogFormat + "=text",
+		"database_mcp":         "child database: " + config.EnvLogLevel + "=debug " + config.EnvLogFormat + "=text",
+		"product_metadata_mcp": "child metadata: " + config.EnvLogLevel + "=warn " + config.EnvLogFormat + "=text",
 	} {
 		if !strings.Contains(lines[id], want) {
 			t.Errorf("%s's stderr events lack %q; got:\n%s", id, want, lines[id])
@@ -73,7 +72,7 @@ func TestChildEnvironment(t *testing.T) {
 	if names == "" {
 		t.Fatalf("the child printed no environment; logs:\n%s", logs.String())
 	}
-	for _, want := range []string{"PATH", "LC_ALL", "PGPASSWORD", EnvLogLevel, envChild} {
+	for _, want := range []string{"PATH", "LC_ALL", "PGPASSWORD", config.EnvLogLevel, envChild} {
 		if !strings.Contains(names, " "+want+" ") {
 			t.Errorf("child environment lacks %s: %s", want, names)
 		}
@@ -85,42 +84,6 @@ func TestChildEnvironment(t *testing.T) {
 	}
 	if strings.Contains(logs.String(), "sk-parent-secret") || strings.Contains(logs.String(), "hunter2") {
 		t.Error("a secret reached the log")
-	}
-}
-
-// TestChildStderr: JSON lines pass through raw, other lines become events
-// with the server id, a flood is cut and counted, and the last words explain
-// an exit.
-func TestChildStderr(t *testing.T) {
-	var raw, logs testfixture.LogBuffer
-	s := newChildStderr(&raw, slog.New(slog.NewJSONHandler(&logs, nil)).With("mcp_server", "dbhub"))
-	clock := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
-	s.now = func() time.Time { return clock }
-	fmt.Fprint(s, "  ____  ____  _   _ _   _ ____\n{\"level\":\"INFO\",\"msg\":\"started\"}\npartial ")
-	fmt.Fprint(s, "line\n")
-	if got := raw.String(); got != "{\"level\":\"INFO\",\"msg\":\"started\"}\n" {
-		t.Errorf("raw = %q, want the JSON line only", got)
-	}
-	ev := logs.Events(t, "mcp_server_stderr")
-	if len(ev) != 2 || ev[0]["line"] != "  ____  ____  _   _ _   _ ____" || ev[1]["line"] != "partial line" ||
-		ev[0]["mcp_server"] != "dbhub" {
-		t.Errorf("events = %v, want the banner and the joined partial line, with the server id", ev)
-	}
-	for i := 0; i < 3*childLineBurst; i++ {
-		fmt.Fprintf(s, "noise %d\n", i)
-	}
-	clock = clock.Add(time.Second / childLineRate) // the limiter refills one line
-	fmt.Fprint(s, "database /x.db does not exist\n")
-	// The burst covers the 3 lines before the flood and burst-3 of it; one
-	// more line passes after the refill.
-	if n := len(logs.Events(t, "mcp_server_stderr")); n != childLineBurst {
-		t.Errorf("%d stderr events logged (JSON lines aside), want %d: the burst, then one line after a refill", n, childLineBurst)
-	}
-	if d := logs.Events(t, "mcp_server_stderr_dropped"); len(d) != 1 || d[0]["lines"].(float64) != 2*childLineBurst+3 {
-		t.Errorf("dropped events = %v, want one counting the dropped lines", d)
-	}
-	if got := s.lastWords(); got != "database /x.db does not exist" {
-		t.Errorf("lastWords = %q", got)
 	}
 }
 

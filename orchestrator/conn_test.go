@@ -15,31 +15,33 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/config"
 	"talk2tables/internal/llmtest"
 	"talk2tables/mcpserve"
+	"talk2tables/orchestrator/mcpclient"
 )
 
 // stdioConfig runs both servers as children of this test binary.
-func stdioConfig(f *fixture) *Config {
-	cfg := DefaultConfig()
+func stdioConfig(f *fixture) *config.Config {
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
-	cfg.MCPServers = map[string]ServerConfig{
-		"database_mcp": {Name: "Database MCP Server", Transport: TransportStdio, Command: os.Args[0],
+	cfg.MCPServers = map[string]config.ServerConfig{
+		"database_mcp": {Name: "Database MCP Server", Transport: config.TransportStdio, Command: os.Args[0],
 			Env: map[string]string{envChild: "database", envDB: f.dbPath}, Priority: 10,
-			Capabilities: []string{CapExecuteQuery, CapValidateQuery, CapListResources}},
-		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: TransportStdio, Command: os.Args[0],
+			Capabilities: []string{config.CapExecuteQuery, config.CapValidateQuery, config.CapListResources}},
+		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: config.TransportStdio, Command: os.Args[0],
 			Env: map[string]string{envChild: "metadata", envCat: f.catalog}, Priority: 1,
-			Capabilities: []string{CapListResources}},
+			Capabilities: []string{config.CapListResources}},
 	}
 	return cfg
 }
 
 // httpConfig serves both servers over transport (sse or streamable_http)
 // from httptest servers.
-func httpConfig(t *testing.T, f *fixture, transport string) *Config {
+func httpConfig(t testing.TB, f *fixture, transport string) *config.Config {
 	t.Helper()
 	kind, path := mcpserve.SSE, "/sse"
-	if transport == TransportStreamableHTTP {
+	if transport == config.TransportStreamableHTTP {
 		kind, path = mcpserve.StreamableHTTP, "/mcp"
 	}
 	serve := func(s *server.MCPServer) string {
@@ -73,15 +75,17 @@ func TestTransports(t *testing.T) {
 	t.Setenv("T2T_TEST_TOKEN", "secret")
 	tests := []struct {
 		name string
-		cfg  func(t *testing.T) (*Config, []Option)
+		cfg  func(t *testing.T) (*config.Config, []Option)
 	}{
-		{"inprocess", func(t *testing.T) (*Config, []Option) {
+		{"inprocess", func(t *testing.T) (*config.Config, []Option) {
 			return inprocConfig(), []Option{WithInProcessServer("database_mcp", f.dbServer(t)),
 				WithInProcessServer("product_metadata_mcp", f.metaServer(t))}
 		}},
-		{"stdio", func(t *testing.T) (*Config, []Option) { return stdioConfig(f), nil }},
-		{"sse", func(t *testing.T) (*Config, []Option) { return httpConfig(t, f, TransportSSE), nil }},
-		{"streamable_http", func(t *testing.T) (*Config, []Option) { return httpConfig(t, f, TransportStreamableHTTP), nil }},
+		{"stdio", func(t *testing.T) (*config.Config, []Option) { return stdioConfig(f), nil }},
+		{"sse", func(t *testing.T) (*config.Config, []Option) { return httpConfig(t, f, config.TransportSSE), nil }},
+		{"streamable_http", func(t *testing.T) (*config.Config, []Option) {
+			return httpConfig(t, f, config.TransportStreamableHTTP), nil
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -89,7 +93,7 @@ func TestTransports(t *testing.T) {
 			llm := llmtest.New(t, llmtest.Step{Content: llmtest.Plan(abraSQL, abraEntities, "")})
 			o := newOrch(t, cfg, append(opts, WithGenerator(llmGen(t, llm)))...)
 			for _, s := range o.Servers() {
-				if s.State != StateConnected {
+				if s.State != mcpclient.StateConnected {
 					t.Fatalf("server %s state = %s (%s), want connected", s.ID, s.State, s.LastError)
 				}
 			}
@@ -115,8 +119,8 @@ func TestDiscoveryAndRouting(t *testing.T) {
 		}
 	}
 	cfg := inprocConfig()
-	cfg.MCPServers["tools_a"] = ServerConfig{Transport: TransportInProcess, Priority: 5}
-	cfg.MCPServers["tools_b"] = ServerConfig{Transport: TransportInProcess, Priority: 3}
+	cfg.MCPServers["tools_a"] = config.ServerConfig{Transport: config.TransportInProcess, Priority: 5}
+	cfg.MCPServers["tools_b"] = config.ServerConfig{Transport: config.TransportInProcess, Priority: 3}
 	a := newResourceServer("a", nil, map[string]server.ToolHandlerFunc{"echo": echo("a"), "only_a": echo("a")})
 	b := newResourceServer("b", nil, map[string]server.ToolHandlerFunc{"echo": echo("b")})
 	// A paginating resources-only server: tools/list would be method-not-found.
@@ -130,8 +134,8 @@ func TestDiscoveryAndRouting(t *testing.T) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, Text: text}}, nil
 		})
 	}
-	cfg.MCPServers["product_metadata_mcp"] = ServerConfig{Transport: TransportInProcess, Priority: 1,
-		Capabilities: []string{CapListResources}}
+	cfg.MCPServers["product_metadata_mcp"] = config.ServerConfig{Transport: config.TransportInProcess, Priority: 1,
+		Capabilities: []string{config.CapListResources}}
 	o := newOrch(t, cfg, WithGenerator(llmGen(t, llmtest.New(t))),
 		WithInProcessServer("database_mcp", f.dbServer(t)), WithInProcessServer("product_metadata_mcp", paged),
 		WithInProcessServer("tools_a", a.s), WithInProcessServer("tools_b", b.s))
@@ -144,7 +148,7 @@ func TestDiscoveryAndRouting(t *testing.T) {
 		}
 	}
 	for _, s := range o.Servers() {
-		if s.ID == "product_metadata_mcp" && (len(s.Resources) != 7 || len(s.Tools) != 0 || s.State != StateConnected) {
+		if s.ID == "product_metadata_mcp" && (len(s.Resources) != 7 || len(s.Tools) != 0 || s.State != mcpclient.StateConnected) {
 			t.Errorf("paged server = %+v, want 7 resources over 4 pages and no tools", s)
 		}
 	}
@@ -162,17 +166,17 @@ func TestDiscoveryAndRouting(t *testing.T) {
 
 func TestServerDown(t *testing.T) {
 	f := newFixture(t)
-	down := func(cfg *Config) {
-		cfg.MCPServers["product_metadata_mcp"] = ServerConfig{Name: "gone", Transport: TransportStdio,
-			Command: "/nonexistent/metadata-mcp", Priority: 1, Capabilities: []string{CapListResources}}
+	down := func(cfg *config.Config) {
+		cfg.MCPServers["product_metadata_mcp"] = config.ServerConfig{Name: "gone", Transport: config.TransportStdio,
+			Command: "/nonexistent/metadata-mcp", Priority: 1, Capabilities: []string{config.CapListResources}}
 	}
 	t.Run("fail_fast at start", func(t *testing.T) {
 		cfg := inprocConfig()
 		down(cfg)
 		_, err := New(context.Background(), cfg, testLogger(t), WithGenerator(llmGen(t, llmtest.New(t))),
 			WithInProcessServer("database_mcp", f.dbServer(t)))
-		var ce *MCPConnectionError
-		if !errors.As(err, &ce) || ce.Server != "product_metadata_mcp" || ce.Phase != PhaseInitial {
+		var ce *mcpclient.MCPConnectionError
+		if !errors.As(err, &ce) || ce.Server != "product_metadata_mcp" || ce.Phase != mcpclient.PhaseInitial {
 			t.Fatalf("New = %v, want MCPConnectionError naming product_metadata_mcp", err)
 		}
 		if !strings.Contains(err.Error(), "product_metadata_mcp") {
@@ -192,7 +196,7 @@ func TestServerDown(t *testing.T) {
 		if got := strings.Join(res.Metadata.MissingServers, ","); got != "product_metadata_mcp" {
 			t.Errorf("missing_servers = %q, want product_metadata_mcp", got)
 		}
-		if h := o.Health(); h.Status != "healthy" || h.Servers["product_metadata_mcp"] == StateConnected {
+		if h := o.Health(); h.Status != "healthy" || h.Servers["product_metadata_mcp"] == mcpclient.StateConnected {
 			t.Errorf("health = %+v, want healthy (executor up) with metadata down", h)
 		}
 	})
@@ -202,19 +206,18 @@ func TestServerDown(t *testing.T) {
 		o := newOrch(t, cfg, WithGenerator(llmGen(t, llmtest.New(t))),
 			WithInProcessServer("database_mcp", f.dbServer(t)), WithInProcessServer("product_metadata_mcp", meta.s))
 		// The server is lost: the connection errors out and is marked failed.
-		c := o.conns["product_metadata_mcp"]
-		cl, _, _ := c.current()
-		c.fail(cl, errors.New("simulated loss"))
+		c := o.clients.Conn("product_metadata_mcp")
+		c.Drop(errors.New("simulated loss"))
 		_, err := o.Process(context.Background(), Query{Question: "q"})
-		var ce *MCPConnectionError
-		if !errors.As(err, &ce) || ce.Server != "product_metadata_mcp" || ce.Phase != PhaseLost {
+		var ce *mcpclient.MCPConnectionError
+		if !errors.As(err, &ce) || ce.Server != "product_metadata_mcp" || ce.Phase != mcpclient.PhaseLost {
 			t.Fatalf("Process = %v, want lost MCPConnectionError naming product_metadata_mcp", err)
 		}
 		if h := o.Health(); h.Status != "degraded" {
 			t.Errorf("health = %+v, want degraded", h)
 		}
 		// ... and comes back by itself.
-		eventually(t, "reconnect", func() bool { return c.getState() == StateConnected })
+		eventually(t, "reconnect", func() bool { return c.State() == mcpclient.StateConnected })
 	})
 }
 
@@ -226,15 +229,15 @@ func TestStdioChildKilledIsReconnected(t *testing.T) {
 		return llmtest.Step{Content: llmtest.Plan("SELECT COUNT(*) FROM products", nil, "")}
 	})
 	o := newOrch(t, cfg, WithGenerator(llmGen(t, llm)), withBackoff(10*time.Millisecond, 100*time.Millisecond))
-	c := o.conns["database_mcp"]
-	pid := c.pid()
+	c := o.clients.Conn("database_mcp")
+	pid := c.PID()
 	if pid == 0 {
 		t.Fatal("no child pid")
 	}
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the new child", func() bool { return c.getState() == StateConnected && c.pid() != pid })
+	eventually(t, "the new child", func() bool { return c.State() == mcpclient.StateConnected && c.PID() != pid })
 	if _, err := o.Process(context.Background(), Query{Question: "how many products"}); err != nil {
 		t.Fatalf("Process after reconnect: %v", err)
 	}
@@ -249,7 +252,7 @@ func TestCloseLeaksNothing(t *testing.T) {
 	base := runtime.NumGoroutine()
 	cfg := stdioConfig(f)
 	cfg.Orchestration.PingInterval = 20 * time.Millisecond
-	cfg.MCPServers["flaky"] = ServerConfig{Transport: TransportStdio, Command: "/nonexistent", Priority: 50}
+	cfg.MCPServers["flaky"] = config.ServerConfig{Transport: config.TransportStdio, Command: "/nonexistent", Priority: 50}
 	cfg.Orchestration.FailFast = new(bool)
 	o, err := New(context.Background(), cfg, testLogger(t), WithChildStderr(nil),
 		WithGenerator(gen), withBackoff(5*time.Millisecond, 20*time.Millisecond))
@@ -259,7 +262,7 @@ func TestCloseLeaksNothing(t *testing.T) {
 	if _, err := o.Resources(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	pids := []int{o.conns["database_mcp"].pid(), o.conns["product_metadata_mcp"].pid()}
+	pids := []int{o.clients.Conn("database_mcp").PID(), o.clients.Conn("product_metadata_mcp").PID()}
 	time.Sleep(50 * time.Millisecond) // let pings and reconnect attempts run
 	if err := o.Close(); err != nil {
 		t.Fatal(err)
@@ -273,7 +276,7 @@ func TestCloseLeaksNothing(t *testing.T) {
 		}
 	}
 	for _, s := range o.Servers() {
-		if s.State == StateConnected {
+		if s.State == mcpclient.StateConnected {
 			t.Errorf("server %s still connected after Close", s.ID)
 		}
 	}

@@ -6,6 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"talk2tables/config"
+	"talk2tables/orchestrator/executor"
+	"talk2tables/orchestrator/mcpclient"
+	"talk2tables/orchestrator/resources"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 )
@@ -16,103 +20,6 @@ import (
 // the server's catalog_for key, else the one whose schema holds most of the
 // catalog's tables (ties go to the lower priority number). A question is
 // answered on one database, the one the generator names in Plan.Server.
-
-// Executors lists the ids of the configured executors (servers with
-// capability execute_query), by priority: the first answers /api/sql and
-// run_sql when no server is named.
-func (o *Orchestrator) Executors() []string {
-	var out []string
-	for _, c := range o.ordered {
-		if c.cfg.HasCapability(CapExecuteQuery) {
-			out = append(out, c.id)
-		}
-	}
-	return out
-}
-
-// SeveralExecutors reports whether servers (as Servers returns them) hold
-// more than one executor: answers then say which database answered.
-func SeveralExecutors(servers []ServerStatus) bool {
-	n := 0
-	for _, s := range servers {
-		if slices.Contains(s.Capabilities, CapExecuteQuery) {
-			n++
-		}
-	}
-	return n > 1
-}
-
-// UnknownExecutorError says a request named a server that is not one of
-// the configured executors.
-type UnknownExecutorError struct {
-	Server    string
-	Executors []string // the configured executors, by priority
-}
-
-func (e *UnknownExecutorError) Error() string {
-	return fmt.Sprintf("%q is not a database server of this configuration; name one of %s (or leave server out for %q)",
-		e.Server, quotedList(e.Executors), first(e.Executors))
-}
-
-func quotedList(ids []string) string {
-	q := make([]string, len(ids))
-	for i, id := range ids {
-		q[i] = fmt.Sprintf("%q", id)
-	}
-	return strings.Join(q, ", ")
-}
-
-func first(ids []string) string {
-	if len(ids) == 0 {
-		return ""
-	}
-	return ids[0]
-}
-
-// validateCatalogFor checks every catalog_for: it names an executor, and
-// is set on a server that is not one itself.
-func (c *Config) validateCatalogFor(ids []string, add func(format string, args ...any)) {
-	for _, id := range ids {
-		s := c.MCPServers[id]
-		if s.CatalogFor == "" {
-			continue
-		}
-		at := "mcp_servers." + id + ".catalog_for"
-		target, ok := c.MCPServers[s.CatalogFor]
-		switch {
-		case s.HasCapability(CapExecuteQuery):
-			add("%s: an executor's own catalog always belongs to its own database; remove catalog_for", at)
-		case !ok || !target.HasCapability(CapExecuteQuery):
-			var execs []string
-			for _, x := range ids {
-				if c.MCPServers[x].HasCapability(CapExecuteQuery) {
-					execs = append(execs, x)
-				}
-			}
-			add("%s: %q is not a server with capability execute_query; name one of %s", at, s.CatalogFor, quotedList(execs))
-		}
-	}
-}
-
-// executorNamed returns the executor with config id server: an
-// *UnknownExecutorError when there is none, an *MCPConnectionError when it
-// is not connected.
-func (o *Orchestrator) executorNamed(server string) (*conn, error) {
-	c, ok := o.conns[server]
-	if !ok || !c.cfg.HasCapability(CapExecuteQuery) {
-		return nil, &UnknownExecutorError{Server: server, Executors: o.Executors()}
-	}
-	if c.getState() != StateConnected {
-		c.mu.Lock()
-		err := c.lastErr
-		c.mu.Unlock()
-		if err == nil {
-			err = fmt.Errorf("not connected")
-		}
-		return nil, &MCPConnectionError{Server: c.id, Phase: PhaseLost, Err: err}
-	}
-	return c, nil
-}
 
 // tableSet holds a schema's table names, lower case, both as "schema.table"
 // and bare.
@@ -212,7 +119,7 @@ func catalogTables(res map[string]any) []string {
 
 // database is one executor's database in a request base.
 type database struct {
-	conn    *conn
+	conn    *mcpclient.Conn
 	dialect string
 	tables  tableSet // nil when the executor has no schema resource
 }
@@ -221,32 +128,32 @@ type database struct {
 // priority) as databases, each with the servers describing it: itself and
 // the metadata servers whose catalog belongs to it. Servers that are
 // neither, or whose catalog matches no executor's schema, describe none.
-func bindDatabases(g *gathered) ([]sqlgen.Database, map[string]*database) {
+func bindDatabases(g *resources.Gathered) ([]sqlgen.Database, map[string]*database) {
 	var dbs []sqlgen.Database
 	byID := map[string]*database{}
-	for i, s := range g.snaps {
-		c := g.conns[i]
-		if !c.cfg.HasCapability(CapExecuteQuery) {
+	for i, s := range g.Snaps {
+		c := g.Conns[i]
+		if !c.Config().HasCapability(config.CapExecuteQuery) {
 			continue
 		}
 		dialect, today, tables, _ := schemaOf(s.Resources)
-		if c.cfg.Dialect != "" {
-			dialect = c.cfg.Dialect // the configured dialect wins, as for one executor
+		if c.Config().Dialect != "" {
+			dialect = c.Config().Dialect // the configured dialect wins, as for one executor
 		}
-		byID[c.id] = &database{conn: c, dialect: dialect, tables: tables}
-		dbs = append(dbs, sqlgen.Database{Server: c.id, Name: c.cfg.Name, Dialect: dialect, Today: today,
-			Domains: slices.Clone(c.cfg.Domains), Sources: []string{c.id}})
+		byID[c.ID()] = &database{conn: c, dialect: dialect, tables: tables}
+		dbs = append(dbs, sqlgen.Database{Server: c.ID(), Name: c.Config().Name, Dialect: dialect, Today: today,
+			Domains: slices.Clone(c.Config().Domains), Sources: []string{c.ID()}})
 	}
-	for i, s := range g.snaps {
-		c := g.conns[i]
-		if c.cfg.HasCapability(CapExecuteQuery) {
+	for i, s := range g.Snaps {
+		c := g.Conns[i]
+		if c.Config().HasCapability(config.CapExecuteQuery) {
 			continue
 		}
 		owner := catalogOwner(c, s.Resources, dbs, byID)
 		for j := range dbs {
 			if dbs[j].Server == owner {
-				dbs[j].Sources = append(dbs[j].Sources, c.id)
-				for _, d := range c.cfg.Domains {
+				dbs[j].Sources = append(dbs[j].Sources, c.ID())
+				for _, d := range c.Config().Domains {
 					if !slices.Contains(dbs[j].Domains, d) {
 						dbs[j].Domains = append(dbs[j].Domains, d)
 					}
@@ -261,9 +168,9 @@ func bindDatabases(g *gathered) ([]sqlgen.Database, map[string]*database) {
 // catalog_for, else the executor whose schema holds most of the catalog's
 // tables (the first by priority on a tie; the only executor when there is
 // one); "" when it serves no catalog or names no table of any schema.
-func catalogOwner(c *conn, res map[string]any, dbs []sqlgen.Database, byID map[string]*database) string {
-	if c.cfg.CatalogFor != "" {
-		return c.cfg.CatalogFor
+func catalogOwner(c *mcpclient.Conn, res map[string]any, dbs []sqlgen.Database, byID map[string]*database) string {
+	if c.Config().CatalogFor != "" {
+		return c.Config().CatalogFor
 	}
 	tables := catalogTables(res)
 	if len(tables) == 0 {
@@ -292,7 +199,7 @@ func catalogOwner(c *conn, res map[string]any, dbs []sqlgen.Database, byID map[s
 // name one, and its SQL may read no table that only another database has
 // — such answers are failed attempts whose error the repair prompt
 // explains, and nothing is sent.
-func (b *requestBase) route(exec *conn, plan sqlgen.Plan) (*conn, string, error) {
+func (b *requestBase) route(exec *mcpclient.Conn, plan sqlgen.Plan) (*mcpclient.Conn, string, error) {
 	if len(b.databases) < 2 {
 		return exec, b.dialect, nil
 	}
@@ -304,7 +211,7 @@ func (b *requestBase) route(exec *conn, plan sqlgen.Plan) (*conn, string, error)
 			msg = fmt.Sprintf("the answer names the unknown database %q in \"server\"; name the one the SQL runs on, "+
 				"one of %s", plan.Server, sqlgen.DatabaseNames(b.databases))
 		}
-		return nil, "", &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.UnknownError, SQL: plan.SQL,
+		return nil, "", &executor.QueryExecutionError{Reason: executor.ReasonSQLExecution, Category: sqlerr.UnknownError, SQL: plan.SQL,
 			Message: msg, Err: sqlerr.New(sqlerr.UnknownError, msg)}
 	}
 	if err := b.checkOneDatabase(d, plan.SQL); err != nil {
@@ -331,8 +238,8 @@ func (b *requestBase) checkOneDatabase(d *database, sql string) error {
 			msg := fmt.Sprintf("table %s is in database %q, not in %q where this SQL was to run: a statement runs on "+
 				"one database. Write the SQL over the tables of one database and name it in \"server\"; if the "+
 				"question needs both, answer with \"sql\": \"\" and name both databases in \"explanation\"",
-				t, other.Server, d.conn.id)
-			return &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.MissingTable, SQL: sql,
+				t, other.Server, d.conn.ID())
+			return &executor.QueryExecutionError{Reason: executor.ReasonSQLExecution, Category: sqlerr.MissingTable, SQL: sql,
 				Message: msg, Err: sqlerr.New(sqlerr.MissingTable, msg)}
 		}
 	}
@@ -346,19 +253,17 @@ func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys
 // another executor's database has, saying which server to send it to. It
 // reads the schemas already cached (it never fetches), so it only helps:
 // without them the database reports the missing table itself.
-func (o *Orchestrator) checkAnalystSQL(exec *conn, dialect, sql string) *QueryExecutionError {
-	if len(o.Executors()) < 2 {
+func (o *Orchestrator) checkAnalystSQL(exec *mcpclient.Conn, dialect, sql string) *executor.QueryExecutionError {
+	if len(o.clients.Executors()) < 2 {
 		return nil
 	}
 	schemas := map[string]tableSet{}
-	o.cache.mu.RLock()
-	for _, id := range o.Executors() {
-		if e, ok := o.cache.entries[id]; ok {
-			_, _, schemas[id], _ = schemaOf(e.snap.Resources)
+	for _, id := range o.clients.Executors() {
+		if snap, ok := o.cache.Cached(id); ok {
+			_, _, schemas[id], _ = schemaOf(snap.Resources)
 		}
 	}
-	o.cache.mu.RUnlock()
-	own := schemas[exec.id]
+	own := schemas[exec.ID()]
 	if own == nil {
 		return nil
 	}
@@ -366,13 +271,13 @@ func (o *Orchestrator) checkAnalystSQL(exec *conn, dialect, sql string) *QueryEx
 		if own.has(t) {
 			continue
 		}
-		for _, id := range o.Executors() {
-			if id == exec.id || !schemas[id].has(t) {
+		for _, id := range o.clients.Executors() {
+			if id == exec.ID() || !schemas[id].has(t) {
 				continue
 			}
 			msg := fmt.Sprintf("table %s is in database %q, not in %q: send the SQL with \"server\": %q "+
-				"(a statement runs on one database)", t, id, exec.id, id)
-			return &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.MissingTable, SQL: sql,
+				"(a statement runs on one database)", t, id, exec.ID(), id)
+			return &executor.QueryExecutionError{Reason: executor.ReasonSQLExecution, Category: sqlerr.MissingTable, SQL: sql,
 				Message: msg, Err: sqlerr.New(sqlerr.MissingTable, msg)}
 		}
 	}
@@ -393,13 +298,13 @@ func wasTriedOn(tried, on []string, sql, server string) bool {
 // serversUsed lists the servers that answered: with several databases,
 // the target executor and the servers that did not describe another
 // database (other executors and the catalogs bound to them are left out).
-func (b *requestBase) serversUsed(g *gathered, target *conn) []string {
+func (b *requestBase) serversUsed(g *resources.Gathered, target *mcpclient.Conn) []string {
 	if len(b.databases) < 2 {
 		return serversUsed(g, target)
 	}
 	var out []string
 	for _, id := range serversUsed(g, target) {
-		if !b.describesOther(id, target.id) {
+		if !b.describesOther(id, target.ID()) {
 			out = append(out, id)
 		}
 	}

@@ -9,9 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"talk2tables/config"
 	"talk2tables/internal/fixtures"
 	"talk2tables/internal/mariadbtest"
 	"talk2tables/orchestrator/builtin"
+	"talk2tables/orchestrator/executor"
 	"talk2tables/sqlerr"
 )
 
@@ -30,8 +32,8 @@ func TestDBHubExecutorMariaDB(t *testing.T) {
 	f := newFixture(t) // the same rows in SQLite, and the catalog
 	cfg := dbhubConfig(t, u.DSN(), 10000)
 	cfg.Orchestration.MCPCallTimeout = 20 * time.Second
-	cfg.MCPServers["product_metadata_mcp"] = ServerConfig{Name: "Product Metadata MCP", Transport: TransportInProcess,
-		Priority: 1, Capabilities: []string{CapListResources}}
+	cfg.MCPServers["product_metadata_mcp"] = config.ServerConfig{Name: "Product Metadata MCP", Transport: config.TransportInProcess,
+		Priority: 1, Capabilities: []string{config.CapListResources}}
 	o := newOrch(t, cfg, WithGenerator(builtin.New(nil)), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
 	lite := newOrch(t, liteConfig(), WithGenerator(builtin.New(nil)),
 		WithInProcessServer("database_mcp", f.dbServer(t)), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
@@ -44,7 +46,7 @@ func TestDBHubExecutorMariaDB(t *testing.T) {
 	if len(res.Rows) != 7 || !res.Truncated || strings.Join(res.Columns, ",") != "sale_id,region" {
 		t.Errorf("columns %v, %d rows, truncated %v; want sale_id,region, 7 rows, truncated", res.Columns, len(res.Rows), res.Truncated)
 	}
-	var qe *QueryExecutionError
+	var qe *executor.QueryExecutionError
 	if _, err = o.ExecuteSQL(ctx, "SELECT nope FROM sales", 5, "t"); !errors.As(err, &qe) || qe.Category != sqlerr.MissingColumn {
 		t.Errorf("err = %v, want MISSING_COLUMN from MySQL's message", err)
 	}
@@ -90,13 +92,13 @@ func TestDBHubExecutorMariaDB(t *testing.T) {
 
 // liteConfig is the sample's two servers in-process, as mcp_config.yaml has
 // them.
-func liteConfig() *Config {
-	cfg := DefaultConfig()
+func liteConfig() *config.Config {
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
-	cfg.MCPServers["database_mcp"] = ServerConfig{Name: "Database MCP", Transport: TransportInProcess, Priority: 10,
-		Capabilities: []string{CapExecuteQuery, CapValidateQuery, CapListResources}}
-	cfg.MCPServers["product_metadata_mcp"] = ServerConfig{Name: "Product Metadata MCP", Transport: TransportInProcess,
-		Priority: 1, Capabilities: []string{CapListResources}}
+	cfg.MCPServers["database_mcp"] = config.ServerConfig{Name: "Database MCP", Transport: config.TransportInProcess, Priority: 10,
+		Capabilities: []string{config.CapExecuteQuery, config.CapValidateQuery, config.CapListResources}}
+	cfg.MCPServers["product_metadata_mcp"] = config.ServerConfig{Name: "Product Metadata MCP", Transport: config.TransportInProcess,
+		Priority: 1, Capabilities: []string{config.CapListResources}}
 	return cfg
 }
 

@@ -11,10 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"talk2tables/config"
 	"talk2tables/internal/llmtest"
 	"talk2tables/internal/pgtest"
 	"talk2tables/internal/testfixture"
 	"talk2tables/orchestrator/builtin"
+	"talk2tables/orchestrator/executor"
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/sqlerr"
 )
 
@@ -24,7 +27,7 @@ import (
 // resources. These tests run it as the executor, as a new user would.
 
 // dbhubCommand returns node and DBHub's entry point (see nodePackage).
-func dbhubCommand(t *testing.T) (node, entry string) {
+func dbhubCommand(t testing.TB) (node, entry string) {
 	t.Helper()
 	return nodePackage(t, "@bytebase/dbhub", "dist/index.js")
 }
@@ -32,7 +35,7 @@ func dbhubCommand(t *testing.T) (node, entry string) {
 // nodePackage returns node and the entry point of an npm package pinned in
 // package.json, or skips (loudly) when they are not installed and CI is
 // unset; in CI a missing package fails.
-func nodePackage(t *testing.T, pkg, file string) (node, entry string) {
+func nodePackage(t testing.TB, pkg, file string) (node, entry string) {
 	t.Helper()
 	root := testfixture.RepoRoot(t)
 	entry = filepath.Join(root, "node_modules", filepath.FromSlash(pkg), filepath.FromSlash(file))
@@ -54,7 +57,7 @@ func nodePackage(t *testing.T, pkg, file string) (node, entry string) {
 
 // dbhubConfig is an orchestrator configuration whose only server is DBHub
 // over dsn with its own row cap maxRows (and any further TOML).
-func dbhubConfig(t *testing.T, dsn string, maxRows int, extra ...string) *Config {
+func dbhubConfig(t testing.TB, dsn string, maxRows int, extra ...string) *config.Config {
 	t.Helper()
 	node, entry := dbhubCommand(t)
 	toml := filepath.Join(t.TempDir(), "dbhub.toml")
@@ -63,11 +66,11 @@ func dbhubConfig(t *testing.T, dsn string, maxRows int, extra ...string) *Config
 	if err := os.WriteFile(toml, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg := DefaultConfig()
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
-	cfg.MCPServers["dbhub"] = ServerConfig{Name: "DBHub", Transport: TransportStdio, Command: node,
+	cfg.MCPServers["dbhub"] = config.ServerConfig{Name: "DBHub", Transport: config.TransportStdio, Command: node,
 		Args: []string{entry, "--transport", "stdio", "--config", toml}, Priority: 10,
-		Capabilities: []string{CapExecuteQuery}, SQLTool: &SQLTool{Name: "execute_sql", Argument: "sql"}}
+		Capabilities: []string{config.CapExecuteQuery}, SQLTool: &config.SQLTool{Name: "execute_sql", Argument: "sql"}}
 	return cfg
 }
 
@@ -79,8 +82,8 @@ func TestDBHubExecutorSQLite(t *testing.T) {
 	f := newFixture(t)
 	cfg := dbhubConfig(t, "sqlite://"+f.dbPath, 1000)
 	// The catalog says what "revenue" is; the schema comes from DBHub.
-	cfg.MCPServers["product_metadata_mcp"] = ServerConfig{Name: "Product Metadata MCP", Transport: TransportInProcess,
-		Priority: 1, Capabilities: []string{CapListResources}}
+	cfg.MCPServers["product_metadata_mcp"] = config.ServerConfig{Name: "Product Metadata MCP", Transport: config.TransportInProcess,
+		Priority: 1, Capabilities: []string{config.CapListResources}}
 	o := newOrch(t, cfg, WithGenerator(builtin.New(nil)), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
 	ctx := context.Background()
 
@@ -113,7 +116,7 @@ func TestDBHubExecutorSQLite(t *testing.T) {
 	})
 	t.Run("error message", func(t *testing.T) {
 		_, err := o.ExecuteSQL(ctx, "SELECT no_such_column FROM sales", 5, "t")
-		var qe *QueryExecutionError
+		var qe *executor.QueryExecutionError
 		if !errors.As(err, &qe) || qe.Category != sqlerr.MissingColumn {
 			t.Fatalf("err = %v, want MISSING_COLUMN", err)
 		}
@@ -195,8 +198,8 @@ func TestDBHubExecutorPostgres(t *testing.T) {
 	f := newFixture(t) // for the catalog
 	cfg := dbhubConfig(t, role.DSN(), 1000)
 	cfg.Orchestration.MCPCallTimeout = 5 * time.Second // DBHub has no statement timeout of its own
-	cfg.MCPServers["product_metadata_mcp"] = ServerConfig{Name: "Product Metadata MCP", Transport: TransportInProcess,
-		Priority: 1, Capabilities: []string{CapListResources}}
+	cfg.MCPServers["product_metadata_mcp"] = config.ServerConfig{Name: "Product Metadata MCP", Transport: config.TransportInProcess,
+		Priority: 1, Capabilities: []string{config.CapListResources}}
 	o := newOrch(t, cfg, WithGenerator(builtin.New(nil)), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
 	ctx := context.Background()
 
@@ -208,20 +211,20 @@ func TestDBHubExecutorPostgres(t *testing.T) {
 		t.Errorf("columns %v, %d rows, truncated %v; want sale_id,region, 7 rows, truncated", res.Columns, len(res.Rows), res.Truncated)
 	}
 	_, err = o.ExecuteSQL(ctx, "SELECT nope FROM sales", 5, "t")
-	var qe *QueryExecutionError
+	var qe *executor.QueryExecutionError
 	if !errors.As(err, &qe) || qe.Category != sqlerr.MissingColumn || strings.Contains(qe.Message, `"success"`) {
 		t.Errorf("err = %v, want MISSING_COLUMN with DBHub's message", err)
 	}
 
 	// A statement slower than the call timeout: cancelled, a repairable
 	// TIMEOUT, and DBHub (which answers pings meanwhile) stays.
-	pid := o.conns["dbhub"].pid()
+	pid := o.clients.Conn("dbhub").PID()
 	_, err = o.ExecuteSQL(ctx, "SELECT count(*) AS n FROM sales AS a, sales AS b, sales AS c", 1, "t")
 	if !errors.As(err, &qe) || qe.Category != sqlerr.Timeout || !qe.Category.Repairable() {
 		t.Errorf("slow statement: err = %v, want a repairable TIMEOUT", err)
 	}
-	if c := o.conns["dbhub"]; c.getState() != StateConnected || c.pid() != pid {
-		t.Errorf("after the slow statement: state %s, pid %d (was %d); want the same DBHub, connected", c.getState(), c.pid(), pid)
+	if c := o.clients.Conn("dbhub"); c.State() != mcpclient.StateConnected || c.PID() != pid {
+		t.Errorf("after the slow statement: state %s, pid %d (was %d); want the same DBHub, connected", c.State(), c.PID(), pid)
 	}
 
 	ans, err := o.Process(ctx, Query{Question: "total revenue by region"})
@@ -253,10 +256,10 @@ func TestDBHubSearchToolSchema(t *testing.T) {
 	f := newFixture(t)
 	cfg := dbhubConfig(t, "sqlite://"+f.dbPath, 1000, "\n[[tools]]\nname = \"search_objects\"\nsource = \"main\"\n")
 	sc := cfg.MCPServers["dbhub"]
-	sc.SchemaDiscovery = DiscoverySearch
+	sc.SchemaDiscovery = config.DiscoverySearch
 	cfg.MCPServers["dbhub"] = sc
-	cfg.MCPServers["product_metadata_mcp"] = ServerConfig{Name: "Product Metadata MCP", Transport: TransportInProcess,
-		Priority: 1, Capabilities: []string{CapListResources}}
+	cfg.MCPServers["product_metadata_mcp"] = config.ServerConfig{Name: "Product Metadata MCP", Transport: config.TransportInProcess,
+		Priority: 1, Capabilities: []string{config.CapListResources}}
 	o := newOrch(t, cfg, WithGenerator(builtin.New(nil)), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
 	res, err := o.Process(context.Background(), Query{Question: "total revenue by region"})
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"testing"
 
+	"talk2tables/orchestrator/executor"
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 )
@@ -19,13 +21,13 @@ func TestFailureLevel(t *testing.T) {
 	}{
 		{"declined", &SQLGenerationError{Reason: sqlgen.ReasonDeclined, Message: "can't answer"}, slog.LevelWarn},
 		{"invalid sql", &SQLGenerationError{Reason: sqlgen.ReasonInvalidSQL, Message: "no sql"}, slog.LevelWarn},
-		{"sql still failing", fmt.Errorf("attempt 3: %w", &QueryExecutionError{Reason: ReasonSQLExecution,
+		{"sql still failing", fmt.Errorf("attempt 3: %w", &executor.QueryExecutionError{Reason: executor.ReasonSQLExecution,
 			Category: sqlerr.MissingColumn}), slog.LevelWarn},
 		{"llm down", &SQLGenerationError{Reason: sqlgen.ReasonLLMCommunication, Message: "unreachable"}, slog.LevelError},
 		{"no llm", &SQLGenerationError{Reason: sqlgen.ReasonNotConfigured, Message: "configure"}, slog.LevelError},
-		{"statement timeout", &QueryExecutionError{Reason: ReasonSQLExecution, Category: sqlerr.Timeout}, slog.LevelError},
-		{"no executor", &QueryExecutionError{Reason: "no_executor"}, slog.LevelError},
-		{"mcp down", &MCPConnectionError{Server: "database_mcp", Phase: "lost", Err: errors.New("eof")}, slog.LevelError},
+		{"statement timeout", &executor.QueryExecutionError{Reason: executor.ReasonSQLExecution, Category: sqlerr.Timeout}, slog.LevelError},
+		{"no executor", &executor.QueryExecutionError{Reason: "no_executor"}, slog.LevelError},
+		{"mcp down", &mcpclient.MCPConnectionError{Server: "database_mcp", Phase: "lost", Err: errors.New("eof")}, slog.LevelError},
 		{"question timeout", fmt.Errorf("question not answered: %w", context.DeadlineExceeded), slog.LevelError},
 		{"client went away", fmt.Errorf("question cancelled: %w", context.Canceled), slog.LevelInfo},
 		{"llm call cancelled", &SQLGenerationError{Reason: sqlgen.ReasonLLMCommunication, Err: context.Canceled}, slog.LevelInfo},

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"talk2tables/config"
 	"talk2tables/orchestrator/sqlgen"
 )
 
@@ -13,7 +14,7 @@ import (
 // key is named but its environment variable is empty; otherwise the LLM
 // (langchaingo), wrapped with the built-in fallback when llm.fallback is
 // "builtin".
-func NewGenerator(cfg LLMConfig, logger *slog.Logger) (sqlgen.Generator, error) {
+func NewGenerator(cfg config.LLMConfig, logger *slog.Logger) (sqlgen.Generator, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -22,9 +23,9 @@ func NewGenerator(cfg LLMConfig, logger *slog.Logger) (sqlgen.Generator, error) 
 	if cfg.APIKeyEnv != "" {
 		key = os.Getenv(cfg.APIKeyEnv)
 	}
-	needsKey := provider == ProviderOpenAI || provider == ProviderAnthropic
+	needsKey := provider == config.ProviderOpenAI || provider == config.ProviderAnthropic
 	switch {
-	case provider == "" || provider == ProviderBuiltin:
+	case provider == "" || provider == config.ProviderBuiltin:
 		logger.Info("no LLM configured; using the built-in generator", "event", "llm_not_configured",
 			"component", "sqlgen", "provider", provider)
 		return newBuiltin(logger)
@@ -53,7 +54,7 @@ func NewGenerator(cfg LLMConfig, logger *slog.Logger) (sqlgen.Generator, error) 
 	if cfg.CircuitFailures > 0 {
 		primary = sqlgen.NewCircuit(llm, cfg.CircuitFailures, cfg.CircuitCooldown, logger)
 	}
-	if cfg.Fallback == ProviderBuiltin {
+	if cfg.Fallback == config.ProviderBuiltin {
 		b, err := newBuiltin(logger)
 		if err != nil {
 			return nil, err

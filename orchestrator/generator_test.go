@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"talk2tables/config"
 	"talk2tables/internal/llmtest"
 	"talk2tables/internal/testfixture"
 	"talk2tables/orchestrator/sqlgen"
@@ -21,17 +22,17 @@ func TestNewGenerator(t *testing.T) {
 	t.Setenv("T2T_SET_KEY", "k")
 	tests := []struct {
 		name    string
-		cfg     LLMConfig
+		cfg     config.LLMConfig
 		want    string // Name()
 		wantErr sqlgen.Reason
 	}{
-		{name: "empty provider", cfg: LLMConfig{}, want: "builtin"},
-		{name: "builtin", cfg: LLMConfig{Provider: "builtin"}, want: "builtin"},
-		{name: "openai without key", cfg: LLMConfig{Provider: "openai", Model: "gpt-4o-mini", APIKeyEnv: "T2T_EMPTY_KEY"}, want: "builtin"},
-		{name: "openai with key", cfg: LLMConfig{Provider: "openai", Model: "gpt-4o-mini", APIKeyEnv: "T2T_SET_KEY"}, want: "openai:gpt-4o-mini"},
-		{name: "openai with key and fallback", cfg: LLMConfig{Provider: "openai", Model: "m", APIKeyEnv: "T2T_SET_KEY", Fallback: "builtin"}, want: "openai:m"},
-		{name: "ollama needs no key", cfg: LLMConfig{Provider: "ollama", Model: "llama3"}, want: "ollama:llama3"},
-		{name: "no model", cfg: LLMConfig{Provider: "anthropic", APIKeyEnv: "T2T_SET_KEY"}, wantErr: sqlgen.ReasonNotConfigured},
+		{name: "empty provider", cfg: config.LLMConfig{}, want: "builtin"},
+		{name: "builtin", cfg: config.LLMConfig{Provider: "builtin"}, want: "builtin"},
+		{name: "openai without key", cfg: config.LLMConfig{Provider: "openai", Model: "gpt-4o-mini", APIKeyEnv: "T2T_EMPTY_KEY"}, want: "builtin"},
+		{name: "openai with key", cfg: config.LLMConfig{Provider: "openai", Model: "gpt-4o-mini", APIKeyEnv: "T2T_SET_KEY"}, want: "openai:gpt-4o-mini"},
+		{name: "openai with key and fallback", cfg: config.LLMConfig{Provider: "openai", Model: "m", APIKeyEnv: "T2T_SET_KEY", Fallback: "builtin"}, want: "openai:m"},
+		{name: "ollama needs no key", cfg: config.LLMConfig{Provider: "ollama", Model: "llama3"}, want: "ollama:llama3"},
+		{name: "no model", cfg: config.LLMConfig{Provider: "anthropic", APIKeyEnv: "T2T_SET_KEY"}, wantErr: sqlgen.ReasonNotConfigured},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -62,7 +63,7 @@ func TestProcessFallbackToBuiltin(t *testing.T) {
 		maxRetries   int
 		wantRequests int
 	}{
-		{name: "default retries", maxRetries: DefaultConfig().LLM.MaxRetries, wantRequests: 4},
+		{name: "default retries", maxRetries: config.DefaultConfig().LLM.MaxRetries, wantRequests: 4},
 		{name: "one retry", maxRetries: 1, wantRequests: 2},
 		{name: "retries off", maxRetries: 0, wantRequests: 1},
 	}
@@ -71,8 +72,8 @@ func TestProcessFallbackToBuiltin(t *testing.T) {
 			llm := llmtest.NewResponder(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Status: 503} })
 			t.Setenv("T2T_FB_KEY", "k")
 			cfg := inprocConfig()
-			cfg.LLM = LLMConfig{Provider: "openai", Model: "m", BaseURL: llm.URL, APIKeyEnv: "T2T_FB_KEY", Fallback: "builtin",
-				Timeout: DefaultConfig().LLM.Timeout, MaxTokens: 100,
+			cfg.LLM = config.LLMConfig{Provider: "openai", Model: "m", BaseURL: llm.URL, APIKeyEnv: "T2T_FB_KEY", Fallback: "builtin",
+				Timeout: config.DefaultConfig().LLM.Timeout, MaxTokens: 100,
 				MaxRetries: tt.maxRetries, RetryBaseDelay: 5 * time.Millisecond}
 			var logs testfixture.LogBuffer
 			o, err := New(context.Background(), cfg, slog.New(slog.NewJSONHandler(&logs, nil)),
@@ -125,8 +126,8 @@ func TestLLMCircuitBreaker(t *testing.T) {
 	llm := llmtest.NewResponder(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Status: 503} })
 	t.Setenv("T2T_CB_KEY", "k")
 	cfg := inprocConfig()
-	cfg.LLM = LLMConfig{Provider: "openai", Model: "m", BaseURL: llm.URL, APIKeyEnv: "T2T_CB_KEY", Fallback: "builtin",
-		Timeout: DefaultConfig().LLM.Timeout, MaxTokens: 100, MaxRetries: 1, RetryBaseDelay: time.Millisecond,
+	cfg.LLM = config.LLMConfig{Provider: "openai", Model: "m", BaseURL: llm.URL, APIKeyEnv: "T2T_CB_KEY", Fallback: "builtin",
+		Timeout: config.DefaultConfig().LLM.Timeout, MaxTokens: 100, MaxRetries: 1, RetryBaseDelay: time.Millisecond,
 		CircuitFailures: 2, CircuitCooldown: time.Minute}
 	m := NewMetrics(prometheus.NewRegistry())
 	o := newOrch(t, cfg, WithMetrics(m),

@@ -20,6 +20,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	_ "modernc.org/sqlite"
 
+	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/internal/llmtest"
 	"talk2tables/internal/mariadbtest"
@@ -59,7 +60,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(envChild) != "" && os.Getenv(envPrintLogEnv) != "" {
 		// Report what the orchestrator passed down, for TestChildLogSettings.
 		fmt.Fprintf(os.Stderr, "child %s: %s=%s %s=%s\n", os.Getenv(envChild),
-			EnvLogLevel, os.Getenv(EnvLogLevel), EnvLogFormat, os.Getenv(EnvLogFormat))
+			config.EnvLogLevel, os.Getenv(config.EnvLogLevel), config.EnvLogFormat, os.Getenv(config.EnvLogFormat))
 	}
 	switch os.Getenv(envChild) {
 	case "":
@@ -72,7 +73,7 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		maxResult, _ := strconv.Atoi(os.Getenv(envDBMaxResult))
-		db, err := databasemcp.Open(os.Getenv(envDB), databasemcp.Options{MaxResultBytes: maxResult})
+		db, err := databasemcp.Open(context.Background(), os.Getenv(envDB), databasemcp.Options{MaxResultBytes: maxResult})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -158,7 +159,7 @@ type fixture struct {
 func newFixture(tb testing.TB) *fixture {
 	tb.Helper()
 	f := &fixture{dbPath: testfixture.SalesDB(tb, 5000), catalog: testfixture.CatalogPath(tb)}
-	db, err := databasemcp.Open(f.dbPath, databasemcp.Options{})
+	db, err := databasemcp.Open(context.Background(), f.dbPath, databasemcp.Options{})
 	if err != nil {
 		tb.Fatalf("open db: %v", err)
 	}
@@ -193,20 +194,20 @@ func (f *fixture) direct(tb testing.TB, q string) [][]any {
 }
 
 // inprocConfig is a config with the two in-process servers.
-func inprocConfig() *Config {
-	cfg := DefaultConfig()
+func inprocConfig() *config.Config {
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
-	cfg.MCPServers = map[string]ServerConfig{
-		"database_mcp": {Name: "Database MCP Server", Transport: TransportInProcess, Priority: 10,
-			Domains: []string{"sales"}, Capabilities: []string{CapExecuteQuery, CapValidateQuery, CapListResources}},
-		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: TransportInProcess, Priority: 1,
-			Domains: []string{"products"}, Capabilities: []string{CapListResources}},
+	cfg.MCPServers = map[string]config.ServerConfig{
+		"database_mcp": {Name: "Database MCP Server", Transport: config.TransportInProcess, Priority: 10,
+			Domains: []string{"sales"}, Capabilities: []string{config.CapExecuteQuery, config.CapValidateQuery, config.CapListResources}},
+		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: config.TransportInProcess, Priority: 1,
+			Domains: []string{"products"}, Capabilities: []string{config.CapListResources}},
 	}
 	return cfg
 }
 
 // newOrch builds an orchestrator closed at cleanup.
-func newOrch(tb testing.TB, cfg *Config, opts ...Option) *Orchestrator {
+func newOrch(tb testing.TB, cfg *config.Config, opts ...Option) *Orchestrator {
 	tb.Helper()
 	opts = append([]Option{WithChildStderr(io.Discard)}, opts...)
 	o, err := New(context.Background(), cfg, testLogger(tb), opts...)

@@ -4,13 +4,16 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"talk2tables/config"
 	"talk2tables/mcpserve"
+	"talk2tables/orchestrator/mcpclient"
 )
 
 // TestListeningStreamOutlivesCallTimeout: over streamable HTTP the
@@ -27,11 +30,13 @@ func TestListeningStreamOutlivesCallTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var opened, ended atomic.Int64
+	var opened atomic.Int64
+	ended := make(chan struct{}) // closed when a listening stream ends
+	var endOnce sync.Once
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet {
 			opened.Add(1)
-			defer ended.Add(1)
+			defer endOnce.Do(func() { close(ended) })
 		}
 		h.ServeHTTP(w, r)
 	}))
@@ -44,29 +49,30 @@ func TestListeningStreamOutlivesCallTimeout(t *testing.T) {
 	cfg := inprocConfig()
 	cfg.Orchestration.MCPCallTimeout = callTimeout
 	sc := cfg.MCPServers["product_metadata_mcp"]
-	sc.Transport = TransportStreamableHTTP
+	sc.Transport = config.TransportStreamableHTTP
 	sc.URL = hs.URL + "/mcp"
 	cfg.MCPServers["product_metadata_mcp"] = sc
 	o := newOrch(t, cfg, WithInProcessServer("database_mcp", f.dbServer(t)))
 
 	eventually(t, "the listening stream to open", func() bool { return opened.Load() == 1 })
-	if _, err := o.gather(context.Background(), "t"); err != nil {
+	if _, err := o.cache.Gather(context.Background(), "t"); err != nil {
 		t.Fatal(err)
 	}
-	// Five call timeouts with nothing to do.
-	time.Sleep(5 * callTimeout)
-	if n := ended.Load(); n != 0 {
-		t.Errorf("listening stream ended %d time(s) within %s of an idle connection, want 0", n, 5*callTimeout)
+	// Five call timeouts with nothing to do: the stream must not end.
+	select {
+	case <-ended:
+		t.Errorf("listening stream ended within %s of an idle connection, want it open", 5*callTimeout)
+	case <-time.After(5 * callTimeout):
 	}
-	if s, _ := o.cache.lookup("product_metadata_mcp", time.Now()); s == nil {
+	if s, _ := o.cache.Lookup("product_metadata_mcp", time.Now()); s == nil {
 		t.Fatal("metadata not cached after gather")
 	}
 	meta.s.SendNotificationToAllClients(string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": "metadata://a"})
 	eventually(t, "the notification to invalidate the cache", func() bool {
-		s, _ := o.cache.lookup("product_metadata_mcp", time.Now())
+		s, _ := o.cache.Lookup("product_metadata_mcp", time.Now())
 		return s == nil
 	})
-	if st := o.conns["product_metadata_mcp"].getState(); st != StateConnected {
-		t.Errorf("state = %s, want %s", st, StateConnected)
+	if st := o.clients.Conn("product_metadata_mcp").State(); st != mcpclient.StateConnected {
+		t.Errorf("state = %s, want %s", st, mcpclient.StateConnected)
 	}
 }

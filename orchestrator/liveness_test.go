@@ -15,7 +15,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/config"
 	"talk2tables/mcpserve"
+	"talk2tables/orchestrator/executor"
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/sqlerr"
 )
 
@@ -26,7 +29,7 @@ import (
 
 // hungRig is the stdio database child as the only required executor, with
 // fast liveness settings.
-func hungRig(t *testing.T, callTimeout time.Duration) (*Orchestrator, *conn, *fixture) {
+func hungRig(t testing.TB, callTimeout time.Duration) (*Orchestrator, *mcpclient.Conn, *fixture) {
 	t.Helper()
 	f := newFixture(t)
 	cfg := stdioConfig(f)
@@ -35,12 +38,12 @@ func hungRig(t *testing.T, callTimeout time.Duration) (*Orchestrator, *conn, *fi
 	cfg.Orchestration.PingTimeout = 300 * time.Millisecond
 	cfg.Orchestration.MCPCallTimeout = callTimeout
 	o := newOrch(t, cfg, withBackoff(20*time.Millisecond, 200*time.Millisecond))
-	return o, o.conns["database_mcp"], f
+	return o, o.clients.Conn("database_mcp"), f
 }
 
 // stopChild SIGSTOPs pid and makes sure it is continued (or gone) at the
 // end of the test.
-func stopChild(t *testing.T, pid int) {
+func stopChild(t testing.TB, pid int) {
 	t.Helper()
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatalf("SIGSTOP %d: %v", pid, err)
@@ -59,7 +62,7 @@ func TestHungStdioExecutor(t *testing.T) {
 	if _, err := o.ExecuteSQL(ctx, "SELECT 1 AS one", 1, "warm"); err != nil {
 		t.Fatal(err)
 	}
-	pid := c.pid()
+	pid := c.PID()
 
 	inflight := make(chan error, 1)
 	stopChild(t, pid)
@@ -68,21 +71,21 @@ func TestHungStdioExecutor(t *testing.T) {
 		_, err := o.ExecuteSQL(ctx, "SELECT 2 AS two", 1, "inflight")
 		inflight <- err
 	}()
-	eventually(t, "unresponsive", func() bool { return c.getState() == StateUnresponsive })
+	eventually(t, "unresponsive", func() bool { return c.State() == mcpclient.StateUnresponsive })
 	detected := time.Since(stopped)
 	select {
 	case err := <-inflight:
-		var ce *MCPConnectionError
-		if !errors.As(err, &ce) || ce.Phase != PhaseUnresponsive {
+		var ce *mcpclient.MCPConnectionError
+		if !errors.As(err, &ce) || ce.Phase != mcpclient.PhaseUnresponsive {
 			t.Errorf("call in flight = %v, want an unresponsive MCPConnectionError", err)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the call in flight still waits for its call timeout")
 	}
-	if h := o.Health(); h.Status != "degraded" || h.Servers["database_mcp"] != StateUnresponsive {
+	if h := o.Health(); h.Status != "degraded" || h.Servers["database_mcp"] != mcpclient.StateUnresponsive {
 		t.Errorf("health = %+v, want degraded with database_mcp unresponsive", h)
 	}
-	st := c.status()
+	st := c.Status()
 	if st.UnresponsiveSince.IsZero() {
 		t.Errorf("status = %+v, want unresponsive_since", st)
 	}
@@ -91,8 +94,8 @@ func TestHungStdioExecutor(t *testing.T) {
 		t0 := time.Now()
 		_, err := o.ExecuteSQL(ctx, "SELECT 3 AS three", 1, "after")
 		worst = max(worst, time.Since(t0))
-		var ce *MCPConnectionError
-		if !errors.As(err, &ce) || ce.Phase != PhaseUnresponsive || ce.RetryAfter < time.Second {
+		var ce *mcpclient.MCPConnectionError
+		if !errors.As(err, &ce) || ce.Phase != mcpclient.PhaseUnresponsive || ce.RetryAfter < time.Second {
 			t.Fatalf("call after detection = %v, want unresponsive with a Retry-After", err)
 		}
 	}
@@ -102,9 +105,9 @@ func TestHungStdioExecutor(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "connected again", func() bool { return c.getState() == StateConnected })
-	if c.pid() != pid {
-		t.Errorf("pid = %d, want the same child %d (it answered again before its restart)", c.pid(), pid)
+	eventually(t, "connected again", func() bool { return c.State() == mcpclient.StateConnected })
+	if c.PID() != pid {
+		t.Errorf("pid = %d, want the same child %d (it answered again before its restart)", c.PID(), pid)
 	}
 	if _, err := o.ExecuteSQL(ctx, "SELECT 4 AS four", 1, "back"); err != nil {
 		t.Errorf("after SIGCONT: %v", err)
@@ -116,10 +119,10 @@ func TestHungStdioExecutor(t *testing.T) {
 func TestHungStdioExecutorRestarted(t *testing.T) {
 	o, c, _ := hungRig(t, 2*time.Second)
 	ctx := context.Background()
-	pid := c.pid()
+	pid := c.PID()
 	stopChild(t, pid)
-	eventually(t, "unresponsive", func() bool { return c.getState() == StateUnresponsive })
-	eventually(t, "a new child", func() bool { return c.getState() == StateConnected && c.pid() != pid })
+	eventually(t, "unresponsive", func() bool { return c.State() == mcpclient.StateUnresponsive })
+	eventually(t, "a new child", func() bool { return c.State() == mcpclient.StateConnected && c.PID() != pid })
 	if err := syscall.Kill(pid, 0); err == nil {
 		// Reaped children are gone; a zombie still answers signal 0 briefly.
 		eventually(t, "the stopped child gone", func() bool { return syscall.Kill(pid, 0) != nil })
@@ -134,15 +137,15 @@ func TestHungStdioExecutorRestarted(t *testing.T) {
 // repairable TIMEOUT; the server stays connected (not lost, not restarted).
 func TestSlowStatementIsRepairableTimeout(t *testing.T) {
 	o, c, _ := hungRig(t, 2*time.Second) // connecting a -race child takes a while
-	pid := c.pid()
+	pid := c.PID()
 	slow := "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT count(*) FROM r"
 	_, err := o.ExecuteSQL(context.Background(), slow, 1, "slow")
-	var qe *QueryExecutionError
+	var qe *executor.QueryExecutionError
 	if !errors.As(err, &qe) || qe.Category != "TIMEOUT" || !qe.Category.Repairable() {
 		t.Fatalf("err = %v, want a repairable TIMEOUT", err)
 	}
-	if st := c.getState(); st != StateConnected || c.pid() != pid {
-		t.Errorf("state = %s, pid %d (was %d); want the same child, connected", st, c.pid(), pid)
+	if st := c.State(); st != mcpclient.StateConnected || c.PID() != pid {
+		t.Errorf("state = %s, pid %d (was %d); want the same child, connected", st, c.PID(), pid)
 	}
 	if _, err := o.ExecuteSQL(context.Background(), "SELECT 1 AS one", 1, "next"); err != nil {
 		t.Errorf("next call: %v", err)
@@ -192,29 +195,29 @@ func TestHungHTTPServer(t *testing.T) {
 		hs.CloseClientConnections()
 		hs.Close()
 	})
-	cfg := DefaultConfig()
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 200 * time.Millisecond
 	cfg.Orchestration.PingTimeout = 300 * time.Millisecond
 	cfg.Orchestration.MCPCallTimeout = time.Second
-	cfg.MCPServers["database_mcp"] = ServerConfig{Name: "DB", Transport: TransportStreamableHTTP, URL: hs.URL + "/mcp",
-		Priority: 10, Capabilities: []string{CapExecuteQuery, CapValidateQuery, CapListResources}}
+	cfg.MCPServers["database_mcp"] = config.ServerConfig{Name: "DB", Transport: config.TransportStreamableHTTP, URL: hs.URL + "/mcp",
+		Priority: 10, Capabilities: []string{config.CapExecuteQuery, config.CapValidateQuery, config.CapListResources}}
 	o := newOrch(t, cfg, withBackoff(20*time.Millisecond, 200*time.Millisecond))
-	c := o.conns["database_mcp"]
+	c := o.clients.Conn("database_mcp")
 	ctx := context.Background()
 
 	hh.hang.Store(true)
-	eventually(t, "unresponsive", func() bool { return c.getState() == StateUnresponsive })
+	eventually(t, "unresponsive", func() bool { return c.State() == mcpclient.StateUnresponsive })
 	_, err = o.ExecuteSQL(ctx, "SELECT 1 AS one", 1, "hung")
-	var ce *MCPConnectionError
-	if !errors.As(err, &ce) || (ce.Phase != PhaseUnresponsive && ce.Phase != PhaseLost) {
+	var ce *mcpclient.MCPConnectionError
+	if !errors.As(err, &ce) || (ce.Phase != mcpclient.PhaseUnresponsive && ce.Phase != mcpclient.PhaseLost) {
 		t.Errorf("call to the hung server = %v, want it refused at once", err)
 	}
 	// Past its call timeout it is dropped and reconnected with backoff,
 	// which keeps failing while it hangs.
-	eventually(t, "reconnecting", func() bool { return c.getState() == StateFailed })
+	eventually(t, "reconnecting", func() bool { return c.State() == mcpclient.StateFailed })
 
 	hh.hang.Store(false)
-	eventually(t, "connected again", func() bool { return c.getState() == StateConnected })
+	eventually(t, "connected again", func() bool { return c.State() == mcpclient.StateConnected })
 	if _, err := o.ExecuteSQL(ctx, "SELECT 1 AS one", 1, "back"); err != nil {
 		t.Errorf("after it answers again: %v", err)
 	}
@@ -237,14 +240,14 @@ func TestTimedOutCallIsCancelled(t *testing.T) {
 			}
 		},
 	})
-	cfg := DefaultConfig()
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
 	cfg.Orchestration.MCPCallTimeout = 300 * time.Millisecond
-	cfg.MCPServers["slow"] = ServerConfig{Transport: TransportInProcess, Priority: 1, Capabilities: []string{CapExecuteQuery},
-		SchemaDiscovery: DiscoveryOff}
+	cfg.MCPServers["slow"] = config.ServerConfig{Transport: config.TransportInProcess, Priority: 1, Capabilities: []string{config.CapExecuteQuery},
+		SchemaDiscovery: config.DiscoveryOff}
 	o := newOrch(t, cfg, WithInProcessServer("slow", slow.s))
 	_, err := o.ExecuteSQL(context.Background(), "SELECT x FROM t", 1, "t")
-	var qe *QueryExecutionError
+	var qe *executor.QueryExecutionError
 	if !errors.As(err, &qe) || qe.Category != sqlerr.Timeout || !strings.Contains(qe.Message, "mcp_call_timeout") {
 		t.Fatalf("err = %v, want a TIMEOUT naming mcp_call_timeout", err)
 	}
@@ -253,7 +256,7 @@ func TestTimedOutCallIsCancelled(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the server's handler was never cancelled")
 	}
-	if st := o.conns["slow"].getState(); st != StateConnected {
+	if st := o.clients.Conn("slow").State(); st != mcpclient.StateConnected {
 		t.Errorf("state = %s, want connected (it answers pings)", st)
 	}
 }

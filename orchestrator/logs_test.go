@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"talk2tables/config"
 	"talk2tables/internal/llmtest"
 	"talk2tables/internal/testfixture"
 )
@@ -23,7 +24,7 @@ func TestLogEventsAndMetrics(t *testing.T) {
 	llm := llmtest.New(t,
 		llmtest.Step{Content: llmtest.Plan("SELECT nope FROM sales", nil, "")},
 		llmtest.Step{Content: llmtest.Plan(abraSQL, abraEntities, "")})
-	cfg := httpConfig(t, f, TransportStreamableHTTP)
+	cfg := httpConfig(t, f, config.TransportStreamableHTTP)
 	o, err := New(context.Background(), cfg, logger, WithMetrics(m), WithGenerator(llmGen(t, llm)))
 	if err != nil {
 		t.Fatal(err)
@@ -80,9 +81,9 @@ func TestLogEventsAndMetrics(t *testing.T) {
 func TestNilMetricsIsNoop(t *testing.T) {
 	var m *Metrics
 	m.observeLLM(1, 1, 1)
-	m.observeMCP("s", "m", 1)
-	m.cacheHit("s")
-	m.cacheMiss("s")
+	m.ObserveMCP("s", "m", 1)
+	m.CacheHit("s")
+	m.CacheMiss("s")
 	m.sqlError("X")
 	m.recoveryAttempt("X")
 	m.recoveryOutcome("x")

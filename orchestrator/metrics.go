@@ -106,26 +106,30 @@ func (m *Metrics) observePrompt(tokens int) {
 	}
 }
 
-func (m *Metrics) observeMCP(server, method string, d time.Duration) {
+// ObserveMCP records how long one MCP call to server took.
+func (m *Metrics) ObserveMCP(server, method string, d time.Duration) {
 	if m == nil {
 		return
 	}
 	m.mcpDuration.WithLabelValues(server, method).Observe(d.Seconds())
 }
 
-func (m *Metrics) cacheHit(server string) {
+// CacheHit counts a resource cache hit of server.
+func (m *Metrics) CacheHit(server string) {
 	if m != nil {
 		m.cacheHits.WithLabelValues(server).Inc()
 	}
 }
 
-func (m *Metrics) cacheMiss(server string) {
+// CacheMiss counts a resource cache miss (cold or expired) of server.
+func (m *Metrics) CacheMiss(server string) {
 	if m != nil {
 		m.cacheMisses.WithLabelValues(server).Inc()
 	}
 }
 
-func (m *Metrics) resultCacheLookup(hit bool) {
+// ResultCacheLookup counts a result cache hit or miss.
+func (m *Metrics) ResultCacheLookup(hit bool) {
 	if m == nil {
 		return
 	}
@@ -136,13 +140,15 @@ func (m *Metrics) resultCacheLookup(hit bool) {
 	}
 }
 
-func (m *Metrics) resultCacheStaleServed() {
+// ResultCacheStaleServed counts a stale result served while its executor was down.
+func (m *Metrics) ResultCacheStaleServed() {
 	if m != nil {
 		m.resultCache.WithLabelValues("stale").Inc()
 	}
 }
 
-func (m *Metrics) resultCacheChanged(evicted int, bytes int64) {
+// ResultCacheChanged records evictions and the result cache's size.
+func (m *Metrics) ResultCacheChanged(evicted int, bytes int64) {
 	if m == nil {
 		return
 	}

@@ -7,11 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/internal/fixtures"
 	"talk2tables/internal/llmtest"
 	"talk2tables/internal/testfixture"
 	"talk2tables/orchestrator/builtin"
+	"talk2tables/orchestrator/executor"
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 )
@@ -32,7 +35,7 @@ func newTwoDBs(tb testing.TB) *twoDBs {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	db, err := databasemcp.Open(path, databasemcp.Options{Today: fixtures.AsOf(fixtures.Parcels).Format("2006-01-02")})
+	db, err := databasemcp.Open(context.Background(), path, databasemcp.Options{Today: fixtures.AsOf(fixtures.Parcels).Format("2006-01-02")})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -40,16 +43,16 @@ func newTwoDBs(tb testing.TB) *twoDBs {
 	return &twoDBs{sales: newFixture(tb), parcelsPath: path, parcels: db}
 }
 
-func (d *twoDBs) config() *Config {
-	cfg := DefaultConfig()
+func (d *twoDBs) config() *config.Config {
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
-	caps := []string{CapExecuteQuery, CapValidateQuery, CapListResources}
-	cfg.MCPServers = map[string]ServerConfig{
-		"sales_db": {Name: "Sales", Transport: TransportInProcess, Priority: 10, Domains: []string{"sales"}, Capabilities: caps},
-		"parcels_db": {Name: "Parcels", Transport: TransportInProcess, Priority: 20, Domains: []string{"logistics"},
+	caps := []string{config.CapExecuteQuery, config.CapValidateQuery, config.CapListResources}
+	cfg.MCPServers = map[string]config.ServerConfig{
+		"sales_db": {Name: "Sales", Transport: config.TransportInProcess, Priority: 10, Domains: []string{"sales"}, Capabilities: caps},
+		"parcels_db": {Name: "Parcels", Transport: config.TransportInProcess, Priority: 20, Domains: []string{"logistics"},
 			Capabilities: caps},
-		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: TransportInProcess, Priority: 1,
-			Capabilities: []string{CapListResources}},
+		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: config.TransportInProcess, Priority: 1,
+			Capabilities: []string{config.CapListResources}},
 	}
 	return cfg
 }
@@ -189,12 +192,12 @@ func TestExecuteSQLOnServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = o.ExecuteSQL(ctx, "SELECT COUNT(*) FROM shipments", 10, "")
-	var qe *QueryExecutionError
+	var qe *executor.QueryExecutionError
 	if !errors.As(err, &qe) || qe.Category != sqlerr.MissingTable || !strings.Contains(qe.Message, `"server": "parcels_db"`) {
 		t.Errorf("other database's table: err = %v, want MISSING_TABLE naming parcels_db", err)
 	}
 	_, err = o.ExecuteSQLOn(ctx, "nope", "SELECT 1", 10, "")
-	var ue *UnknownExecutorError
+	var ue *mcpclient.UnknownExecutorError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), `"sales_db", "parcels_db"`) {
 		t.Errorf("unknown server: err = %v", err)
 	}

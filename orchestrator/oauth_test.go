@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"talk2tables/config"
 	"talk2tables/internal/testfixture"
 	"talk2tables/mcpserve"
 )
@@ -85,13 +86,13 @@ func writeJSONBody(w http.ResponseWriter, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-func oauthConfig(url string, refreshBefore time.Duration) *Config {
-	cfg := DefaultConfig()
+func oauthConfig(url string, refreshBefore time.Duration) *config.Config {
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
-	cfg.MCPServers = map[string]ServerConfig{
-		"database_mcp": {Name: "Remote database", Transport: TransportStreamableHTTP, URL: url + "/mcp", Priority: 10,
-			Capabilities: []string{CapExecuteQuery, CapValidateQuery, CapListResources},
-			OAuth: &OAuthClientConfig{ClientID: "talk2tables", ClientSecretEnv: "T2T_TEST_OAUTH_SECRET",
+	cfg.MCPServers = map[string]config.ServerConfig{
+		"database_mcp": {Name: "Remote database", Transport: config.TransportStreamableHTTP, URL: url + "/mcp", Priority: 10,
+			Capabilities: []string{config.CapExecuteQuery, config.CapValidateQuery, config.CapListResources},
+			OAuth: &config.OAuthClientConfig{ClientID: "talk2tables", ClientSecretEnv: "T2T_TEST_OAUTH_SECRET",
 				Scopes: []string{"mcp:read"}, RefreshBefore: refreshBefore}},
 	}
 	return cfg

@@ -3,12 +3,14 @@ package orchestrator
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"talk2tables/config"
 	"talk2tables/internal/testfixture"
 )
 
@@ -28,37 +30,35 @@ func TestNotificationStormCoalesced(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { o.Close() })
-	if _, err := o.gather(context.Background(), "t"); err != nil {
+	if _, err := o.cache.Gather(context.Background(), "t"); err != nil {
 		t.Fatal(err)
 	}
 	reads := meta.reads.Load()
 	for range 100 {
 		meta.s.SendNotificationToAllClients(string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": "metadata://schema"})
 	}
+	// Each coalescing window ends with one line counting its
+	// notifications: wait until every notification is counted.
 	var events []map[string]any
-	eventually(t, "the coalesced log line", func() bool {
-		events = nil
-		for _, e := range logs.Events(t, "resource_cache_invalidated") {
-			if e["server"] == "product_metadata_mcp" || e["server"] == nil {
-				events = append(events, e)
-			}
-		}
-		return len(events) > 0
-	})
-	time.Sleep(2 * changeCoalesce) // any further window would have closed
-	events = logs.Events(t, "resource_cache_invalidated")
 	total := 0.0
+	eventually(t, "the coalesced log lines to count the 100 notifications", func() bool {
+		events = logs.Events(t, "resource_cache_invalidated")
+		total = 0
+		for _, e := range events {
+			n, _ := e["notifications"].(float64)
+			total += n
+		}
+		return total >= 100
+	})
 	for _, e := range events {
 		if e["level"] != "DEBUG" {
 			t.Errorf("invalidation logged at %v, want DEBUG: %v", e["level"], e)
 		}
-		n, _ := e["notifications"].(float64)
-		total += n
 	}
-	if len(events) == 0 || len(events) > 2 || total != 100 {
+	if len(events) > 2 || total != 100 {
 		t.Errorf("invalidation log lines = %d counting %v notifications, want 1 or 2 lines counting 100", len(events), total)
 	}
-	if _, err := o.gather(context.Background(), "t"); err != nil {
+	if _, err := o.cache.Gather(context.Background(), "t"); err != nil {
 		t.Fatal(err)
 	}
 	if got := meta.reads.Load() - reads; got > 2 {
@@ -74,8 +74,8 @@ func TestServerEverythingNotSubscribed(t *testing.T) {
 	node, entry := nodePackage(t, "@modelcontextprotocol/server-everything", "dist/index.js")
 	f := newFixture(t)
 	cfg := inprocConfig()
-	cfg.MCPServers["everything"] = ServerConfig{Name: "Everything", Transport: TransportStdio, Command: node,
-		Args: []string{entry, "stdio"}, Priority: 50, Capabilities: []string{CapListResources}}
+	cfg.MCPServers["everything"] = config.ServerConfig{Name: "Everything", Transport: config.TransportStdio, Command: node,
+		Args: []string{entry, "stdio"}, Priority: 50, Capabilities: []string{config.CapListResources}}
 	var logs testfixture.LogBuffer
 	o, err := New(context.Background(), cfg, slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		WithInProcessServer("database_mcp", f.dbServer(t)), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
@@ -83,13 +83,13 @@ func TestServerEverythingNotSubscribed(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { o.Close() })
-	g, err := o.gather(context.Background(), "t")
+	g, err := o.cache.Gather(context.Background(), "t")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev := o.conns["everything"]
+	ev := o.clients.Conn("everything")
 	n := 0
-	for _, s := range g.snaps {
+	for _, s := range g.Snaps {
 		if s.ServerID == "everything" {
 			n = len(s.Resources)
 		}
@@ -97,22 +97,18 @@ func TestServerEverythingNotSubscribed(t *testing.T) {
 	if n == 0 {
 		t.Fatal("server-everything's resources were not read")
 	}
-	ev.mu.Lock()
-	subscribed := len(ev.subscribed)
-	ev.mu.Unlock()
+	subscribed := len(ev.Subscribed())
 	if subscribed != 0 {
 		t.Errorf("subscribed to %d of server-everything's resources, want none (they do not feed the prompt)", subscribed)
 	}
-	db := o.conns["database_mcp"]
-	db.mu.Lock()
-	dbSubs := db.subscribed["database://schema"]
-	canSub := db.caps.Resources != nil && db.caps.Resources.Subscribe
-	db.mu.Unlock()
+	db := o.clients.Conn("database_mcp")
+	dbSubs := slices.Contains(db.Subscribed(), "database://schema")
+	canSub := db.CanSubscribe()
 	if canSub && !dbSubs {
 		t.Error("database://schema not subscribed to, want it (it feeds the prompt)")
 	}
 	// Ask it for its simulated updates (every 5 s to subscribers): none come.
-	err = ev.call(context.Background(), "tools/call", func(ctx context.Context, cl *client.Client) error {
+	err = ev.Call(context.Background(), "tools/call", func(ctx context.Context, cl *client.Client) error {
 		req := mcp.CallToolRequest{}
 		req.Params.Name = "toggle-subscriber-updates"
 		_, err := cl.CallTool(ctx, req)

@@ -13,8 +13,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/internal/llmtest"
+	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 )
@@ -35,7 +37,7 @@ func jsonOf(tb testing.TB, v any) string {
 
 // e2e is an orchestrator over the real database server and a metadata
 // server, in-process, driven by a scripted LLM.
-func e2e(tb testing.TB, f *fixture, cfg *Config, steps ...llmtest.Step) (*Orchestrator, *llmtest.Server) {
+func e2e(tb testing.TB, f *fixture, cfg *config.Config, steps ...llmtest.Step) (*Orchestrator, *llmtest.Server) {
 	tb.Helper()
 	llm := llmtest.New(tb, steps...)
 	o := newOrch(tb, cfg, WithGenerator(llmGen(tb, llm)),
@@ -96,8 +98,8 @@ func TestProcessAbracadabra(t *testing.T) {
 func TestProcessPriorityResolution(t *testing.T) {
 	f := newFixture(t)
 	cfg := inprocConfig()
-	cfg.MCPServers["shadow_catalog"] = ServerConfig{Name: "Shadow catalog", Transport: TransportInProcess, Priority: 50,
-		Capabilities: []string{CapListResources}}
+	cfg.MCPServers["shadow_catalog"] = config.ServerConfig{Name: "Shadow catalog", Transport: config.TransportInProcess, Priority: 50,
+		Capabilities: []string{config.CapListResources}}
 	shadow := newResourceServer("shadow", map[string]string{
 		"shadow://product_aliases": `{"abracadabra":{"canonical_id":"999","canonical_name":"Cheap Trick","aliases":["abracadabra"],"database_references":{"products.product_id":999}}}`,
 	}, nil)
@@ -183,7 +185,7 @@ func TestProcessStops(t *testing.T) {
 		// A plan that passes parsing but writes: the generator (sqlgen) itself
 		// rejects non-read-only SQL, so drive the executor path directly.
 		_, err := o.ExecuteSQL(context.Background(), "DELETE FROM sales", 10, "op")
-		var qe *QueryExecutionError
+		var qe *executor.QueryExecutionError
 		if !errors.As(err, &qe) || qe.Category != sqlerr.PermissionError {
 			t.Fatalf("ExecuteSQL(DELETE) = %v, want PERMISSION_ERROR", err)
 		}
@@ -193,8 +195,8 @@ func TestProcessStops(t *testing.T) {
 	})
 	t.Run("permission error from executor stops the loop", func(t *testing.T) {
 		cfg := inprocConfig()
-		cfg.MCPServers["database_mcp"] = ServerConfig{Transport: TransportInProcess, Priority: 10,
-			Capabilities: []string{CapExecuteQuery}}
+		cfg.MCPServers["database_mcp"] = config.ServerConfig{Transport: config.TransportInProcess, Priority: 10,
+			Capabilities: []string{config.CapExecuteQuery}}
 		deny := newResourceServer("deny", nil, map[string]server.ToolHandlerFunc{
 			"execute_query": func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return mcp.NewToolResultError(`{"category":"PERMISSION_ERROR","message":"attempt to write a readonly database"}`), nil
@@ -204,7 +206,7 @@ func TestProcessStops(t *testing.T) {
 		o := newOrch(t, cfg, WithGenerator(llmGen(t, llm)),
 			WithInProcessServer("database_mcp", deny.s), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
 		res, err := o.Process(context.Background(), Query{Question: "q"})
-		var qe *QueryExecutionError
+		var qe *executor.QueryExecutionError
 		if !errors.As(err, &qe) || qe.Category != sqlerr.PermissionError {
 			t.Fatalf("err = %v, want PERMISSION_ERROR", err)
 		}
@@ -233,7 +235,7 @@ func TestProcessStops(t *testing.T) {
 			llmtest.Step{Content: llmtest.Plan("SELECT b FROM sales", nil, "")},
 			llmtest.Step{Content: llmtest.Plan("SELECT region FROM sales", nil, "")})
 		res, err := o.Process(context.Background(), Query{Question: "q"})
-		var qe *QueryExecutionError
+		var qe *executor.QueryExecutionError
 		if !errors.As(err, &qe) || qe.Category != sqlerr.MissingColumn {
 			t.Fatalf("err = %v, want MISSING_COLUMN after 2 attempts", err)
 		}
@@ -330,7 +332,7 @@ func TestProcessRepairsEveryCategory(t *testing.T) {
 	f := newFixture(t)
 	// Short enough that the runaway query of the TIMEOUT case ends soon, long
 	// enough that the good query never hits it on a loaded machine.
-	db, err := databasemcp.Open(f.dbPath, databasemcp.Options{QueryTimeout: 2 * time.Second})
+	db, err := databasemcp.Open(context.Background(), f.dbPath, databasemcp.Options{QueryTimeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,14 +385,14 @@ func TestProcessGeneratedWriteRefused(t *testing.T) {
 				},
 			})
 			cfg := inprocConfig()
-			cfg.MCPServers["database_mcp"] = ServerConfig{Transport: TransportInProcess, Priority: 10,
-				Capabilities: []string{CapExecuteQuery}, SchemaDiscovery: DiscoveryOff} // every call counts
+			cfg.MCPServers["database_mcp"] = config.ServerConfig{Transport: config.TransportInProcess, Priority: 10,
+				Capabilities: []string{config.CapExecuteQuery}, SchemaDiscovery: config.DiscoveryOff} // every call counts
 			llm := llmtest.New(t, llmtest.Step{Content: llmtest.Plan(sql, nil, "")},
 				llmtest.Step{Content: llmtest.Plan("SELECT 1", nil, "")})
 			o := newOrch(t, cfg, WithGenerator(llmGen(t, llm)),
 				WithInProcessServer("database_mcp", spy.s), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
 			res, err := o.Process(context.Background(), Query{Question: "remove the sales"})
-			var qe *QueryExecutionError
+			var qe *executor.QueryExecutionError
 			if !errors.As(err, &qe) || qe.Category != sqlerr.PermissionError {
 				t.Fatalf("err = %v, want PERMISSION_ERROR", err)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/config"
 	"talk2tables/internal/llmtest"
 )
 
@@ -35,15 +36,15 @@ func (ns *notesServer) set(version string) { ns.text.Store(`{"note":"` + version
 
 // promptRig is an orchestrator over the real database server and a notes
 // server, answering with a scripted LLM that records every prompt.
-func promptRig(t *testing.T, ttlSeconds int) (*Orchestrator, *notesServer, *llmtest.Server) {
+func promptRig(t testing.TB, ttlSeconds int) (*Orchestrator, *notesServer, *llmtest.Server) {
 	t.Helper()
 	f := newFixture(t)
 	cfg := inprocConfig()
 	delete(cfg.MCPServers, "product_metadata_mcp")
 	// Its resource is neither a schema nor a catalog: prompt: all puts it
 	// in every prompt.
-	cfg.MCPServers["notes_mcp"] = ServerConfig{Name: "Notes", Transport: TransportInProcess, Priority: 1,
-		Capabilities: []string{CapListResources}, Prompt: PromptResources{Mode: PromptAll}}
+	cfg.MCPServers["notes_mcp"] = config.ServerConfig{Name: "Notes", Transport: config.TransportInProcess, Priority: 1,
+		Capabilities: []string{config.CapListResources}, Prompt: config.PromptResources{Mode: config.PromptAll}}
 	cfg.Orchestration.ResourceCacheTTL = ttlSeconds
 	plan := llmtest.Plan("SELECT product_id FROM products WHERE product_id = 123", nil, "x")
 	llm := llmtest.NewResponder(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: plan} })
@@ -54,7 +55,7 @@ func promptRig(t *testing.T, ttlSeconds int) (*Orchestrator, *notesServer, *llmt
 }
 
 // lastPrompt runs one question and returns the user prompt the LLM got.
-func lastPrompt(t *testing.T, o *Orchestrator, llm *llmtest.Server) string {
+func lastPrompt(t testing.TB, o *Orchestrator, llm *llmtest.Server) string {
 	t.Helper()
 	if _, err := o.Process(context.Background(), Query{Question: "product 123"}); err != nil {
 		t.Fatalf("Process: %v", err)
@@ -84,23 +85,19 @@ func TestPromptFollowsResourceChanges(t *testing.T) {
 			ns.s.SendNotificationToAllClients(string(mcp.MethodNotificationResourceUpdated),
 				map[string]any{"uri": "notes://current"})
 			eventually(t, "cache invalidation", func() bool {
-				s, _ := o.cache.lookup("notes_mcp", time.Now())
+				s, _ := o.cache.Lookup("notes_mcp", time.Now())
 				return s == nil
 			})
 		}},
 		{name: "resource list changed notification", ttl: 300, change: func(t *testing.T, o *Orchestrator, ns *notesServer) {
 			ns.s.SendNotificationToAllClients(string(mcp.MethodNotificationResourcesListChanged), nil)
 			eventually(t, "cache invalidation", func() bool {
-				s, _ := o.cache.lookup("notes_mcp", time.Now())
+				s, _ := o.cache.Lookup("notes_mcp", time.Now())
 				return s == nil
 			})
 		}},
 		{name: "ttl expiry", ttl: 300, change: func(t *testing.T, o *Orchestrator, _ *notesServer) {
-			o.cache.mu.Lock()
-			e := o.cache.entries["notes_mcp"]
-			e.expires = time.Now().Add(-time.Second)
-			o.cache.entries["notes_mcp"] = e
-			o.cache.mu.Unlock()
+			o.cache.Expire("notes_mcp")
 		}},
 		{name: "caching disabled", ttl: 0, change: func(*testing.T, *Orchestrator, *notesServer) {}},
 	}

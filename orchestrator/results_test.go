@@ -17,10 +17,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/internal/llmtest"
 	"talk2tables/internal/testfixture"
 	"talk2tables/mcpserve"
+	"talk2tables/orchestrator/executor"
+	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/sqlgen"
 )
 
@@ -46,13 +49,13 @@ func newCountingExecutor() *countingExecutor {
 	return e
 }
 
-func executorConfig(transport string) *Config {
-	cfg := DefaultConfig()
+func executorConfig(transport string) *config.Config {
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
 	// Its answers are no catalog: schema discovery would only add calls to
 	// the counted ones.
-	cfg.MCPServers["sql_mcp"] = ServerConfig{Name: "Foreign SQL", Transport: transport, Priority: 1,
-		Capabilities: []string{CapExecuteQuery, CapValidateQuery}, SchemaDiscovery: DiscoveryOff}
+	cfg.MCPServers["sql_mcp"] = config.ServerConfig{Name: "Foreign SQL", Transport: transport, Priority: 1,
+		Capabilities: []string{config.CapExecuteQuery, config.CapValidateQuery}, SchemaDiscovery: config.DiscoveryOff}
 	return cfg
 }
 
@@ -65,7 +68,7 @@ func TestResultCacheAnswersRepeatedSQL(t *testing.T) {
 	plan := llmtest.Plan("SELECT run FROM runs", nil, "runs")
 	llm := llmtest.NewResponder(t, func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: plan} })
 	reg := prometheus.NewRegistry()
-	o := newOrch(t, executorConfig(TransportInProcess), WithInProcessServer("sql_mcp", ex.s),
+	o := newOrch(t, executorConfig(config.TransportInProcess), WithInProcessServer("sql_mcp", ex.s),
 		WithGenerator(llmGen(t, llm)), WithMetrics(NewMetrics(reg)))
 	ctx := context.Background()
 
@@ -73,21 +76,21 @@ func TestResultCacheAnswersRepeatedSQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if first.ResultCache != ResultCacheMiss || first.AgeS != nil {
+	if first.ResultCache != executor.ResultCacheMiss || first.AgeS != nil {
 		t.Errorf("first run: result_cache = %q, age = %v; want miss without an age", first.ResultCache, first.AgeS)
 	}
 	again, err := o.ExecuteSQL(ctx, "  select run FROM runs -- again\n;", 10, "t2")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.ResultCache == ResultCacheHit {
+	if again.ResultCache == executor.ResultCacheHit {
 		t.Errorf("a statement differing in a word's case was a hit; column labels follow the spelling")
 	}
 	hit, err := o.ExecuteSQL(ctx, "SELECT run\n  FROM runs /* same */ ;", 10, "t3")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hit.ResultCache != ResultCacheHit || hit.AgeS == nil || hit.Rows[0][0] != first.Rows[0][0] {
+	if hit.ResultCache != executor.ResultCacheHit || hit.AgeS == nil || hit.Rows[0][0] != first.Rows[0][0] {
 		t.Errorf("repeat: result_cache = %q, age = %v, rows %v; want a hit with the first rows %v",
 			hit.ResultCache, hit.AgeS, hit.Rows, first.Rows)
 	}
@@ -104,7 +107,7 @@ func TestResultCacheAnswersRepeatedSQL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []string{ResultCacheMiss, ResultCacheHit}[i]
+		want := []string{executor.ResultCacheMiss, executor.ResultCacheHit}[i]
 		if res.Result.ResultCache != want {
 			t.Errorf("Process %d: result_cache = %q, want %q", i+1, res.Result.ResultCache, want)
 		}
@@ -124,7 +127,7 @@ func TestResultCacheAnswersRepeatedSQL(t *testing.T) {
 // and marks nothing.
 func TestResultCacheOff(t *testing.T) {
 	ex := newCountingExecutor()
-	cfg := executorConfig(TransportInProcess)
+	cfg := executorConfig(config.TransportInProcess)
 	cfg.Orchestration.ResultCache.Enabled = false
 	o := newOrch(t, cfg, WithInProcessServer("sql_mcp", ex.s), WithGenerator(scriptedOrFail(t)))
 	for range 3 {
@@ -139,16 +142,16 @@ func TestResultCacheOff(t *testing.T) {
 }
 
 // scriptedOrFail is a generator that must not be called.
-func scriptedOrFail(t *testing.T) *failGen { return &failGen{t: t} }
+func scriptedOrFail(tb testing.TB) *failGen { return &failGen{tb: tb} }
 
-type failGen struct{ t *testing.T }
+type failGen struct{ tb testing.TB }
 
 var _ sqlgen.Generator = (*failGen)(nil)
 
 func (g *failGen) Name() string { return "none" }
 
 func (g *failGen) Generate(context.Context, sqlgen.Request) (sqlgen.Plan, error) {
-	g.t.Error("the generator was called; this test runs SQL only")
+	g.tb.Error("the generator was called; this test runs SQL only")
 	return sqlgen.Plan{}, errors.New("no generator here")
 }
 
@@ -159,7 +162,7 @@ func (g *failGen) Generate(context.Context, sqlgen.Request) (sqlgen.Plan, error)
 func TestResultCacheFollowsTheDatabase(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sales.db")
 	copyDB(t, testfixture.SalesDB(t, 100), path)
-	db, err := databasemcp.Open(path, databasemcp.Options{})
+	db, err := databasemcp.Open(context.Background(), path, databasemcp.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,10 +188,10 @@ func TestResultCacheFollowsTheDatabase(t *testing.T) {
 		}
 		return int64(d.Rows[0][0].(float64)), d.ResultCache
 	}
-	if n, how := count(); n != 100 || how != ResultCacheMiss {
+	if n, how := count(); n != 100 || how != executor.ResultCacheMiss {
 		t.Fatalf("first count = %d (%s), want 100 (miss)", n, how)
 	}
-	if n, how := count(); n != 100 || how != ResultCacheHit {
+	if n, how := count(); n != 100 || how != executor.ResultCacheHit {
 		t.Fatalf("second count = %d (%s), want 100 (hit)", n, how)
 	}
 	copyDB(t, testfixture.SalesDB(t, 300), path)
@@ -196,7 +199,7 @@ func TestResultCacheFollowsTheDatabase(t *testing.T) {
 		n, _ := count()
 		return n == 300
 	})
-	if n, how := count(); n != 300 || how != ResultCacheHit {
+	if n, how := count(); n != 300 || how != executor.ResultCacheHit {
 		t.Errorf("count after the change = %d (%s), want 300 (hit again)", n, how)
 	}
 }
@@ -229,7 +232,7 @@ func TestStaleWhileDown(t *testing.T) {
 			}
 			hs := httptest.NewServer(h)
 			t.Cleanup(func() { mcpserve.CloseSessions(h); hs.CloseClientConnections(); hs.Close() })
-			cfg := executorConfig(TransportStreamableHTTP)
+			cfg := executorConfig(config.TransportStreamableHTTP)
 			sc := cfg.MCPServers["sql_mcp"]
 			sc.URL = hs.URL + "/mcp"
 			cfg.MCPServers["sql_mcp"] = sc
@@ -246,12 +249,12 @@ func TestStaleWhileDown(t *testing.T) {
 			hs.Close()
 			eventually(t, "the executor to be seen down", func() bool {
 				_, err := o.ExecuteSQL(ctx, "SELECT 'probe'", 10, "")
-				var ce *MCPConnectionError
+				var ce *mcpclient.MCPConnectionError
 				return errors.As(err, &ce)
 			})
 			d, err := o.ExecuteSQL(ctx, "SELECT run FROM runs", 10, "")
 			if maxStale == 0 {
-				var ce *MCPConnectionError
+				var ce *mcpclient.MCPConnectionError
 				if !errors.As(err, &ce) {
 					t.Fatalf("with max_stale 0: ExecuteSQL = %+v, %v; want the connection error", d, err)
 				}
@@ -260,7 +263,7 @@ func TestStaleWhileDown(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ExecuteSQL of a cached statement while down = %v, want the stale result", err)
 			}
-			if !d.Stale || d.ResultCache != ResultCacheStale || d.AgeS == nil || d.RowCount != 1 {
+			if !d.Stale || d.ResultCache != executor.ResultCacheStale || d.AgeS == nil || d.RowCount != 1 {
 				t.Errorf("stale result = %+v, want stale: true, result_cache stale, an age and the row", d)
 			}
 			if _, err := o.ExecuteSQL(ctx, "SELECT never_cached", 10, ""); err == nil {

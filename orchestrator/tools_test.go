@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/config"
 	"talk2tables/internal/llmtest"
 )
 
@@ -32,8 +33,8 @@ func serverTools(o *Orchestrator, id string) []string {
 func TestToolsListChangedRefreshesRoutes(t *testing.T) {
 	f := newFixture(t)
 	cfg := inprocConfig()
-	cfg.MCPServers["tools_mcp"] = ServerConfig{Name: "Tools", Transport: TransportInProcess, Priority: 1,
-		Capabilities: []string{CapListTools}}
+	cfg.MCPServers["tools_mcp"] = config.ServerConfig{Name: "Tools", Transport: config.TransportInProcess, Priority: 1,
+		Capabilities: []string{config.CapListTools}}
 	// listChanged true: AddTool and DeleteTools notify connected clients.
 	ts := server.NewMCPServer("tools", "1.0.0", server.WithToolCapabilities(true))
 	ts.AddTool(mcp.NewTool("alpha"), textTool("alpha"))
@@ -78,7 +79,7 @@ func TestToolsListChangedRefreshesRoutes(t *testing.T) {
 	if !slices.Equal(tools, []string{"beta", "validate_query"}) {
 		t.Errorf("tools_mcp tools = %v, want [beta validate_query]", tools)
 	}
-	if c, name, ok := o.route("beta"); !ok || c.id != "tools_mcp" || name != "beta" {
+	if c, name, ok := o.clients.Route("beta"); !ok || c.ID() != "tools_mcp" || name != "beta" {
 		t.Errorf("route(beta) = %v, %q, %v", c, name, ok)
 	}
 }
@@ -86,11 +87,11 @@ func TestToolsListChangedRefreshesRoutes(t *testing.T) {
 // An executor that gains validate_query at runtime gets generated SQL
 // validated from then on.
 func TestToolsListChangedExecutorGainsValidate(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
 	cfg.Orchestration.ResultCache.Enabled = false // the same SQL must reach the executor twice
-	cfg.MCPServers["sql_mcp"] = ServerConfig{Name: "Foreign SQL", Transport: TransportInProcess, Priority: 1,
-		Capabilities: []string{CapExecuteQuery, CapValidateQuery}}
+	cfg.MCPServers["sql_mcp"] = config.ServerConfig{Name: "Foreign SQL", Transport: config.TransportInProcess, Priority: 1,
+		Capabilities: []string{config.CapExecuteQuery, config.CapValidateQuery}}
 	ex := server.NewMCPServer("sql", "1.0.0", server.WithToolCapabilities(true))
 	ex.AddTool(mcp.NewTool("execute_query", mcp.WithString("query")),
 		textTool(`{"columns":["n"],"rows":[[1]],"row_count":1}`))
@@ -124,10 +125,10 @@ func TestToolsListChangedExecutorGainsValidate(t *testing.T) {
 
 // Notifications arriving while a refresh runs end in the final tool list.
 func TestToolsListChangedBurst(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
-	cfg.MCPServers["sql_mcp"] = ServerConfig{Name: "Foreign SQL", Transport: TransportInProcess, Priority: 1,
-		Capabilities: []string{CapExecuteQuery}}
+	cfg.MCPServers["sql_mcp"] = config.ServerConfig{Name: "Foreign SQL", Transport: config.TransportInProcess, Priority: 1,
+		Capabilities: []string{config.CapExecuteQuery}}
 	ex := server.NewMCPServer("sql", "1.0.0", server.WithToolCapabilities(true))
 	ex.AddTool(mcp.NewTool("execute_query", mcp.WithString("query")), textTool(`{"columns":[],"rows":[]}`))
 	o := newOrch(t, cfg, WithGenerator(llmGen(t, llmtest.New(t))), WithInProcessServer("sql_mcp", ex))

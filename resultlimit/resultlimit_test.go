@@ -47,7 +47,7 @@ func FuzzJSONSize(f *testing.F) {
 }
 
 // collect runs rows through a Collector the way a backend does.
-func collect(t *testing.T, lim Limits, rows [][]any) (*Collector, error) {
+func collect(t testing.TB, lim Limits, rows [][]any) (*Collector, error) {
 	t.Helper()
 	c := NewCollector(lim)
 	for _, r := range rows {

@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"talk2tables/config"
 	"talk2tables/internal/llmtest"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
 	"talk2tables/sqlerr"
 )
 
@@ -65,7 +67,7 @@ func TestQueryJSON(t *testing.T) {
 }
 
 func TestQueryBadInput(t *testing.T) {
-	st := newStack(t, stackOptions{http: func(h *orchestrator.HTTPConfig) {
+	st := newStack(t, stackOptions{http: func(h *config.HTTPConfig) {
 		h.MaxBodyBytes = 4096
 		h.MaxQuestionLength = 100
 		h.MaxRowsLimit = 1000
@@ -138,16 +140,16 @@ func TestSQLEndpoint(t *testing.T) {
 		wantCode     int
 		wantCategory sqlerr.Category
 		wantField    string
-		check        func(t *testing.T, d orchestrator.QueryData)
+		check        func(t *testing.T, d executor.QueryData)
 	}{
 		{name: "valid", body: `{"sql":"SELECT region, COUNT(*) AS n FROM sales GROUP BY region ORDER BY region"}`, wantCode: 200,
-			check: func(t *testing.T, d orchestrator.QueryData) {
+			check: func(t *testing.T, d executor.QueryData) {
 				if len(d.Rows) != 4 || d.Rows[0][0] != "East" {
 					t.Errorf("rows = %v, want 4 regions starting with East", d.Rows)
 				}
 			}},
 		{name: "max_rows caps rows", body: `{"sql":"SELECT sale_id FROM sales","max_rows":3}`, wantCode: 200,
-			check: func(t *testing.T, d orchestrator.QueryData) {
+			check: func(t *testing.T, d executor.QueryData) {
 				if len(d.Rows) != 3 || !d.Truncated {
 					t.Errorf("rows %d truncated %v, want 3 and truncated", len(d.Rows), d.Truncated)
 				}
@@ -171,7 +173,7 @@ func TestSQLEndpoint(t *testing.T) {
 				}
 				return
 			}
-			var d orchestrator.QueryData
+			var d executor.QueryData
 			if err := json.Unmarshal(body, &d); err != nil {
 				t.Fatalf("decode: %v", err)
 			}
@@ -230,7 +232,7 @@ func TestServersAndResources(t *testing.T) {
 func TestHealthAndMetrics(t *testing.T) {
 	// Without the result cache, so the question after the loss reaches the
 	// (gone) database server.
-	st := newStack(t, stackOptions{dbOverNet: true, orch: func(c *orchestrator.Config) {
+	st := newStack(t, stackOptions{dbOverNet: true, orch: func(c *config.Config) {
 		c.Orchestration.ResultCache.Enabled = false
 	}})
 	resp, body := st.call(t, "GET", "/health", "", nil)
@@ -298,7 +300,7 @@ func TestErrorFunnel(t *testing.T) {
 		}}, wantStatus: 502, wantCodes: []string{"llm_unavailable"}},
 		{name: "query timeout", opt: stackOptions{
 			respond: func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: goodPlan, Delay: 10 * time.Second} },
-			orch:    func(c *orchestrator.Config) { c.Orchestration.QueryTimeout = 300 * time.Millisecond },
+			orch:    func(c *config.Config) { c.Orchestration.QueryTimeout = 300 * time.Millisecond },
 		}, wantStatus: 504, wantCodes: []string{"timeout"}},
 		{name: "LLM key rejected", opt: stackOptions{respond: func(llmtest.Request) llmtest.Step {
 			return llmtest.Step{Status: 401, Content: "invalid api key"}

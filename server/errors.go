@@ -10,6 +10,9 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
+	"talk2tables/orchestrator/mcpclient"
+	"talk2tables/orchestrator/resources"
 	"talk2tables/sqlerr"
 )
 
@@ -67,13 +70,13 @@ type classified struct {
 func classify(err error) classified {
 	var (
 		ae    *apiError
-		conn  *orchestrator.MCPConnectionError
-		none  *orchestrator.NoMCPAvailableError
-		fetch *orchestrator.ResourceFetchError
-		shape *orchestrator.ResultFormatError
+		conn  *mcpclient.MCPConnectionError
+		none  *mcpclient.NoMCPAvailableError
+		fetch *resources.ResourceFetchError
+		shape *executor.ResultFormatError
 		gen   *orchestrator.SQLGenerationError
-		exec  *orchestrator.QueryExecutionError
-		ue    *orchestrator.UnknownExecutorError
+		exec  *executor.QueryExecutionError
+		ue    *mcpclient.UnknownExecutorError
 		mbe   *http.MaxBytesError
 	)
 	c := func(status int, code, msg string) classified {
@@ -103,7 +106,7 @@ func classify(err error) classified {
 		out.detail.Field = "server"
 		return out
 	case errors.As(err, &exec):
-		if exec.Reason == orchestrator.ReasonNoExecutor {
+		if exec.Reason == executor.ReasonNoExecutor {
 			return c(http.StatusServiceUnavailable, "no_executor",
 				"no connected MCP server can execute SQL; check /api/servers and the execute_query capability in the configuration")
 		}
@@ -141,7 +144,7 @@ func classify(err error) classified {
 		}
 		return c(http.StatusServiceUnavailable, "no_mcp_available",
 			fmt.Sprintf("no connected MCP server provides %s; check /api/servers and the configuration", capability))
-	case errors.As(err, &conn) && conn.Phase == orchestrator.PhaseUnresponsive:
+	case errors.As(err, &conn) && conn.Phase == mcpclient.PhaseUnresponsive:
 		out := c(http.StatusServiceUnavailable, "mcp_unresponsive",
 			fmt.Sprintf("the MCP server %q stopped answering; it is probed every moment and restarted if it stays silent: try again shortly (see /api/servers)", conn.Server))
 		out.retryAfter = max(1, int(conn.RetryAfter.Seconds()))
@@ -163,7 +166,7 @@ func classify(err error) classified {
 }
 
 // sqlMessage tells the user why their SQL failed.
-func sqlMessage(e *orchestrator.QueryExecutionError) string {
+func sqlMessage(e *executor.QueryExecutionError) string {
 	msg := e.Message
 	if msg == "" {
 		msg = "the SQL could not be executed"

@@ -11,12 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"talk2tables/config"
 	"talk2tables/internal/testfixture"
-	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/mcpclient"
 )
 
 // healthOf reads GET /health.
-func healthOf(t *testing.T, st *stack) (int, healthBody) {
+func healthOf(t testing.TB, st *stack) (int, healthBody) {
 	t.Helper()
 	resp, b := st.call(t, http.MethodGet, "/health", "", nil)
 	var h healthBody
@@ -27,7 +28,7 @@ func healthOf(t *testing.T, st *stack) (int, healthBody) {
 }
 
 // serverOf reads one server of GET /api/servers.
-func serverOf(t *testing.T, st *stack, id string) serverJSON {
+func serverOf(t testing.TB, st *stack, id string) serverJSON {
 	t.Helper()
 	_, b := st.call(t, http.MethodGet, "/api/servers", "", nil)
 	var body serversBody
@@ -51,7 +52,7 @@ func serverOf(t *testing.T, st *stack, id string) serverJSON {
 // failed statement) and statements work; another database moved over the
 // file with mv is served from then on.
 func TestDamagedDatabaseShowsInHealth(t *testing.T) {
-	st := newStack(t, stackOptions{orch: func(c *orchestrator.Config) { c.Orchestration.PingInterval = 100 * time.Millisecond }})
+	st := newStack(t, stackOptions{orch: func(c *config.Config) { c.Orchestration.PingInterval = 100 * time.Millisecond }})
 	good, err := os.ReadFile(st.dbPath)
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +72,7 @@ func TestDamagedDatabaseShowsInHealth(t *testing.T) {
 		t.Errorf("damaged: %d %s (Retry-After %q), want 503 DATABASE_ERROR naming the file", resp.StatusCode, b, resp.Header.Get("Retry-After"))
 	}
 	code, h := healthOf(t, st)
-	if code != http.StatusServiceUnavailable || h.Servers["database_mcp"] != orchestrator.HealthDatabaseError {
+	if code != http.StatusServiceUnavailable || h.Servers["database_mcp"] != mcpclient.HealthDatabaseError {
 		t.Errorf("health = %d %+v, want 503 with database_mcp database_error", code, h)
 	}
 	if s := serverOf(t, st, "database_mcp"); !strings.Contains(s.DatabaseError, filepath.Base(st.dbPath)) || s.DatabaseErrorSince == nil {
@@ -132,7 +133,7 @@ func TestDamagedDatabaseShowsInHealth(t *testing.T) {
 func TestUnresponsiveExecutorAnswers503(t *testing.T) {
 	var hang atomic.Bool
 	release := make(chan struct{})
-	st := newStack(t, stackOptions{dbOverNet: true, orch: func(c *orchestrator.Config) {
+	st := newStack(t, stackOptions{dbOverNet: true, orch: func(c *config.Config) {
 		c.Orchestration.PingInterval = 100 * time.Millisecond
 		c.Orchestration.PingTimeout = 200 * time.Millisecond
 	}, dbWrap: func(inner http.Handler) http.Handler {
@@ -152,7 +153,7 @@ func TestUnresponsiveExecutorAnswers503(t *testing.T) {
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		code, h := healthOf(t, st)
-		if code == http.StatusServiceUnavailable && h.Servers["database_mcp"] == orchestrator.StateUnresponsive {
+		if code == http.StatusServiceUnavailable && h.Servers["database_mcp"] == mcpclient.StateUnresponsive {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -160,7 +161,7 @@ func TestUnresponsiveExecutorAnswers503(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if s := serverOf(t, st, "database_mcp"); s.State != orchestrator.StateUnresponsive || s.UnresponsiveSince == nil {
+	if s := serverOf(t, st, "database_mcp"); s.State != mcpclient.StateUnresponsive || s.UnresponsiveSince == nil {
 		t.Errorf("/api/servers database_mcp = %+v, want unresponsive with unresponsive_since", s)
 	}
 	resp, b := st.call(t, http.MethodPost, "/api/sql", `{"sql":"SELECT 1 AS one"}`, nil)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"talk2tables/orchestrator"
+	"talk2tables/config"
 )
 
 // TestMCPRoutes: /mcp and /sse are behind the API keys, pass the request
@@ -32,7 +32,7 @@ func TestMCPRoutes(t *testing.T) {
 			}
 		}
 	})
-	cfg := orchestrator.DefaultConfig().HTTP
+	cfg := config.DefaultConfig().HTTP
 	cfg.APIKeysEnv = apiKeysEnv // set by newStack
 	h := New(st.orch, cfg, nil, slog.New(slog.DiscardHandler), prometheus.NewRegistry(), WithMCP(stream, stream))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -11,8 +11,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"talk2tables/config"
 	"talk2tables/internal/testfixture"
-	"talk2tables/orchestrator"
 )
 
 func TestAuth(t *testing.T) {
@@ -83,7 +83,7 @@ func TestAuth(t *testing.T) {
 }
 
 func TestRateLimit(t *testing.T) {
-	st := newStack(t, stackOptions{apiKeys: "alpha,beta", http: func(h *orchestrator.HTTPConfig) {
+	st := newStack(t, stackOptions{apiKeys: "alpha,beta", http: func(h *config.HTTPConfig) {
 		h.RateLimit = 0.01 // one token per 100 s: the bucket does not refill during the test
 		h.RateBurst = 2
 	}})
@@ -118,7 +118,7 @@ func TestRateLimit(t *testing.T) {
 
 func TestCORS(t *testing.T) {
 	const origin = "https://app.example.com"
-	st := newStack(t, stackOptions{apiKeys: "k", http: func(h *orchestrator.HTTPConfig) {
+	st := newStack(t, stackOptions{apiKeys: "k", http: func(h *config.HTTPConfig) {
 		h.CORSOrigins = []string{origin}
 	}})
 	tests := []struct {
@@ -255,14 +255,14 @@ func TestMetricsPlacement(t *testing.T) {
 	const key = "metrics-key"
 	tests := []struct {
 		name     string
-		http     func(*orchestrator.HTTPConfig)
+		http     func(*config.HTTPConfig)
 		auth     string
 		wantCode int
 	}{
 		{name: "open by default", wantCode: 200},
-		{name: "behind keys without one", http: func(h *orchestrator.HTTPConfig) { h.MetricsAuth = true }, wantCode: 401},
-		{name: "behind keys with one", http: func(h *orchestrator.HTTPConfig) { h.MetricsAuth = true }, auth: "Bearer " + key, wantCode: 200},
-		{name: "on its own listener", http: func(h *orchestrator.HTTPConfig) { h.MetricsAddr = "127.0.0.1:9090" }, auth: "Bearer " + key, wantCode: 404},
+		{name: "behind keys without one", http: func(h *config.HTTPConfig) { h.MetricsAuth = true }, wantCode: 401},
+		{name: "behind keys with one", http: func(h *config.HTTPConfig) { h.MetricsAuth = true }, auth: "Bearer " + key, wantCode: 200},
+		{name: "on its own listener", http: func(h *config.HTTPConfig) { h.MetricsAddr = "127.0.0.1:9090" }, auth: "Bearer " + key, wantCode: 404},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

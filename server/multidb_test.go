@@ -8,7 +8,7 @@ import (
 
 	"talk2tables/internal/fixtures"
 	"talk2tables/internal/llmtest"
-	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
 )
 
 // parcelsDB builds the parcels fixture, a database of another domain than
@@ -32,7 +32,7 @@ func TestSQLEndpointServer(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("second_db: status %d, body %s", resp.StatusCode, body)
 	}
-	var d orchestrator.QueryData
+	var d executor.QueryData
 	if err := json.Unmarshal(body, &d); err != nil {
 		t.Fatal(err)
 	}

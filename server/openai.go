@@ -10,7 +10,10 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"talk2tables/answer"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
+	"talk2tables/orchestrator/mcpclient"
 )
 
 // chatRowLimit is how many result rows a chat answer shows as a table.
@@ -156,7 +159,7 @@ func (a *api) handleChatCompletions(c *gin.Context) {
 		a.fail(c, err, res)
 		return
 	default:
-		answer = answerMarkdown(res, orchestrator.SeveralExecutors(a.orch.Servers()))
+		answer = answerMarkdown(res, mcpclient.SeveralExecutors(a.orch.Servers()))
 	}
 	a.writeChatAnswer(c, req, "chatcmpl-"+q.OperationID, answer, usageOf(res))
 }
@@ -288,7 +291,7 @@ func declineMarkdown(gen *orchestrator.SQLGenerationError) string {
 // answered.
 func answerMarkdown(res *orchestrator.QueryResult, severalDBs bool) string {
 	var b strings.Builder
-	orchestrator.WriteAnswerHead(&b, res, severalDBs)
+	answer.WriteHead(&b, res, severalDBs)
 	writeTable(&b, res.Result)
 	var failed []orchestrator.Attempt
 	for _, at := range res.Attempts {
@@ -299,15 +302,15 @@ func answerMarkdown(res *orchestrator.QueryResult, severalDBs bool) string {
 	if len(failed) > 0 {
 		fmt.Fprintf(&b, "\n_Answered after %d attempts; the failed ones were repaired:_\n", len(res.Attempts))
 		for i, at := range failed {
-			fmt.Fprintf(&b, "%d. %s: %s\n", i+1, orDefault(string(at.Category), "ERROR"), orchestrator.OneLine(at.Error))
+			fmt.Fprintf(&b, "%d. %s: %s\n", i+1, orDefault(string(at.Category), "ERROR"), answer.OneLine(at.Error))
 		}
 	}
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }
 
 // writeTable renders up to chatRowLimit rows as a markdown table.
-func writeTable(b *strings.Builder, d *orchestrator.QueryData) {
-	shown, total := orchestrator.WriteMarkdownTable(b, d, chatRowLimit)
+func writeTable(b *strings.Builder, d *executor.QueryData) {
+	shown, total := answer.WriteTable(b, d, chatRowLimit)
 	if total == 0 {
 		return
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/openai"
 
+	"talk2tables/config"
 	"talk2tables/internal/llmtest"
-	"talk2tables/orchestrator"
 )
 
 const chatBody = `{"model":"talk2tables","temperature":0.2,"messages":[` +
@@ -167,7 +167,7 @@ func TestChatCompletionsErrors(t *testing.T) {
 // question is a normal assistant answer (200, finish_reason stop) saying
 // why, whole and streamed; the REST API keeps its 422.
 func TestChatCompletionsDecline(t *testing.T) {
-	st := newStack(t, stackOptions{orch: func(c *orchestrator.Config) { c.LLM.Provider = orchestrator.ProviderBuiltin }})
+	st := newStack(t, stackOptions{orch: func(c *config.Config) { c.LLM.Provider = config.ProviderBuiltin }})
 	const question = "why did revenue drop"
 	resp, body := st.call(t, "POST", "/v1/chat/completions",
 		`{"model":"talk2tables","messages":[{"role":"user","content":"`+question+`"}]}`, nil)

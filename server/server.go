@@ -23,17 +23,20 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"talk2tables/config"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
+	"talk2tables/orchestrator/mcpclient"
 )
 
 // Orchestrator is what the server needs from the orchestrator; the real one
 // is *orchestrator.Orchestrator.
 type Orchestrator interface {
 	Process(ctx context.Context, q orchestrator.Query) (*orchestrator.QueryResult, error)
-	ExecuteSQLOn(ctx context.Context, server, sql string, maxRows int, operationID string) (*orchestrator.QueryData, error)
-	Servers() []orchestrator.ServerStatus
+	ExecuteSQLOn(ctx context.Context, server, sql string, maxRows int, operationID string) (*executor.QueryData, error)
+	Servers() []mcpclient.ServerStatus
 	Resources(ctx context.Context) ([]orchestrator.ResourceSnapshot, error)
-	Health() orchestrator.Health
+	Health() mcpclient.Health
 	GeneratorName() string
 }
 
@@ -53,7 +56,7 @@ const (
 // api holds the handlers' shared state.
 type api struct {
 	orch    Orchestrator
-	cfg     orchestrator.HTTPConfig
+	cfg     config.HTTPConfig
 	logger  *slog.Logger
 	keys    [][]byte // API keys; empty means no auth
 	limiter *clientLimiter
@@ -66,7 +69,7 @@ type api struct {
 // API keys (read once, here). ui is the web UI, served at / (nil serves no
 // UI). The HTTP metrics are registered on reg, which /metrics exposes (nil
 // uses a fresh registry). Options add optional parts (WithMCP).
-func New(orch Orchestrator, cfg orchestrator.HTTPConfig, ui fs.FS, logger *slog.Logger, reg *prometheus.Registry, opts ...Option) http.Handler {
+func New(orch Orchestrator, cfg config.HTTPConfig, ui fs.FS, logger *slog.Logger, reg *prometheus.Registry, opts ...Option) http.Handler {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
@@ -139,12 +142,12 @@ func MetricsHandler(reg *prometheus.Registry) http.Handler {
 
 // KeysConfigured reports whether cfg names an API-keys variable that holds at
 // least one key, so that the API requires one.
-func KeysConfigured(cfg orchestrator.HTTPConfig) bool {
+func KeysConfigured(cfg config.HTTPConfig) bool {
 	return len(parseKeys(os.Getenv(cfg.APIKeysEnv), cfg.APIKeysEnv)) > 0
 }
 
 // withDefaults fills zero limits with the documented defaults.
-func withDefaults(cfg orchestrator.HTTPConfig) orchestrator.HTTPConfig {
+func withDefaults(cfg config.HTTPConfig) config.HTTPConfig {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = defaultMaxBodyBytes
 	}

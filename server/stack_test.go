@@ -14,6 +14,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/internal/llmtest"
 	"talk2tables/internal/testfixture"
@@ -33,8 +34,8 @@ var goodPlan = llmtest.Plan(goodSQL, map[string]map[string]string{"revenue": {"c
 type stackOptions struct {
 	steps     []llmtest.Step                     // scripted LLM answers (default: goodPlan, repeated)
 	respond   func(llmtest.Request) llmtest.Step // instead of steps
-	http      func(*orchestrator.HTTPConfig)     // adjusts the HTTP config
-	orch      func(*orchestrator.Config)         // adjusts the orchestrator config
+	http      func(*config.HTTPConfig)           // adjusts the HTTP config
+	orch      func(*config.Config)               // adjusts the orchestrator config
 	apiKeys   string                             // comma-separated; sets the API keys env var
 	dbOverNet bool                               // serve the database MCP over streamable HTTP (so it can be killed)
 	dbWrap    func(http.Handler) http.Handler    // wraps the database MCP's HTTP handler (dbOverNet)
@@ -83,7 +84,7 @@ func newStack(tb testing.TB, opt stackOptions) *stack {
 	tb.Setenv(apiKeysEnv, opt.apiKeys)
 
 	dbPath := testfixture.SalesDB(tb, 5000)
-	db, err := databasemcp.Open(dbPath, databasemcp.Options{})
+	db, err := databasemcp.Open(context.Background(), dbPath, databasemcp.Options{})
 	if err != nil {
 		tb.Fatalf("open database: %v", err)
 	}
@@ -93,10 +94,10 @@ func newStack(tb testing.TB, opt stackOptions) *stack {
 		tb.Fatalf("metadata server: %v", err)
 	}
 
-	cfg := orchestrator.DefaultConfig()
-	dbCfg := orchestrator.ServerConfig{Name: "Database MCP Server", Transport: orchestrator.TransportInProcess,
+	cfg := config.DefaultConfig()
+	dbCfg := config.ServerConfig{Name: "Database MCP Server", Transport: config.TransportInProcess,
 		Priority: 10, Domains: []string{"sales", "orders", "products", "customers"},
-		Capabilities: []string{orchestrator.CapExecuteQuery, orchestrator.CapValidateQuery, orchestrator.CapListResources}}
+		Capabilities: []string{config.CapExecuteQuery, config.CapValidateQuery, config.CapListResources}}
 	st := &stack{llm: llm, logs: logs, dbPath: dbPath}
 	opts := []orchestrator.Option{
 		orchestrator.WithInProcessServer("product_metadata_mcp", meta.MCPServer()),
@@ -112,29 +113,29 @@ func newStack(tb testing.TB, opt stackOptions) *stack {
 		}
 		st.dbServer = httptest.NewServer(h)
 		tb.Cleanup(st.dbServer.Close)
-		dbCfg.Transport = orchestrator.TransportStreamableHTTP
+		dbCfg.Transport = config.TransportStreamableHTTP
 		dbCfg.URL = st.dbServer.URL + "/mcp"
 		dbCfg.Timeout = 2 * time.Second
 	} else {
 		opts = append(opts, orchestrator.WithInProcessServer("database_mcp", dbMCP))
 	}
-	cfg.MCPServers = map[string]orchestrator.ServerConfig{
+	cfg.MCPServers = map[string]config.ServerConfig{
 		"database_mcp": dbCfg,
-		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: orchestrator.TransportInProcess,
+		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: config.TransportInProcess,
 			Priority: 1, Domains: []string{"products", "product_aliases", "column_mappings"},
-			Capabilities: []string{orchestrator.CapListResources}},
+			Capabilities: []string{config.CapListResources}},
 	}
 	if opt.secondDB != "" {
-		db2, err := databasemcp.Open(opt.secondDB, databasemcp.Options{})
+		db2, err := databasemcp.Open(context.Background(), opt.secondDB, databasemcp.Options{})
 		if err != nil {
 			tb.Fatalf("open second database: %v", err)
 		}
 		tb.Cleanup(func() { db2.Close() })
-		cfg.MCPServers["second_db"] = orchestrator.ServerConfig{Name: "Second database", Transport: orchestrator.TransportInProcess,
+		cfg.MCPServers["second_db"] = config.ServerConfig{Name: "Second database", Transport: config.TransportInProcess,
 			Priority: 20, Capabilities: dbCfg.Capabilities}
 		opts = append(opts, orchestrator.WithInProcessServer("second_db", databasemcp.NewServer(db2, logger)))
 	}
-	cfg.LLM = orchestrator.LLMConfig{Provider: orchestrator.ProviderOpenAI, Model: "scripted", BaseURL: llm.URL,
+	cfg.LLM = config.LLMConfig{Provider: config.ProviderOpenAI, Model: "scripted", BaseURL: llm.URL,
 		APIKeyEnv: "TALK2TABLES_TEST_LLM_KEY", Timeout: 5 * time.Second, MaxTokens: 512}
 	cfg.Orchestration.PingInterval = 0
 	cfg.HTTP.APIKeysEnv = apiKeysEnv

@@ -10,14 +10,14 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
+	"talk2tables/config"
 	"talk2tables/internal/llmtest"
-	"talk2tables/orchestrator"
 	"talk2tables/telemetry"
 )
 
 // tracing installs an in-memory exporter as the process's tracer provider
 // for the test.
-func tracing(t *testing.T) *tracetest.InMemoryExporter {
+func tracing(t testing.TB) *tracetest.InMemoryExporter {
 	t.Helper()
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
@@ -90,7 +90,7 @@ func TestTraceOfOneQuestion(t *testing.T) {
 	exp := tracing(t)
 	bad := llmtest.Plan("SELECT region, SUM(total_amount) FROM sale GROUP BY region", nil, "typo")
 	st := newStack(t, stackOptions{dbOverNet: true, steps: []llmtest.Step{{Content: bad}, {Content: goodPlan}},
-		orch: func(c *orchestrator.Config) { c.Orchestration.ResultCache.Enabled = false }})
+		orch: func(c *config.Config) { c.Orchestration.ResultCache.Enabled = false }})
 	exp.Reset() // connecting and listing are not part of the question
 
 	const caller = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"

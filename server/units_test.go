@@ -11,7 +11,11 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"talk2tables/config"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/executor"
+	"talk2tables/orchestrator/mcpclient"
+	"talk2tables/orchestrator/resources"
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 )
@@ -95,7 +99,7 @@ func TestAnswerMarkdown(t *testing.T) {
 			name: "truncated table with recovery",
 			res: &orchestrator.QueryResult{
 				Success: true, SQL: "SELECT name, total, note FROM t", Explanation: "Totals per product.",
-				Result: &orchestrator.QueryData{Columns: []string{"name", "total", "note"}, Rows: rows, RowCount: 25},
+				Result: &executor.QueryData{Columns: []string{"name", "total", "note"}, Rows: rows, RowCount: 25},
 				Attempts: []orchestrator.Attempt{
 					{SQL: "SELECT * FROM sale", Error: "no such table: sale", Category: sqlerr.MissingTable},
 					{SQL: "SELECT name, total, note FROM t"},
@@ -116,21 +120,21 @@ func TestAnswerMarkdown(t *testing.T) {
 			name: "assumptions",
 			res: &orchestrator.QueryResult{Success: true, SQL: "SELECT 1", Explanation: "Revenue last quarter.",
 				Assumptions: []string{"period: 2026-07-01 to 2026-09-30", "all order statuses counted:\ncompleted, pending"},
-				Result:      &orchestrator.QueryData{Columns: []string{"x"}, Rows: [][]any{{1.0}}, RowCount: 1}},
+				Result:      &executor.QueryData{Columns: []string{"x"}, Rows: [][]any{{1.0}}, RowCount: 1}},
 			want: []string{"Revenue last quarter.\n\nAssumptions:\n- period: 2026-07-01 to 2026-09-30\n" +
 				"- all order statuses counted: completed, pending\n\n```sql"},
 		},
 		{
 			name: "no rows",
 			res: &orchestrator.QueryResult{Success: true, SQL: "SELECT 1 WHERE 0",
-				Result: &orchestrator.QueryData{Columns: []string{"x"}, Rows: [][]any{}}},
+				Result: &executor.QueryData{Columns: []string{"x"}, Rows: [][]any{}}},
 			want:   []string{"_No rows matched._"},
 			absent: []string{"Answered after"},
 		},
 		{
 			name: "integers stay integers",
 			res: &orchestrator.QueryResult{Success: true, SQL: "SELECT 3",
-				Result: &orchestrator.QueryData{Columns: []string{"n"}, Rows: [][]any{{float64(1234567)}}, RowCount: 1}},
+				Result: &executor.QueryData{Columns: []string{"n"}, Rows: [][]any{{float64(1234567)}}, RowCount: 1}},
 			want: []string{"| 1234567 |"},
 		},
 	}
@@ -159,11 +163,11 @@ func TestClassify(t *testing.T) {
 		wantStatus int
 		wantCode   string
 	}{
-		{"MCP connection lost", wrap(&orchestrator.MCPConnectionError{Server: "database_mcp", Phase: orchestrator.PhaseLost, Err: errors.New("EOF")}), 502, "mcp_unavailable"},
-		{"resource fetch", wrap(&orchestrator.ResourceFetchError{Server: "m", Phase: orchestrator.PhaseList, Err: errors.New("x")}), 502, "resource_fetch_failed"},
-		{"no MCP available", wrap(&orchestrator.NoMCPAvailableError{Capability: "execute_query"}), 503, "no_mcp_available"},
-		{"no executor", wrap(&orchestrator.QueryExecutionError{Reason: orchestrator.ReasonNoExecutor}), 503, "no_executor"},
-		{"sql execution", wrap(&orchestrator.QueryExecutionError{Reason: orchestrator.ReasonSQLExecution, Category: sqlerr.SyntaxError, Message: "near x"}), 422, "sql_execution_failed"},
+		{"MCP connection lost", wrap(&mcpclient.MCPConnectionError{Server: "database_mcp", Phase: mcpclient.PhaseLost, Err: errors.New("EOF")}), 502, "mcp_unavailable"},
+		{"resource fetch", wrap(&resources.ResourceFetchError{Server: "m", Phase: resources.PhaseList, Err: errors.New("x")}), 502, "resource_fetch_failed"},
+		{"no MCP available", wrap(&mcpclient.NoMCPAvailableError{Capability: "execute_query"}), 503, "no_mcp_available"},
+		{"no executor", wrap(&executor.QueryExecutionError{Reason: executor.ReasonNoExecutor}), 503, "no_executor"},
+		{"sql execution", wrap(&executor.QueryExecutionError{Reason: executor.ReasonSQLExecution, Category: sqlerr.SyntaxError, Message: "near x"}), 422, "sql_execution_failed"},
 		{"LLM unreachable", wrap(&orchestrator.SQLGenerationError{Reason: sqlgen.ReasonLLMCommunication, Message: "at http://10.0.0.5"}), 502, "llm_unavailable"},
 		{"LLM not configured", wrap(&orchestrator.SQLGenerationError{Reason: sqlgen.ReasonNotConfigured}), 503, "llm_not_configured"},
 		{"invalid SQL", wrap(&orchestrator.SQLGenerationError{Reason: sqlgen.ReasonInvalidSQL}), 422, "invalid_sql"},
@@ -193,8 +197,8 @@ func TestClassify(t *testing.T) {
 
 func TestNewTwiceOnOneRegistry(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	New(nil, orchestrator.HTTPConfig{}, nil, nil, reg)
-	New(nil, orchestrator.HTTPConfig{}, nil, nil, reg) // must reuse, not panic
+	New(nil, config.HTTPConfig{}, nil, nil, reg)
+	New(nil, config.HTTPConfig{}, nil, nil, reg) // must reuse, not panic
 	mfs, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)

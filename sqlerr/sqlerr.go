@@ -15,7 +15,7 @@ import (
 // wire contract (tool results, QueryResult.attempts) and must not change.
 type Category string
 
-// The categories, after DESIGN.md.
+// The categories (docs/contracts.md §3).
 const (
 	SyntaxError      Category = "SYNTAX_ERROR"
 	MissingTable     Category = "MISSING_TABLE"

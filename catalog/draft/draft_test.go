@@ -13,7 +13,7 @@ import (
 
 // checkGolden compares a draft with testdata/<name>.json; UPDATE_GOLDEN=1
 // rewrites it.
-func checkGolden(t *testing.T, name string, s *catalog.Semantic) {
+func checkGolden(t testing.TB, name string, s *catalog.Semantic) {
 	t.Helper()
 	got, err := catalog.Marshal(s)
 	if err != nil {

@@ -62,7 +62,7 @@ func buildDB(tb testing.TB, ddl string, fill func(ins func(table string, vals ..
 // openSource opens a test database read-only the way catalog init does.
 func openSource(tb testing.TB, path string) *databasemcp.DB {
 	tb.Helper()
-	db, err := databasemcp.Open(path, databasemcp.Options{})
+	db, err := databasemcp.Open(context.Background(), path, databasemcp.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}

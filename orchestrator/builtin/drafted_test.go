@@ -18,7 +18,7 @@ import (
 // `talk2tables catalog init` does.
 func draftCatalog(tb testing.TB, dbPath string) string {
 	tb.Helper()
-	db, err := databasemcp.Open(dbPath, databasemcp.Options{})
+	db, err := databasemcp.Open(context.Background(), dbPath, databasemcp.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}

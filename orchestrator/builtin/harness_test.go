@@ -99,7 +99,7 @@ func pinnedSalesDB(tb testing.TB, rows int) string {
 // carries it, with today pinned.
 func schemaResource(tb testing.TB, path string) map[string]any {
 	tb.Helper()
-	db, err := databasemcp.Open(path, databasemcp.Options{Today: asOf})
+	db, err := databasemcp.Open(context.Background(), path, databasemcp.Options{Today: asOf})
 	if err != nil {
 		tb.Fatalf("open %s: %v", path, err)
 	}

@@ -83,7 +83,7 @@ func TestFixturesWithoutCatalog(t *testing.T) {
 
 func schemaOnlyRequest(tb testing.TB, path, today string) sqlgen.Request {
 	tb.Helper()
-	db, err := databasemcp.Open(path, databasemcp.Options{Today: today})
+	db, err := databasemcp.Open(context.Background(), path, databasemcp.Options{Today: today})
 	if err != nil {
 		tb.Fatal(err)
 	}

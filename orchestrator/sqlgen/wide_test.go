@@ -62,7 +62,7 @@ func readResources(tb testing.TB, srv *server.MCPServer) map[string]any {
 func wideServers(tb testing.TB) []ServerContext {
 	tb.Helper()
 	b := wide.Fixture(tb)
-	db, err := databasemcp.Open(b.DB, databasemcp.Options{Today: "2026-01-15"})
+	db, err := databasemcp.Open(context.Background(), b.DB, databasemcp.Options{Today: "2026-01-15"})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"time"
 
-	"talk2tables/orchestrator"
+	"talk2tables/config"
 )
 
 // configureCache turns the result cache on (the default config) or off.
-func configureCache(cfg *orchestrator.Config, on bool) {
+func configureCache(cfg *config.Config, on bool) {
 	cfg.Orchestration.ResultCache.Enabled = on
 }
 

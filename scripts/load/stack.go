@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"talk2tables/catalog"
+	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/datagen"
 	"talk2tables/mcpserve"
@@ -38,7 +39,7 @@ const (
 // `talk2tables database-mcp --db FILE` does.
 func serveChild(path string) error {
 	conns, _ := strconv.Atoi(os.Getenv(envChildConnections))
-	db, err := databasemcp.Open(path, databasemcp.Options{Connections: conns})
+	db, err := databasemcp.Open(context.Background(), path, databasemcp.Options{Connections: conns})
 	if err != nil {
 		return err
 	}
@@ -90,7 +91,7 @@ func startStack(ctx context.Context, o options, so stackOptions) (*stack, error)
 	cleanups = append(cleanups, stopLLM)
 	os.Setenv(keyEnv, "load-test")
 
-	cfg := orchestrator.DefaultConfig()
+	cfg := config.DefaultConfig()
 	opts := []orchestrator.Option{orchestrator.WithInProcessServer("product_metadata_mcp", meta.MCPServer())}
 	dbCfg, dbOpt, closeDB, err := databaseServer(o, so, st.dbPath, logger)
 	if err != nil {
@@ -100,13 +101,13 @@ func startStack(ctx context.Context, o options, so stackOptions) (*stack, error)
 		opts = append(opts, dbOpt)
 		cleanups = append(cleanups, closeDB)
 	}
-	cfg.MCPServers = map[string]orchestrator.ServerConfig{
+	cfg.MCPServers = map[string]config.ServerConfig{
 		"database_mcp": dbCfg,
-		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: orchestrator.TransportInProcess, Priority: 1,
+		"product_metadata_mcp": {Name: "Product Metadata MCP", Transport: config.TransportInProcess, Priority: 1,
 			Domains:      []string{"products", "customers", "orders", "sales", "entities", "semantic_model"},
-			Capabilities: []string{orchestrator.CapListResources}},
+			Capabilities: []string{config.CapListResources}},
 	}
-	cfg.LLM = orchestrator.LLMConfig{Provider: orchestrator.ProviderOpenAI, Model: "load", BaseURL: llmURL,
+	cfg.LLM = config.LLMConfig{Provider: config.ProviderOpenAI, Model: "load", BaseURL: llmURL,
 		APIKeyEnv: keyEnv, Timeout: 10 * time.Second, MaxTokens: 512}
 	cfg.Orchestration.PingInterval = 0
 	cfg.Orchestration.LogLevel = o.logLevel
@@ -150,17 +151,17 @@ func startStack(ctx context.Context, o options, so stackOptions) (*stack, error)
 // databaseServer configures database-mcp over the sample at path: a stdio
 // child (this program re-executed) or an in-process server, whose option
 // and closer it returns too.
-func databaseServer(o options, so stackOptions, path string, logger *slog.Logger) (orchestrator.ServerConfig, orchestrator.Option, func(), error) {
-	cfg := orchestrator.ServerConfig{Name: "Database MCP Server", Priority: 10,
+func databaseServer(o options, so stackOptions, path string, logger *slog.Logger) (config.ServerConfig, orchestrator.Option, func(), error) {
+	cfg := config.ServerConfig{Name: "Database MCP Server", Priority: 10,
 		Domains:      []string{"sales", "transactions", "orders", "products", "customers"},
-		Capabilities: []string{orchestrator.CapExecuteQuery, orchestrator.CapValidateQuery, orchestrator.CapListResources}}
+		Capabilities: []string{config.CapExecuteQuery, config.CapValidateQuery, config.CapListResources}}
 	switch so.transport {
 	case "stdio":
 		self, err := os.Executable()
 		if err != nil {
 			return cfg, nil, nil, err
 		}
-		cfg.Transport = orchestrator.TransportStdio
+		cfg.Transport = config.TransportStdio
 		cfg.Command = self
 		cfg.Env = map[string]string{envChildDB: path, envChildConnections: strconv.Itoa(o.connections)}
 		// The child gets this process's choice of SQLite allocator, so
@@ -170,11 +171,11 @@ func databaseServer(o options, so stackOptions, path string, logger *slog.Logger
 		}
 		return cfg, nil, nil, nil
 	case "inprocess":
-		db, err := databasemcp.Open(path, databasemcp.Options{Connections: o.connections})
+		db, err := databasemcp.Open(context.Background(), path, databasemcp.Options{Connections: o.connections})
 		if err != nil {
 			return cfg, nil, nil, err
 		}
-		cfg.Transport = orchestrator.TransportInProcess
+		cfg.Transport = config.TransportInProcess
 		return cfg, orchestrator.WithInProcessServer("database_mcp", databasemcp.NewServer(db, logger)), func() { db.Close() }, nil
 	}
 	return cfg, nil, nil, fmt.Errorf("-transport %q: want stdio or inprocess", so.transport)

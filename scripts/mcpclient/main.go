@@ -19,7 +19,9 @@ import (
 	"os"
 	"time"
 
+	"talk2tables/config"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/mcpclient"
 )
 
 func main() {
@@ -43,18 +45,18 @@ func run() error {
 			return fmt.Errorf("MCP_CONFORMANCE_CONTEXT: %w", err)
 		}
 	}
-	cfg := orchestrator.DefaultConfig()
+	cfg := config.DefaultConfig()
 	cfg.Orchestration.PingInterval = 0
-	remote := orchestrator.ServerConfig{Name: "remote", Transport: orchestrator.TransportStreamableHTTP, URL: url,
-		Priority: 1, Capabilities: []string{orchestrator.CapExecuteQuery}}
+	remote := config.ServerConfig{Name: "remote", Transport: config.TransportStreamableHTTP, URL: url,
+		Priority: 1, Capabilities: []string{config.CapExecuteQuery}}
 	if conformance.ClientID != "" {
 		const secretEnv = "MCPCLIENT_OAUTH_SECRET"
 		if err := os.Setenv(secretEnv, conformance.ClientSecret); err != nil {
 			return err
 		}
-		remote.OAuth = &orchestrator.OAuthClientConfig{ClientID: conformance.ClientID, ClientSecretEnv: secretEnv}
+		remote.OAuth = &config.OAuthClientConfig{ClientID: conformance.ClientID, ClientSecretEnv: secretEnv}
 	}
-	cfg.MCPServers = map[string]orchestrator.ServerConfig{"remote": remote}
+	cfg.MCPServers = map[string]config.ServerConfig{"remote": remote}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	logger := slog.New(slog.NewJSONHandler(os.Stderr, nil))
@@ -67,7 +69,7 @@ func run() error {
 		for _, t := range d.Tools {
 			fmt.Println("tool:", t.Name)
 			if len(t.InputSchema.Required) == 0 {
-				res, err := orch.CallTool(ctx, d.ID, t.Name, map[string]any{}, orchestrator.CallOptions{})
+				res, err := orch.CallTool(ctx, d.ID, t.Name, map[string]any{}, mcpclient.CallOptions{})
 				if err != nil {
 					return fmt.Errorf("call %s: %w", t.Name, err)
 				}

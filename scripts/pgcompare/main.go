@@ -39,6 +39,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"talk2tables/catalog"
+	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/datagen"
 	"talk2tables/orchestrator"
@@ -197,9 +198,9 @@ func startStack(ctx context.Context, pg *pgx.ConnConfig, o options) (string, fun
 	fail := func(err error) (string, func(), error) { stop(); return "", nil, err }
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 
-	cfg := orchestrator.DefaultConfig()
-	dbCfg := orchestrator.ServerConfig{Name: "Database MCP Server", Priority: 10, Domains: []string{"sales"},
-		Capabilities: []string{orchestrator.CapExecuteQuery, orchestrator.CapValidateQuery, orchestrator.CapListResources}}
+	cfg := config.DefaultConfig()
+	dbCfg := config.ServerConfig{Name: "Database MCP Server", Priority: 10, Domains: []string{"sales"},
+		Capabilities: []string{config.CapExecuteQuery, config.CapValidateQuery, config.CapListResources}}
 	var opts []orchestrator.Option
 	if o.bin == "" {
 		db, err := databasemcp.OpenPostgres(ctx, databasemcp.PostgresConfig{Conn: pg, MaxConns: o.concurrency}, databasemcp.Options{})
@@ -207,14 +208,14 @@ func startStack(ctx context.Context, pg *pgx.ConnConfig, o options) (string, fun
 			return fail(err)
 		}
 		cleanups = append(cleanups, func() { db.Close() })
-		dbCfg.Transport = orchestrator.TransportInProcess
+		dbCfg.Transport = config.TransportInProcess
 		opts = append(opts, orchestrator.WithInProcessServer("database_mcp", databasemcp.NewServer(db, logger)))
 	} else {
 		bin, err := filepath.Abs(o.bin)
 		if err != nil {
 			return fail(err)
 		}
-		dbCfg.Transport, dbCfg.Command = orchestrator.TransportStdio, bin
+		dbCfg.Transport, dbCfg.Command = config.TransportStdio, bin
 		dbCfg.Args = []string{"database-mcp", "--dsn", dsnWithoutPassword(pg),
 			"--max-conns", strconv.Itoa(o.concurrency), "--log-level", "error"}
 		if pg.Password != "" {
@@ -223,8 +224,8 @@ func startStack(ctx context.Context, pg *pgx.ConnConfig, o options) (string, fun
 			dbCfg.Args = append(dbCfg.Args, "--password-env", "PGCOMPARE_PASSWORD")
 		}
 	}
-	cfg.MCPServers = map[string]orchestrator.ServerConfig{"database_mcp": dbCfg}
-	cfg.LLM.Provider, cfg.LLM.Fallback = orchestrator.ProviderBuiltin, ""
+	cfg.MCPServers = map[string]config.ServerConfig{"database_mcp": dbCfg}
+	cfg.LLM.Provider, cfg.LLM.Fallback = config.ProviderBuiltin, ""
 	cfg.Orchestration.PingInterval = 0
 	cfg.Orchestration.ResultCache.Enabled = false // every query runs: measure the SQL path, not the result cache
 	cfg.HTTP.RateLimit = 0

@@ -1,0 +1,32 @@
+package executor
+
+import (
+	"fmt"
+
+	"talk2tables/sqlerr"
+)
+
+// Reasons of a QueryExecutionError.
+const (
+	ReasonNoExecutor   = "no_executor"
+	ReasonSQLExecution = "sql_execution"
+)
+
+// QueryExecutionError says generated or analyst SQL could not be run.
+type QueryExecutionError struct {
+	Reason   string // ReasonNoExecutor | ReasonSQLExecution
+	Category sqlerr.Category
+	SQL      string
+	Message  string // the database's message, safe to show
+	Err      error
+}
+
+func (e *QueryExecutionError) Error() string {
+	if e.Reason == ReasonNoExecutor {
+		return "query execution: no executor: " + e.Message
+	}
+	return fmt.Sprintf("query execution (%s): %s", e.Category, e.Message)
+}
+
+// Unwrap returns the cause.
+func (e *QueryExecutionError) Unwrap() error { return e.Err }
