@@ -330,8 +330,13 @@ func (b *binder) bindFrame() error {
 		b.subject, b.named[t] = t, true
 		b.frame = pList
 	case len(q.filters) > 0:
-		return decline("I found names (%s) but not what to show about them", filterText(q.filters)).
-			withHint("e.g. revenue for %s, or how many orders for %s", q.filters[0].sps[0].text, q.filters[0].sps[0].text)
+		d := decline("I found names (%s) but not what to show about them", filterText(q.filters))
+		for _, f := range q.filters {
+			if len(f.sps) > 0 {
+				return d.withHint("e.g. revenue for %s, or how many orders for %s", f.sps[0].text, f.sps[0].text)
+			}
+		}
+		return d.withHint("e.g. total revenue by month")
 	default:
 		return decline("I could not find what to compute or list").withHint("e.g. total revenue by month")
 	}
@@ -447,6 +452,9 @@ func (b *binder) isLookup() bool {
 			return false
 		}
 		ent = es[0].e.set
+	}
+	if ent == nil {
+		return false // a filled-in or yes/no filter names no row
 	}
 	cols := 0
 	for _, mr := range q.measures {

@@ -20,7 +20,9 @@ func FuzzGenerate(f *testing.F) {
 	}
 	for _, q := range []string{"top top top", "by by", "between 5 and", "more than", "last", "first 3",
 		"compare", "no", "$", "<= 5", "revenue > 100 by region", "q5 2025", "2025-02-30", "9999999999999999999999 orders",
-		"orders by month by year by day", "average average revenue", "how many how many", "'; DROP TABLE sales; --"} {
+		"orders by month by year by day", "average average revenue", "how many how many", "'; DROP TABLE sales; --",
+		"sales for together with their customers have an email", "Which customers have? Give and last names.",
+		"Which have no signup date recorded?", "List the names of regions and unit price, with category and unit price."} {
 		f.Add(q)
 	}
 	e := salesEnv(f)
