@@ -102,6 +102,7 @@ type cquery struct {
 	which    *chunk // which/what/who + this table: show its name
 	whichCol *chunk // which/what + this column: its kinds (DISTINCT)
 	perRow   *chunk // "each store": every row of this table, shown with its name
+	timesOf  *chunk // "how many times were T ...": the rows linking to T are counted
 	distinct bool
 	items    []*citem
 	subject  *chunk
@@ -370,6 +371,8 @@ func (r *creader) asks() bool {
 		switch {
 		case c.kind == ckWord && (c.is(cwLead) || whWords[c.text] || c.is(cwCount) || c.is(cwEverything) || c.is(cwWrite) || c.is(cwWhy) || c.is(cwFuture) || c.is(cwOrderBy)):
 			return true
+		case i == 0 && c.kind == ckWord && c.is(cwAgg) && (c.text == "sum" || c.text == "total") && r.at(1) != nil && softWords[r.at(1).text]:
+			return true // "Sum the seats of ..."
 		case c.kind == ckWord && (c.text == "is" || c.text == "are" || c.text == "do" || c.text == "does" || c.text == "please" ||
 			c.text == "for" || c.text == "in" || c.text == "among" || c.text == "of" || c.text == "on" || c.text == "at" ||
 			c.text == "to" || c.text == "from" || c.text == "by" || c.text == "with" || c.text == "during" || softWords[c.text] || c.is(cwGroup)):

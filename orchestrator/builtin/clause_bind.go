@@ -115,7 +115,7 @@ func (b *clauseBinder) bindSubject() error {
 			return nil
 		}
 	}
-	for _, c := range []*chunk{b.q.subject, b.q.ranked} {
+	for _, c := range []*chunk{b.q.timesOf, b.q.subject, b.q.ranked} {
 		if c != nil && c.isTable() {
 			t, err := b.tableOf(c)
 			if err != nil {
@@ -172,7 +172,7 @@ func (b *clauseBinder) bindSubject() error {
 			continue
 		}
 		for _, m := range c.ms {
-			if m.kind == mEntity && !m.t.view && holdsAll(m.t, named) {
+			if (m.kind == mEntity || m.kind == mValue) && !m.t.view && holdsAll(m.t, named) {
 				rowTables = appendUnique(rowTables, m.t)
 			}
 		}
@@ -1222,6 +1222,7 @@ func yearRange(y int) *dateRange {
 // yearColumn: a number column holding years (named ...year).
 func yearColumn(c *column) bool {
 	ws := catalog.IdentifierWords(c.name)
-	return (c.numeric || numericText(c)) && len(ws) > 0 && (ws[len(ws)-1] == "year" || ws[len(ws)-1] == "yr") ||
+	return (c.numeric || numericText(c)) && len(ws) > 0 && (ws[len(ws)-1] == "year" || ws[len(ws)-1] == "yr" ||
+		len(ws) == 1 && participle(ws[0])) ||
 		c.dateFmt == catalog.DateYear
 }

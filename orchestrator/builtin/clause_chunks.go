@@ -180,6 +180,12 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 			// called year of some other table
 			c.kind, c.ms, c.info = ckWord, nil, cinfo{cw: cwFiller}
 		}
+		if c.kind == ckSchema && c.isColumn() && c.j < len(toks) && (toks[c.j].w == "count" || toks[c.j].w == "counts") && !c.isTable() {
+			// "seat counts", "volunteer count": the number column itself
+			c.j++
+			c.text += " " + toks[c.j-1].text
+			c.orig += " " + toks[c.j-1].text
+		}
 		if verbNotColumn(toks, c, out) {
 			// "who observed", "that were sold": a verb, not a column's head word
 			c.kind, c.ms, c.info = ckWord, nil, cinfo{cw: cwLink}
@@ -196,7 +202,17 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 func (m *model) chunkAt(toks []token, i int, today time.Time) *chunk {
 	t := toks[i]
 	if t.quoted {
+		if e := m.knownLiteral(t); e != nil {
+			// "'The Planets'": a name the catalog or schema knows
+			return &chunk{kind: ckSchema, ms: e.ms, j: i + 1}
+		}
 		return &chunk{kind: ckLit, j: i + 1}
+	}
+	if t.iso {
+		if d, err := time.Parse("2006-01-02", t.w); err == nil {
+			// "on 2026-01-15": that day
+			return &chunk{kind: ckTime, rng: &dateRange{start: d, end: d.AddDate(0, 0, 1), phrase: t.w}, j: i + 1}
+		}
 	}
 	var e *lexEntry
 	if m.lex != nil {
@@ -386,6 +402,19 @@ func verbNotColumn(toks []token, c *chunk, before []*chunk) bool {
 		}
 	}
 	return true
+}
+
+// knownLiteral is the lexicon's entry for a quoted literal that is exactly
+// a known name or value (its words, as the lexicon keys them), or nil.
+func (m *model) knownLiteral(t token) *lexEntry {
+	if m.lex == nil {
+		return nil
+	}
+	e := m.lex.byKey[strings.Join(phraseStems(t.orig), " ")]
+	if e == nil || !onlyNames(e) {
+		return nil
+	}
+	return e
 }
 
 // databaseWord: the word is the database's own name (or its singular):

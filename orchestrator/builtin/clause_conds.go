@@ -32,6 +32,17 @@ func (r *creader) colBefore(i int) *chunk {
 	return nil
 }
 
+// emptiable: "no <column>" means an empty column — a year, a date or a
+// key ("no opening year", "no conductor"), not a quantity ("no stock": zero?).
+func emptiable(c *chunk) bool {
+	for _, col := range c.columns() {
+		if !(yearColumn(col) || col.kind == "date" || col.dateType || col.isKey()) {
+			return false
+		}
+	}
+	return len(c.columns()) > 0
+}
+
 // weakColumn: the chunk names columns only by a head word or a part of
 // their identifier.
 func weakColumn(c *chunk) bool {
@@ -50,6 +61,21 @@ func (r *creader) numAt(i int) *chunk {
 		return c
 	}
 	return nil
+}
+
+// numberBeforeColumn is the year-like column right after the number at i
+// ("the 2025 season"), when nothing else follows that would make it a count.
+func (r *creader) numberBeforeColumn(i int) *chunk {
+	col := r.at(i + 1)
+	if !free(col) || !col.isColumn() || col.isTable() {
+		return nil
+	}
+	for _, c := range col.columns() {
+		if !yearColumn(c) {
+			return nil
+		}
+	}
+	return col
 }
 
 // numColumnOrMore: a number, a number column, "or more" at i.
@@ -146,6 +172,13 @@ func (r *creader) readComparisons() error {
 func (r *creader) readComparison(i int) error {
 	c := r.at(i)
 	op := c.info.op
+	if c.kind == ckWord && (c.text == "over" || c.text == "across" || c.text == "among") {
+		// "the mean over all work days", "the sum over its sailings": every row
+		if nx := r.at(r.next(i + 1)); nx != nil && (nx.isTable() || nx.is(cwEach)) && r.numAt(i+1) == nil {
+			r.use(c, "over every row")
+			return nil
+		}
+	}
 	cd := &ccond{kind: ccCmp, op: op, unit: c.info.unit, src: c}
 	j := r.next(i + 1)
 	// "above age 20": the column between the comparator and its number
@@ -291,6 +324,10 @@ func (r *creader) compared(cd *ccond, i, end int) {
 		r.use(u, "age")
 		cd.unit = unitAge
 		k = r.next(k + 1)
+		if o := r.at(k); free(o) && o.kind == ckWord && (o.text == "old" || o.text == "of age") {
+			r.use(o, "age") // "30 years old"
+			k = r.next(k + 1)
+		}
 		if cd.col == nil {
 			if col := r.colBefore(i); col != nil {
 				r.use(col, "compared")
@@ -560,7 +597,7 @@ func (r *creader) readExists() error {
 				k = r.next(k + 1)
 			}
 			t := r.at(k)
-			if free(t) && t.isColumn() && !t.isTable() && !flagChunk(t) && !numericCol(t) && (c.text == "no" || c.text == "without" || strings.HasSuffix(c.text, " no")) {
+			if free(t) && t.isColumn() && !t.isTable() && !flagChunk(t) && (!numericCol(t) || emptiable(t)) && (c.text == "no" || c.text == "without" || strings.HasSuffix(c.text, " no")) {
 				// "T with no C": the column is empty
 				if nx := r.at(k + 1); nx == nil || !free(nx) || !(nx.isValue() || nx.kind == ckLit || nx.kind == ckNum) {
 					r.use(c, "no")
@@ -678,6 +715,12 @@ func (r *creader) readValues() error {
 			r.negated(cd, i)
 			r.orList(cd, i)
 			r.addCond(cd)
+		case c.kind == ckNum && r.numberBeforeColumn(i) != nil:
+			// "in the 2025 season": the column's value
+			col := r.numberBeforeColumn(i)
+			r.use(col, "compared")
+			r.use(c, "%s", c.text)
+			r.addCond(&ccond{kind: ccCmp, op: "=", a: c.num, col: col, src: c})
 		case c.kind == ckNum:
 			col := r.colBefore(i)
 			if col == nil || !numericCol(col) {
@@ -840,6 +883,9 @@ func valueOf(v, col *chunk) bool {
 func (r *creader) negated(cd *ccond, i int) {
 	for k := i - 1; k >= 0; k-- {
 		c := r.at(k)
+		if cd.col != nil && c == cd.col {
+			continue // "outside district North": the value's column
+		}
 		if c.kind == ckWord && (c.text == "in" || c.text == "from" || c.text == "of" || c.text == "at" || c.text == "by" || c.text == "those" || c.text == "ones" || c.text == "the ones" || softWords[c.text] || c.is(cwLink) || c.is(cwHave)) && free(c) {
 			continue
 		}

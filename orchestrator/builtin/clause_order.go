@@ -396,7 +396,7 @@ func (r *creader) fromTo(i int) *corder {
 		return nil
 	}
 	end := r.at(r.next(k + 1))
-	if end == nil || !end.is(cwSuper) || end.info.dir == c.info.dir {
+	if end == nil || !end.is(cwSuper) || end.text == c.text || end.info.unit == c.info.unit && end.info.dir == c.info.dir {
 		return nil
 	}
 	for _, x := range []*chunk{from, c, of, to, end} {
@@ -518,8 +518,8 @@ func (r *creader) rankOwner(i int) *chunk {
 		break
 	}
 	c := r.at(k)
-	if c != nil && (c.isTable() || c == r.q.whichCol) {
-		return c
+	if c != nil && (c.isTable() || c == r.q.whichCol || free(c) && c.isColumn() && !numericCol(c) && !c.isValue()) {
+		return c // "the home town with the most musicians": a column's values ranked
 	}
 	return nil
 }
@@ -578,7 +578,7 @@ func (r *creader) readAggregates() error {
 			r.q.rankBy, r.q.limit = &corder{agg: t.agg, dir: dir}, 1
 			r.q.ranked = r.rankOwner(i)
 			i = t.end - 1
-		case c.is(cwAgg) && (c.kind == ckWord || r.aggArgAt(i+1)):
+		case c.is(cwAgg) && (c.kind == ckWord || r.aggArgAt(i+1)) || superFn(c) != "" && r.inAggregateList(i):
 			fns := []*chunk{c}
 			j := r.next(i + 1)
 			for {
@@ -674,6 +674,8 @@ func (r *creader) countTarget(i int) cterm {
 		t := r.at(k)
 		nx := r.at(r.next(k + 1))
 		switch {
+		case t != nil && t.kind == ckWord && t.info.cw == cwFiller && t.role == "":
+			continue // "count the ferry lines": the database's own name
 		case !free(t):
 			return cterm{}
 		case lastValue != nil && t.isColumn() && valueOf(lastValue, t) && nx.isTable():
@@ -682,6 +684,12 @@ func (r *creader) countTarget(i int) cterm {
 		case t.isColumn() && flagChunk(t) && nx.isTable():
 			// "how many discontinued products": an adjective
 			continue
+		case t.isTable() && r.at(i).text == "how many times":
+			// "how many times were pieces by X performed": the rows linking to them
+			r.use(r.at(i), "count")
+			r.use(t, "the rows linked to")
+			r.q.timesOf = t
+			return cterm{agg: &cagg{fn: "COUNT", linked: true}, end: k + 1}
 		case t.isTable() && !(distinct && t.isColumn() && !t.onlyTableOrKey()):
 			if q := factQuantityOf(t); q != nil {
 				return cterm{err: finalDecline("%q could mean the number of %s rows or the total of %s", r.at(i).text+" "+t.text, t.text, q.ref()).

@@ -370,7 +370,7 @@ func (r *creader) leftovers(b *clauseBinder) error {
 			if b != nil {
 				c.role = "filler"
 			}
-		case (c.kind == ckWord || weakColumn(c)) && c.is(cwLink) && (related && r.linksForward(i) || r.conditionAfter(i) || r.lastWord(i) && b != nil && len(b.q.conds) > 0):
+		case (c.kind == ckWord || weakColumn(c)) && c.is(cwLink) && (related && r.linksForward(i) || r.conditionAfter(i) || r.lastWord(i) && r.afterName(i)):
 			if b != nil {
 				c.role = "the link between the rows"
 			}
@@ -415,6 +415,17 @@ func fillerRole(k cword) bool {
 		return true
 	}
 	return false
+}
+
+// afterName: a named row or value stands right before i ("does the crop
+// 'Parsnip' belong to").
+func (r *creader) afterName(i int) bool {
+	k := i - 1
+	for k >= 0 && r.at(k).kind == ckWord && r.at(k).info.cw == cwFiller {
+		k--
+	}
+	c := r.at(k)
+	return c != nil && (c.kind == ckLit || c.isValue() || strings.HasPrefix(c.role, "the name") || strings.HasPrefix(c.role, "value"))
 }
 
 // lastWord: nothing but fillers follows i ("What family does X belong to?").

@@ -646,7 +646,7 @@ var personWords = setOf("person", "people", "customer", "client", "member", "use
 var unitWordsOf = map[string]map[string]bool{
 	unitAge:      setOf("age", "birth", "birthday", "dob", "born"),
 	unitWeight:   setOf("weight", "kg", "lbs", "mass"),
-	unitMoney:    setOf("price", "cost", "fee", "amount", "charge", "rate", "salary", "value"),
+	unitMoney:    setOf("price", "cost", "fee", "amount", "charge", "rate", "salary", "value", "fare", "fares", "rent", "toll", "wage", "tuition", "premium", "fine"),
 	unitHeight:   setOf("height", "tall"),
 	unitDuration: setOf("duration", "length", "minutes", "hours", "seconds", "runtime", "days"),
 	unitSize:     setOf("size", "area", "capacity", "population", "volume", "seats", "sqm", "acres", "surface"),

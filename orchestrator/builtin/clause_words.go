@@ -84,7 +84,8 @@ func init() {
 		"together", "such", "some", "ever", "across", "across all", "in the database", "in the table", "either", "data", "value", "values")
 	cw(cwLead, "show", "list", "give", "find", "return", "display", "retrieve", "provide", "select",
 		"identify", "fetch", "enumerate", "output", "print", "compute", "calculate", "determine",
-		"look up", "show me", "give me", "tell me", "list out", "get me")
+		"look up", "show me", "give me", "tell me", "list out", "get me", "showing", "displaying", "listing", "giving",
+		"returning")
 	cw(cwCount, "how many", "number of", "count", "count of", "the number of", "total number of",
 		"no of", "num of", "numbers of", "the count of", "the total number of", "how many times")
 	cwWith(cinfo{cw: cwAgg, fn: "AVG"}, "average", "avg", "mean", "average of", "the average of")
@@ -107,7 +108,12 @@ func init() {
 	cmp("between", "between", "in the range", "ranging from", "in the range of")
 	cmp("=", "equal to", "equals", "exactly", "=", "equal")
 	cmp("<>", "different from", "different than", "not equal to", "other than", "unequal to", "!=", "<>")
-	unitCmp(">", unitAge, "older than")
+	unitCmp(">", unitAge, "older than", "aged over", "aged above", "aged more than", "over the age of", "above the age of")
+	unitCmp("<", unitAge, "aged under", "aged below", "aged less than", "under the age of", "below the age of")
+	unitCmp("between", unitAge, "aged between")
+	unitCmp(">=", unitAge, "aged at least")
+	unitCmp("<=", unitAge, "aged at most")
+	unitCmp("=", unitAge, "aged")
 	unitCmp("<", unitAge, "younger than")
 	unitCmp(">", unitWeight, "heavier than")
 	unitCmp("<", unitWeight, "lighter than")

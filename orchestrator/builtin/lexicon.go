@@ -365,6 +365,10 @@ func (m *model) addColumnWords() {
 			if last := ws[len(ws)-1]; len(ws) == 2 && reversibleHeads[last] {
 				// "year of birth" for birth_year, "date of death" for death_date
 				m.lex.addColumn(last+" of "+ws[0], c, idStrength)
+				if f, ok := irregularParticiples[ws[0]]; ok {
+					m.lex.addColumn(last+" of "+f[1], c, idStrength) // died_year: "year of death"
+					m.lex.addColumn(f[1]+" "+last, c, idStrength)
+				}
 			}
 			if v := verbVariants(ws); len(v) > 0 {
 				// "opening year" for opened_year
@@ -406,16 +410,20 @@ func (m *model) addColumnWords() {
 // irregularParticiples map a past participle to the verb's base and its
 // -ing form.
 var irregularParticiples = map[string][2]string{
-	"built": {"build", "building"}, "born": {"birth", "birth"}, "made": {"make", "making"},
-	"founded": {"found", "founding"}, "begun": {"begin", "beginning"}, "written": {"write", "writing"},
-	"run": {"run", "running"}, "held": {"hold", "holding"}, "sold": {"sell", "selling"},
+	"built": {"build", "building"}, "born": {"birth", "birth"}, "founded": {"found", "founding"},
+	"written": {"write", "writing"}, "died": {"death", "death"}, "married": {"marriage", "marriage"},
+	"composed": {"composition", "composition"}, "elected": {"election", "election"},
 }
 
-// participle: a past participle ("opened", "built").
-func participle(w string) bool {
-	_, irregular := irregularParticiples[w]
-	return irregular || len(w) > 4 && strings.HasSuffix(w, "ed")
-}
+// participle: a past participle naming an event that has a date or a year
+// ("opened", "built", "founded").
+func participle(w string) bool { return eventParticiples[w] }
+
+// eventParticiples are events whose column holds when they happened.
+var eventParticiples = setOf("opened", "built", "founded", "established", "born", "died", "started", "ended", "joined",
+	"launched", "released", "published", "created", "completed", "commissioned", "registered", "signed", "licensed",
+	"retired", "closed", "renovated", "restored", "acquired", "hired", "enrolled", "graduated", "married", "elected",
+	"appointed", "incorporated", "inaugurated", "discovered", "invented", "composed", "written", "premiered", "debuted")
 
 // addEventWords names a one-word year or date column that is a participle
 // the way people say it: "opening year", "year opened", "year of opening",
