@@ -137,6 +137,9 @@ func matchClauseWord(toks []token, i int) (int, cinfo) {
 		if !ok {
 			continue
 		}
+		if n > 1 && overlapsLonger(toks, i+n-1) {
+			continue // "held at least 6": the last word starts "at least"
+		}
 		if info, found := clauseWords[b.String()]; found {
 			return n, info
 		}
@@ -145,6 +148,13 @@ func matchClauseWord(toks []token, i int) (int, cinfo) {
 		}
 	}
 	return 0, cinfo{}
+}
+
+// overlapsLonger: a phrase of two or more words starts at toks[i] and runs
+// past it, so a phrase ending at toks[i] must leave that word to it.
+func overlapsLonger(toks []token, i int) bool {
+	n, _ := matchClauseWord(toks, i)
+	return n >= 2
 }
 
 // chunks reads the question into chunks, longest phrase first: literals,
@@ -180,7 +190,8 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 			// called year of some other table
 			c.kind, c.ms, c.info = ckWord, nil, cinfo{cw: cwFiller}
 		}
-		if c.kind == ckSchema && c.isColumn() && c.j < len(toks) && (toks[c.j].w == "count" || toks[c.j].w == "counts") && !c.isTable() {
+		if c.kind == ckSchema && c.isColumn() && c.j < len(toks) && (toks[c.j].w == "count" || toks[c.j].w == "counts") && !c.isTable() &&
+			!(c.j+1 < len(toks) && articles[toks[c.j+1].w]) {
 			// "seat counts", "volunteer count": the number column itself
 			c.j++
 			c.text += " " + toks[c.j-1].text
@@ -374,6 +385,21 @@ func withoutAgg(e *lexEntry) *lexEntry {
 	return &lexEntry{toks: e.toks, text: e.text, ms: ms}
 }
 
+// irregularPast are past forms that do not end in -ed.
+var irregularPast = setOf("paid", "sold", "bought", "made", "held", "built", "won", "lost", "taken", "given", "seen",
+	"done", "spent", "sent", "met", "led", "kept", "left", "told", "found", "brought", "caught", "taught", "grown", "drawn")
+
+// pastParticiple: "observed", "taken", "sold" — not "need" or "seed".
+func pastParticiple(w string) bool {
+	if irregularPast[w] {
+		return true
+	}
+	if len(w) < 5 || strings.HasSuffix(w, "eed") {
+		return false
+	}
+	return strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en")
+}
+
 // verbNotColumn: a one-word past participle after a relative pronoun or a
 // form of "be" that names columns only by their head word or a part
 // ("astronomers who observed X" beside an "hours observed" column).
@@ -382,7 +408,7 @@ func verbNotColumn(toks []token, c *chunk, before []*chunk) bool {
 		return false
 	}
 	w := toks[c.i].w
-	if !strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "en") {
+	if !pastParticiple(w) {
 		return false
 	}
 	relative := false

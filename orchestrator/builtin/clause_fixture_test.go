@@ -34,6 +34,12 @@ func TestClauseFixture(t *testing.T) {
 		t.Fatal(err)
 	}
 	only := os.Getenv("CLAUSE_ONLY") // "declined" to print only those
+	if ask := os.Getenv("CLAUSE_Q"); ask != "" {
+		qs = qs[:0]
+		for _, text := range strings.Split(ask, "|") {
+			qs = append(qs, fixtures.Question{ID: "ask", Text: text})
+		}
+	}
 	for _, q := range qs {
 		plan, final, err := m.clauseAnswer(q.Text, m.pickToday(today), "sqlite")
 		if err != nil {
@@ -43,7 +49,7 @@ func TestClauseFixture(t *testing.T) {
 			continue
 		}
 		if only == "" {
-			t.Logf("%s %q\n   %s\n   gold %s", q.ID, q.Text, plan.SQL, strings.Join(strings.Fields(q.Gold), " "))
+			t.Logf("%s %q\n   %s\n   %s\n   gold %s", q.ID, q.Text, plan.SQL, strings.Join(plan.Assumptions, " | "), strings.Join(strings.Fields(q.Gold), " "))
 		}
 	}
 	_ = filepath.Base

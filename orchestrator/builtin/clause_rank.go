@@ -347,9 +347,9 @@ func (r *creader) readAs() string {
 }
 
 // leftovers declines when a word of the question found no role: every
-// word must be used by the plan or carry no meaning here. Before binding
-// (b nil) a verb linking rows is given the benefit of the doubt; after
-// binding it must link tables of the plan or lead to a condition.
+// word must be used by the plan or carry no meaning here. A verb linking
+// rows must lead on to a named thing or a condition, or close the question
+// right after a name when the plan does link rows of two tables.
 func (r *creader) leftovers(b *clauseBinder) error {
 	var unknown, unused []string
 	related := b == nil || len(b.tables) > 1 || len(b.exists) > 0
@@ -370,7 +370,7 @@ func (r *creader) leftovers(b *clauseBinder) error {
 			if b != nil {
 				c.role = "filler"
 			}
-		case (c.kind == ckWord || weakColumn(c)) && c.is(cwLink) && (related && r.linksForward(i) || r.conditionAfter(i) || r.lastWord(i) && r.afterName(i)):
+		case (c.kind == ckWord || weakColumn(c)) && c.is(cwLink) && (r.linksForward(i) || r.conditionAfter(i) || r.lastWord(i) && r.afterName(i) && related):
 			if b != nil {
 				c.role = "the link between the rows"
 			}
@@ -425,7 +425,8 @@ func (r *creader) afterName(i int) bool {
 		k--
 	}
 	c := r.at(k)
-	return c != nil && (c.kind == ckLit || c.isValue() || strings.HasPrefix(c.role, "the name") || strings.HasPrefix(c.role, "value"))
+	return c != nil && (c.kind == ckLit || c.isValue() || strings.HasPrefix(c.role, "the name") || strings.HasPrefix(c.role, "value") ||
+		strings.HasPrefix(c.role, "counted"))
 }
 
 // lastWord: nothing but fillers follows i ("What family does X belong to?").

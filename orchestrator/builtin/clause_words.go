@@ -250,7 +250,8 @@ func init() {
 		"reached", "stop at", "stops at", "stopped at", "call at", "calls at", "called at", "operate", "operates",
 		"operated", "inspect", "inspects", "inspected", "apply", "applies", "applied", "submit", "submits", "submitted",
 		"issue", "issues", "issued", "approve", "approves", "approved", "reject", "rejects", "rejected",
-		"attended by", "played by", "held by", "owned by", "run by", "led by", "made by", "written by", "sung by")
+		"attended by", "played by", "held by", "owned by", "run by", "led by", "made by", "written by", "sung by",
+		"included", "paid")
 	cw(cwWrite, "delete", "remove", "update", "insert", "drop", "truncate", "alter", "create", "add",
 		"modify", "change", "set", "rename", "replace", "erase", "wipe", "grant", "revoke", "edit")
 	cw(cwWhy, "why", "how come", "what caused", "reason")
