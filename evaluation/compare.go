@@ -9,17 +9,28 @@ import (
 	"strconv"
 )
 
-// Tolerances of number comparison: equal within either.
-const (
-	relTolerance = 1e-6
-	absTolerance = 0.005
-)
+// relTolerance is how far apart two decimals may be, relative to the
+// larger: floating-point sums of the same numbers in another order differ
+// in the last bits, nothing more.
+const relTolerance = 1e-9
 
 // Table is a result set: column names and rows of JSON values (float64,
 // string or nil), as execute_query returns them.
 type Table struct {
 	Columns []string
 	Rows    [][]any
+	// Decimals, when set on a gold table, holds per column the number of
+	// decimals the gold SQL rounds it to (ROUND(x, n)), or -1: a rounded
+	// gold column matches any value that rounds to it.
+	Decimals []int
+}
+
+// decimals returns the rounding of gold column j, or -1.
+func (t *Table) decimals(j int) int {
+	if t == nil || j >= len(t.Decimals) {
+		return -1
+	}
+	return t.Decimals[j]
 }
 
 // withoutNullRows drops rows whose every value is NULL: an aggregate over
@@ -41,9 +52,10 @@ func (t *Table) Empty() bool { return t == nil || len(withoutNullRows(t.Rows)) =
 // be matched by a distinct result column holding equal values row for row
 // (extra result columns, such as an entity's key beside its name, are
 // allowed); the row counts must be equal; rows are compared in order only
-// when ordered. Numbers are equal within 1e-6 relative or 0.005 absolute;
-// all-NULL rows count as no rows. It returns nil when the result is right,
-// else what differs.
+// when ordered. Integers must be equal, other numbers equal within 1e-9
+// relative, or, in a column the gold SQL rounds (want.Decimals), round to
+// the gold value; all-NULL rows count as no rows. It returns nil when the
+// result is right, else what differs.
 func Compare(got, want *Table, ordered bool) error {
 	g, w := withoutNullRows(got.Rows), withoutNullRows(want.Rows)
 	if len(w) == 0 {
@@ -61,9 +73,10 @@ func Compare(got, want *Table, ordered bool) error {
 	cands := make([][]int, nw)
 	for j := range nw {
 		wc := column(w, j)
+		dec := want.decimals(j)
 		for k := range ng {
 			gc := column(g, k)
-			if ordered && sameSeq(gc, wc) || !ordered && sameSeq(sortedVals(gc), sortedVals(wc)) {
+			if ordered && sameSeq(gc, wc, dec) || !ordered && sameSeq(sortedVals(gc), sortedVals(wc), dec) {
 				cands[j] = append(cands[j], k)
 			}
 		}
@@ -79,7 +92,7 @@ func Compare(got, want *Table, ordered bool) error {
 		if j == nw {
 			// Ordered: every mapped column already equals its gold column
 			// position by position, so the rows are equal.
-			return ordered || sameRowMultiset(g, w, assign)
+			return ordered || sameRowMultiset(g, w, assign, want)
 		}
 		for _, k := range cands[j] {
 			if used[k] {
@@ -109,12 +122,14 @@ func column(rows [][]any, j int) []any {
 	return out
 }
 
-func sameSeq(a, b []any) bool {
+// sameSeq reports whether a result column a equals gold column b value
+// for value, the gold rounded to dec decimals (-1: not rounded).
+func sameSeq(a, b []any, dec int) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if !Equal(a[i], b[i]) {
+		if !equalAt(a[i], b[i], dec) {
 			return false
 		}
 	}
@@ -123,7 +138,7 @@ func sameSeq(a, b []any) bool {
 
 // sameRowMultiset reports whether got's rows, projected on assign, pair off
 // one to one with want's rows.
-func sameRowMultiset(got, want [][]any, assign []int) bool {
+func sameRowMultiset(got, want [][]any, assign []int, gold *Table) bool {
 	taken := make([]bool, len(got))
 	for _, wr := range want {
 		found := false
@@ -133,7 +148,7 @@ func sameRowMultiset(got, want [][]any, assign []int) bool {
 			}
 			match := true
 			for j, k := range assign {
-				if !Equal(gr[k], wr[j]) {
+				if !equalAt(gr[k], wr[j], gold.decimals(j)) {
 					match = false
 					break
 				}
@@ -172,9 +187,14 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
-// Equal compares two result values: numbers within the tolerances, other
-// values exactly, NULL only with NULL.
-func Equal(a, b any) bool {
+// Equal compares two result values: integers exactly, other numbers within
+// 1e-9 relative, text exactly, NULL only with NULL.
+func Equal(a, b any) bool { return equalAt(a, b, -1) }
+
+// equalAt is Equal for a result value a and a gold value b the gold SQL
+// rounds to dec decimals (-1: it does not): a matches when it rounds to b,
+// that is when it lies within half a unit of the last decimal.
+func equalAt(a, b any, dec int) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
@@ -185,11 +205,19 @@ func Equal(a, b any) bool {
 	}
 	fa, okA := number(a)
 	fb, okB := number(b)
-	if okA && okB {
-		d := math.Abs(fa - fb)
-		return d <= absTolerance || d <= relTolerance*math.Max(math.Abs(fa), math.Abs(fb))
+	if !okA || !okB {
+		return fmt.Sprint(a) == fmt.Sprint(b)
 	}
-	return fmt.Sprint(a) == fmt.Sprint(b)
+	d := math.Abs(fa - fb)
+	scale := math.Max(math.Abs(fa), math.Abs(fb))
+	switch {
+	case dec >= 0:
+		return d <= 0.5*math.Pow10(-dec)+relTolerance*scale
+	case fa == math.Trunc(fa) && fb == math.Trunc(fb):
+		return fa == fb
+	default:
+		return d <= relTolerance*scale
+	}
 }
 
 // sortedVals orders values NULL < numbers < other text, numbers by value.

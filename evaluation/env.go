@@ -1,11 +1,15 @@
 package evaluation
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"time"
 
@@ -19,6 +23,7 @@ import (
 	"talk2tables/mcpserve"
 	"talk2tables/metadatamcp"
 	"talk2tables/orchestrator"
+	apiserver "talk2tables/server"
 )
 
 // Transports the servers of an Env are reached over.
@@ -40,9 +45,11 @@ const maxRows = 10000
 // Env is one fixture database served by the real MCP servers — database-mcp
 // with today pinned to the fixture's as-of date and, when a catalog is
 // given, metadata-mcp over it — behind an orchestrator with the built-in
-// generator.
+// generator and, in front of it, the real HTTP API (server.New), which
+// questions are asked through as a client asks them.
 type Env struct {
 	orch *orchestrator.Orchestrator
+	api  http.Handler
 	db   databasemcp.Backend
 	stop []func()
 }
@@ -139,6 +146,11 @@ func Start(ctx context.Context, opts EnvOptions) (_ *Env, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// The API as served, but without the limits meant for strangers: the
+	// harness asks hundreds of questions a second, from one client, with
+	// no API key.
+	cfg.HTTP.RateLimit, cfg.HTTP.APIKeysEnv = 0, ""
+	e.api = apiserver.New(e.orch, cfg.HTTP, nil, logger, nil)
 	return e, nil
 }
 
@@ -194,9 +206,59 @@ func (e *Env) Gold(ctx context.Context, sql string) (*Table, error) {
 	return &Table{Columns: d.Columns, Rows: d.Rows}, nil
 }
 
-// Ask answers a question with the orchestrator.
+// HTTPError is an answer other than 200 from the API: its status and the
+// error object of its body.
+type HTTPError struct {
+	Status  int
+	Code    string // "question_declined", "internal_error", …
+	Message string
+	Hint    string
+}
+
+func (e *HTTPError) Error() string {
+	return fmt.Sprintf("HTTP %d %s: %s", e.Status, e.Code, e.Message)
+}
+
+// Declined reports whether the planner refused the question.
+func (e *HTTPError) Declined() bool { return e.Code == "question_declined" }
+
+// Ask answers a question as a client of the API gets it: POST /api/query
+// on the real handler, in memory. A status other than 200 is an
+// *HTTPError, with the body's result (the SQL tried) when it has one.
 func (e *Env) Ask(ctx context.Context, question string) (*orchestrator.QueryResult, error) {
-	return e.orch.Process(ctx, orchestrator.Query{Question: question, MaxRows: maxRows})
+	body, err := json.Marshal(map[string]any{"question": question, "max_rows": maxRows})
+	if err != nil {
+		return nil, err
+	}
+	return e.post(ctx, body)
+}
+
+// post sends a raw /api/query body and decodes the answer.
+func (e *Env) post(ctx context.Context, body []byte) (*orchestrator.QueryResult, error) {
+	req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/api/query", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	e.api.ServeHTTP(rec, req)
+	if rec.Code == http.StatusOK {
+		var res orchestrator.QueryResult
+		if err := json.Unmarshal(rec.Body.Bytes(), &res); err != nil {
+			return nil, fmt.Errorf("HTTP 200 with a body that is not a result: %w", err)
+		}
+		return &res, nil
+	}
+	var eb struct {
+		Error struct {
+			Code, Message, Hint string
+		} `json:"error"`
+		Result *orchestrator.QueryResult `json:"result"`
+	}
+	he := &HTTPError{Status: rec.Code}
+	if err := json.Unmarshal(rec.Body.Bytes(), &eb); err == nil {
+		he.Code, he.Message, he.Hint = eb.Error.Code, eb.Error.Message, eb.Error.Hint
+	} else {
+		he.Message = fmt.Sprintf("(a body that is not an error object: %.200q)", rec.Body.String())
+	}
+	return eb.Result, he
 }
 
 // FixtureEnv builds a fixture into dir and starts an Env over it with the

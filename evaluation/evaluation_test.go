@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"talk2tables/internal/fixtures"
@@ -25,33 +26,52 @@ var floors = map[string]floor{
 	fixtures.Parcels:  {untouched: 0.80, edited: 0.80}, // 82% / 83%
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 65% / 70%
+	// Benchmark-style questions, at what the planner on main answers
+	// (2026-11-28, main at 7a351cd); the target is 40%.
+	fixtures.Allotments: {untouched: 0.73}, // 95/129
+	fixtures.Ferries:    {untouched: 0.76}, // 101/132
+	fixtures.Orchestra:  {untouched: 0.64}, // 87/134
+	fixtures.Permits:    {untouched: 0.57}, // 69/121
+	fixtures.League:     {untouched: 0.58}, // held out: 77/131
 }
 
 // knownWrong lists answers the planner on main gets wrong, by fixture and
 // question id, with the reason. They are reported but do not fail the test;
 // an entry whose question is no longer answered wrongly fails it, so the
-// list only shrinks. The planner rewrite (branch planner) emptied it.
+// list only shrinks. The planner rewrite (branch planner) emptied it; the
+// benchmark-style fixtures filled it again for a day (24 at main add2041),
+// and main at 9113ad9 emptied it.
 var knownWrong = map[string]string{}
+
+// heldOutWrong is how many wrong answers each held-out fixture may have:
+// the held-out fixtures' questions are never named here or in the test's
+// output, so they are counted, not listed. A count above the ceiling fails
+// the test, and so does one below it (lower the ceiling: it only falls).
+var heldOutWrong = map[string]int{
+	fixtures.Hotels: 0,
+	fixtures.League: 7, // 2026-11-28, main at 7a351cd
+}
 
 // TestFixtures runs every fixture end to end through the real MCP servers and
 // the orchestrator with the built-in generator, and fails on any wrong answer
 // and on a correct rate below the fixture's floor. The sample database's
 // database-mcp and metadata-mcp are reached over streamable HTTP, the other
-// fixtures' in-process.
+// fixtures' in-process. With -short each fixture is asked once, in-process,
+// with its untouched catalog.
 func TestFixtures(t *testing.T) {
 	var reports []*Report
 	for _, name := range fixtures.Names() {
-		cat, ok := CatalogFor(name)
+		cat, ok := catalogOnce(name)
 		if !ok {
 			t.Logf("%s: not evaluated end to end: no catalog drafter on this branch yet (its gold SQL is checked by TestGold)", name)
 			continue
 		}
 		transport := InProcess
-		if name == fixtures.Sample {
+		if name == fixtures.Sample && !testing.Short() {
 			transport = StreamableHTTP
 		}
 		modes := []bool{false}
-		if fixtures.EditsPath(name) != "" {
+		if fixtures.EditsPath(name) != "" && !testing.Short() {
 			modes = append(modes, true)
 		}
 		for _, edited := range modes {
@@ -73,19 +93,42 @@ func TestFixtures(t *testing.T) {
 	t.Logf("evaluation report:\n%s\n%s", table.String(), details.String())
 }
 
+// catalogs memoises each fixture's catalog for the test process: a
+// fixture builds to the same data every time, so its draft is the same,
+// and TestFixtures and TestNo5xx need not draft it twice.
+var catalogs sync.Map // fixture name → []byte
+
+// catalogOnce is CatalogFor with its result kept for the next caller.
+func catalogOnce(name string) (CatalogFunc, bool) {
+	cat, ok := CatalogFor(name)
+	if !ok {
+		return nil, false
+	}
+	return func(ctx context.Context, dbPath string) ([]byte, error) {
+		if b, ok := catalogs.Load(name); ok {
+			return b.([]byte), nil
+		}
+		b, err := cat(ctx, dbPath)
+		if err == nil {
+			catalogs.Store(name, b)
+		}
+		return b, err
+	}, true
+}
+
 func checkReport(t testing.TB, rep *Report) {
 	t.Helper()
 	label := fmt.Sprintf("%s (%s)", rep.Fixture, catalogLabel(rep))
-	for _, res := range rep.Results {
-		key := rep.Fixture + "/" + res.Question.ID
-		reason, known := knownWrong[key]
+	// No question may get a 5xx, or a 4xx that does not say what was wrong
+	// (TestNo5xx asks the fuzzed ones).
+	for i, res := range rep.Results {
+		fault := res.Fault()
 		switch {
-		case res.Outcome == Wrong && known:
-			t.Logf("%s: known wrong answer %s (%s): %s", label, res.Question.ID, reason, res.Detail)
-		case res.Outcome == Wrong:
-			t.Errorf("%s: WRONG answer to %s %q:\n  sql: %s\n  %s", label, res.Question.ID, res.Question.Text, oneLine(res.SQL), res.Detail)
-		case known && !rep.Edited:
-			t.Errorf("%s: %s is listed in knownWrong but was %s: remove it from the list", label, res.Question.ID, res.Outcome)
+		case fault == "":
+		case fixtures.HeldOut(rep.Fixture):
+			t.Errorf("%s (held out): question %d of the run (not shown): %s", label, i+1, fault)
+		default:
+			t.Errorf("%s: %s %q: %s", label, res.Question.ID, res.Question.Text, fault)
 		}
 	}
 	c := rep.Counts()
@@ -97,5 +140,28 @@ func checkReport(t testing.TB, rep *Report) {
 	if c.CorrectRate() < min {
 		t.Errorf("%s: %d of %d answerable questions correct (%.0f%%), below the floor of %.0f%%",
 			label, c.Correct, c.Answerable, 100*c.CorrectRate(), 100*min)
+	}
+	if fixtures.HeldOut(rep.Fixture) {
+		ceiling, wrong := heldOutWrong[rep.Fixture], c.Overall().Wrong
+		switch {
+		case wrong > ceiling:
+			t.Errorf("%s (held out): %d wrong answers, more than the %d allowed (its questions are not shown: "+
+				"fix the planner's general rules, never read the held-out fixture)", label, wrong, ceiling)
+		case wrong < ceiling && !rep.Edited:
+			t.Errorf("%s (held out): %d wrong answers, fewer than the %d allowed: lower heldOutWrong to %d", label, wrong, ceiling, wrong)
+		}
+		return
+	}
+	for _, res := range rep.Results {
+		key := rep.Fixture + "/" + res.Question.ID
+		reason, known := knownWrong[key]
+		switch {
+		case res.Outcome == Wrong && known:
+			t.Logf("%s: known wrong answer %s (%s): %s", label, res.Question.ID, reason, res.Detail)
+		case res.Outcome == Wrong:
+			t.Errorf("%s: WRONG answer to %s %q:\n  sql: %s\n  %s", label, res.Question.ID, res.Question.Text, oneLine(res.SQL), res.Detail)
+		case known && !rep.Edited:
+			t.Errorf("%s: %s is listed in knownWrong but was %s: remove it from the list", label, res.Question.ID, res.Outcome)
+		}
 	}
 }

@@ -65,14 +65,25 @@ func checkSameOutcomes(t testing.TB, lite, pg *Report) {
 	for _, r := range lite.Results {
 		outcome[r.Question.ID] = r.Outcome
 	}
+	held := fixtures.HeldOut(pg.Fixture)
+	var heldBad, heldDiffer int
 	for _, r := range pg.Results {
 		switch {
+		case (r.Outcome == Wrong || r.Outcome == Error) && held:
+			heldBad++
 		case r.Outcome == Wrong || r.Outcome == Error:
 			t.Errorf("%s: %s answer to %s %q:\n  sql: %s\n  %s", label, r.Outcome, r.Question.ID, r.Question.Text, oneLine(r.SQL), r.Detail)
+		case r.Outcome != outcome[r.Question.ID] && held:
+			heldDiffer++
 		case r.Outcome != outcome[r.Question.ID]:
 			t.Errorf("%s: %s %q is %s on %s, %s on SQLite: %s", label, r.Question.ID, r.Question.Text,
 				r.Outcome, pg.Engine, outcome[r.Question.ID], r.Detail)
 		}
+	}
+	if heldBad+heldDiffer > 0 {
+		// A held-out fixture's questions are never shown (docs/evaluation.md).
+		t.Errorf("%s (held out): %d wrong or failed answers on %s, %d more with another outcome than on SQLite (questions not shown)",
+			label, heldBad, pg.Engine, heldDiffer)
 	}
 	if len(pg.Results) != len(lite.Results) {
 		t.Errorf("%s: %d questions asked, %d on SQLite", label, len(pg.Results), len(lite.Results))

@@ -1,12 +1,15 @@
 // Package evaluation measures the offline planner end to end: for each
 // fixture it builds the database, produces its catalog (drafted, or the
 // sample's hand-maintained one), serves both through the real database-mcp
-// and metadata-mcp servers, asks every question through the orchestrator
-// with the built-in generator, and classifies each answer against the
-// question's hand-written gold SQL as correct, declined, wrong or error.
+// and metadata-mcp servers, asks every question through the real HTTP API
+// over the orchestrator with the built-in generator, and classifies each
+// answer against the question's hand-written gold SQL as correct,
+// declined, wrong or error, numbers compared tightly (Compare). A report
+// scores a fixture correct − 10 × wrong over all its questions.
 //
-// TestFixtures enforces the targets (no wrong answer anywhere; correct-rate
-// floors per fixture); `go run ./scripts/eval` prints the report table.
+// TestFixtures enforces the targets (no wrong answer anywhere, no 5xx;
+// correct-rate floors per fixture), TestNo5xx asks fuzzed phrasings;
+// `go run ./scripts/eval` prints the report table. See docs/evaluation.md.
 package evaluation
 
 import (
@@ -14,8 +17,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"github.com/go-sql-driver/mysql"
@@ -23,7 +28,6 @@ import (
 
 	"talk2tables/databasemcp"
 	"talk2tables/internal/fixtures"
-	"talk2tables/orchestrator/sqlgen"
 )
 
 // CatalogFunc produces the catalog JSON of a database: the drafter, or a
@@ -53,6 +57,28 @@ type Result struct {
 	Outcome  Outcome
 	SQL      string // what the planner ran
 	Detail   string // why it is not correct
+	// Status is the API's HTTP status (200, 422 for a decline, …) and
+	// Message the error message of its body: a 5xx, or a 4xx without a
+	// message, is a fault of its own (Fault).
+	Status  int
+	Message string
+}
+
+// Fault says what is wrong with the API's answer itself, whatever the
+// question: a 5xx, or a 4xx that does not say what was wrong; "" when
+// neither.
+func (r Result) Fault() string {
+	return apiFault(r.Status, r.Message)
+}
+
+func apiFault(status int, message string) string {
+	switch {
+	case status >= 500:
+		return fmt.Sprintf("HTTP %d: %s", status, message)
+	case status >= 400 && strings.TrimSpace(message) == "":
+		return fmt.Sprintf("HTTP %d without a message saying what was wrong", status)
+	}
+	return ""
 }
 
 // Report is one fixture run.
@@ -103,6 +129,31 @@ func (r *Report) Counts() Counts {
 	}
 	return c
 }
+
+// Overall are the outcomes over all questions, answerable and
+// must-decline alike: a declined must-decline question is correct, an
+// answered one wrong.
+type Overall struct {
+	Questions, Correct, Declined, Wrong, Error int
+}
+
+// Overall folds the must-decline questions into the outcomes.
+func (c Counts) Overall() Overall {
+	return Overall{
+		Questions: c.Answerable + c.MustDecline,
+		Correct:   c.Correct + c.DeclineOK,
+		Declined:  c.Declined,
+		Wrong:     c.Wrong + c.DeclineWrong,
+		Error:     c.Error + c.DeclineError,
+	}
+}
+
+// WrongPenalty is what one wrong answer costs in the score: a wrong answer
+// is worth ten right ones, since a user cannot tell it from a right one.
+const WrongPenalty = 10
+
+// Score is correct − 10 × wrong over all questions.
+func (o Overall) Score() int { return o.Correct - WrongPenalty*o.Wrong }
 
 // CorrectRate is the share of answerable questions answered correctly.
 func (c Counts) CorrectRate() float64 {
@@ -301,10 +352,16 @@ func judge(ctx context.Context, gold, ask *Env, q fixtures.Question, edited bool
 		if want.Empty() {
 			return res, errors.New("gold result is empty or all NULL: the question has gone stale")
 		}
+		want.Decimals = GoldDecimals(q.GoldFor(edited))
 	}
 	ans, err := ask.Ask(ctx, q.Text)
 	if ans != nil {
 		res.SQL = ans.SQL
+	}
+	res.Status = http.StatusOK
+	var he *HTTPError
+	if errors.As(err, &he) {
+		res.Status, res.Message = he.Status, he.Message
 	}
 	switch {
 	case err != nil && isDecline(err):
@@ -332,6 +389,6 @@ func judge(ctx context.Context, gold, ask *Env, q fixtures.Question, edited bool
 }
 
 func isDecline(err error) bool {
-	var ge *sqlgen.SQLGenerationError
-	return errors.As(err, &ge) && ge.Reason == sqlgen.ReasonDeclined
+	var he *HTTPError
+	return errors.As(err, &he) && he.Declined()
 }

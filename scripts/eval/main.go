@@ -5,6 +5,13 @@
 //
 //	go run ./scripts/eval [-fixtures sales,bikeshop] [-details] [-drafted] [-transport inprocess|streamable_http]
 //	    [-postgres postgres://user@host:5432/postgres [-password-env PGPASSWORD]]
+//	go run ./scripts/eval -inventory [-fixtures …]
+//
+// The report has, per fixture and catalog, the outcomes over all questions
+// and the score (correct − 10 × wrong); held-out fixtures come in a table
+// of their own, and -details never lists their questions. -inventory
+// prints what each fixture holds instead: tables, questions, and how many
+// of the answerable ones need a join or a grouping or ordering.
 //
 // With -postgres every fixture is also evaluated on PostgreSQL: its rows
 // are loaded into a throwaway database created (and dropped) on that server
@@ -15,6 +22,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
@@ -54,6 +62,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	pgDSN := fs.String("postgres", "", "also evaluate on PostgreSQL: a server where the role may CREATE DATABASE (a throwaway database per run)")
 	passwordEnv := fs.String("password-env", "", "environment variable holding the -postgres password (default PGPASSWORD or ~/.pgpass)")
 	drafted := fs.Bool("drafted", false, "evaluate the fixtures without a hand-made catalog with the catalog `talk2tables catalog init` drafts, even where the tests do not yet")
+	inventory := fs.Bool("inventory", false, "print what each fixture holds (tables, questions by kind) instead of evaluating")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
@@ -65,6 +74,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
+
+	if *inventory {
+		return writeInventory(ctx, stdout, dir, strings.Split(*names, ","))
+	}
 
 	var reports []*evaluation.Report
 	var skipped []string
@@ -116,6 +129,72 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return evaluation.WriteDetails(stdout, reports)
 	}
 	return nil
+}
+
+// writeInventory prints, per fixture, its tables and views (of a fresh
+// build) and its questions: answerable, to decline, and how many of the
+// answerable ones read several tables or group or order (fixtures.GoldShape).
+func writeInventory(ctx context.Context, w io.Writer, dir string, names []string) error {
+	fmt.Fprintln(w, "| fixture | tables | views | answerable | must-decline | with joins | with grouping or ordering | questions | held out |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---|---|")
+	for _, name := range names {
+		name = strings.TrimSpace(name)
+		qs, err := fixtures.Questions(name)
+		if err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		path, err := fixtures.Build(ctx, name, dir)
+		if err != nil {
+			return err
+		}
+		tables, views, err := countTables(ctx, path)
+		if err != nil {
+			return err
+		}
+		var answerable, decline, joins, grouping int
+		for _, q := range qs {
+			if q.Decline {
+				decline++
+				continue
+			}
+			answerable++
+			s := fixtures.GoldShape(q)
+			if s.Joins {
+				joins++
+			}
+			if s.Grouping {
+				grouping++
+			}
+		}
+		style, held := "analyst", ""
+		if fixtures.Plain(name) {
+			style = "benchmark"
+		}
+		if fixtures.HeldOut(name) {
+			held = "yes"
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %d (%.0f%%) | %d (%.0f%%) | %s | %s |\n", name, tables, views, answerable, decline,
+			joins, pct(joins, answerable), grouping, pct(grouping, answerable), style, held)
+	}
+	return nil
+}
+
+func pct(n, of int) float64 {
+	if of == 0 {
+		return 0
+	}
+	return 100 * float64(n) / float64(of)
+}
+
+func countTables(ctx context.Context, path string) (tables, views int, err error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		return 0, 0, err
+	}
+	defer db.Close()
+	err = db.QueryRowContext(ctx, `SELECT COUNT(*) FILTER (WHERE type = 'table'), COUNT(*) FILTER (WHERE type = 'view')
+		FROM sqlite_master WHERE name NOT LIKE 'sqlite\_%' ESCAPE '\'`).Scan(&tables, &views)
+	return tables, views, err
 }
 
 // runPostgres evaluates one fixture on a throwaway PostgreSQL database

@@ -22,7 +22,7 @@ func TestPostgresFlag(t *testing.T) {
 		t.Fatalf("run: %v\n%s", err, errOut.String())
 	}
 	report := out.String()
-	for _, want := range []string{"| sales | untouched | 47 |", "| sales | untouched, PostgreSQL | 47 |"} {
+	for _, want := range []string{"| sales | untouched | 57 |", "| sales | untouched, PostgreSQL | 57 |"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q:\n%s", want, report)
 		}
@@ -40,4 +40,41 @@ func TestPostgresFlag(t *testing.T) {
 		t.Errorf("%d throwaway databases left behind", left)
 	}
 	t.Logf("report:\n%s", report)
+}
+
+// TestInventory: -inventory lists every fixture with its tables and
+// question counts, and evaluates nothing.
+func TestInventory(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"-inventory", "-fixtures", "ferries,league"}, &out, &errOut); err != nil {
+		t.Fatalf("run: %v\n%s", err, errOut.String())
+	}
+	for _, want := range []string{"| ferries | 6 | 0 |", "| league | 8 | 0 |", "benchmark | yes |"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("inventory lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// TestHeldOutApart: a held-out fixture is scored in a table of its own,
+// and -details never lists its questions.
+func TestHeldOutApart(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"-fixtures", "ferries,league", "-details"}, &out, &errOut); err != nil {
+		t.Fatalf("run: %v\n%s", err, errOut.String())
+	}
+	report := out.String()
+	held := strings.Index(report, "Held out")
+	if held < 0 || strings.Index(report, "| ferries |") > held || strings.Index(report, "| league |") < held {
+		t.Errorf("ferries should come before the held-out table and league in it:\n%s", report)
+	}
+	if !strings.Contains(report, "| score |") {
+		t.Errorf("no score column:\n%s", report)
+	}
+	if strings.Contains(report, "lg-") || !strings.Contains(report, "league (untouched): held out, questions not listed") {
+		t.Errorf("the details list a held-out question, or do not say they are left out:\n%s", report)
+	}
+	if !strings.Contains(report, "ferries (untouched) fr-") {
+		t.Errorf("the details do not list the other fixture's questions:\n%s", report)
+	}
 }
