@@ -66,6 +66,9 @@ func checkSameOutcomes(t testing.TB, lite, pg *Report) {
 		outcome[r.Question.ID] = r.Outcome
 	}
 	for _, r := range pg.Results {
+		if r.Outcome == Wrong && outcome[r.Question.ID] == Wrong && knownWrong[pg.Fixture+"/"+r.Question.ID] != "" {
+			continue // as wrong on SQLite, and listed: TestFixtures reports it
+		}
 		switch {
 		case r.Outcome == Wrong || r.Outcome == Error:
 			t.Errorf("%s: %s answer to %s %q:\n  sql: %s\n  %s", label, r.Outcome, r.Question.ID, r.Question.Text, oneLine(r.SQL), r.Detail)
