@@ -68,6 +68,9 @@ func checkSameOutcomes(t testing.TB, lite, pg *Report) {
 	held := fixtures.HeldOut(pg.Fixture)
 	var heldBad, heldDiffer int
 	for _, r := range pg.Results {
+		if r.Outcome == Wrong && outcome[r.Question.ID] == Wrong && knownWrong[pg.Fixture+"/"+r.Question.ID] != "" {
+			continue // as wrong on SQLite, and listed: TestFixtures reports it
+		}
 		switch {
 		case (r.Outcome == Wrong || r.Outcome == Error) && held:
 			heldBad++
