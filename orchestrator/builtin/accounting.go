@@ -3,6 +3,7 @@ package builtin
 import (
 	"fmt"
 	"strings"
+	"talk2tables/catalog"
 )
 
 // Every word accounted for: a reading that answers must have used each
@@ -23,6 +24,16 @@ func analystLeftovers(sc scanned, p *plan, sql string) error {
 		}
 	}
 	related := len(p.joins.edges) > 0 || len(p.where) > 0
+	for _, sp := range sc.spans {
+		if sp.used && sp.kind == spWord && grainWords[sp.text] && onlyHeads(sp) {
+			// "in each year" read as a "founding year" column: which year?
+			return decline("%q could be the year of the rows' own date or of %s", sp.text, describeMeanings(sp)).
+				withHint("name the column, e.g. by %s", describeMeanings(sp))
+		}
+	}
+	if err := showsOnlyFilter(p); err != nil {
+		return err
+	}
 	var left []string
 	for k := 0; k < len(sc.toks); {
 		if covered[k] {
@@ -35,6 +46,12 @@ func analystLeftovers(sc scanned, p *plan, sql string) error {
 		}
 		n, info := matchClauseWord(sc.toks[:end], k)
 		switch {
+		case n > 0 && (info.cw == cwFiller || info.cw == cwHave || info.cw == cwAnd) && saysMore[sc.toks[k].w] && (k == 0 || sc.toks[k].w != "where") &&
+			!(possessives[sc.toks[k].w] && (len(p.groupBy) > 0 || p.limit > 0)):
+			// "whose C is", "and their C", "where have T happened": a
+			// relation the analyst reading does not read
+			left = append(left, sc.toks[k].w)
+			n = 1
 		case n > 0 && fillerRole(info.cw):
 		case n > 0 && info.cw == cwLink && related:
 		case n > 0 && info.cw == cwCmp && k+n < len(covered) && coveredTime(sc, k+n):
@@ -52,6 +69,65 @@ func analystLeftovers(sc scanned, p *plan, sql string) error {
 			withHint("rephrase without it, or name the column it is about")
 	}
 	return nil
+}
+
+// grainWords are the time grains a column may also be named by.
+var grainWords = setOf("year", "years", "month", "months", "day", "days", "week", "weeks", "quarter", "quarters")
+
+// saysMore are words the analyst reading may not leave unused: each says
+// something about the rows it does not read ("where" only as the question's
+// first word: the place of the rows, not a condition).
+var saysMore = setOf("where", "their", "its", "his", "her", "with their", "and their")
+
+// possessives refer to the group in "for each C, count its T".
+var possessives = setOf("their", "its", "his", "her")
+
+// showsOnlyFilter declines a list that shows nothing but columns an
+// equality condition fixes ("the authors whose genre is X" read as the
+// genre X, once per row): the question asked for something else.
+func showsOnlyFilter(p *plan) error {
+	if p.kind == pAggregate || len(p.sels) == 0 {
+		return nil
+	}
+	fixed := map[*column]bool{}
+	fixedTables := map[*table]bool{}
+	for _, c := range p.where {
+		if c.kind == cValues && !c.neg && len(c.values) == 1 && c.e.kind == eCol {
+			fixed[c.e.col] = true
+			fixedTables[c.e.col.t] = true
+		}
+	}
+	for _, s := range p.sels {
+		// a key to a row the condition picks is as fixed as the condition
+		if s.e.kind != eCol || !fixed[s.e.col] && !(s.e.col.fk != nil && fixedTables[s.e.col.fk.to]) {
+			return nil
+		}
+	}
+	return decline("the answer would only repeat the value asked about (%s)", p.sels[0].e.col.ref()).
+		withHint("name the column to show, e.g. the name of the rows")
+}
+
+// onlyHeads: the span names columns only by the last word of a longer name
+// ("year" for a founding year).
+func onlyHeads(sp *span) bool {
+	return qualifiedOnly(sp.text, sp.ms)
+}
+
+// qualifiedOnly: every column the word names has a longer name whose last
+// word it is ("year" of founded_year), so the word alone may as well mean the
+// time grain of the rows' own date.
+func qualifiedOnly(word string, ms []*meaning) bool {
+	n := 0
+	for _, m := range ms {
+		if m.kind != mColumn {
+			continue
+		}
+		if p := catalog.IdentifierPhrase(m.c.name); p == word || catalog.Singular(p) == catalog.Singular(word) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // unusedOK: frame words a reading may leave unused.

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"talk2tables/orchestrator/sqlgen"
@@ -153,6 +154,14 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 	if err := r.leftovers(b); err != nil {
 		return sqlgen.Plan{}, false, err
 	}
+	if err := showsOnlyFilter(p); err != nil {
+		return sqlgen.Plan{}, false, err
+	}
+	if q := countsInTotal(toks, p, b.tables); q != nil {
+		// "ordered more than 30 books in total" where each line has a quantity
+		return sqlgen.Plan{}, false, decline("\"in total\" could mean the number of rows or the total of %s", q.ref()).
+			withHint("ask for the number of rows, or the total %s", q.phrase())
+	}
 	sql, _, err := render(p, dialect)
 	if err != nil {
 		return sqlgen.Plan{}, false, err
@@ -172,13 +181,94 @@ func (r *creader) parse() error {
 	for _, step := range []func() error{
 		r.readUnsupported, r.readLead, r.readEverything, r.readOrder, r.readSuperlatives, r.readComparisons,
 		r.readAggregates, r.readGroups, r.readNamed, r.readTableNames, r.readLike, r.readExists, r.readValues, r.readTime,
-		r.readSelect, r.readOr, r.sortItems,
+		r.readSelect, r.readWithSubject, r.readOr, r.sortItems,
 	} {
 		if err := step(); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// readWithSubject reads "the T (conditions) with their C", "T and the C of
+// their U": the rows asked about are shown with the columns that follow —
+// each row named beside its C, not the C alone.
+func (r *creader) readWithSubject() error {
+	s := r.q.subject
+	ranked := false
+	if s == nil {
+		// "what is the heaviest parcel, and where does it go?"
+		for _, c := range r.cs {
+			if c.role == "the rows ranked" {
+				s, ranked = c, true
+			}
+		}
+	}
+	if s == nil || r.q.perRow != nil || !r.q.shownColumns() {
+		return nil
+	}
+	k := r.cs.index(s) + 1
+	for ; k < len(r.cs); k++ {
+		c := r.at(k)
+		if c.role == "" && !(c.kind == ckWord && (c.info.cw == cwFiller && relationPreps[c.text] && c.text != "with" || eventless[c.text])) || strings.HasPrefix(c.role, "shown") {
+			break
+		}
+	}
+	c := r.at(k)
+	if !free(c) || c.kind != ckWord || !(c.is(cwAnd) || c.is(cwHave) && c.text == "with") {
+		return nil
+	}
+	j := k + 1
+	for j < len(r.cs) && (r.soft(j) && r.at(j).text != "a" && r.at(j).text != "an" || ranked && itsQuestion(r.at(j))) {
+		j++
+	}
+	if j == k+1 && !strings.Contains(c.text, " ") {
+		return nil // "with a C" is a condition, "T and U" two tables
+	}
+	if nx := r.at(j); nx == nil || !strings.HasPrefix(nx.role, "shown") {
+		return nil
+	}
+	r.use(c, "shown beside the rows asked about")
+	r.q.perRow = s
+	return nil
+}
+
+// countsInTotal: the question says "in total" and the plan counts rows of
+// tables one of which has a quantity to add up; that quantity, else nil.
+func countsInTotal(toks []token, p *plan, tables map[*table]bool) *column {
+	said := false
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].w == "in" && toks[i+1].w == "total" {
+			said = true
+		}
+	}
+	if !said {
+		return nil
+	}
+	counts := false
+	for _, s := range p.sels {
+		counts = counts || s.e.kind == eCountAll
+	}
+	for _, h := range p.having {
+		counts = counts || h.e.kind == eCountAll
+	}
+	if !counts {
+		return nil
+	}
+	for t := range tables {
+		for _, c := range t.cols {
+			if c.additive() && !c.isKey() {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// itsQuestion: a word of a second question about the same row ("and what
+// does it cost").
+func itsQuestion(c *chunk) bool {
+	return c.role == "" && c.kind == ckWord && (c.text == "what" || c.text == "does" || c.text == "do" || c.text == "is" || c.text == "it" || c.text == "what is its" || c.text == "its")
 }
 
 // shownColumns: the question shows columns (and no aggregate).

@@ -745,6 +745,11 @@ func (b *clauseBinder) bindItems(p *plan) error {
 			if weakPart(it.col, c) {
 				return notMine("%q is only a part of the name %s", it.col.text, c.ref())
 			}
+			if v := b.valueOf(it); v != nil && !valueRows(v, c.t) {
+				// "the name of the head chef of X": the name of a row that
+				// is a head chef, not of the X the question names
+				return notMine("%q of %q: %s is not of the rows %q names", it.col.text, v.text, c.ref(), v.text)
+			}
 			if !b.need(c.t) {
 				return notMine("%s is not linked to %s many-to-one, so its %s cannot be shown beside each row", c.t.name, b.root.name, c.name)
 			}
@@ -760,6 +765,54 @@ func (b *clauseBinder) bindItems(p *plan) error {
 		}
 	}
 	return nil
+}
+
+// namesKey: the question names the column as a key ("courier id", "the
+// route code").
+func (b *clauseBinder) namesKey(col *column) bool {
+	for _, c := range b.q.cs {
+		if c.role == "" || !slices.Contains(c.columns(), col) {
+			continue
+		}
+		ws := strings.Fields(c.text)
+		if keyWords[ws[len(ws)-1]] || ws[len(ws)-1] == "code" || ws[len(ws)-1] == "number" || ws[len(ws)-1] == "no" {
+			return true
+		}
+	}
+	return false
+}
+
+// valueOf is the value chunk right after "<item> of (the)", or nil.
+func (b *clauseBinder) valueOf(it *citem) *chunk {
+	k := it.pos + 1
+	if k >= len(b.q.cs) || b.q.cs[k].kind != ckWord || b.q.cs[k].text != "of" && b.q.cs[k].text != "of the" {
+		return nil
+	}
+	for k++; k < len(b.q.cs) && b.q.cs[k].kind == ckWord && softWords[b.q.cs[k].text]; k++ {
+	}
+	if k < len(b.q.cs) && b.q.cs[k].onlyValue() {
+		return b.q.cs[k]
+	}
+	return nil
+}
+
+// valueRows: the table t holds the value's rows, or rows that refer to
+// them (a person of a job title).
+func valueRows(v *chunk, t *table) bool {
+	for _, m := range v.ms {
+		if m.c == nil {
+			continue
+		}
+		if m.c.t == t {
+			return true
+		}
+		for _, c := range t.cols {
+			if c.fk != nil && c.fk.to == m.c.t {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // labelItem shows a table's name of several columns when a word names
@@ -862,6 +915,10 @@ func (b *clauseBinder) aggExpr(a *cagg) (expr, error) {
 		if c.isKey() {
 			return expr{}, decline("%s identifies rows: adding or averaging it means nothing", c.ref())
 		}
+	}
+	if (a.fn == "MAX" || a.fn == "MIN") && !c.numeric && !c.numberAsText() && !c.dateType && c.kind != catalog.KindDate && c.dateFmt == "" {
+		// "the highest rent" of a text column: compared as text, "9" > "10"
+		return expr{}, notMine("%s is stored as text: its %s would be compared letter by letter", c.ref(), strings.ToLower(fnWord(a.fn)))
 	}
 	b.resolve(a.arg.text, "column", c.ref())
 	return expr{kind: eAgg, fn: a.fn, col: c, distinct: a.distinct}, nil
@@ -1016,6 +1073,13 @@ func (b *clauseBinder) finish(p *plan) error {
 		b.assume = append(b.assume, fmt.Sprintf("no column named: every column of %s shown", b.subject.name))
 	}
 	if p.kind == pAggregate {
+		for _, g := range p.groupBy {
+			if g.kind == eCol && g.col.fk != nil && g.col.fk.ref.numeric && len(b.labelCols(g.col.fk.to)) > 0 && !b.namesKey(g.col) {
+				// "which courier has the most deliveries": the courier's
+				// name, through this very key — not the key alone
+				return notMine("%s refers to %s, whose name I would have to show through it", g.col.ref(), g.col.fk.to.name)
+			}
+		}
 		for _, s := range p.sels {
 			if s.e.kind == eCol && !grouped(p, s.e.col) {
 				return finalDecline("%s is shown beside an aggregate without a grouping by it", s.e.col.ref()).
@@ -1027,7 +1091,11 @@ func (b *clauseBinder) finish(p *plan) error {
 		// "which city is each store in": each store named beside its city
 		if t, err := b.tableOf(b.q.perRow); err == nil && b.reachable(t) && b.need(t) {
 			var front []selItem
-			for _, c := range b.shownOf(t) {
+			cols := b.shownOf(t)
+			if len(b.labelCols(t)) == 0 {
+				cols = t.cols // no name to show it by: the whole row
+			}
+			for _, c := range cols {
 				if !selects(p, c) {
 					front = append(front, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
 				}

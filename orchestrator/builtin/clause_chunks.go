@@ -138,7 +138,7 @@ func matchClauseWord(toks []token, i int) (int, cinfo) {
 			continue
 		}
 		if n > 1 && overlapsLonger(toks, i+n-1) {
-			continue // "held at least 6": the last word starts "at least"
+			continue // "ran at least 3": the last word starts "at least"
 		}
 		if info, found := clauseWords[b.String()]; found {
 			return n, info

@@ -431,6 +431,9 @@ func (r *creader) readNamed() error {
 		if !free(c) || !c.is(cwNamed) || c.kind != ckWord {
 			continue
 		}
+		if nx := r.at(r.next(i + 1)); nx != nil && nx.kind == ckWord && particles[nx.text] {
+			continue // "signed up", "checked in": a phrasal verb, not a name
+		}
 		v, end := r.nameAfter(i + 1)
 		if v == "" {
 			return decline("%q is not followed by a name", c.text).withHint("put the name in quotes, e.g. %s 'Name'", c.text)
@@ -451,6 +454,10 @@ func (r *creader) readNamed() error {
 	}
 	return nil
 }
+
+// particles end phrasal verbs ("checked out", "signed up"): never a name.
+var particles = map[string]bool{"out": true, "up": true, "off": true, "in": true, "on": true,
+	"back": true, "away": true, "over": true, "down": true, "for": true, "to": true, "by": true}
 
 // readTableNames reads "the telescope Scope B6": a table's noun followed
 // by a capitalised name nothing else knows — the name of one of its rows.
@@ -660,7 +667,7 @@ func (r *creader) filledColumn(i int) *chunk {
 	}
 	k := r.next(i + 1)
 	col := r.at(k)
-	if !free(col) || !col.isColumn() || col.isTable() || flagChunk(col) || numericCol(col) || orderable(col) {
+	if !free(col) || !col.isColumn() || col.isTable() && !r.ownColumn(i, col) || flagChunk(col) || (numericCol(col) || orderable(col)) && !r.ownColumn(i, col) {
 		return nil
 	}
 	nx := r.at(r.next(k + 1))
@@ -671,6 +678,54 @@ func (r *creader) filledColumn(i int) *chunk {
 		return nil
 	}
 	return col
+}
+
+// ownColumn: the column chunk (which also names a table) is a column of the
+// table right before i — "matches that had a referee" is about the
+// matches' own referee column, not the referees.
+func (r *creader) ownColumn(i int, col *chunk) bool {
+	t := r.tableBefore(i)
+	if t == nil || t.isColumn() {
+		return false
+	}
+	for _, c := range col.columns() {
+		if c.fk != nil && slices.Contains(t.tables(), c.t) {
+			return true
+		}
+	}
+	return false
+}
+
+// predicate: the column follows a copula after the rows were named
+// ("Which rooms are heated", "trips that were refunded").
+func (r *creader) predicate(i int) bool {
+	pv := r.at(i - 1)
+	if pv == nil || pv.kind != ckWord || pv.role != "" {
+		return false
+	}
+	ws := strings.Fields(pv.text)
+	if !copulas[ws[len(ws)-1]] {
+		return false
+	}
+	before := r.at(i - 2)
+	return before != nil && r.tableBefore(i-1) != nil && !(before.kind == ckWord && (before.text == "what" || before.text == "which" || before.text == "who"))
+}
+
+var copulas = setOf("is", "are", "was", "were", "be", "been")
+
+// adjective: the column stands right before a table of its own ("the
+// heated rooms").
+func (r *creader) adjective(i int) bool {
+	nx := r.at(i + 1)
+	if nx == nil || !nx.isTable() {
+		return false
+	}
+	for _, col := range r.at(i).columns() {
+		if slices.Contains(nx.tables(), col.t) {
+			return true
+		}
+	}
+	return false
 }
 
 // pluralNoun: the chunk is a plural word naming a table ("inspections"):
@@ -1026,6 +1081,14 @@ func (r *creader) readSelect() error {
 			return notMine("%q names a table and its measure", c.text)
 		case c.isColumn() && c.is(cwLink) && weakColumn(c):
 			// "musicians born after 1990": a verb, whatever column shares the word
+		case c.isColumn() && i > 0 && r.at(i-1).kind == ckWord && (r.at(i-1).text == "whose" || r.at(i-1).text == "where"):
+			// "T whose C ... is V": C is the condition's, never shown
+			return notMine("I could not read the condition on %q after %q", c.text, r.at(i-1).text)
+		case c.isColumn() && !c.isTable() && (r.predicate(i) || r.adjective(i)):
+			// "rooms that are heated", "the refunded trips": a
+			// state of the rows (a yes/no or a value) I could not read
+			return finalDecline("%q says something of the rows that I could not read as a condition", c.text).
+				withHint("say the value, e.g. whose %s is ...", c.text)
 		case c.isColumn():
 			r.use(c, "shown")
 			r.q.items = append(r.q.items, &citem{col: c, pos: i})

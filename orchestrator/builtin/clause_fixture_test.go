@@ -40,8 +40,20 @@ func TestClauseFixture(t *testing.T) {
 			qs = append(qs, fixtures.Question{ID: "ask", Text: text})
 		}
 	}
+	full := os.Getenv("CLAUSE_FULL") != "" // the whole generator, not only the clause reader
+	g := New(nil)
 	for _, q := range qs {
 		plan, final, err := m.clauseAnswer(q.Text, m.pickToday(today), "sqlite")
+		if full {
+			req := e.req
+			req.Question, req.Today = q.Text, today
+			p, gerr := g.Generate(context.Background(), req)
+			if gerr == nil {
+				plan, err = p, nil
+			} else {
+				err = gerr
+			}
+		}
 		if err != nil {
 			if only == "" || only == "declined" {
 				t.Logf("%s %q\n   DECLINE (final %v) %v", q.ID, q.Text, final, err)

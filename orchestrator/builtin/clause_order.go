@@ -604,6 +604,12 @@ func (r *creader) readAggregates() error {
 			if nb := r.at(j); free(nb) && nb.is(cwCount) && nb.kind == ckWord {
 				// "the average number of seats": a number column
 				if col := r.at(r.next(j + 1)); free(col) && col.isColumn() && numericCol(col) && !col.isTable() {
+					if per := r.at(r.next(r.next(j+1) + 1)); per != nil && per.kind == ckWord && per.text == "per" {
+						// "the average number of minutes per caller": one
+						// figure (the total over the callers) or one each?
+						return finalDecline("%q per row of what follows: one average over all of them, or one for each?", c.text+" "+nb.text+" "+col.text).
+							withHint("ask for the total %s divided by the number of rows, or the average %s for each", col.text, col.text)
+					}
 					r.use(nb, "number of")
 					j = r.next(j + 1)
 				}
@@ -705,8 +711,19 @@ func (r *creader) countTarget(i int) cterm {
 				r.use(t, "aggregated")
 				return cterm{agg: &cagg{fn: "SUM", arg: t}, end: k + 1}
 			}
+			words := strings.Fields(t.text)
+			_, unit := unitNouns[words[len(words)-1]]
+			if unit && !distinct && !numericCol(t) {
+				return cterm{err: finalDecline("%q of %q: a column of text; I can't add it up", r.at(i).text, t.text)}
+			}
+			if unit && !distinct && numericCol(t) {
+				// "how many overtime hours": a quantity in a unit, added up
+				r.use(r.at(i), "SUM")
+				r.use(t, "aggregated")
+				return cterm{agg: &cagg{fn: "SUM", arg: t}, end: k + 1}
+			}
 			for _, col := range t.columns() {
-				if (col.additive() || col.numeric && !distinct) && !col.isKey() {
+				if (col.additive() || (col.numeric || col.numberAsText()) && !distinct) && !col.isKey() {
 					return cterm{err: notMine("%q of %q: a quantity to add up, or its distinct values?", r.at(i).text, t.text)}
 				}
 			}
@@ -774,6 +791,11 @@ func (r *creader) readGroups() error {
 				return decline("%q is not followed by what to group by", c.text).withHint("e.g. for each followed by a column or a table")
 			}
 			continue
+		}
+		if t.col != nil && grainWords[t.col.text] && qualifiedOnly(t.col.text, t.col.ms) {
+			// "in each year" and a founded_year column: that, or the year of
+			// the rows' own date?
+			return notMine("%q could be the year of the rows' own date or %s", t.col.text, t.col.text)
 		}
 		r.use(c, "group")
 		if t.col != nil {
