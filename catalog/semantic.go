@@ -102,7 +102,7 @@ type Table struct {
 	Role        string   `json:"role"`          // RoleFact | RoleDimension | RoleBridge | RoleView
 	Key         string   `json:"key,omitempty"` // single-column primary key, "" when none or composite
 	// Label names one row in words: one column ("Name", "Title") or several
-	// joined with a space ("FirstName", "LastName"); empty when none.
+	// joined with a space ("Forename", "Surname"); empty when none.
 	Label []string `json:"label,omitempty"`
 	// DateColumn is the table's main date (an order's date, not its ship date).
 	DateColumn string `json:"date_column,omitempty"`

@@ -24,7 +24,7 @@ func (b *binder) bindFilters() error {
 			continue
 		}
 		if len(bf.ents) > 0 && bf.t == b.root && b.frame == pList && selfReferencing(bf.t) {
-			// "employees who report to Jonas": listing a table filtered to
+			// "members who were coached by Ada": listing a table filtered to
 			// one of its own rows names a relation I cannot read
 			return decline("%q is one of the %s; I can't tell how the others relate to it", bf.text, bf.t.phrase()).
 				withHint("ask for %s's own details, e.g. what is the title of %s", bf.text, bf.text)
@@ -421,7 +421,7 @@ func (b *binder) timeNeeded() bool {
 // bindTimeTable picks the date a time range is on when the question says
 // which, before the root may move: a date column it names ("joined last
 // year"), a verb ("hired in 2025"), or the date of a fact table it names
-// when the root is not one ("customers who placed orders in 2025").
+// when the root is not one ("patrons who borrowed books in 2019").
 func (b *binder) bindTimeTable() error {
 	if b.root == nil {
 		return nil // a distinct listing: bound with its column

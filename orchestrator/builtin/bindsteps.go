@@ -377,7 +377,7 @@ func (b *binder) bindRanking() error {
 	case r.recency:
 		col = b.root.date
 		if c := b.verbDate(); c != nil && c.t == b.root {
-			col = c // "which store opened first"
+			col = c // "which brewery opened first"
 		}
 		if col == nil {
 			return decline("%s has no date column to tell the %s ones", b.root.name, r.sp.text).

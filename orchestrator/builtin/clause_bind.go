@@ -105,7 +105,7 @@ func (b *clauseBinder) bindSubject() error {
 		return nil
 	}
 	for _, it := range b.q.items {
-		// "how many plots ... at sites with water": the rows counted
+		// "how many telescopes ... at observatories with a dome": the rows counted
 		if it.agg != nil && it.agg.rows != nil && it.agg.fn == "COUNT" {
 			t, err := b.tableOf(it.agg.rows)
 			if err != nil {
@@ -496,7 +496,7 @@ func (b *clauseBinder) rootForShown() error {
 			return err
 		}
 		if c.fk != nil && c.fk.to == b.subject && c.t != b.subject {
-			// "musicians who have played as soloists": the rows a key of
+			// "players who have played as white": the rows a key of
 			// another table points to in that role
 			b.roles = append(b.roles, c)
 			b.resolve(it.col.text, "role", c.ref())
@@ -616,7 +616,7 @@ func strongFor(c *chunk, col *column) bool {
 }
 
 // weakPart: a one-word chunk names the column only as a part of its
-// identifier ("rate" of damage_rate_pct): too weak to show or compute it.
+// identifier ("rate" of fill_rate_pct): too weak to show or compute it.
 func weakPart(c *chunk, col *column) bool {
 	if c.j-c.i != 1 {
 		return false
@@ -1088,7 +1088,7 @@ func (b *clauseBinder) finish(p *plan) error {
 		}
 	}
 	if b.q.perRow != nil && p.kind != pAggregate && len(p.sels) > 0 {
-		// "which city is each store in": each store named beside its city
+		// "which region is each vineyard in": each vineyard named beside its region
 		if t, err := b.tableOf(b.q.perRow); err == nil && b.reachable(t) && b.need(t) {
 			var front []selItem
 			cols := b.shownOf(t)
@@ -1263,7 +1263,7 @@ func (b *clauseBinder) shownOf(t *table) []*column {
 }
 
 // nameOf is a table's label as one expression: its name column, or its
-// name columns joined with a space ("FirstName LastName"); ok false when
+// name columns joined with a space ("Forename Surname"); ok false when
 // it has no label of several columns.
 func (b *clauseBinder) nameOf(t *table) (selItem, bool) {
 	label := b.labelCols(t)

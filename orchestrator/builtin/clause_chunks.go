@@ -186,7 +186,7 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 			c.info = cinfo{cw: cwFiller}
 		}
 		if c.kind == ckSchema && c.text == "year" && c.j < len(toks) && isYearLike(toks[c.j]) {
-			// "in the year 2025": the year of the rows' date, not a column
+			// "in the year 2019": the year of the rows' date, not a column
 			// called year of some other table
 			c.kind, c.ms, c.info = ckWord, nil, cinfo{cw: cwFiller}
 		}
@@ -221,7 +221,7 @@ func (m *model) chunkAt(toks []token, i int, today time.Time) *chunk {
 	}
 	if t.iso {
 		if d, err := time.Parse("2006-01-02", t.w); err == nil {
-			// "on 2026-01-15": that day
+			// "on 2019-03-08": that day
 			return &chunk{kind: ckTime, rng: &dateRange{start: d, end: d.AddDate(0, 0, 1), phrase: t.w}, j: i + 1}
 		}
 	}

@@ -23,7 +23,7 @@ func (r *creader) colBefore(i int) *chunk {
 		case c.kind == ckWord && (linkWords[c.text] || c.is(cwHave) || c.is(cwLink)):
 			continue
 		case c.is(cwLink) && weakColumn(c):
-			continue // "pieces that last more than 40 minutes": a verb
+			continue // "appointments that last more than 45 minutes": a verb
 		case free(c) && c.isColumn() && !c.onlyValue():
 			return c
 		}
@@ -149,7 +149,7 @@ func (r *creader) readComparisons() error {
 				return err
 			}
 		case c.kind == ckNum && r.numColumnOrMore(i):
-			// "500 seats or more"
+			// "1000 vines or more"
 			col, om := r.at(i+1), r.at(i+2)
 			r.use(c, "%s %s", om.info.op, c.text)
 			r.use(col, "compared")
@@ -173,7 +173,7 @@ func (r *creader) readComparison(i int) error {
 	c := r.at(i)
 	op := c.info.op
 	if c.kind == ckWord && (c.text == "over" || c.text == "across" || c.text == "among") {
-		// "the mean over all work days", "the sum over its sailings": every row
+		// "the mean over all tastings", "the sum over its vintages": every row
 		if nx := r.at(r.next(i + 1)); nx != nil && (nx.isTable() || nx.is(cwEach)) && r.numAt(i+1) == nil {
 			r.use(c, "over every row")
 			return nil
@@ -345,7 +345,7 @@ func (r *creader) compared(cd *ccond, i, end int) {
 		return
 	}
 	if nx := r.at(k); free(nx) && nx.isColumn() && !nx.isTable() && numericCol(nx) && !weakColumn(nx) {
-		// "fewer than 60 days to harvest": the number column named after the number
+		// "fewer than 21 days to ferment": the number column named after the number
 		r.use(nx, "compared")
 		cd.col = nx
 		r.addCond(cd)
@@ -663,7 +663,7 @@ func (r *creader) readExists() error {
 func (r *creader) filledColumn(i int) *chunk {
 	art := r.at(i + 1)
 	if art == nil || art.kind != ckWord || !(art.text == "a" || art.text == "an" || art.text == "any" || art.text == "some") {
-		return nil // "with description and base fee": columns to show
+		return nil // "with title and shelf mark": columns to show
 	}
 	k := r.next(i + 1)
 	col := r.at(k)
@@ -771,7 +771,7 @@ func (r *creader) readValues() error {
 			r.orList(cd, i)
 			r.addCond(cd)
 		case c.kind == ckNum && r.numberBeforeColumn(i) != nil:
-			// "in the 2025 season": the column's value
+			// "in the 2019 vintage": the column's value
 			col := r.numberBeforeColumn(i)
 			r.use(col, "compared")
 			r.use(c, "%s", c.text)
@@ -788,7 +788,7 @@ func (r *creader) readValues() error {
 			r.orList(cd, i)
 			r.addCond(cd)
 		case c.isColumn() && !c.onlyValue() && r.nullAfter(i) != nil:
-			// "whose birth date is missing", "with an unknown price"
+			// "whose return date is missing", "with an unknown price"
 			nw := r.nullAfter(i)
 			is := r.at(i + 1)
 			r.use(c, "compared")
@@ -1118,7 +1118,7 @@ func (r *creader) andAfterSubject(i int) bool {
 }
 
 // valueTable: the table at i names the table of a value or name right
-// beside it ("plot C07", "the West River line", "line F1's piers").
+// beside it ("block C07", "the Hillside block", "block B2's vines").
 func (r *creader) valueTable(i int) bool {
 	t := r.at(i)
 	for _, k := range []int{i + 1, r.prev(i - 1)} {

@@ -308,7 +308,7 @@ func (r *creader) readSuperlatives() error {
 				o.unit = unitSize
 			}
 		case c.info.unit != "" && r.dateVerbBefore(i) != nil:
-			// "the gardener born earliest": the date the verb names
+			// "the vintner born earliest": the date the verb names
 			r.use(r.dateVerbBefore(i), "the date ranked by")
 			o.verb = true
 		case r.columnBeforeRank(i) != nil:
@@ -519,7 +519,7 @@ func (r *creader) rankOwner(i int) *chunk {
 	}
 	c := r.at(k)
 	if c != nil && (c.isTable() || c == r.q.whichCol || free(c) && c.isColumn() && !numericCol(c) && !c.isValue()) {
-		return c // "the home town with the most musicians": a column's values ranked
+		return c // "the grape variety with the most vineyards": a column's values ranked
 	}
 	return nil
 }
@@ -669,7 +669,7 @@ func (r *creader) countTarget(i int) cterm {
 	}
 	if u := r.at(j); free(u) && u.kind == ckWord && u.info.cw == cwNone {
 		if unit, ok := unitNouns[u.text]; ok && unit != "" {
-			// "how many kilograms were harvested": the total of the weight
+			// "how many kilograms were picked": the total of the weight
 			r.use(r.at(i), "SUM")
 			r.use(u, "the %s column", unit)
 			return cterm{agg: &cagg{fn: "SUM", unit: unit}, end: j + 1}
@@ -681,7 +681,7 @@ func (r *creader) countTarget(i int) cterm {
 		nx := r.at(r.next(k + 1))
 		switch {
 		case t != nil && t.kind == ckWord && t.info.cw == cwFiller && t.role == "":
-			continue // "count the ferry lines": the database's own name
+			continue // "count the library loans": the database's own name
 		case !free(t):
 			return cterm{}
 		case lastValue != nil && t.isColumn() && valueOf(lastValue, t) && nx.isTable():
@@ -691,7 +691,7 @@ func (r *creader) countTarget(i int) cterm {
 			// "how many discontinued products": an adjective
 			continue
 		case t.isTable() && r.at(i).text == "how many times":
-			// "how many times were pieces by X performed": the rows linking to them
+			// "how many times were books by X borrowed": the rows linking to them
 			r.use(r.at(i), "count")
 			r.use(t, "the rows linked to")
 			r.q.timesOf = t

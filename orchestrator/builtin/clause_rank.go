@@ -79,7 +79,7 @@ func (b *clauseBinder) bindRank(p *plan) error {
 		p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: col}, alias: col.name})
 	}
 	if t := col.t; len(p.sels) > 0 && !b.q.distinct && !showsLabel(p, b.labelCols(t)) && b.reachable(t) {
-		// "the 3 crops with the fewest days, with their days": which rows
+		// "the 3 wines with the fewest bottles, with their bottles": which rows
 		var front []selItem
 		for _, c := range b.shownOf(t) {
 			if !selects(p, c) {
@@ -259,7 +259,7 @@ func (b *clauseBinder) orderItem(p *plan, o *corder) (orderItem, error) {
 	return orderItem{sel: 0, desc: desc}, nil
 }
 
-// birthLike: a date or a year (of birth, of opening), which orders ages
+// birthLike: a birth or opening date (or year), which orders ages
 // the other way round (the oldest was born, or opened, first).
 func birthLike(c *column) bool {
 	return c.kind == catalog.KindDate || c.dateType || yearColumn(c)
@@ -401,7 +401,7 @@ func (r *creader) leadHere(i int) bool {
 	if nx != nil && nx.kind == ckWord && leadObjects[nx.text] {
 		return true
 	}
-	// "... ? Show code and description": what it shows is used
+	// "... ? Show title and author": what it shows is used
 	nx = r.at(r.next(i + 1))
 	return nx != nil && (strings.HasPrefix(nx.role, "shown") || nx.role == "the count" || nx.role == "the key" || nx.is(cwAgg) && nx.role != "")
 }
@@ -417,8 +417,8 @@ func fillerRole(k cword) bool {
 	return false
 }
 
-// afterName: a named row or value stands right before i ("does the crop
-// 'Parsnip' belong to").
+// afterName: a named row or value stands right before i ("does the wine
+// 'Merlot' belong to").
 func (r *creader) afterName(i int) bool {
 	k := i - 1
 	for k >= 0 && r.at(k).kind == ckWord && r.at(k).info.cw == cwFiller {
@@ -440,8 +440,8 @@ func (r *creader) lastWord(i int) bool {
 }
 
 // linksForward: a verb between rows leads to something the plan uses —
-// the related rows, a value, a condition ("who performed in concerts");
-// a verb after everything it could link ("never had a piece performed")
+// the related rows, a value, a condition ("who played in tournaments");
+// a verb after everything it could link ("never had a book borrowed")
 // says more than the plan does.
 func (r *creader) linksForward(i int) bool {
 	for k := i + 1; k < len(r.cs); k++ {

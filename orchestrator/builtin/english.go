@@ -52,8 +52,8 @@ type kwInfo struct {
 	forms []string
 }
 
-// dateVerbs say which event a time range dates ("customers who signed up
-// in 2025", "employees hired last year"): the date column whose words
+// dateVerbs say which event a time range dates ("patrons who registered
+// in 2019", "employees hired last year"): the date column whose words
 // include one of the forms.
 var dateVerbs = map[string][]string{
 	"signed up":   {"signup", "sign", "signed", "registration", "registered", "join", "joined", "created", "creation"},

@@ -135,7 +135,7 @@ func (m *model) inferTables() {
 		}
 		if len(t.label) > 0 && t.described {
 			// a catalog label that is not what the names suggest (a
-			// person's job "Title" rather than FirstName LastName): show
+			// person's job "Title" rather than Forename Surname): show
 			// both, so the row is recognisable either way
 			if guess := inferLabelFrom(t); len(guess) > 0 && !slices.Equal(guess, t.label) {
 				t.nameCols = guess
@@ -204,7 +204,7 @@ func pickLabel(t *table, labels []*column) []*column {
 		}
 	}
 	if first != nil && lastName != nil {
-		// a person: FirstName LastName (a "Title" here is a job title)
+		// a person: Forename Surname (a "Title" here is a job title)
 		return []*column{first, lastName}
 	}
 	for _, c := range labels {
@@ -214,7 +214,7 @@ func pickLabel(t *table, labels []*column) []*column {
 		case len(ws) == 1 && (head == "name" || head == "title"):
 			return []*column{c}
 		case (head == "name" || head == "title") && isSuffix(ws[:len(ws)-1], tw):
-			// "CategoryName" in [Product Category], "region_name" in regions
+			// "GenreName" in [Book Genre], "cellar_name" in cellars
 			return []*column{c}
 		}
 	}
@@ -258,7 +258,7 @@ func inferDate(t *table) *column {
 	tw := catalog.IdentifierWords(t.singular())
 	for _, c := range dates {
 		ws := catalog.IdentifierWords(c.name)
-		// "date", "OrderDate" in SalesOrder, "ship_date" in shipments
+		// "date", "LoanDate" in LibraryLoan, "tasting_date" in tastings
 		if len(ws) == 1 && ws[0] == "date" || ws[len(ws)-1] == "date" && (isSuffix(ws[:len(ws)-1], tw) || isPrefixOf(ws[:len(ws)-1], tw)) {
 			return c
 		}

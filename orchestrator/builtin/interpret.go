@@ -554,7 +554,7 @@ func (q *query) readRank(sp *span) error {
 		nx = q.at(sp.idx + 2)
 	}
 	if nx != nil && nx.kind == spKw && nx.is(kwSuper) && sp.kw.dir > 0 {
-		// "top 5 most expensive products": the superlative ranks
+		// "top 5 most expensive wines": the superlative ranks
 		sp.used = true
 		return nil
 	}
@@ -646,7 +646,7 @@ func (q *query) readRecency(sp *span) error {
 	}
 	t := q.nextTarget(i, func(s *span) bool { return isNoun(s) && s.has(mTable) })
 	if t == nil && !r.hasN {
-		// "which store opened first"
+		// "which brewery opened first"
 		t = q.prevTarget(sp.idx, func(s *span) bool { return isNoun(s) && s.has(mTable) })
 	}
 	if t == nil {
@@ -769,7 +769,7 @@ func (q *query) readMeasures() error {
 		}
 		switch {
 		case sp.is(kwCount) && sp.text == "count" && isNoun(q.at(sp.idx-1)) && q.at(sp.idx-1).has(mTable) && !isNoun(q.at(sp.idx+1)):
-			// "shipment count by month"
+			// "loan count by month"
 			sp.used = true
 			q.addMeasure(&measureReq{count: q.at(sp.idx - 1), fn: "COUNT", fnSpan: sp})
 		case sp.is(kwCount):
@@ -903,7 +903,7 @@ func (q *query) readCount(sp *span) error {
 		case nx.has(mTable):
 			q.addMeasure(&measureReq{count: nx, fn: "COUNT", fnSpan: sp})
 		case labelsNextTable(q, nx):
-			// "how many Gold tier guests": the column word labels the value
+			// "how many Master rank players": the column word labels the value
 			// before it; the table after it is what is counted
 			continue
 		case measureLike(nx) && !groupLike(nx):
@@ -916,7 +916,7 @@ func (q *query) readCount(sp *span) error {
 	}
 	for _, x := range q.spans {
 		if !x.used && x.is(kwSell) {
-			// "how many Trailhound 29 have we sold": the quantity sold
+			// "how many Riesling 2019 have we sold": the quantity sold
 			x.used = true
 			q.measures = append(q.measures, &measureReq{hint: kwSell, fnSpan: sp})
 			return nil

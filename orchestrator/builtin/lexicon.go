@@ -28,7 +28,7 @@ const (
 	strengthWord  = 2
 	strengthName  = 3 // a derived measure's own name ("revenue")
 	// strengthPartial: a part of a several-word identifier ("release year"
-	// of song_release_year, "opened" of opened_year); only the clause
+	// of song_release_year, "founded" of founded_year); only the clause
 	// reader reads these, and only where nothing else names the words
 	strengthPartial = -1
 )
@@ -295,7 +295,7 @@ func (l *lexicon) typoIn(cands []*lexEntry, toks []token, i int, hits []*lexEntr
 
 // addTableWords: the catalog's words and the identifier of every table,
 // and the last word of a several-word identifier when no other table ends
-// so ("orders" for SalesOrder, "category" for [Product Category]).
+// so ("loans" for LibraryLoan, "genre" for [Book Genre]).
 func (m *model) addTableWords() {
 	heads := map[string][]*table{}
 	for _, t := range m.tables {
@@ -319,8 +319,8 @@ func (m *model) addTableWords() {
 	}
 }
 
-// unitWords end identifiers with the unit of their values ("weight_kg",
-// "surcharge_pct"): the phrase without it is what people say.
+// unitWords end identifiers with the unit of their values ("hops_kg",
+// "abv_pct"): the phrase without it is what people say.
 var unitWords = setOf("kg", "g", "lbs", "lb", "pct", "percent", "usd", "eur", "gbp", "ms", "sec", "secs", "hours", "hrs", "mins", "km", "cm", "mm", "m", "mi", "amt", "num", "cnt",
 	"sqm", "sqft", "m2", "ft", "yrs", "kph", "mph", "ml", "kwh")
 
@@ -355,7 +355,7 @@ func (m *model) addColumnWords() {
 				m.lex.addColumn(tw+" "+ident, c, strengthWord)
 			}
 			if len(ws) > 1 && (unitWords[ws[len(ws)-1]] || c.fk != nil && ws[len(ws)-1] == "id") {
-				// "weight" for weight_kg, "support rep" for SupportRepId
+				// "hops" for hops_kg, "head brewer" for HeadBrewerId
 				short := strings.Join(ws[:len(ws)-1], " ")
 				m.lex.addColumn(short, c, idStrength)
 				if !strings.HasPrefix(short, tw) {
@@ -363,7 +363,7 @@ func (m *model) addColumnWords() {
 				}
 			}
 			if last := ws[len(ws)-1]; len(ws) == 2 && reversibleHeads[last] {
-				// "year of birth" for birth_year, "date of death" for death_date
+				// "year of planting" for planting_year, "date of death" for death_date
 				m.lex.addColumn(last+" of "+ws[0], c, idStrength)
 				if f, ok := irregularParticiples[ws[0]]; ok {
 					m.lex.addColumn(last+" of "+f[1], c, idStrength) // died_year: "year of death"
@@ -371,13 +371,13 @@ func (m *model) addColumnWords() {
 				}
 			}
 			if v := verbVariants(ws); len(v) > 0 {
-				// "opening year" for opened_year
+				// "founding year" for founded_year
 				for _, p := range v {
 					m.lex.addColumn(p, c, strengthPartial)
 				}
 			}
 			if last := ws[len(ws)-1]; len(ws) > 1 && durationWords[last] {
-				// "transit time" for transit_hours
+				// "brewing time" for brewing_hours
 				rest := strings.Join(ws[:len(ws)-1], " ")
 				m.lex.addColumn(rest+" time", c, idStrength)
 				m.lex.addColumn(rest+" duration", c, idStrength)
@@ -490,7 +490,7 @@ func (m *model) addPartials(c *column, ws []string) {
 				continue
 			}
 			if info, ok := clauseWords[ws[i]]; ok && j-i == 1 && info.cw != cwLink {
-				continue // a verb may name a column ("opened" of opened_year)
+				continue // a verb may name a column ("founded" of founded_year)
 			}
 			m.lex.addColumn(strings.Join(ws[i:j], " "), c, strengthPartial)
 		}

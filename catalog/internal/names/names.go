@@ -85,13 +85,13 @@ func Label(toks []string) bool {
 	return labelWords[l] || strings.HasSuffix(l, "name") && len(l) > 4 && !set("surname", "firstname", "lastname")[l]
 }
 
-// GivenName reports "FirstName", "first_name", "given name".
+// GivenName reports "Forename", "given_name", "patron_first_name".
 func GivenName(toks []string) bool {
 	j := joined(toks)
 	return strings.HasSuffix(j, "firstname") || strings.HasSuffix(j, "givenname") || strings.HasSuffix(j, "forename")
 }
 
-// FamilyName reports "LastName", "last_name", "surname", "family name".
+// FamilyName reports "Surname", "family_name", "patron_last_name".
 func FamilyName(toks []string) bool {
 	j := joined(toks)
 	return strings.HasSuffix(j, "lastname") || strings.HasSuffix(j, "surname") || strings.HasSuffix(j, "familyname")
@@ -162,7 +162,7 @@ func PrimaryDate(toks []string) bool { return hasAny(toks, primaryDates) != "" }
 var flagWords = set("is", "has", "can", "should", "was", "active", "enabled", "disabled", "deleted", "flag", "discontinued",
 	"archived", "visible", "hidden", "verified", "valid", "approved", "paid", "completed", "published", "blocked")
 
-// FlagLike reports words that name a yes/no fact ("is_active", "Discontinued").
+// FlagLike reports words that name a yes/no fact ("is_overdue", "Discontinued").
 func FlagLike(toks []string) bool {
 	return len(toks) > 0 && (flagWords[toks[0]] || flagWords[last(toks)])
 }
