@@ -55,7 +55,7 @@ var knownWrong = map[string]string{}
 // the test, and so does one below it (lower the ceiling: it only falls).
 var heldOutWrong = map[string]int{
 	fixtures.Hotels: 0,
-	fixtures.League: 7, // 2026-11-28, main at 7a351cd
+	fixtures.League: 6, // 2026-11-26 (was 7 at 7a351cd)
 }
 
 // TestFixtures runs every fixture end to end through the real MCP servers and

@@ -32,7 +32,7 @@ func TestFixturesMariaDB(t *testing.T) {
 				t.Fatalf("%s (edited %v) on SQLite: %v", name, edited, err)
 			}
 			rep, err := Run(context.Background(), name, Options{Dir: t.TempDir(), Catalog: cat, Edited: edited,
-				MySQL: mariadbtest.NewDB(t).Config(), DraftFromMySQL: name != fixtures.Sample})
+				MySQL: mariadbtest.NewDBNamed(t, name).Config(), DraftFromMySQL: name != fixtures.Sample})
 			if err != nil {
 				t.Fatalf("%s (edited %v) on MariaDB: %v", name, edited, err)
 			}

@@ -442,8 +442,19 @@ type DB struct {
 // for it, when tb ends.
 func NewDB(tb testing.TB) *DB {
 	tb.Helper()
+	return NewDBNamed(tb, "")
+}
+
+// NewDBNamed is NewDB with a database whose name starts with base (as a
+// user's database is named after what it holds: the planner reads that
+// name as a word of the domain).
+func NewDBNamed(tb testing.TB, base string) *DB {
+	tb.Helper()
 	s := Start(tb)
 	name := fmt.Sprintf("t%d_%s", s.seq.Add(1), randomHex(3))
+	if base != "" {
+		name = base + "_" + name
+	}
 	mustExec(tb, s.Admin(tb), "CREATE DATABASE `"+name+"` CHARACTER SET utf8mb4")
 	d := &DB{Server: s, Name: name}
 	tb.Cleanup(func() {
