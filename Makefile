@@ -61,7 +61,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime=3x ./catalog/draft/
 	$(GO) run ./scripts/load -duration 2s -rounds 1 -levels 2,8
 
-## load: the load run of the README's Performance table: /api/sql beside the C floor at 2, 4, 8, 16 clients
+## load: the load run of docs/performance.md's table: /api/sql beside the C floor at 2, 4, 8, 16 clients
 load:
 	$(GO) run ./scripts/load -duration 5s -rounds 3
 
