@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -85,6 +86,7 @@ type ccond struct {
 	// linked: ccCount of the rows of the one table linking to the subject
 	// ("visited at least twice")
 	linked bool
+	key    bool // ccValue: the number is the key of the rows named ("order 7")
 }
 
 // corder is one ORDER BY term.
@@ -156,6 +158,14 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 	}
 	if err := showsOnlyFilter(p); err != nil {
 		return sqlgen.Plan{}, false, err
+	}
+	if toks[0].w == "who" && b.subject != nil && len(b.labelCols(b.subject)) == 0 &&
+		slices.ContainsFunc(b.assume, func(a string) bool { return strings.HasPrefix(a, "no column named") }) {
+		// "who inspected order 7": a person's name, not the order's row
+		return sqlgen.Plan{}, false, decline("\"who\" asks for a person, and I found no one's name to show")
+	}
+	if saysInTotal(toks) && p.kind != pAggregate {
+		return sqlgen.Plan{}, false, decline("\"in total\" asks for a sum or a count, and I read none")
 	}
 	if q := countsInTotal(toks, p, b.tables); q != nil {
 		// "ordered more than 30 books in total" where each line has a quantity
@@ -233,16 +243,20 @@ func (r *creader) readWithSubject() error {
 	return nil
 }
 
+// saysInTotal: the question says "in total".
+func saysInTotal(toks []token) bool {
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].w == "in" && toks[i+1].w == "total" {
+			return true
+		}
+	}
+	return false
+}
+
 // countsInTotal: the question says "in total" and the plan counts rows of
 // tables one of which has a quantity to add up; that quantity, else nil.
 func countsInTotal(toks []token, p *plan, tables map[*table]bool) *column {
-	said := false
-	for i := 0; i+1 < len(toks); i++ {
-		if toks[i].w == "in" && toks[i+1].w == "total" {
-			said = true
-		}
-	}
-	if !said {
+	if !saysInTotal(toks) {
 		return nil
 	}
 	counts := false

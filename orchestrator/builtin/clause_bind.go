@@ -745,6 +745,11 @@ func (b *clauseBinder) bindItems(p *plan) error {
 			if weakPart(it.col, c) {
 				return notMine("%q is only a part of the name %s", it.col.text, c.ref())
 			}
+			if c.fk != nil && c.fk.ref.numeric && len(b.labelCols(c.fk.to)) > 0 && !b.namesKey(c) {
+				// "the courier on delivery 7": the courier's name, through
+				// this very key — not the number that points at it
+				return notMine("%s refers to %s, whose name I would have to show through it", c.ref(), c.fk.to.name)
+			}
 			if v := b.valueOf(it); v != nil && !valueRows(v, c.t) {
 				// "the name of the head chef of X": the name of a row that
 				// is a head chef, not of the X the question names

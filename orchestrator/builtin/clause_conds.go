@@ -467,6 +467,12 @@ func (r *creader) readTableNames() error {
 			continue
 		}
 		nx := r.at(i + 1)
+		if free(nx) && nx.kind == ckNum && nx.num == float64(int64(nx.num)) && nx.num >= 0 && !c.isColumn() && r.keyNumberEnds(i+2) {
+			// "application 154", "work order 7015": the row of that key
+			r.use(nx, "the key %s", nx.text)
+			r.addCond(&ccond{kind: ccValue, rows: c, vals: []*chunk{nx}, key: true, src: nx})
+			continue
+		}
 		if !free(nx) || !(nx.kind == ckWord && nx.info.cw == cwNone && nx.capitalised()) {
 			continue
 		}
@@ -481,6 +487,21 @@ func (r *creader) readTableNames() error {
 		r.addCond(cd)
 	}
 	return nil
+}
+
+// keyNumberEnds: what follows a "<table> <number>" does not make the
+// number a quantity or a year ("application 154 was", not "applications
+// 2025 and 2026", "orders 10 percent").
+func (r *creader) keyNumberEnds(i int) bool {
+	nx := r.at(i)
+	if nx == nil {
+		return true
+	}
+	if nx.kind == ckNum || nx.is(cwAnd) || nx.is(cwCmp) {
+		return false
+	}
+	_, unit := unitNouns[nx.text]
+	return !unit
 }
 
 // nameAfter reads a name from i: a literal, a known value, or a run of

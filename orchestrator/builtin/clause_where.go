@@ -170,6 +170,12 @@ func (b *clauseBinder) textColumn(cd *ccond) (*column, error) {
 		}
 		t = x
 	}
+	if cd.key {
+		if t.key == nil || !t.key.numeric {
+			return nil, notMine("%s has no number key for %q", t.name, cd.src.text)
+		}
+		return t.key, nil
+	}
 	label := b.labelCols(t)
 	if len(label) != 1 {
 		return nil, decline("I don't know which column of %s holds the name", t.name).

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -332,6 +333,70 @@ var expansions = map[string][]string{
 	"dob":   {"date of birth", "birth date", "birthday"},
 }
 
+// abbreviations are the short words identifiers use for a whole word
+// ("CaskQty", "est_price", "dept_name"): the column is also named with the
+// word in full. "no" stands for number only as the last word ("SerialNo").
+var abbreviations = map[string][]string{
+	"qty": {"quantity"}, "est": {"estimated"}, "amt": {"amount"}, "dept": {"department"},
+	"desc": {"description"}, "descr": {"description"}, "yr": {"year"}, "dt": {"date"}, "addr": {"address"},
+	"reg": {"registration"}, "num": {"number"}, "nbr": {"number"}, "cnt": {"count"},
+	"pct": {"percent", "percentage"}, "avg": {"average"}, "mgr": {"manager"}, "emp": {"employee"},
+	"cust": {"customer"}, "prod": {"product"}, "loc": {"location"}, "temp": {"temperature"},
+	"dur": {"duration"}, "lic": {"licence", "license"}, "cap": {"capacity"}, "ref": {"reference"},
+	"cat": {"category"}, "tel": {"telephone"}, "hrs": {"hours"}, "mins": {"minutes"}, "secs": {"seconds"},
+	"max": {"maximum"}, "min": {"minimum"}, "tot": {"total"}, "wt": {"weight"}, "ht": {"height"},
+	"lat": {"latitude"}, "lng": {"longitude"}, "lon": {"longitude"}, "pos": {"position"},
+}
+
+// eventDateNames name a date column called by its event's participle
+// ("AcceptedOn", "joined_at", "inspected"): "accept date", "join date",
+// "inspection date", "date of join".
+func eventDateNames(c *column, ws []string) []string {
+	if !(c.dateType || c.kind == catalog.KindDate) || len(ws) > 2 || len(ws) == 2 && ws[1] != "on" && ws[1] != "at" {
+		return nil
+	}
+	p := ws[0]
+	if len(p) < 5 || !strings.HasSuffix(p, "ed") {
+		return nil
+	}
+	var out []string
+	for _, base := range []string{p[:len(p)-1], p[:len(p)-2], p[:len(p)-2] + "ion"} {
+		out = append(out, base+" date", "date of "+base)
+	}
+	return out
+}
+
+// spelledOut are the identifier's words with each abbreviation in full
+// (every combination of one reading per word), without the identifier
+// itself; "no" is a number only as the last of several words.
+func spelledOut(ws []string) []string {
+	outs := [][]string{nil}
+	changed := false
+	for i, w := range ws {
+		alts := abbreviations[w]
+		if w == "no" && i == len(ws)-1 && i > 0 {
+			alts = []string{"number"}
+		}
+		var next [][]string
+		for _, o := range outs {
+			next = append(next, append(slices.Clone(o), w))
+			for _, a := range alts {
+				next = append(next, append(slices.Clone(o), a))
+			}
+		}
+		changed = changed || len(alts) > 0
+		outs = next
+	}
+	if !changed {
+		return nil
+	}
+	var phrases []string
+	for _, o := range outs[1:] {
+		phrases = append(phrases, strings.Join(o, " "))
+	}
+	return phrases
+}
+
 // addColumnWords: the catalog's words, the identifier, the identifier
 // after the table's singular noun ("product price") and the head noun.
 func (m *model) addColumnWords() {
@@ -353,6 +418,17 @@ func (m *model) addColumnWords() {
 			}
 			if !strings.HasPrefix(ident, tw) {
 				m.lex.addColumn(tw+" "+ident, c, strengthWord)
+			}
+			for _, p := range eventDateNames(c, ws) {
+				// "accept date" for AcceptedOn, "inspection date" for inspected_at
+				m.lex.addColumn(p, c, idStrength)
+			}
+			for _, p := range spelledOut(ws) {
+				// "cask quantity" for CaskQty, "serial number" for SerialNo
+				m.lex.addColumn(p, c, idStrength)
+				if !strings.HasPrefix(p, tw) {
+					m.lex.addColumn(tw+" "+p, c, strengthWord)
+				}
 			}
 			if len(ws) > 1 && (unitWords[ws[len(ws)-1]] || c.fk != nil && ws[len(ws)-1] == "id") {
 				// "hops" for hops_kg, "head brewer" for HeadBrewerId

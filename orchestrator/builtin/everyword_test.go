@@ -1,0 +1,136 @@
+package builtin
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"talk2tables/orchestrator/sqlgen"
+)
+
+// breweryDB is a small brewery of our own making, for the every-word
+// rules: abbreviated identifiers (BrewQty, est_cost), a numeric surrogate
+// key referenced twice (the brewer and the taster of a batch), an event
+// date named by its participle (started_on), a yes/no stored as a number,
+// a founding year beside real dates, a quantity on a link table.
+func breweryDB(tb testing.TB) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "brewery.db")
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	exec := func(q string, args ...any) {
+		tb.Helper()
+		if _, err := db.Exec(q, args...); err != nil {
+			tb.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec(`CREATE TABLE brewer (brewer_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, founded_year INTEGER,
+		hired_on DATE NOT NULL)`)
+	exec(`CREATE TABLE batch (batch_id INTEGER PRIMARY KEY, style TEXT NOT NULL,
+		brewer_id INTEGER NOT NULL REFERENCES brewer(brewer_id), taster_id INTEGER REFERENCES brewer(brewer_id),
+		BrewQty INTEGER NOT NULL, est_cost REAL, started_on DATE NOT NULL, filtered INTEGER NOT NULL)`)
+	exec(`CREATE TABLE hop (hop_id INTEGER PRIMARY KEY, hop_name TEXT NOT NULL)`)
+	exec(`CREATE TABLE batch_hop (batch_id INTEGER NOT NULL REFERENCES batch(batch_id),
+		hop_id INTEGER NOT NULL REFERENCES hop(hop_id), grams INTEGER NOT NULL)`)
+	names := []string{"Ada Brook", "Ben Carver", "Cleo Dunn", "Dev Ennis", "Eve Frost"}
+	for i, n := range names {
+		exec(`INSERT INTO brewer VALUES (?,?,?,?)`, i+1, n, 1990+3*i, fmt.Sprintf("20%02d-0%d-15", 10+i, 1+i))
+	}
+	styles := []string{"Stout", "Porter", "Saison", "Pilsner", "Bitter"}
+	for i := 1; i <= 24; i++ {
+		var taster any
+		if i%3 != 0 {
+			taster = 1 + (i+2)%5
+		}
+		var cost any
+		if i%5 != 0 {
+			cost = float64(100 + 17*i)
+		}
+		exec(`INSERT INTO batch VALUES (?,?,?,?,?,?,?,?)`, i, styles[i%5], 1+i%5, taster, 20+i*3, cost,
+			fmt.Sprintf("2025-%02d-%02d", 1+i%12, 1+i%27), i%2)
+	}
+	for i, h := range []string{"Cascade", "Fuggle", "Saaz", "Galena"} {
+		exec(`INSERT INTO hop VALUES (?,?)`, i+1, h)
+	}
+	for i := 1; i <= 24; i++ {
+		exec(`INSERT INTO batch_hop VALUES (?,?,?)`, i, 1+i%4, 50+i)
+		exec(`INSERT INTO batch_hop VALUES (?,?,?)`, i, 1+(i+1)%4, 30+i)
+	}
+	return path
+}
+
+// TestEveryWordRules: each construct the every-word rules read is answered
+// right, on the schema alone and with the drafted catalog, and each word the
+// plan could not use makes a decline, never a silent drop.
+func TestEveryWordRules(t *testing.T) {
+	path := breweryDB(t)
+	answered := []struct{ q, want string }{
+		{"List the batches with their style.", `SELECT batch_id, style FROM batch`},
+		{"What is the total brew quantity?", `SELECT SUM(BrewQty) FROM batch`},
+		{"What is the highest estimated cost of a batch?", `SELECT MAX(est_cost) FROM batch`},
+		{"What was the style of batch 7?", `SELECT style FROM batch WHERE batch_id = 7`},
+		{"How many batches had a taster?", `SELECT COUNT(*) FROM batch WHERE taster_id IS NOT NULL`},
+		{"Which brewer has the earliest hire date?", `SELECT full_name FROM brewer ORDER BY hired_on LIMIT 1`},
+	}
+	declined := []string{
+		"What is the average number of grams per batch?",                       // one figure, or one per batch?
+		"Which batches used more than 100 hops in total?",                      // rows, or the grams?
+		"Who tasted batch 7?",                                                  // a person, through which key?
+		"List the brewers whose founded year is 1996 please and their batches", // two tables
+		"How many batches were started in each year of founding?",              // which year?
+	}
+	for _, mode := range []string{"schema only", "drafted catalog"} {
+		t.Run(mode, func(t *testing.T) {
+			cat := ""
+			if mode == "drafted catalog" {
+				cat = draftCatalog(t, path)
+			}
+			e := newEnv(t, path, cat)
+			g := New(nil)
+			for _, c := range answered {
+				req := e.req
+				req.Question = c.q
+				plan, err := g.Generate(context.Background(), req)
+				if err != nil {
+					t.Errorf("%q: %v", c.q, err)
+					continue
+				}
+				if err := sameRowsLoose(e.rows(t, plan.SQL), e.rows(t, c.want), false); err != nil {
+					t.Errorf("%q wrong: %v\n  sql:  %s\n  want: %s", c.q, err, plan.SQL, c.want)
+				}
+			}
+			qs := declined
+			if cat == "" {
+				qs = append(qs, "Which batches are filtered?") // a yes/no the schema alone can't read
+			} else {
+				answered := `SELECT batch_id FROM batch WHERE filtered = 1` // the catalog says it is one
+				req := e.req
+				req.Question = "Which batches are filtered?"
+				if plan, err := g.Generate(context.Background(), req); err != nil {
+					t.Errorf("%q: %v", req.Question, err)
+				} else if err := sameRowsLoose(e.rows(t, plan.SQL), e.rows(t, answered), false); err != nil {
+					t.Errorf("%q wrong: %v\n  sql: %s", req.Question, err, plan.SQL)
+				}
+			}
+			for _, q := range qs {
+				req := e.req
+				req.Question = q
+				plan, err := g.Generate(context.Background(), req)
+				var ge *sqlgen.SQLGenerationError
+				if err == nil {
+					t.Errorf("%q must be declined (%s), got %s", q, mode, plan.SQL)
+				} else if errors.As(err, &ge) {
+					t.Logf("%s: %q declined: %s", mode, q, ge.Message)
+				} else {
+					t.Errorf("%q: %v", q, err)
+				}
+			}
+		})
+	}
+}
