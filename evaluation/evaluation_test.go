@@ -24,19 +24,19 @@ var floors = map[string]floor{
 	fixtures.Sample:   {untouched: 0.95},               // measured 100% (47/47)
 	fixtures.BikeShop: {untouched: 0.90, edited: 0.90}, // 94% / 94%
 	fixtures.Parcels:  {untouched: 0.80, edited: 0.80}, // 82% / 83%
-	// Benchmark-style questions nobody working on the planner has seen,
-	// at what main's planner answers (main at 7819f15).
-	fixtures.Rescue: {untouched: 0.33}, // 58/174 (2026-11-26)
-	fixtures.Hangar: {untouched: 0.27}, // 44/158 (2026-11-26)
+	// Fresh benchmark-style questions (branch valid): unseen until their
+	// wrong answers were turned into declines or answers on 2026-11-26.
+	fixtures.Rescue: {untouched: 0.35}, // 62/174 (2026-11-26)
+	fixtures.Hangar: {untouched: 0.30}, // 48/158 (2026-11-26)
 	// Held out from the planner's development: the "never seen" figure.
-	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 65% / 70%
+	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
-	// (2026-11-28, main at 7a351cd); the target is 40%.
-	fixtures.Allotments: {untouched: 0.73}, // 95/129
-	fixtures.Ferries:    {untouched: 0.76}, // 101/132
-	fixtures.Orchestra:  {untouched: 0.64}, // 87/134
-	fixtures.Permits:    {untouched: 0.57}, // 69/121
-	fixtures.League:     {untouched: 0.58}, // held out: 77/131
+	// (2026-11-26); the target is 40%.
+	fixtures.Allotments: {untouched: 0.75}, // 98/129
+	fixtures.Ferries:    {untouched: 0.77}, // 103/132
+	fixtures.Orchestra:  {untouched: 0.66}, // 90/134
+	fixtures.Permits:    {untouched: 0.67}, // 82/121
+	fixtures.League:     {untouched: 0.58}, // held out: 78/131
 }
 
 // knownWrong lists answers the planner on main gets wrong, by fixture and
