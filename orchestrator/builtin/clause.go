@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"talk2tables/catalog"
 	"time"
 
 	"talk2tables/orchestrator/sqlgen"
@@ -42,8 +43,10 @@ type citem struct {
 	col  *chunk
 	agg  *cagg
 	star bool
-	t    *chunk // star: the table ("all information about the T rows")
-	key  bool   // the subject's key ("their id")
+	t    *chunk  // star: the table ("all information about the T rows")
+	key  bool    // the subject's key ("their id")
+	when bool    // the date of the rows, or of the event a verb names ("when were they born")
+	date *column // when: the date column a word after "when" names ("when was X hired")
 }
 
 // ccondKind is the kind of a condition.
@@ -191,10 +194,52 @@ func (r *creader) parse() error {
 	for _, step := range []func() error{
 		r.readUnsupported, r.readLead, r.readEverything, r.readOrder, r.readSuperlatives, r.readComparisons,
 		r.readAggregates, r.readGroups, r.readNamed, r.readTableNames, r.readLike, r.readExists, r.readValues, r.readTime,
-		r.readSelect, r.readWithSubject, r.readOr, r.sortItems,
+		r.readWhen, r.readSelect, r.readWithSubject, r.readOr, r.sortItems,
 	} {
 		if err := step(); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// readWhen reads "when" opening the question or a second one ("..., and
+// when were they born?"): the date asked is the date column named after it
+// ("when was the first order shipped" on a shipped column), else the date
+// the verb names, else the rows' own date (the binder picks).
+func (r *creader) readWhen() error {
+	for i, c := range r.cs {
+		if !free(c) || !c.is(cwWhen) || c.kind != ckWord {
+			continue
+		}
+		if pv := r.at(i - 1); i > 0 && !(pv.is(cwAnd) || pv.kind == ckWord && pv.text == "and") {
+			return notMine("%q inside the question: a condition I do not read", c.text)
+		}
+		r.use(c, "the date asked")
+		for k := r.next(i + 1); k < len(r.cs); k = r.next(k + 1) {
+			x := r.at(k)
+			if !free(x) || !x.isColumn() || x.isTable() {
+				continue
+			}
+			var dates []*column
+			for _, col := range x.columns() {
+				if col.dateType || col.kind == catalog.KindDate {
+					dates = append(dates, col)
+				}
+			}
+			if len(dates) == 1 {
+				// "when was the order shipped", "when was X accepted" (accepted_on)
+				r.use(x, "the date shown")
+				r.q.items = append(r.q.items, &citem{when: true, date: dates[0], pos: k})
+				return nil
+			}
+		}
+		r.q.items = append(r.q.items, &citem{when: true, pos: i})
+		for k := r.next(i + 1); k < len(r.cs); k = r.next(k + 1) {
+			if x := r.at(k); free(x) && x.kind == ckWord && (x.is(cwLink) || dateVerbs[x.text] != nil) {
+				r.use(x, "the event dated")
+				break
+			}
 		}
 	}
 	return nil
@@ -473,7 +518,7 @@ func selfLink(c *chunk) bool {
 func (r *creader) asks() bool {
 	for i, c := range r.cs {
 		switch {
-		case c.kind == ckWord && (c.is(cwLead) || whWords[c.text] || c.is(cwCount) || c.is(cwEverything) || c.is(cwWrite) || c.is(cwWhy) || c.is(cwFuture) || c.is(cwOrderBy)):
+		case c.kind == ckWord && (c.is(cwLead) || whWords[c.text] || c.is(cwWhen) || c.is(cwCount) || c.is(cwEverything) || c.is(cwWrite) || c.is(cwWhy) || c.is(cwFuture) || c.is(cwOrderBy)):
 			return true
 		case i == 0 && c.kind == ckWord && c.is(cwAgg) && (c.text == "sum" || c.text == "total") && r.at(1) != nil && softWords[r.at(1).text]:
 			return true // "Sum the seats of ..."

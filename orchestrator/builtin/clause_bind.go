@@ -729,6 +729,19 @@ func (b *clauseBinder) bindItems(p *plan) error {
 			for _, c := range t.cols {
 				p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
 			}
+		case it.when:
+			col := it.date
+			if col == nil {
+				col = b.verbDate()
+			}
+			if col == nil {
+				col = b.datedColumn(b.subject)
+			}
+			if col == nil || !b.need(col.t) {
+				return notMine("\"when\": I can't tell which date of %s is asked", b.subject.name)
+			}
+			b.resolve("when", "column", col.ref())
+			p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: col}, alias: col.name})
 		case it.key:
 			k := b.subject.key
 			if k == nil || !b.need(b.subject) {

@@ -129,6 +129,11 @@ func (r *creader) readOrder() error {
 					o.dir, o.unit = d.info.dir, pick(o.unit, d.info.unit)
 				}
 			}
+			if n := len(r.q.order); n > 0 && i > 0 && r.at(i-1).is(cwDir) && bare(r.q.order[n-1]) {
+				// "in descending | order of length": the direction said before
+				o.dir = r.q.order[n-1].dir
+				r.q.order = r.q.order[:n-1]
+			}
 			r.q.order = append(r.q.order, o)
 		case c.is(cwDir) && c.kind == ckWord:
 			r.use(c, "order %s", dirWord(c.info))
@@ -170,6 +175,9 @@ func (r *creader) readOrder() error {
 	}
 	return nil
 }
+
+// bare: an order with a direction and nothing to order by.
+func bare(o *corder) bool { return o.col == nil && o.agg == nil && o.unit == "" && o.of == nil }
 
 // columnOrder is the column of "in <column> order" at i.
 func (r *creader) columnOrder(i int) *chunk {

@@ -41,6 +41,7 @@ const (
 	cwThan             // than (after an adjective the reader knows)
 	cwRelation         // report to, managed by: how rows relate to one another
 	cwBoth             // both: of two columns shown, a filler; of two values, a set intersection
+	cwWhen             // when: the date of the rows (or of the event a verb names) is asked
 )
 
 // cinfo is one meaning of a clause phrase.
@@ -148,6 +149,7 @@ func init() {
 		"the most common", "the most frequent", "the most popular", "the commonest")
 	cwWith(cinfo{cw: cwCommon, dir: -1}, "least common", "least frequent", "least popular", "rarest", "the least common",
 		"the least frequent", "the least popular", "the rarest")
+	cw(cwWhen, "when", "on what date", "on which date", "what date", "which date")
 	cw(cwOrderBy, "ordered by", "order by", "sorted by", "sort by", "sort", "sorted", "order", "ordered",
 		"arranged by", "ranked by", "rank by", "in order of", "order of", "sorted on", "ordered on", "arrange by",
 		"arranged", "ranked", "sorted according to", "ordered according to", "in the order of", "listed by",

@@ -70,13 +70,21 @@ func breweryDB(tb testing.TB) string {
 // plan could not use makes a decline, never a silent drop.
 func TestEveryWordRules(t *testing.T) {
 	path := breweryDB(t)
-	answered := []struct{ q, want string }{
-		{"List the batches with their style.", `SELECT batch_id, style FROM batch`},
-		{"What is the total brew quantity?", `SELECT SUM(BrewQty) FROM batch`},
-		{"What is the highest estimated cost of a batch?", `SELECT MAX(est_cost) FROM batch`},
-		{"What was the style of batch 7?", `SELECT style FROM batch WHERE batch_id = 7`},
-		{"How many batches had a taster?", `SELECT COUNT(*) FROM batch WHERE taster_id IS NOT NULL`},
-		{"Which brewer has the earliest hire date?", `SELECT full_name FROM brewer ORDER BY hired_on LIMIT 1`},
+	answered := []struct {
+		q, want string
+		ordered bool
+	}{
+		{"List the batches with their style.", `SELECT batch_id, style FROM batch`, false},
+		{"What is the total brew quantity?", `SELECT SUM(BrewQty) FROM batch`, false},
+		{"What is the highest estimated cost of a batch?", `SELECT MAX(est_cost) FROM batch`, false},
+		{"What was the style of batch 7?", `SELECT style FROM batch WHERE batch_id = 7`, false},
+		{"How many batches had a taster?", `SELECT COUNT(*) FROM batch WHERE taster_id IS NOT NULL`, false},
+		{"Which brewer has the earliest hire date?", `SELECT full_name FROM brewer ORDER BY hired_on LIMIT 1`, false},
+		{"List the styles and brew quantities of all batches in descending order of brew quantity.",
+			`SELECT style, BrewQty FROM batch ORDER BY BrewQty DESC`, true},
+		{"When was Cleo Dunn hired?", `SELECT hired_on FROM brewer WHERE full_name = 'Cleo Dunn'`, false},
+		{"Who are the two earliest hired brewers, and when were they hired?",
+			`SELECT full_name, hired_on FROM brewer ORDER BY hired_on LIMIT 2`, false},
 	}
 	declined := []string{
 		"What is the average number of grams per batch?",                       // one figure, or one per batch?
@@ -101,7 +109,7 @@ func TestEveryWordRules(t *testing.T) {
 					t.Errorf("%q: %v", c.q, err)
 					continue
 				}
-				if err := sameRowsLoose(e.rows(t, plan.SQL), e.rows(t, c.want), false); err != nil {
+				if err := sameRowsLoose(e.rows(t, plan.SQL), e.rows(t, c.want), c.ordered); err != nil {
 					t.Errorf("%q wrong: %v\n  sql:  %s\n  want: %s", c.q, err, plan.SQL, c.want)
 				}
 			}
@@ -134,3 +142,4 @@ func TestEveryWordRules(t *testing.T) {
 		})
 	}
 }
+
