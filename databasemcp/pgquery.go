@@ -38,10 +38,14 @@ func (p *Postgres) Query(ctx context.Context, query string, maxRows int) (*Resul
 	if e != nil {
 		return nil, e
 	}
+	// Read before the statement: a write committed while it runs then
+	// moves the version on past this result, never under it.
+	version := p.DataVersion(ctx)
 	res, err := p.run(ctx, body, explain, maxRows)
 	if err != nil {
 		return nil, err
 	}
+	res.DataVersion = version
 	res.ElapsedMS = math.Round(float64(time.Since(start).Microseconds())/10) / 100
 	return res, nil
 }

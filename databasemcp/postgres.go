@@ -54,6 +54,10 @@ type Postgres struct {
 	schemaMu     sync.Mutex
 	schema       *Schema // cached without Today
 	schemaLoaded time.Time
+
+	verMu sync.Mutex // the data version (pgversion.go), reused for dataVersionTTL
+	ver   string
+	verAt time.Time
 }
 
 // schemaTTL is how long the schema resource is reused before pg_catalog is
