@@ -357,7 +357,11 @@ func TestLLMRepairPromptSent(t *testing.T) {
 
 func TestLLMConcurrent(t *testing.T) {
 	s := llmtest.NewResponder(t, func(r llmtest.Request) llmtest.Step {
-		q := strings.SplitN(strings.TrimPrefix(r.User(), "Question: "), "\n", 2)[0]
+		_, after, _ := strings.Cut(r.User(), questionNote+":\n")
+		var q string
+		if err := json.Unmarshal([]byte(strings.SplitN(after, "\n", 2)[0]), &q); err != nil {
+			return llmtest.Step{Status: 500, Content: "no question in the prompt"}
+		}
 		return llmtest.Step{Content: llmtest.Plan("SELECT '"+q+"'", nil, q)}
 	})
 	l := newTestLLM(t, s, nil)
