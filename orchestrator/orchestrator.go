@@ -92,7 +92,7 @@ func New(ctx context.Context, cfg *config.Config, logger *slog.Logger, opts ...O
 		opt(o)
 	}
 	if o.gen == nil {
-		g, err := NewGenerator(cfg.LLM, logger)
+		g, err := NewGenerator(cfg.LLMSettings(), logger)
 		if err != nil {
 			return nil, err
 		}
