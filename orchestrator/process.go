@@ -335,7 +335,7 @@ func (run *question) check(attempt int, plan sqlgen.Plan) error {
 	}
 	run.tried = append(run.tried, plan.SQL)
 	run.triedOn = append(run.triedOn, plan.Server)
-	res.SQL = plan.SQL
+	res.SQL = executor.EchoSQL(plan.SQL)
 	res.Explanation = plan.Explanation
 	res.Assumptions = append([]string{}, plan.Assumptions...)
 	res.Metadata.Confidence = plan.Confidence
@@ -360,7 +360,7 @@ func (run *question) execute(ctx context.Context, attempt int, plan sqlgen.Plan)
 			run.progress(Progress{Stage: stage, Attempt: attempt})
 		})
 	}
-	at := Attempt{SQL: plan.SQL, DurationMS: time.Since(a0).Milliseconds()}
+	at := Attempt{SQL: executor.EchoSQL(plan.SQL), DurationMS: time.Since(a0).Milliseconds()}
 	if len(base.databases) > 1 {
 		at.Server = plan.Server
 	}
@@ -422,8 +422,12 @@ func (run *question) repair(ctx context.Context, attempt int, plan sqlgen.Plan, 
 	run.log.Info("recovery attempted", "event", "recovery_attempted", "component", "orchestrator",
 		"attempt", attempt+1, "category", qe.Category)
 	run.progress(Progress{Stage: StageRetry, Attempt: attempt + 1, Category: qe.Category, Message: qe.Message})
-	run.req.Repair = &sqlgen.Repair{Attempt: attempt, FailedSQL: plan.SQL, Error: qe.Message,
-		Category: qe.Category, Tried: append([]string(nil), run.tried...), Server: plan.Server}
+	tried := make([]string, len(run.tried))
+	for i, t := range run.tried {
+		tried[i] = executor.EchoSQL(t)
+	}
+	run.req.Repair = &sqlgen.Repair{Attempt: attempt, FailedSQL: executor.EchoSQL(plan.SQL), Error: qe.Message,
+		Category: qe.Category, Tried: tried, Server: plan.Server}
 	return nil
 }
 
@@ -474,7 +478,7 @@ func (o *Orchestrator) generate(ctx context.Context, log *slog.Logger, gen sqlge
 		"attempt", attempt, "duration_ms", ms(d), "prompt_tokens", plan.Usage.PromptTokens,
 		"completion_tokens", plan.Usage.CompletionTokens, "generator", plan.Generator)
 	log.Info("sql generated", "event", "sql_generated", "component", "sqlgen", "attempt", attempt,
-		"sql", plan.SQL, "confidence", plan.Confidence, "entities", len(plan.ResolvedEntities))
+		"sql", executor.EchoSQL(plan.SQL), "sql_length", len(plan.SQL), "confidence", plan.Confidence, "entities", len(plan.ResolvedEntities))
 	return plan, nil
 }
 

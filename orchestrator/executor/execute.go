@@ -62,6 +62,10 @@ func (ex *Executor) Run(ctx context.Context, log *slog.Logger, exec *mcpclient.C
 		stage = func(string) {}
 	}
 	stage(StageValidating)
+	toolName, arg := exec.Config().ExecuteTool()
+	if qe := tooLong(exec, toolName, arg, sql); qe != nil {
+		return nil, qe
+	}
 	if qe := staticCheck(dialect, sql, validate); qe != nil {
 		return nil, qe
 	}
