@@ -43,7 +43,11 @@ func sessionLost(c *pgx.Conn, err error) bool {
 // database, in pgconfig's one-line words (host, port, database, user,
 // never the password).
 func (p *Postgres) unavailable(err error) *sqlerr.Error {
-	return sqlerr.New(sqlerr.DatabaseError, "database unavailable: "+pgconfig.ConnectError(p.target, err).Error()+"; try again")
+	msg := "database unavailable: " + pgconfig.ConnectError(p.target, err).Error()
+	if !strings.Contains(msg, "try again") {
+		msg += "; try again"
+	}
+	return sqlerr.New(sqlerr.DatabaseError, msg)
 }
 
 // lost is the error of a statement whose session died under it.
