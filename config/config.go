@@ -241,7 +241,7 @@ type LLMConfig struct {
 	BaseURL     string        `yaml:"base_url"`
 	APIKeyEnv   string        `yaml:"api_key_env"` // name of the env var holding the key
 	Temperature float64       `yaml:"temperature"`
-	Timeout     time.Duration `yaml:"timeout"`    // per LLM request; default 30s
+	Timeout     time.Duration `yaml:"timeout"` // per LLM request; default 30s
 	// DeadlineReserve is kept from each question's query_timeout: the LLM's
 	// requests, retries included, end that long before the question's
 	// deadline, leaving the fallback and the SQL time to run. 0 means a
@@ -250,7 +250,7 @@ type LLMConfig struct {
 	// MaxResponseBytes bounds one HTTP answer of the LLM (0: 4 MiB): a
 	// longer one is not read further and fails the request.
 	MaxResponseBytes int64 `yaml:"max_response_bytes"`
-	MaxTokens   int           `yaml:"max_tokens"` // default 1024
+	MaxTokens        int   `yaml:"max_tokens"` // default 1024
 	// MaxRetries is how many times a failed LLM request (timeout, HTTP 429,
 	// 5xx, connection failure) is retried: 0..10, default 3; 0 never retries.
 	MaxRetries int `yaml:"max_retries"`

@@ -393,7 +393,7 @@ func (l *LLM) complete(ctx context.Context, system, user string) (string, Usage,
 			return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
 				Message: fmt.Sprintf("the LLM (%s) failed and waiting %s to retry would pass its deadline (the query's, less llm.deadline_reserve)",
 					l.name, wait.Round(time.Millisecond)),
-				Err:     lastErr}
+				Err: lastErr}
 		}
 		l.logger.Warn("llm request failed; retrying", "event", "error_occurred", "component", "llm",
 			"generator", l.name, "attempt", attempts, "status", status, "wait_ms", wait.Milliseconds(), "error", lastErr.Error())
