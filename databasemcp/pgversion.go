@@ -7,38 +7,34 @@ import (
 
 // PostgresWatchInterval is how often NotifyDataChanges reads a PostgreSQL
 // data version.
-const PostgresWatchInterval = 2 * time.Second
+const PostgresWatchInterval = time.Second
 
 // pgVersionQuery reads what a PostgreSQL database's content is known by
-// without reading the data. On a primary: the number of user tables and
-// the sums of their ids, their files (pg_relation_filenode: TRUNCATE,
-// VACUUM FULL, CLUSTER and a non-concurrent REFRESH give a table a new
-// file) and their cumulative row writes (pg_stat_user_tables: n_tup_ins +
-// n_tup_upd + n_tup_del). On a hot standby, whose statistics are its own
-// (its readers', never its primary's writes), the position of the last
-// replayed WAL record. With track_counts off the counters stay still, and
-// no version is given.
+// without reading the data. On a primary: the cluster's transaction
+// snapshot (txid_current_snapshot: the next transaction id and those in
+// progress), which changes as soon as a transaction that writes (any
+// INSERT, UPDATE, DELETE, TRUNCATE, DDL, in any database of the cluster)
+// starts or ends; reads never change it. On a hot standby: the position of
+// the last replayed WAL record. The statistics views'
+// write counters (pg_stat_user_tables) were the first choice and were
+// dropped: a session reports its writes to them when it goes idle, up to
+// 10 s after its commit (PGSTAT_IDLE_INTERVAL), and a replica would serve
+// the old result that long.
 const pgVersionQuery = `SELECT pg_catalog.pg_is_in_recovery(),
   COALESCE(pg_catalog.pg_last_wal_replay_lsn()::text, ''),
-  pg_catalog.current_setting('track_counts') = 'on',
-  (SELECT count(*) || '.' || COALESCE(sum(relid::bigint), 0) || '.' ||
-          COALESCE(sum(pg_catalog.pg_relation_filenode(relid)::bigint), 0) || '.' ||
-          COALESCE(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)
-     FROM pg_catalog.pg_stat_user_tables)`
+  pg_catalog.md5(pg_catalog.txid_current_snapshot()::text)`
 
 // DataVersion names the database's content as far as the server tells it
-// (pgVersionQuery): "t:" and the tables' counters on a primary, "r:" and
-// the replay position on a standby. It changes when a table is written
-// (inserted, updated, deleted, truncated), created, dropped or replaced;
-// on a standby whenever WAL is replayed, for any database of the cluster
-// (changes more often than needed, never less). Its limits: a backend
-// reports its writes to the statistics when its transaction ends, at most
-// once a second (PGSTAT_MIN_INTERVAL), and by 10 s when its first attempt
-// finds the statistics busy, so a write shows in the version about a second
-// after its commit; writes by other means than SQL on the table (a foreign
-// table's server, a file behind file_fdw) do not show. "" when it cannot
-// be read: results are then cached by TTL only. It is read at most once per
-// second.
+// (pgVersionQuery): "x:" and a digest of the transaction snapshot on a
+// primary, "r:" and the replay position on a standby. It changes whenever
+// a table may have been written, created, dropped or replaced, and more
+// often than needed: for a write to any database of the cluster, and on a
+// standby for any WAL replayed (never less often). Its limits: writes by
+// other means than SQL on the table (a foreign table's server, a file
+// behind file_fdw) and non-transactional changes (a sequence's nextval) do
+// not show. "" when it cannot be read: results are then cached by TTL
+// only. It is read at most once per dataVersionTTL, so a result may be
+// cached under a version read up to that long before its statement ran.
 func (p *Postgres) DataVersion(ctx context.Context) string {
 	p.verMu.Lock()
 	defer p.verMu.Unlock()
@@ -47,18 +43,15 @@ func (p *Postgres) DataVersion(ctx context.Context) string {
 	}
 	ctx, cancel := context.WithTimeout(ctx, dataVersionTimeout)
 	defer cancel()
-	var standby, counted bool
-	var replay, tables string
-	if err := p.pool.QueryRow(ctx, pgVersionQuery).Scan(&standby, &replay, &counted, &tables); err != nil {
+	var standby bool
+	var replay, snapshot string
+	if err := p.pool.QueryRow(ctx, pgVersionQuery).Scan(&standby, &replay, &snapshot); err != nil {
 		return ""
 	}
-	switch {
-	case standby:
+	if standby {
 		p.ver = "r:" + replay
-	case counted:
-		p.ver = "t:" + tables
-	default:
-		return ""
+	} else {
+		p.ver = "x:" + snapshot
 	}
 	p.verAt = time.Now()
 	return p.ver
