@@ -28,6 +28,7 @@ func TestLongGeneratedSQLBounded(t *testing.T) {
 	if e.Error.Category != sqlerr.ResourceLimit || !strings.Contains(e.Error.Message, "accepts at most") {
 		t.Errorf("error = %.300s, want RESOURCE_LIMIT from the executor's length limit, found before the round trip", e.Error.Message)
 	}
+	t.Logf("2 MB SELECT: %d %s, error body %d bytes, %d LLM requests", resp.StatusCode, e.Error.Category, len(body), len(st.llm.Requests()))
 	if len(body) > 256<<10 {
 		t.Errorf("error body is %d bytes, want the SQL cut (at most %d bytes per echo)", len(body), executor.MaxEchoSQL)
 	}
