@@ -17,8 +17,8 @@ import (
 // of connection slots, a standby replaying its primary) is the database's
 // fault, not the statement's: such errors are DATABASE_ERROR, which the
 // orchestrator answers with 503 database_unavailable and shows in /health.
-// A statement whose session died before any row arrived (a backend killed,
-// a restart the pool has not noticed yet) is run once more on a session
+// A statement whose session died (a backend killed, a restart the pool has
+// not noticed yet) is run once more on a session
 // that answers a ping: every statement is read-only, so running it again
 // changes nothing.
 
@@ -37,6 +37,15 @@ func sessionLost(c *pgx.Conn, err error) bool {
 			pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03"
 	}
 	return c != nil && c.IsClosed()
+}
+
+// terminatedWhileConnecting reports whether a dial failed because the new
+// session was terminated (57P01, 57P02: pg_terminate_backend, a fast
+// shutdown) rather than refused: a server that is shutting down refuses
+// the next dial, one that is up accepts it.
+func terminatedWhileConnecting(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "57P01" || pe.Code == "57P02")
 }
 
 // unavailable is the error of a statement that could not reach the
@@ -68,13 +77,14 @@ type connLostError struct{ err error }
 func (e *connLostError) Error() string { return e.err.Error() }
 func (e *connLostError) Unwrap() error { return e.err }
 
-// retryOnLoss runs attempt and, when its session died before it produced
-// anything (produced reports whether it did), runs it once more on a
-// session that answers a ping.
-func (p *Postgres) retryOnLoss(ctx context.Context, attempt func(ctx context.Context, fresh bool) error, produced func() bool) error {
+// retryOnLoss runs attempt and, when its session died, runs it once more
+// on a session that answers a ping. Rows are read whole before a result is
+// handed out, so a statement whose session died after some rows arrived
+// (before its ROLLBACK) is run again whole, like one that died before any.
+func (p *Postgres) retryOnLoss(ctx context.Context, attempt func(ctx context.Context, fresh bool) error) error {
 	err := attempt(ctx, false)
 	var cl *connLostError
-	if err == nil || !errors.As(err, &cl) || produced() || ctx.Err() != nil {
+	if err == nil || !errors.As(err, &cl) || ctx.Err() != nil {
 		return err
 	}
 	return attempt(ctx, true)

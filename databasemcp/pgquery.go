@@ -79,7 +79,7 @@ func (p *Postgres) run(ctx context.Context, body string, direct bool, maxRows in
 			}
 			return p.endTransaction(ctx, c, err)
 		})
-	}, func() bool { return len(res.Rows) > 0 })
+	})
 	if err != nil {
 		return nil, p.categorize(err)
 	}
@@ -205,7 +205,7 @@ func (p *Postgres) Validate(ctx context.Context, query string) error {
 			}
 			return p.endTransaction(ctx, c, err)
 		})
-	}, func() bool { return false })
+	})
 	if err != nil {
 		return p.categorize(err)
 	}

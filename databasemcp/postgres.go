@@ -237,6 +237,9 @@ func (p *Postgres) acquire(ctx context.Context, fresh bool) (*pgxpool.Conn, erro
 	defer cancelWait()
 	for tries := 0; ; tries++ {
 		c, err := p.pool.Acquire(waitCtx)
+		if err != nil && tries < p.conns && ctx.Err() == nil && terminatedWhileConnecting(err) {
+			continue // the new session was killed, the server is up: dial again
+		}
 		if err != nil {
 			// A dial that failed (refused, or no answer in time) is the
 			// database's; a wait that timed out with every session busy is
