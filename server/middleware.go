@@ -111,10 +111,11 @@ func (a *api) accessLog(c *gin.Context) {
 	}
 	a.metrics.duration.WithLabelValues(route, c.Request.Method, strconv.Itoa(status)).Observe(d.Seconds())
 	level := levelFor(status)
-	if status == http.StatusServiceUnavailable && c.Writer.Header().Get("Retry-After") != "" {
+	if status == http.StatusServiceUnavailable && (c.Writer.Header().Get("Retry-After") != "" || route == "/health") {
 		// A known state with its own log line (a database that cannot
-		// serve: event database_error once; shutting down): not one WARN
-		// per request while it lasts.
+		// serve: event database_error once; a server down; shutting
+		// down), which /health reports: not one WARN per request or
+		// health probe while it lasts.
 		level = slog.LevelInfo
 	}
 	a.logger.LogAttrs(c.Request.Context(), level, "http request",
