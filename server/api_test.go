@@ -304,7 +304,7 @@ func TestErrorFunnel(t *testing.T) {
 		}}, wantStatus: 502, wantCodes: []string{"llm_invalid_response"}, wantMessage: "invalid JSON"},
 		{name: "LLM slower than its share of the query timeout", opt: stackOptions{
 			respond: func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: goodPlan, Delay: 10 * time.Second} },
-			orch:    func(c *config.Config) { c.Orchestration.QueryTimeout = 300 * time.Millisecond },
+			orch:    func(c *config.Config) { c.Orchestration.QueryTimeout = 3 * time.Second },
 		}, wantStatus: 504, wantCodes: []string{"llm_timeout"}},
 		{name: "query timeout while the SQL runs", opt: stackOptions{
 			respond: func(llmtest.Request) llmtest.Step {
