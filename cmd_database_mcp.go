@@ -95,7 +95,7 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 		databasemcp.Backend
 		Close() error
 	}
-	var watched databasemcp.Watcher // SQLite's file, MySQL's data version: watched for data changes
+	var watched databasemcp.Watcher // SQLite's file, PostgreSQL's and MySQL's data version: watched for data changes
 	var where []any
 	if mysqlconfig.Is(*dsn) {
 		my, err := openMySQL(ctx, cmdLog, *dsn, *passwordEnv, *maxConns, opts)
@@ -108,7 +108,7 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 		if err != nil {
 			return fmt.Errorf("database-mcp: %w", err)
 		}
-		db, where = pg, append(pg.Target().LogAttrs(), "max_conns", *maxConns)
+		db, watched, where = pg, pg, append(pg.Target().LogAttrs(), "max_conns", *maxConns)
 	} else {
 		path := *dbPath
 		if filetables.Is(path) {

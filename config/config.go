@@ -241,8 +241,16 @@ type LLMConfig struct {
 	BaseURL     string        `yaml:"base_url"`
 	APIKeyEnv   string        `yaml:"api_key_env"` // name of the env var holding the key
 	Temperature float64       `yaml:"temperature"`
-	Timeout     time.Duration `yaml:"timeout"`    // per LLM request; default 30s
-	MaxTokens   int           `yaml:"max_tokens"` // default 1024
+	Timeout     time.Duration `yaml:"timeout"` // per LLM request; default 30s
+	// DeadlineReserve is kept from each question's query_timeout: the LLM's
+	// requests, retries included, end that long before the question's
+	// deadline, leaving the fallback and the SQL time to run. 0 means a
+	// third of query_timeout (10s of the default 30s); see LLMSettings.
+	DeadlineReserve time.Duration `yaml:"deadline_reserve"`
+	// MaxResponseBytes bounds one HTTP answer of the LLM (0: 4 MiB): a
+	// longer one is not read further and fails the request.
+	MaxResponseBytes int64 `yaml:"max_response_bytes"`
+	MaxTokens        int   `yaml:"max_tokens"` // default 1024
 	// MaxRetries is how many times a failed LLM request (timeout, HTTP 429,
 	// 5xx, connection failure) is retried: 0..10, default 3; 0 never retries.
 	MaxRetries int `yaml:"max_retries"`
@@ -250,8 +258,9 @@ type LLMConfig struct {
 	// further one, with jitter (a server's Retry-After wins); default 500ms,
 	// 0 also means 500ms.
 	RetryBaseDelay time.Duration `yaml:"retry_base_delay"`
-	// Fallback "builtin" answers with the offline generator when the LLM
-	// cannot be reached.
+	// Fallback "builtin" (the default) answers with the offline generator
+	// when the LLM cannot be reached, fails, times out or its circuit is
+	// open; "none" (or "") turns the fallback off.
 	Fallback string `yaml:"fallback"`
 	// CircuitFailures consecutive questions whose LLM call failed (after
 	// its retries) open the circuit: the LLM is skipped for CircuitCooldown
@@ -270,6 +279,16 @@ type LLMConfig struct {
 const (
 	maxLLMRetries     = 10
 	maxRetryBaseDelay = 30 * time.Second
+)
+
+// FallbackNone turns llm.fallback off.
+const FallbackNone = "none"
+
+// Bounds of llm.max_response_bytes.
+const (
+	DefaultLLMMaxResponseBytes = 4 << 20
+	minLLMResponseBytes        = 1 << 10
+	maxLLMResponseBytes        = 1 << 30
 )
 
 // LLM provider names.
@@ -337,6 +356,9 @@ func DefaultConfig() *Config {
 			RetryBaseDelay:  500 * time.Millisecond,
 			CircuitFailures: 3,
 			CircuitCooldown: 30 * time.Second,
+			Fallback:        ProviderBuiltin,
+
+			MaxResponseBytes: DefaultLLMMaxResponseBytes,
 
 			PromptTokenBudget: DefaultPromptTokenBudget,
 		},
@@ -421,6 +443,9 @@ func (c *Config) Validate() error {
 	c.validateServers(add)
 	c.Orchestration.validate(add)
 	c.LLM.validate(add)
+	if r, q := c.LLM.DeadlineReserve, c.Orchestration.QueryTimeout; r > 0 && q > 0 && r >= q {
+		add("llm.deadline_reserve: %v leaves the LLM no time: it must be shorter than orchestration.query_timeout (%v)", r, q)
+	}
 	c.HTTP.validate(add)
 	c.validateGateway(add)
 	if len(p) > 0 {
@@ -618,9 +643,18 @@ func (l LLMConfig) validate(add func(format string, args ...any)) {
 		add("llm.circuit_cooldown: %s must be between 1s and 1h", l.CircuitCooldown)
 	}
 	switch l.Fallback {
-	case "", ProviderBuiltin:
+	case "", FallbackNone, ProviderBuiltin:
 	default:
-		add("llm.fallback: unknown fallback %q (want builtin or empty)", l.Fallback)
+		add("llm.fallback: unknown fallback %q (want builtin, or none to turn it off)", l.Fallback)
+	}
+	if l.DeadlineReserve < 0 {
+		add("llm.deadline_reserve: %v must not be negative (0 keeps a third of orchestration.query_timeout)", l.DeadlineReserve)
+	} else if l.DeadlineReserve > 0 && l.DeadlineReserve < time.Millisecond {
+		add("llm.deadline_reserve: %v is too small; write a duration with a unit, e.g. 10s", l.DeadlineReserve)
+	}
+	if n := l.MaxResponseBytes; n != 0 && (n < minLLMResponseBytes || n > maxLLMResponseBytes) {
+		add("llm.max_response_bytes: %d is out of range %d..%d (0 or unset: %d, 4 MiB)", n, minLLMResponseBytes,
+			maxLLMResponseBytes, DefaultLLMMaxResponseBytes)
 	}
 }
 
@@ -707,6 +741,16 @@ func (c *Config) metadataServer() string {
 		}
 	}
 	return best
+}
+
+// LLMSettings is the llm section with its derived defaults resolved:
+// deadline_reserve 0 becomes a third of orchestration.query_timeout.
+func (c *Config) LLMSettings() LLMConfig {
+	l := c.LLM
+	if l.DeadlineReserve == 0 {
+		l.DeadlineReserve = c.Orchestration.QueryTimeout / 3
+	}
+	return l
 }
 
 // PingTimeout bounds one liveness ping of server s: ping_timeout, never

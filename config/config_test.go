@@ -423,3 +423,51 @@ func TestEnableLogging(t *testing.T) {
 		t.Error("enable_logging: sometimes = nil error, want a type error")
 	}
 }
+
+// TestParseConfigLLMFaults (issue 24): llm.fallback is builtin unless
+// turned off, llm.deadline_reserve defaults to a third of query_timeout
+// and must leave the LLM some time, llm.max_response_bytes has a range.
+func TestParseConfigLLMFaults(t *testing.T) {
+	const servers = "mcp_servers:\n  m:\n    transport: stdio\n    command: x\n    priority: 1\n    capabilities: [execute_query]\n"
+	tests := []struct {
+		name         string
+		yaml         string // after the servers
+		wantFallback string
+		wantReserve  time.Duration
+		wantMax      int64
+		wantErr      string
+	}{
+		{name: "defaults", yaml: "llm:\n  provider: openai\n  model: m\n",
+			wantFallback: ProviderBuiltin, wantReserve: 10 * time.Second, wantMax: DefaultLLMMaxResponseBytes},
+		{name: "fallback off", yaml: "llm:\n  fallback: none\n", wantFallback: FallbackNone, wantReserve: 10 * time.Second,
+			wantMax: DefaultLLMMaxResponseBytes},
+		{name: "reserve follows query_timeout", yaml: "orchestration:\n  query_timeout: 9s\n",
+			wantFallback: ProviderBuiltin, wantReserve: 3 * time.Second, wantMax: DefaultLLMMaxResponseBytes},
+		{name: "set", yaml: "llm:\n  deadline_reserve: 5s\n  max_response_bytes: 1048576\n",
+			wantFallback: ProviderBuiltin, wantReserve: 5 * time.Second, wantMax: 1 << 20},
+		{name: "reserve as long as the question", yaml: "orchestration:\n  query_timeout: 5s\nllm:\n  deadline_reserve: 5s\n",
+			wantErr: "llm.deadline_reserve: 5s leaves the LLM no time"},
+		{name: "negative reserve", yaml: "llm:\n  deadline_reserve: -1s\n", wantErr: "llm.deadline_reserve: -1s must not be negative"},
+		{name: "tiny response bound", yaml: "llm:\n  max_response_bytes: 10\n", wantErr: "llm.max_response_bytes: 10 is out of range"},
+		{name: "unknown fallback", yaml: "llm:\n  fallback: gpt\n", wantErr: `unknown fallback "gpt" (want builtin, or none to turn it off)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := ParseConfig([]byte(servers + tt.yaml))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("ParseConfig = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ParseConfig: %v", err)
+			}
+			l := cfg.LLMSettings()
+			if l.Fallback != tt.wantFallback || l.DeadlineReserve != tt.wantReserve || l.MaxResponseBytes != tt.wantMax {
+				t.Errorf("llm = fallback %q, reserve %v, max %d; want %q, %v, %d", l.Fallback, l.DeadlineReserve,
+					l.MaxResponseBytes, tt.wantFallback, tt.wantReserve, tt.wantMax)
+			}
+		})
+	}
+}

@@ -125,7 +125,7 @@ func TestCheckQuery(t *testing.T) {
 		{"parentheses only", "((", sqlerr.SyntaxError},
 		{"number first", "1", sqlerr.SyntaxError},
 		{"unknown keyword", "SELEC 1", sqlerr.SyntaxError},
-		{"too long", "SELECT " + strings.Repeat("1", 100), sqlerr.UnknownError},
+		{"too long", "SELECT " + strings.Repeat("1", 100), sqlerr.ResourceLimit},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

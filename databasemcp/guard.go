@@ -28,7 +28,7 @@ func checkQuery(q string, maxLen int) *sqlerr.Error {
 // transactions.
 func checkQueryIn(d sqlscan.Dialect, q string, maxLen int) ([]sqlscan.Token, *sqlerr.Error) {
 	if n := utf8.RuneCountInString(q); n > maxLen {
-		return nil, sqlerr.New(sqlerr.UnknownError,
+		return nil, sqlerr.New(sqlerr.ResourceLimit,
 			fmt.Sprintf("query is %d characters long; the maximum is %d: shorten the query", n, maxLen))
 	}
 	toks, _ := d.Tokenize(q)

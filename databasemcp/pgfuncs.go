@@ -86,7 +86,9 @@ func (g *funcGuard) known(name string) bool {
 // check refuses the calls of volatile functions. Names the cached catalog
 // does not know (a function created since, or an alias with a column list)
 // are looked up in pg_proc again before deciding.
-func (g *funcGuard) check(ctx context.Context, pool *pgxpool.Pool, calls []sqlscan.FuncCall) *sqlerr.Error {
+// A lookup that fails is reported by lookupFailed.
+func (g *funcGuard) check(ctx context.Context, pool *pgxpool.Pool, calls []sqlscan.FuncCall,
+	lookupFailed func(error) *sqlerr.Error) *sqlerr.Error {
 	var unknown []string
 	g.mu.RLock()
 	for _, f := range calls {
@@ -109,7 +111,7 @@ func (g *funcGuard) check(ctx context.Context, pool *pgxpool.Pool, calls []sqlsc
 	}
 	found, err := lookupVolatility(ctx, pool, unknown)
 	if err != nil {
-		return sqlerr.New(sqlerr.UnknownError, "check the query's functions: "+err.Error())
+		return lookupFailed(err)
 	}
 	names := make([]string, 0, len(found))
 	for n := range found {

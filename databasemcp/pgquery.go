@@ -38,10 +38,14 @@ func (p *Postgres) Query(ctx context.Context, query string, maxRows int) (*Resul
 	if e != nil {
 		return nil, e
 	}
+	// Read before the statement: a write committed while it runs then
+	// moves the version on past this result, never under it.
+	version := p.DataVersion(ctx)
 	res, err := p.run(ctx, body, explain, maxRows)
 	if err != nil {
 		return nil, err
 	}
+	res.DataVersion = version
 	res.ElapsedMS = math.Round(float64(time.Since(start).Microseconds())/10) / 100
 	return res, nil
 }
@@ -52,26 +56,29 @@ func (p *Postgres) Query(ctx context.Context, query string, maxRows int) (*Resul
 // lock a view or a mislabelled function may have taken (they outlive the
 // rollback and would stay with the pooled session).
 func (p *Postgres) run(ctx context.Context, body string, direct bool, maxRows int) (*Result, error) {
-	res := &Result{Columns: []string{}, Rows: [][]any{}}
-	err := p.withConn(ctx, func(ctx context.Context, c *pgx.Conn) error {
-		b := &pgx.Batch{}
-		b.Queue("BEGIN READ ONLY")
-		if direct {
-			b.Queue(body)
-		} else {
-			b.Queue("DECLARE " + cursorName + " NO SCROLL CURSOR FOR " + body)
-			b.Queue(fmt.Sprintf("FETCH FORWARD %d FROM %s", maxRows+1, cursorName))
-		}
-		b.Queue("ROLLBACK")
-		if p.unlockAdvisory {
-			b.Queue(unlockAdvisory)
-		}
-		br := c.SendBatch(ctx, b)
-		err := readBatch(br, direct, p.unlockAdvisory, p.limits(maxRows), res)
-		if cerr := br.Close(); err == nil {
-			err = cerr
-		}
-		return p.endTransaction(ctx, c, err)
+	var res *Result
+	err := p.retryOnLoss(ctx, func(ctx context.Context, fresh bool) error {
+		res = &Result{Columns: []string{}, Rows: [][]any{}}
+		return p.withConn(ctx, fresh, func(ctx context.Context, c *pgx.Conn) error {
+			b := &pgx.Batch{}
+			b.Queue("BEGIN READ ONLY")
+			if direct {
+				b.Queue(body)
+			} else {
+				b.Queue("DECLARE " + cursorName + " NO SCROLL CURSOR FOR " + body)
+				b.Queue(fmt.Sprintf("FETCH FORWARD %d FROM %s", maxRows+1, cursorName))
+			}
+			b.Queue("ROLLBACK")
+			if p.unlockAdvisory {
+				b.Queue(unlockAdvisory)
+			}
+			br := c.SendBatch(ctx, b)
+			err := readBatch(br, direct, p.unlockAdvisory, p.limits(maxRows), res)
+			if cerr := br.Close(); err == nil {
+				err = cerr
+			}
+			return p.endTransaction(ctx, c, err)
+		})
 	})
 	if err != nil {
 		return nil, p.categorize(err)
@@ -187,15 +194,17 @@ func (p *Postgres) Validate(ctx context.Context, query string) error {
 	if e != nil {
 		return e
 	}
-	err := p.withConn(ctx, func(ctx context.Context, c *pgx.Conn) error {
-		if _, err := c.Exec(ctx, "BEGIN READ ONLY"); err != nil {
-			return err
-		}
-		_, err := c.PgConn().Prepare(ctx, "", body, nil)
-		if err == nil {
-			_, err = c.Exec(ctx, "ROLLBACK")
-		}
-		return p.endTransaction(ctx, c, err)
+	err := p.retryOnLoss(ctx, func(ctx context.Context, fresh bool) error {
+		return p.withConn(ctx, fresh, func(ctx context.Context, c *pgx.Conn) error {
+			if _, err := c.Exec(ctx, "BEGIN READ ONLY"); err != nil {
+				return err
+			}
+			_, err := c.PgConn().Prepare(ctx, "", body, nil)
+			if err == nil {
+				_, err = c.Exec(ctx, "ROLLBACK")
+			}
+			return p.endTransaction(ctx, c, err)
+		})
 	})
 	if err != nil {
 		return p.categorize(err)
@@ -217,7 +226,7 @@ func (p *Postgres) guard(ctx context.Context, query string) (string, bool, *sqle
 				"the query contains the parameter placeholder %s: put the literal value in the SQL instead", t.Text))
 		}
 	}
-	if e := p.funcs.check(ctx, p.pool, sqlscan.FunctionCalls(toks)); e != nil {
+	if e := p.funcs.check(ctx, p.pool, sqlscan.FunctionCalls(toks), p.lookupFailed); e != nil {
 		return "", false, e
 	}
 	last := toks[len(toks)-1]
@@ -242,6 +251,10 @@ func (p *Postgres) categorize(err error) *sqlerr.Error {
 	var se *sqlerr.Error
 	if errors.As(err, &se) {
 		return se
+	}
+	var cl *connLostError
+	if errors.As(err, &cl) {
+		return p.lost(cl.err)
 	}
 	if e := p.tooLongRow(err); e != nil {
 		return e
@@ -272,7 +285,7 @@ func (p *Postgres) categorize(err error) *sqlerr.Error {
 	}
 	var ce *pgconn.ConnectError
 	if errors.As(err, &ce) || errors.Is(err, pgconn.ErrConnClosed) {
-		return sqlerr.New(sqlerr.UnknownError, "database unavailable: the connection to "+p.target.Address()+" failed; try again")
+		return p.unavailable(err)
 	}
 	return sqlerr.New(sqlerr.CategoryOf(err), err.Error())
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"talk2tables/pgconfig"
@@ -53,6 +54,10 @@ type Postgres struct {
 	schemaMu     sync.Mutex
 	schema       *Schema // cached without Today
 	schemaLoaded time.Time
+
+	verMu sync.Mutex // the data version (pgversion.go), reused for dataVersionTTL
+	ver   string
+	verAt time.Time
 }
 
 // schemaTTL is how long the schema resource is reused before pg_catalog is
@@ -196,31 +201,69 @@ func (p *Postgres) MaxConns() int { return p.conns }
 // withConn runs fn on a pooled session under the statement timeout (plus a
 // margin for the server's own statement_timeout to fire first). Waiting for
 // a free session is bounded separately and reported as the database being
-// busy, as for SQLite.
-func (p *Postgres) withConn(ctx context.Context, fn func(ctx context.Context, c *pgx.Conn) error) error {
-	waitCtx, cancelWait := context.WithTimeout(ctx, p.opts.QueryTimeout)
-	c, err := p.pool.Acquire(waitCtx)
-	cancelWait()
+// busy, as for SQLite. A database that cannot be reached is DATABASE_ERROR;
+// a session that died under fn is a *connLostError (see retryOnLoss).
+// fresh: the session must first answer a ping (dead ones are dropped, at
+// most one per pooled session), for running a statement again after a loss.
+func (p *Postgres) withConn(ctx context.Context, fresh bool, fn func(ctx context.Context, c *pgx.Conn) error) error {
+	c, err := p.acquire(ctx, fresh)
 	if err != nil {
-		if busy := waitError(ctx, err, p.conns, p.opts.QueryTimeout); busy != nil {
-			return busy
-		}
-		return sqlerr.New(sqlerr.UnknownError, "database unavailable: "+pgconfig.ConnectError(p.target, err).Error())
+		return err
 	}
-	defer c.Release() // the pool destroys a session left in a transaction or busy
+	defer c.Release() // the pool destroys a session left in a transaction, busy or closed
 	// Half a second past the server's statement_timeout: the server's own
 	// cancel comes first, and a single long function call, which PostgreSQL
 	// does not interrupt, still answers within the timeout plus a second.
 	qctx, cancel := context.WithTimeout(ctx, p.opts.QueryTimeout+500*time.Millisecond)
 	defer cancel()
 	err = fn(qctx, c.Conn())
-	if err != nil && ctx.Err() != nil {
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
 		return sqlerr.New(sqlerr.Timeout, "query interrupted: the request was cancelled")
-	}
-	if err != nil && errors.Is(qctx.Err(), context.DeadlineExceeded) {
+	case errors.Is(qctx.Err(), context.DeadlineExceeded):
 		return p.timeoutError()
+	case sessionLost(c.Conn(), err):
+		return &connLostError{err: err}
 	}
 	return err
+}
+
+// acquire takes a session from the pool within the statement timeout;
+// fresh: one that answers a ping.
+func (p *Postgres) acquire(ctx context.Context, fresh bool) (*pgxpool.Conn, error) {
+	waitCtx, cancelWait := context.WithTimeout(ctx, p.opts.QueryTimeout)
+	defer cancelWait()
+	for tries := 0; ; tries++ {
+		c, err := p.pool.Acquire(waitCtx)
+		if err != nil && tries < p.conns && ctx.Err() == nil && terminatedWhileConnecting(err) {
+			continue // the new session was killed, the server is up: dial again
+		}
+		if err != nil {
+			// A dial that failed (refused, or no answer in time) is the
+			// database's; a wait that timed out with every session busy is
+			// the load's.
+			var ce *pgconn.ConnectError
+			if busy := waitError(ctx, err, p.conns, p.opts.QueryTimeout); busy != nil && (ctx.Err() != nil || !errors.As(err, &ce)) {
+				return nil, busy
+			}
+			return nil, p.unavailable(err)
+		}
+		if !fresh {
+			return c, nil
+		}
+		perr := c.Ping(waitCtx)
+		if perr == nil {
+			return c, nil
+		}
+		// A dead session: closed, so the pool drops it on release.
+		c.Conn().Close(context.WithoutCancel(ctx))
+		c.Release()
+		if tries >= p.conns || ctx.Err() != nil {
+			return nil, p.unavailable(perr)
+		}
+	}
 }
 
 func (p *Postgres) timeoutError() *sqlerr.Error {

@@ -254,8 +254,9 @@ func (h *handlers) readSchema(ctx context.Context, req mcp.ReadResourceRequest) 
 const DataWatchInterval = time.Second
 
 // Watcher is a backend that can tell when its data changed: SQLite (*DB)
-// by its file, every DataWatchInterval; MySQL (*MySQL) by its data
-// version, every MySQLWatchInterval.
+// by its file, every DataWatchInterval; PostgreSQL (*Postgres) and MySQL
+// (*MySQL) by their data version, every PostgresWatchInterval and
+// MySQLWatchInterval.
 type Watcher interface {
 	Watch(ctx context.Context, interval time.Duration, changed func(version string))
 	watchInterval() time.Duration
@@ -272,7 +273,7 @@ var (
 
 // NotifyDataChanges watches db until ctx is done and,
 // whenever its content changes (a file written or replaced by a newly
-// generated database; a MySQL table written), sends
+// generated database; a PostgreSQL or MySQL table written), sends
 // notifications/resources/updated for database://schema to every client:
 // row counts and values change with the data, and clients that cache
 // results drop them.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -13,6 +14,7 @@ import (
 	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/resources"
 	"talk2tables/orchestrator/sqlgen"
+	"talk2tables/sqlerr"
 )
 
 // failure is an error mapped for an MCP client: a code and a message that
@@ -33,8 +35,12 @@ func classify(err error) failure {
 		gen   *orchestrator.SQLGenerationError
 		exec  *executor.QueryExecutionError
 		ue    *mcpclient.UnknownExecutorError
+		te    *orchestrator.TimeoutError
 	)
 	switch {
+	case errors.As(err, &te):
+		return failure{"timeout", fmt.Sprintf("the question was not answered within %s (orchestration.query_timeout): %s then; try again",
+			te.Timeout, te.Waiting()), true}
 	case errors.Is(err, context.DeadlineExceeded):
 		return failure{"timeout", "the call took longer than the configured timeout; try a narrower question or try again", true}
 	case errors.Is(err, context.Canceled):
@@ -49,12 +55,25 @@ func classify(err error) failure {
 		if msg == "" {
 			msg = "the SQL could not be executed"
 		}
+		if exec.Category == sqlerr.DatabaseError {
+			// Logged at ERROR once when the database failed, not per call.
+			return failure{"database_unavailable", fmt.Sprintf("the database is unavailable (%s): %s; try again in %d s (call health to see it)",
+				exec.Category, msg, max(1, int(math.Ceil(exec.RetryAfter.Seconds())))), false}
+		}
 		return failure{"sql_execution_failed", fmt.Sprintf("the SQL failed (%s): %s", exec.Category, msg), false}
 	case errors.As(err, &gen):
 		switch gen.Reason {
 		case sqlgen.ReasonNotConfigured:
 			return failure{"llm_not_configured", orDefault(gen.Message, "no LLM is configured"), true}
 		case sqlgen.ReasonLLMCommunication:
+			switch {
+			case errors.Is(gen, sqlgen.ErrLLMTimeout):
+				return failure{"llm_timeout", orDefault(gen.Message, "the language model did not answer in time") + "; try again later", true}
+			case errors.Is(gen, sqlgen.ErrLLMResponseTooLarge):
+				return failure{"llm_response_too_large", orDefault(gen.Message, "the language model's answer was over llm.max_response_bytes"), true}
+			case errors.Is(gen, sqlgen.ErrLLMInvalidResponse):
+				return failure{"llm_invalid_response", orDefault(gen.Message, "the language model answered with invalid JSON"), true}
+			}
 			return failure{"llm_unavailable", "the language model could not be reached or kept failing; try again later", true}
 		case sqlgen.ReasonDeclined:
 			msg := orDefault(gen.Message, "the question could not be understood well enough to answer; rephrase it")

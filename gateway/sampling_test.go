@@ -95,7 +95,7 @@ func TestAskWithClientSampling(t *testing.T) {
 				t.Errorf("attempts = %+v, sql %q; want a MISSING_TABLE repaired by the client's model", qr.Attempts, qr.SQL)
 			}
 			prompts, systems := m.seen()
-			if len(prompts) != 2 || !strings.Contains(prompts[0], "Question: how many orders are there") ||
+			if len(prompts) != 2 || !strings.Contains(prompts[0], "\n\"how many orders are there\"\n") ||
 				!strings.Contains(prompts[1], "MISSING_TABLE") || !strings.Contains(systems[0], "sql") {
 				t.Errorf("prompts = %q, want the sqlgen prompt then the repair prompt with the category", prompts)
 			}

@@ -55,13 +55,13 @@ func TestBodyLimit(t *testing.T) {
 		}, false, http.StatusRequestEntityTooLarge},
 		{"streamable http, chunked", StreamableHTTP, func(tb testing.TB, base string) (string, string) {
 			return base + "/mcp", rawInitialize(tb, base+"/mcp")
-		}, true, http.StatusBadRequest},
+		}, true, http.StatusRequestEntityTooLarge},
 		{"sse, content-length", SSE, func(tb testing.TB, base string) (string, string) {
 			return sseSession(tb, base), ""
 		}, false, http.StatusRequestEntityTooLarge},
 		{"sse, chunked", SSE, func(tb testing.TB, base string) (string, string) {
 			return sseSession(tb, base), ""
-		}, true, http.StatusBadRequest},
+		}, true, http.StatusRequestEntityTooLarge},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -117,7 +117,7 @@ func TestBodyLimit(t *testing.T) {
 			if got.JSONRPC != "2.0" || got.Error == nil {
 				t.Errorf("body = %+v, want a JSON-RPC 2.0 error", got)
 			}
-			if !tt.chunked && (got.Error == nil || !strings.Contains(got.Error.Message, "limit")) {
+			if got.Error == nil || !strings.Contains(got.Error.Message, "limit") {
 				t.Errorf("error = %+v, want it to name the limit", got.Error)
 			}
 		})

@@ -3,6 +3,7 @@
 package mcpserve
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -168,9 +169,30 @@ func (h *limitedHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"request body is %d bytes; the limit is %d bytes", r.ContentLength, h.maxBody))
 		return
 	}
-	// A body without a length (chunked) is cut at the limit: the transport
-	// then answers with a JSON-RPC parse error.
-	r.Body = http.MaxBytesReader(w, r.Body, h.maxBody)
+	if r.Method == http.MethodPost && r.Body != nil {
+		// Read whole within the bound, whatever the framing: a chunked
+		// body over it is a 413 too.
+		body, err := readBody(w, r, h.maxBody)
+		if mbe, ok := isTooLarge(err); ok {
+			writeJSONRPCError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf(
+				"request body is over the limit of %d bytes", mbe.Limit))
+			return
+		}
+		if err != nil {
+			writeJSONRPCError(w, http.StatusBadRequest, "the request body could not be read: "+err.Error())
+			return
+		}
+		if h.streamable {
+			if bad := checkMessage(body); bad != nil {
+				answerInvalid(w, bad)
+				return
+			}
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+	} else {
+		r.Body = http.MaxBytesReader(w, r.Body, h.maxBody)
+	}
 	if h.streamable {
 		w, r = trackListen(w, r)
 		w, r = withNotFoundURI(w, r)

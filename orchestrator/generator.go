@@ -9,11 +9,11 @@ import (
 	"talk2tables/orchestrator/sqlgen"
 )
 
-// NewGenerator selects the SQL generator for cfg: the built-in offline
-// generator when provider is builtin or empty, or when an openai/anthropic
-// key is named but its environment variable is empty; otherwise the LLM
-// (langchaingo), wrapped with the built-in fallback when llm.fallback is
-// "builtin".
+// NewGenerator selects the SQL generator for cfg (config.Config.LLMSettings,
+// with its derived defaults): the built-in offline generator when provider
+// is builtin or empty, or when an openai/anthropic key is named but its
+// environment variable is empty; otherwise the LLM (langchaingo), wrapped
+// with the built-in fallback when llm.fallback is "builtin" (the default).
 func NewGenerator(cfg config.LLMConfig, logger *slog.Logger) (sqlgen.Generator, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -44,8 +44,10 @@ func NewGenerator(cfg config.LLMConfig, logger *slog.Logger) (sqlgen.Generator, 
 		Timeout:     cfg.Timeout,
 		MaxTokens:   cfg.MaxTokens,
 		// sqlgen reads 0 as "default"; the config's 0 means never retry.
-		MaxRetries:     llmRetries(cfg.MaxRetries),
-		RetryBaseDelay: cfg.RetryBaseDelay,
+		MaxRetries:       llmRetries(cfg.MaxRetries),
+		RetryBaseDelay:   cfg.RetryBaseDelay,
+		Reserve:          cfg.DeadlineReserve,
+		MaxResponseBytes: cfg.MaxResponseBytes,
 	}, logger)
 	if err != nil {
 		return nil, err

@@ -163,7 +163,7 @@ func TestSeveralDatabasesLLM(t *testing.T) {
 			t.Errorf("prompt lacks %q", w)
 		}
 	}
-	if !strings.Contains(reqs[2].User(), "table shipments is in database \"parcels_db\"") {
+	if !strings.Contains(reqs[2].User(), `table shipments is in database \"parcels_db\"`) {
 		t.Errorf("repair prompt does not explain the other database's table:\n%s", reqs[2].User())
 	}
 }

@@ -92,7 +92,7 @@ func New(ctx context.Context, cfg *config.Config, logger *slog.Logger, opts ...O
 		opt(o)
 	}
 	if o.gen == nil {
-		g, err := NewGenerator(cfg.LLM, logger)
+		g, err := NewGenerator(cfg.LLMSettings(), logger)
 		if err != nil {
 			return nil, err
 		}
@@ -114,7 +114,7 @@ func New(ctx context.Context, cfg *config.Config, logger *slog.Logger, opts ...O
 			o.cache.Invalidate(c.ID())
 			o.exec.DataChanged(c.ID(), true)
 		},
-		ProbeFault: func(ctx context.Context, c *mcpclient.Conn) { o.exec.ProbeFault(ctx, c) },
+		ProbeDatabase: func(ctx context.Context, c *mcpclient.Conn) { o.exec.ProbeDatabase(ctx, c) },
 	}
 	o.exec = executor.New(cfg, o.metrics)
 	o.clients = mcpclient.New(cfg, logger, o.pool)

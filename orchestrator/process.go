@@ -12,6 +12,7 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 
+	"talk2tables/config"
 	"talk2tables/orchestrator/builtin"
 	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/mcpclient"
@@ -105,6 +106,7 @@ type question struct {
 	span     trace.Span // the question's
 	attempt  trace.Span // the running attempt's (see startAttempt)
 	progress func(Progress)
+	stage    string // the step under way (the last Progress stage)
 
 	// From gather on.
 	g       *resources.Gathered
@@ -146,6 +148,7 @@ func (o *Orchestrator) begin(ctx context.Context, q Query) (context.Context, *qu
 		},
 	}
 	run.progress = func(p Progress) {
+		run.stage = p.Stage
 		if q.Progress != nil {
 			q.Progress(p)
 		}
@@ -179,12 +182,22 @@ func (run *question) startAttempt(ctx context.Context, attempt int) context.Cont
 func (run *question) finish(ctx context.Context, err error) (*QueryResult, error) {
 	res, log := run.res, run.log
 	res.Metadata.ExecutionTime = time.Since(run.start).Seconds()
-	if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			err = fmt.Errorf("question not answered within %s: %w (last error: %v)", run.timeout, ctx.Err(), err)
-		} else {
-			err = fmt.Errorf("question cancelled: %w (last error: %v)", ctx.Err(), err)
+	switch {
+	case err == nil || ctx.Err() == nil:
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		te := &TimeoutError{Timeout: run.timeout, Stage: run.stage, Generator: res.Metadata.Generator}
+		if run.stage == StageValidating || run.stage == StageExecuting {
+			te.Server = res.Metadata.Executor
+			if te.Server == "" && run.exec != nil {
+				te.Server = run.exec.ID()
+			}
 		}
+		if !errors.Is(err, context.DeadlineExceeded) {
+			te.Last = err
+		}
+		err = te
+	case !errors.Is(err, ctx.Err()):
+		err = fmt.Errorf("question cancelled: %w (last error: %v)", ctx.Err(), err)
 	}
 	run.o.metrics.queryFinished(err == nil)
 	if err != nil {
@@ -212,10 +225,14 @@ func (run *question) gather(ctx context.Context) error {
 	t0 := time.Now()
 	run.log.Info("resource gathering started", "event", "resource_gathering_started", "component", "orchestrator")
 	gctx, gspan := telemetry.Start(ctx, "gather", trace.SpanKindInternal)
+	if qe := o.everyExecutorDown(); qe != nil {
+		telemetry.End(gspan, qe)
+		return qe
+	}
 	g, err := o.cache.Gather(gctx, run.opID)
 	telemetry.End(gspan, err)
 	if err != nil {
-		return err
+		return o.resourceFault(gctx, err)
 	}
 	run.res.Metadata.Cache = g.CacheStatus()
 	run.res.Metadata.MissingServers = g.Missing
@@ -235,6 +252,44 @@ func (run *question) gather(ctx context.Context) error {
 	run.req, run.base = o.buildRequest(run.q.Question, g, exec)
 	run.res.Metadata.MCPServersUsed = serversUsed(g, exec)
 	return nil
+}
+
+// everyExecutorDown is the database fault of the executors when the
+// liveness probe finds every one's database running nothing: the
+// question cannot be answered, and is not worth an LLM call.
+func (o *Orchestrator) everyExecutorDown() *executor.QueryExecutionError {
+	var first *executor.QueryExecutionError
+	for _, c := range o.clients.Conns() {
+		if !c.Config().HasCapability(config.CapExecuteQuery) || c.State() != mcpclient.StateConnected {
+			continue
+		}
+		qe := o.exec.DownError(c, "")
+		if qe == nil {
+			return nil
+		}
+		if first == nil {
+			first = qe
+		}
+	}
+	return first
+}
+
+// resourceFault says why resources could not be gathered when an
+// executor's database is the cause: reading its resources (a schema) needs
+// the database.
+func (o *Orchestrator) resourceFault(ctx context.Context, err error) error {
+	var fe *resources.ResourceFetchError
+	if !errors.As(err, &fe) || ctx.Err() != nil {
+		return err
+	}
+	c := o.clients.Conn(fe.Server)
+	if c == nil || !c.Config().HasCapability(config.CapExecuteQuery) {
+		return err
+	}
+	if qe := o.exec.Reach(ctx, c); qe != nil {
+		return qe
+	}
+	return err
 }
 
 // generate is step 2: the generator writes SQL (or repairs the last
@@ -280,7 +335,7 @@ func (run *question) check(attempt int, plan sqlgen.Plan) error {
 	}
 	run.tried = append(run.tried, plan.SQL)
 	run.triedOn = append(run.triedOn, plan.Server)
-	res.SQL = plan.SQL
+	res.SQL = executor.EchoSQL(plan.SQL)
 	res.Explanation = plan.Explanation
 	res.Assumptions = append([]string{}, plan.Assumptions...)
 	res.Metadata.Confidence = plan.Confidence
@@ -305,7 +360,7 @@ func (run *question) execute(ctx context.Context, attempt int, plan sqlgen.Plan)
 			run.progress(Progress{Stage: stage, Attempt: attempt})
 		})
 	}
-	at := Attempt{SQL: plan.SQL, DurationMS: time.Since(a0).Milliseconds()}
+	at := Attempt{SQL: executor.EchoSQL(plan.SQL), DurationMS: time.Since(a0).Milliseconds()}
 	if len(base.databases) > 1 {
 		at.Server = plan.Server
 	}
@@ -341,13 +396,22 @@ func (run *question) repair(ctx context.Context, attempt int, plan sqlgen.Plan, 
 		return err // nothing to repair
 	}
 	o.metrics.sqlError(qe.Category)
-	run.log.Warn("sql attempt failed", "event", "error_occurred", "component", "orchestrator",
+	level := slog.LevelWarn
+	if qe.Category == sqlerr.DatabaseError {
+		level = slog.LevelInfo // logged at ERROR once per fault (mcpclient's SetFault)
+	}
+	run.log.Log(ctx, level, "sql attempt failed", "event", "error_occurred", "component", "orchestrator",
 		"attempt", attempt, "category", qe.Category, "error", qe.Message, "duration_ms", run.res.Attempts[len(run.res.Attempts)-1].DurationMS)
 	if ctx.Err() != nil {
 		return err
 	}
 	if qe.Category == sqlerr.PermissionError {
 		o.metrics.recoveryOutcome(OutcomeStoppedPermission)
+		return err
+	}
+	if !qe.Category.Repairable() {
+		// The database itself failed: no other SQL fixes that.
+		o.metrics.recoveryOutcome(OutcomeFailed)
 		return err
 	}
 	if attempt == o.cfg.Orchestration.MaxRetryAttempts {
@@ -358,8 +422,12 @@ func (run *question) repair(ctx context.Context, attempt int, plan sqlgen.Plan, 
 	run.log.Info("recovery attempted", "event", "recovery_attempted", "component", "orchestrator",
 		"attempt", attempt+1, "category", qe.Category)
 	run.progress(Progress{Stage: StageRetry, Attempt: attempt + 1, Category: qe.Category, Message: qe.Message})
-	run.req.Repair = &sqlgen.Repair{Attempt: attempt, FailedSQL: plan.SQL, Error: qe.Message,
-		Category: qe.Category, Tried: append([]string(nil), run.tried...), Server: plan.Server}
+	tried := make([]string, len(run.tried))
+	for i, t := range run.tried {
+		tried[i] = executor.EchoSQL(t)
+	}
+	run.req.Repair = &sqlgen.Repair{Attempt: attempt, FailedSQL: executor.EchoSQL(plan.SQL), Error: qe.Message,
+		Category: qe.Category, Tried: tried, Server: plan.Server}
 	return nil
 }
 
@@ -410,7 +478,7 @@ func (o *Orchestrator) generate(ctx context.Context, log *slog.Logger, gen sqlge
 		"attempt", attempt, "duration_ms", ms(d), "prompt_tokens", plan.Usage.PromptTokens,
 		"completion_tokens", plan.Usage.CompletionTokens, "generator", plan.Generator)
 	log.Info("sql generated", "event", "sql_generated", "component", "sqlgen", "attempt", attempt,
-		"sql", plan.SQL, "confidence", plan.Confidence, "entities", len(plan.ResolvedEntities))
+		"sql", executor.EchoSQL(plan.SQL), "sql_length", len(plan.SQL), "confidence", plan.Confidence, "entities", len(plan.ResolvedEntities))
 	return plan, nil
 }
 
@@ -447,6 +515,11 @@ func failureLevel(err error) slog.Level {
 		return slog.LevelWarn
 	}
 	var exec *executor.QueryExecutionError
+	if errors.As(err, &exec) && exec.Category == sqlerr.DatabaseError {
+		// The executor's fault is logged at ERROR once, when it starts
+		// (mcpclient's SetFault), not once per question it fails.
+		return slog.LevelInfo
+	}
 	if errors.As(err, &exec) && exec.Reason == executor.ReasonSQLExecution && exec.Category != sqlerr.Timeout {
 		return slog.LevelWarn
 	}

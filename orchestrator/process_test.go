@@ -355,7 +355,8 @@ func TestProcessRepairsEveryCategory(t *testing.T) {
 				t.Errorf("row_count = %d, want 4 regions", res.Result.RowCount)
 			}
 			repair := llm.Requests()[1].User()
-			for _, want := range []string{tt.bad, res.Attempts[0].Error, "Error (" + string(tt.cat) + ")",
+			quoted, _ := json.Marshal(res.Attempts[0].Error) // the error is quoted as a JSON string
+			for _, want := range []string{tt.bad, string(quoted), "Error (" + string(tt.cat) + ")",
 				"How to fix " + string(tt.cat) + ": " + sqlgen.RepairInstruction(tt.cat)} {
 				if !strings.Contains(repair, want) {
 					t.Errorf("repair prompt lacks %q:\n%s", want, repair)

@@ -286,22 +286,33 @@ func TestHealthAndMetrics(t *testing.T) {
 func TestErrorFunnel(t *testing.T) {
 	garbage := func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: "I am not JSON and hold no SQL."} }
 	tests := []struct {
-		name       string
-		opt        stackOptions
-		kill       bool // close the database MCP before asking
-		wantStatus int
-		wantCodes  []string
-		wantResult bool // the failed QueryResult is attached
+		name        string
+		opt         stackOptions
+		kill        bool // close the database MCP before asking
+		wantStatus  int
+		wantCodes   []string
+		wantResult  bool   // the failed QueryResult is attached
+		wantMessage string // a part of the error message
 	}{
 		{name: "LLM answers garbage", opt: stackOptions{respond: garbage},
 			wantStatus: 422, wantCodes: []string{"invalid_sql"}, wantResult: true},
 		{name: "LLM refuses the request", opt: stackOptions{respond: func(llmtest.Request) llmtest.Step {
 			return llmtest.Step{Status: 404, Content: "model not found"}
 		}}, wantStatus: 502, wantCodes: []string{"llm_unavailable"}},
-		{name: "query timeout", opt: stackOptions{
+		{name: "LLM answers invalid JSON", opt: stackOptions{respond: func(llmtest.Request) llmtest.Step {
+			return llmtest.Step{Raw: `{"choices": [ not json`}
+		}}, wantStatus: 502, wantCodes: []string{"llm_invalid_response"}, wantMessage: "invalid JSON"},
+		{name: "LLM slower than its share of the query timeout", opt: stackOptions{
 			respond: func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: goodPlan, Delay: 10 * time.Second} },
-			orch:    func(c *config.Config) { c.Orchestration.QueryTimeout = 300 * time.Millisecond },
-		}, wantStatus: 504, wantCodes: []string{"timeout"}},
+			orch:    func(c *config.Config) { c.Orchestration.QueryTimeout = 3 * time.Second },
+		}, wantStatus: 504, wantCodes: []string{"llm_timeout"}},
+		{name: "query timeout while the SQL runs", opt: stackOptions{
+			respond: func(llmtest.Request) llmtest.Step {
+				return llmtest.Step{Content: llmtest.Plan("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000000) "+
+					"SELECT count(*) AS n FROM c", nil, "slow")}
+			},
+			orch: func(c *config.Config) { c.Orchestration.QueryTimeout = time.Second },
+		}, wantStatus: 504, wantCodes: []string{"timeout"}, wantMessage: "the SQL was running on executor"},
 		{name: "LLM key rejected", opt: stackOptions{respond: func(llmtest.Request) llmtest.Step {
 			return llmtest.Step{Status: 401, Content: "invalid api key"}
 		}}, wantStatus: 503, wantCodes: []string{"llm_not_configured"}},
@@ -325,6 +336,9 @@ func TestErrorFunnel(t *testing.T) {
 			e := errorOf(t, body)
 			if !contains(tt.wantCodes, e.Error.Code) {
 				t.Errorf("code = %q, want one of %v", e.Error.Code, tt.wantCodes)
+			}
+			if !strings.Contains(e.Error.Message, tt.wantMessage) {
+				t.Errorf("message = %q, want it to say %q", e.Error.Message, tt.wantMessage)
 			}
 			if tt.wantResult && (e.Result == nil || e.Result.Success || e.Result.Error != e.Error.Message) {
 				t.Errorf("result = %+v, want the failed result carrying the safe message", e.Result)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"math"
 	"net/http"
 	"strconv"
 
@@ -13,6 +15,7 @@ import (
 	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/resources"
+	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlerr"
 )
 
@@ -78,6 +81,7 @@ func classify(err error) classified {
 		exec  *executor.QueryExecutionError
 		ue    *mcpclient.UnknownExecutorError
 		mbe   *http.MaxBytesError
+		te    *orchestrator.TimeoutError
 	)
 	c := func(status int, code, msg string) classified {
 		return classified{status: status, detail: errorDetail{Code: code, Message: msg}}
@@ -96,6 +100,8 @@ func classify(err error) classified {
 			"the server is shutting down and stopped this question; try again in a moment")
 		out.retryAfter = 5
 		return out
+	case errors.As(err, &te):
+		return c(http.StatusGatewayTimeout, "timeout", timeoutMessage(te))
 	case errors.Is(err, context.DeadlineExceeded):
 		return c(http.StatusGatewayTimeout, "timeout",
 			"the question took longer than the configured query timeout; try a narrower question (a shorter period, fewer groups) or try again")
@@ -112,9 +118,12 @@ func classify(err error) classified {
 		}
 		if exec.Category == sqlerr.DatabaseError {
 			// The database, not the SQL: a server-side fault until restored.
-			out := c(http.StatusServiceUnavailable, "database_unavailable", sqlMessage(exec))
+			out := c(http.StatusServiceUnavailable, CodeDatabaseUnavailable, sqlMessage(exec))
 			out.detail.Category = exec.Category
-			out.retryAfter = 5
+			out.retryAfter = max(1, int(math.Ceil(exec.RetryAfter.Seconds())))
+			if exec.RetryAfter <= 0 {
+				out.retryAfter = 5
+			}
 			return out
 		}
 		out := c(http.StatusUnprocessableEntity, "sql_execution_failed", sqlMessage(exec))
@@ -126,8 +135,7 @@ func classify(err error) classified {
 			return c(http.StatusServiceUnavailable, "llm_not_configured", safeGenMessage(gen,
 				"no LLM is configured; set llm.provider in the configuration (or use the builtin generator)"))
 		case orchestrator.ReasonLLMCommunication:
-			return c(http.StatusBadGateway, "llm_unavailable",
-				"the language model could not be reached or kept failing; check the llm settings and API key, then try again")
+			return llmFailure(gen)
 		case orchestrator.ReasonDeclined:
 			out := c(http.StatusUnprocessableEntity, "question_declined", safeGenMessage(gen,
 				"the question could not be understood well enough to answer; rephrase it with the names of tables, columns or things in your data"))
@@ -165,6 +173,48 @@ func classify(err error) classified {
 	}
 }
 
+// CodeDatabaseUnavailable is the error code of a database that cannot
+// serve (DATABASE_ERROR): 503 with Retry-After on every face.
+const CodeDatabaseUnavailable = "database_unavailable"
+
+// llmFailure maps an LLM that failed to answer: what went wrong, in words
+// that name no endpoint (the generator's own message is used where it
+// names only the provider and model).
+func llmFailure(gen *orchestrator.SQLGenerationError) classified {
+	c := func(status int, code, msg string) classified {
+		return classified{status: status, detail: errorDetail{Code: code, Message: msg}}
+	}
+	switch {
+	case errors.Is(gen, sqlgen.ErrLLMTimeout):
+		return c(http.StatusGatewayTimeout, "llm_timeout", safeGenMessage(gen,
+			"the language model did not answer in time")+"; try again later")
+	case errors.Is(gen, sqlgen.ErrLLMResponseTooLarge):
+		return c(http.StatusBadGateway, "llm_response_too_large", safeGenMessage(gen,
+			"the language model's answer was over llm.max_response_bytes"))
+	case errors.Is(gen, sqlgen.ErrLLMInvalidResponse):
+		return c(http.StatusBadGateway, "llm_invalid_response", safeGenMessage(gen,
+			"the language model answered with invalid JSON"))
+	case errors.Is(gen, sqlgen.ErrCircuitOpen):
+		return c(http.StatusBadGateway, "llm_unavailable",
+			"the language model kept failing, so it is not asked for a while; try again later, or configure llm.fallback: builtin")
+	}
+	return c(http.StatusBadGateway, "llm_unavailable",
+		"the language model could not be reached or kept failing; check the llm settings and API key, then try again")
+}
+
+// timeoutMessage says which step of a question ran out of time, and what to
+// do about it.
+func timeoutMessage(te *orchestrator.TimeoutError) string {
+	msg := fmt.Sprintf("the question was not answered within %s (orchestration.query_timeout): %s then", te.Timeout, te.Waiting())
+	switch te.Stage {
+	case orchestrator.StageValidating, orchestrator.StageExecuting:
+		return msg + "; try a narrower question (a shorter period, fewer groups) or try again"
+	case orchestrator.StageGathering:
+		return msg + "; check /api/servers and try again shortly"
+	}
+	return msg + "; try again, or raise orchestration.query_timeout"
+}
+
 // sqlMessage tells the user why their SQL failed.
 func sqlMessage(e *executor.QueryExecutionError) string {
 	msg := e.Message
@@ -195,7 +245,13 @@ func (a *api) report(c *gin.Context, err error) classified {
 	out := classify(err)
 	out.detail.RequestID = requestIDOf(c)
 	if out.status >= 500 {
-		a.logger.Error("request failed", "event", "error_occurred", "component", "http",
+		// A database that cannot serve is logged at ERROR once, when it
+		// fails (event database_error), not once per request it fails.
+		level := slog.LevelError
+		if out.detail.Code == CodeDatabaseUnavailable {
+			level = slog.LevelInfo
+		}
+		a.logger.Log(c.Request.Context(), level, "request failed", "event", "error_occurred", "component", "http",
 			"operation_id", out.detail.RequestID, "route", routeOf(c),
 			"status", out.status, "code", out.detail.Code, "error", err.Error())
 	}

@@ -110,7 +110,15 @@ func (a *api) accessLog(c *gin.Context) {
 		status = statusClientClosedRequest
 	}
 	a.metrics.duration.WithLabelValues(route, c.Request.Method, strconv.Itoa(status)).Observe(d.Seconds())
-	a.logger.LogAttrs(c.Request.Context(), levelFor(status), "http request",
+	level := levelFor(status)
+	if status == http.StatusServiceUnavailable && (c.Writer.Header().Get("Retry-After") != "" || route == "/health") {
+		// A known state with its own log line (a database that cannot
+		// serve: event database_error once; a server down; shutting
+		// down), which /health reports: not one WARN per request or
+		// health probe while it lasts.
+		level = slog.LevelInfo
+	}
+	a.logger.LogAttrs(c.Request.Context(), level, "http request",
 		slog.String("event", "http_request"),
 		slog.String("method", c.Request.Method),
 		slog.String("route", route),

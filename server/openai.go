@@ -155,6 +155,11 @@ func (a *api) handleChatCompletions(c *gin.Context) {
 		// A chat front end shows an HTTP error as a failure (and some
 		// retry it): a declined question is an answer saying why.
 		answer = declineMarkdown(gen)
+	case err != nil && classify(err).status == http.StatusUnprocessableEntity:
+		// So is any other question that could not be answered (the SQL was
+		// refused or still failed after the repairs, no valid SQL came
+		// back): only the system's failures stay errors.
+		answer = refusalMarkdown(classify(err), res)
 	case err != nil:
 		a.fail(c, err, res)
 		return
@@ -281,6 +286,23 @@ func declineMarkdown(gen *orchestrator.SQLGenerationError) string {
 		b.WriteString("\n_Try:_ ")
 		b.WriteString(strings.TrimSpace(strings.TrimPrefix(h, "try:")))
 		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// refusalMarkdown renders a question that could not be answered (a 422 of
+// the REST API) for a chat client: why, and the SQL last tried.
+func refusalMarkdown(out classified, res *orchestrator.QueryResult) string {
+	var b strings.Builder
+	b.WriteString("**I could not answer that.** ")
+	b.WriteString(strings.TrimSpace(out.detail.Message))
+	b.WriteString("\n")
+	if res != nil && len(res.Attempts) > 0 {
+		if sql := strings.TrimSpace(res.Attempts[len(res.Attempts)-1].SQL); sql != "" {
+			b.WriteString("\n_The SQL tried:_\n\n```sql\n")
+			b.WriteString(sql)
+			b.WriteString("\n```\n")
+		}
 	}
 	return b.String()
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -139,8 +140,6 @@ func TestChatCompletionsErrors(t *testing.T) {
 		{name: "bad content", body: `{"messages":[{"role":"user","content":42}]}`, wantCode: 400, wantType: "invalid_request_error", wantParam: "messages"},
 		{name: "messages wrong type", body: `{"messages":"hi"}`, wantCode: 400, wantType: "invalid_request_error", wantParam: "messages"},
 		{name: "malformed JSON", body: `{"messages":`, wantCode: 400, wantType: "invalid_request_error"},
-		{name: "no SQL from the LLM", body: `{"messages":[{"role":"user","content":"revenue"}]}`, wantCode: 422, wantType: "invalid_request_error"},
-		{name: "no SQL, streaming", body: `{"stream":true,"messages":[{"role":"user","content":"revenue"}]}`, wantCode: 422, wantType: "invalid_request_error"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -158,6 +157,40 @@ func TestChatCompletionsErrors(t *testing.T) {
 			}
 			if e.Error.Type != tt.wantType || param != tt.wantParam || e.Error.Message == "" || e.Error.Code == "" {
 				t.Errorf("error = %s, want type %q param %q with message and code", body, tt.wantType, tt.wantParam)
+			}
+		})
+	}
+}
+
+// TestChatCompletionsRefusals (issue 24): a question that could not be
+// answered for any reason the REST API answers 422 (no SQL in the LLM's
+// answer, SQL refused as not read-only, SQL that still fails after the
+// repairs) is a normal assistant answer on the OpenAI-compatible endpoint
+// (200, finish_reason stop), whole and streamed, as the README promises:
+// chat front ends show an HTTP error as a failure, and some retry it.
+func TestChatCompletionsRefusals(t *testing.T) {
+	tests := []struct {
+		name   string
+		answer string
+		want   string // in the message
+	}{
+		{"no SQL from the LLM", "no sql", "neither the JSON response contract nor a SQL block"},
+		{"SQL refused", llmtest.Plan("DELETE FROM sales", nil, "remove"), "PERMISSION_ERROR"},
+		{"SQL keeps failing", llmtest.Plan("SELECT nope FROM sales", nil, "bad column"), "MISSING_COLUMN"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := newStack(t, stackOptions{respond: func(llmtest.Request) llmtest.Step { return llmtest.Step{Content: tt.answer} }})
+			if resp, body := st.call(t, "POST", "/api/query", `{"question":"revenue"}`, nil); resp.StatusCode != 422 {
+				t.Fatalf("REST: %d %s, want 422", resp.StatusCode, body)
+			}
+			for _, stream := range []bool{false, true} {
+				resp, body := st.call(t, "POST", "/v1/chat/completions",
+					fmt.Sprintf(`{"stream":%v,"messages":[{"role":"user","content":"revenue"}]}`, stream), nil)
+				if resp.StatusCode != 200 || !strings.Contains(string(body), "I could not answer that.") ||
+					!strings.Contains(string(body), tt.want) || !strings.Contains(string(body), `"finish_reason":"stop"`) {
+					t.Errorf("chat (stream %v) = %d %s, want 200 \"I could not answer that.\" saying %q", stream, resp.StatusCode, body, tt.want)
+				}
 			}
 		})
 	}

@@ -29,10 +29,14 @@ const (
 	// (a value, a row or the whole result is too large). A narrower query
 	// (fewer columns, no large blobs, a LIMIT) fixes it.
 	ResourceLimit Category = "RESOURCE_LIMIT"
-	// DatabaseError: the database itself failed, not the statement (a
-	// corrupt, truncated or unreadable file, an I/O error, data corruption
-	// the engine detected). No SQL fixes it: it is never repaired, and the
-	// executor is reported unhealthy until a statement works again.
+	// DatabaseError: the database itself failed, not the statement: it
+	// cannot be reached (connection refused or reset, authentication
+	// refused, starting up or shutting down, too many connections, a
+	// replica in conflict with its primary) or it is damaged (a corrupt,
+	// truncated or unreadable file, an I/O error, data corruption the
+	// engine detected). No SQL fixes it: it is never repaired, the client
+	// gets 503 database_unavailable, and the executor is reported
+	// unhealthy until a statement works again.
 	DatabaseError Category = "DATABASE_ERROR"
 	UnknownError  Category = "UNKNOWN_ERROR"
 )
@@ -131,6 +135,27 @@ var rules = []struct {
 	{"relation \"", MissingTable}, // PostgreSQL: relation "x" does not exist
 	{"unknown table", MissingTable},
 	{"doesn't exist", MissingTable}, // MySQL: Table 'db.x' doesn't exist
+	// The database cannot be reached or is going away: before the loose
+	// words a connection error may hold ("timeout", "access denied").
+	{"connection refused", DatabaseError},
+	{"connection reset", DatabaseError},
+	{"broken pipe", DatabaseError},
+	{"no route to host", DatabaseError},
+	{"server closed the connection unexpectedly", DatabaseError}, // libpq
+	{"could not connect to server", DatabaseError},               // libpq
+	{"the database system is starting up", DatabaseError},        // PostgreSQL 57P03
+	{"the database system is shutting down", DatabaseError},      // PostgreSQL 57P03
+	{"the database system is in recovery mode", DatabaseError},   // PostgreSQL 57P03 after a crash
+	{"the database system is not yet accepting connections", DatabaseError},
+	{"terminating connection due to administrator command", DatabaseError}, // PostgreSQL 57P01
+	{"conflict with recovery", DatabaseError},                              // a hot standby cancelled the statement (replication lag)
+	{"too many clients already", DatabaseError},                            // PostgreSQL 53300
+	{"too many connections", DatabaseError},                                // MySQL 1040, PostgreSQL "too many connections for role"
+	{"password authentication failed", DatabaseError},                      // PostgreSQL 28P01: the server's credentials, not the SQL
+	{"server has gone away", DatabaseError},                                // MySQL 2006
+	{"lost connection to", DatabaseError},                                  // MySQL 2013
+	{"can't connect to", DatabaseError},                                    // MySQL 2002, 2003
+	{"database unavailable", DatabaseError},                                // database-mcp's own wording
 	// Loose words.
 	{"readonly database", PermissionError},
 	{"read-only", PermissionError},
@@ -181,8 +206,17 @@ var sqlStates = map[string]Category{
 	"25006": PermissionError,  // read_only_sql_transaction
 	"25001": PermissionError,  // active_sql_transaction
 	"0LP01": PermissionError,  // invalid_grant_operation
-	"28000": PermissionError,  // invalid_authorization_specification
-	"28P01": PermissionError,  // invalid_password
+	"28000": DatabaseError,    // invalid_authorization_specification: the server refused database-mcp's login
+	"28P01": DatabaseError,    // invalid_password
+	"57P01": DatabaseError,    // admin_shutdown (also pg_terminate_backend)
+	"57P02": DatabaseError,    // crash_shutdown
+	"57P03": DatabaseError,    // cannot_connect_now: starting up, shutting down, in recovery
+	"57P04": DatabaseError,    // database_dropped
+	"57P05": DatabaseError,    // idle_session_timeout: the session was closed
+	"53300": DatabaseError,    // too_many_connections
+	"3D000": DatabaseError,    // invalid_catalog_name: the configured database does not exist
+	"58000": DatabaseError,    // system_error
+	"58P01": DatabaseError,    // undefined_file: a relation file is missing
 	"57014": Timeout,          // query_canceled (statement_timeout, cancel request)
 	"25P03": Timeout,          // idle_in_transaction_session_timeout
 	"55P03": Timeout,          // lock_not_available (lock_timeout)
@@ -201,6 +235,7 @@ var sqlStates = map[string]Category{
 
 // sqlStateClasses map the first two characters of a SQLSTATE code.
 var sqlStateClasses = map[string]Category{
+	"08": DatabaseError,    // connection exception: the connection failed or was lost
 	"22": DataTypeMismatch, // data exception: invalid input syntax, overflow, bad datetime, division by zero
 	"42": SyntaxError,      // syntax error or access rule violation, not listed above
 	"53": ResourceLimit,    // insufficient resources
@@ -208,7 +243,8 @@ var sqlStateClasses = map[string]Category{
 }
 
 // ClassifySQLState maps a PostgreSQL SQLSTATE code and its message to a
-// category. 42883 (undefined_function) is DATA_TYPE_MISMATCH for a missing
+// category. A code that says the database cannot serve (class 08, 57P0x,
+// 53300, 28xxx, a hot standby's conflict with recovery) is DATABASE_ERROR. 42883 (undefined_function) is DATA_TYPE_MISMATCH for a missing
 // operator ("operator does not exist: text = integer": a cast fixes it) and
 // SYNTAX_ERROR for a function, as SQLite's "no such function" is (a caller
 // that knows the function exists for other argument types may say
@@ -221,6 +257,9 @@ func ClassifySQLState(code, msg string) Category {
 			return DataTypeMismatch
 		}
 		return SyntaxError
+	}
+	if code == "40001" && strings.Contains(strings.ToLower(msg), "conflict with recovery") {
+		return DatabaseError // a standby cancelled the statement to replay its primary's changes
 	}
 	if c, ok := sqlStates[code]; ok {
 		return c
@@ -294,6 +333,17 @@ var mysqlErrors = map[uint16]Category{
 	1877: DatabaseError,    // ER_TABLE_CORRUPT
 	1812: DatabaseError,    // ER_TABLESPACE_MISSING
 	1932: DatabaseError,    // ER_TABLESPACE_MISSING / table doesn't exist in engine
+	1040: DatabaseError,    // ER_CON_COUNT_ERROR: too many connections
+	1053: DatabaseError,    // ER_SERVER_SHUTDOWN
+	1077: DatabaseError,    // ER_NORMAL_SHUTDOWN
+	1152: DatabaseError,    // ER_ABORTING_CONNECTION
+	1184: DatabaseError,    // ER_NEW_ABORTING_CONNECTION
+	1203: DatabaseError,    // ER_TOO_MANY_USER_CONNECTIONS
+	1927: DatabaseError,    // MariaDB ER_CONNECTION_KILLED
+	2002: DatabaseError,    // CR_CONNECTION_ERROR (client)
+	2003: DatabaseError,    // CR_CONN_HOST_ERROR (client)
+	2006: DatabaseError,    // CR_SERVER_GONE_ERROR (client)
+	2013: DatabaseError,    // CR_SERVER_LOST (client)
 }
 
 // ClassifyMySQL maps a MySQL or MariaDB server error (its number, SQLSTATE

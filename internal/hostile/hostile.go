@@ -117,7 +117,7 @@ func SQLite(p Paths) []Input {
 		{"only whitespace and semicolons", " \n\t;; ", syntax, Static},
 		{"only a comment", "/* SELECT 1 */", syntax, Static},
 		// exhaustion
-		{"very long query", tooLong, unknown, Engine},
+		{"very long query", tooLong, sqlerr.ResourceLimit, Engine},
 		{"runaway recursion", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT count(*) FROM c", timeout, Engine},
 		{"cartesian join", "SELECT count(*) FROM sales a, sales b, sales c", timeout, Engine},
 		{"cartesian join after first row", "SELECT 1 UNION ALL SELECT max(a.total_amount + b.total_amount + c.total_amount) FROM sales a, sales b, sales c", timeout, Engine},
@@ -214,7 +214,7 @@ func Postgres(p Paths, dbName string) []Input {
 		{"only semicolons", " \n\t;; ", syntax, Static},
 		{"only a comment", "/* SELECT 1 */", syntax, Static},
 		// exhaustion
-		{"very long query", tooLong, unknown, Engine},
+		{"very long query", tooLong, sqlerr.ResourceLimit, Engine},
 		{"runaway recursion", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c", timeout, Engine},
 		{"cartesian join", "SELECT count(*) FROM sales a, sales b, sales c", timeout, Engine},
 		{"huge series", "SELECT sum(g) FROM generate_series(1, 10000000000) g", timeout, Engine},
@@ -315,7 +315,7 @@ func MySQL(p Paths) []Input {
 		{"only a comment", "/* SELECT 1 */", syntax, Static},
 		{"only a hash comment", "# SELECT 1", syntax, Static},
 		// exhaustion
-		{"very long query", tooLong, unknown, Engine},
+		{"very long query", tooLong, sqlerr.ResourceLimit, Engine},
 		// MariaDB stops a recursion after max_recursive_iterations (1000)
 		// silently, MySQL after cte_max_recursion_depth (1000) with an
 		// error; one that grows its rows at every step runs out the clock

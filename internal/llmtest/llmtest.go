@@ -14,6 +14,7 @@ package llmtest
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -41,6 +42,13 @@ type Step struct {
 	// answer. Zero means an estimate (about four characters per token).
 	PromptTokens     int
 	CompletionTokens int
+	// Raw, when set, is sent as the whole body of a 200 answer (JSON
+	// content type), whatever it holds: a broken or foreign answer.
+	Raw string
+	// PadBytes, when positive, makes a 200 chat completion that many bytes
+	// longer: spaces after Content inside the message, written in chunks
+	// as they go, so the server never holds them (an LLM answering 200 MB).
+	PadBytes int64
 }
 
 // Message is one chat message of a recorded request.
@@ -294,6 +302,16 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	if step.Raw != "" {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		_, _ = io.WriteString(w, step.Raw)
+		return
+	}
+	if step.PadBytes > 0 {
+		writePadded(w, wr.Model, step.Content, step.PadBytes)
+		return
+	}
 	id := fmt.Sprintf("chatcmpl-llmtest-%d", s.seq.Add(1))
 	usage := usageFor(req, step)
 	model := wr.Model
@@ -355,6 +373,38 @@ func usageFor(req Request, st Step) usage {
 		c = len(st.Content)/4 + 1
 	}
 	return usage{PromptTokens: p, CompletionTokens: c, TotalTokens: p + c}
+}
+
+// writePadded answers a chat completion whose message is content followed
+// by pad spaces, streamed in 64 KiB chunks with no Content-Length (the
+// client cannot tell the size before reading); it stops when the client
+// goes away.
+func writePadded(w http.ResponseWriter, model, content string, pad int64) {
+	text, _ := json.Marshal(content)
+	head := `{"id":"chatcmpl-llmtest-padded","object":"chat.completion","created":` + fmt.Sprint(time.Now().Unix()) +
+		`,"model":` + strconvQuote(model) + `,"choices":[{"index":0,"message":{"role":"assistant","content":` +
+		string(text[:len(text)-1])
+	tail := `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	if _, err := io.WriteString(w, head); err != nil {
+		return
+	}
+	chunk := []byte(strings.Repeat(" ", 64<<10))
+	for pad > 0 {
+		n := min(pad, int64(len(chunk)))
+		if _, err := w.Write(chunk[:n]); err != nil {
+			return
+		}
+		pad -= n
+	}
+	_, _ = io.WriteString(w, tail)
+}
+
+// strconvQuote is s as a JSON string.
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 // writeStream answers in server-sent events the way OpenAI streams: a role

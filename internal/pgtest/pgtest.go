@@ -222,7 +222,7 @@ func startCluster() (*Cluster, error) {
 		return nil, err
 	}
 	for attempt := 0; ; attempt++ {
-		err := c.start(ctx, cred)
+		err := c.start(ctx, cred, 0)
 		if err == nil {
 			break
 		}
@@ -252,15 +252,18 @@ func (c *Cluster) initdb(ctx context.Context, cred *syscall.Credential) error {
 	return nil
 }
 
-// start runs postgres on a free port and waits until it accepts the
-// superuser's connections.
-func (c *Cluster) start(ctx context.Context, cred *syscall.Credential) error {
-	port, err := freePort()
-	if err != nil {
-		return err
+// start runs postgres on port (0: a free one) and waits until it accepts
+// the superuser's connections.
+func (c *Cluster) start(ctx context.Context, cred *syscall.Credential, port int) error {
+	if port == 0 {
+		p, err := freePort()
+		if err != nil {
+			return err
+		}
+		port = p
 	}
 	logPath := filepath.Join(c.Dir, "server.log")
-	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
@@ -308,6 +311,18 @@ func (c *Cluster) start(ctx context.Context, cred *syscall.Credential) error {
 // Stop shuts the server down (fast shutdown, then SIGKILL after 30 s) and
 // removes the cluster directory.
 func (c *Cluster) Stop() error {
+	err := c.shutdown()
+	if c.Dir != "" {
+		if rerr := os.RemoveAll(c.Dir); rerr != nil && err == nil {
+			err = rerr
+		}
+	}
+	return err
+}
+
+// shutdown stops the server (fast shutdown: sessions are terminated, then
+// SIGKILL after 30 s), keeping its data.
+func (c *Cluster) shutdown() error {
 	var err error
 	if c.cmd != nil && c.cmd.Process != nil {
 		select {
@@ -324,12 +339,50 @@ func (c *Cluster) Stop() error {
 		}
 		c.cmd = nil
 	}
-	if c.Dir != "" {
-		if rerr := os.RemoveAll(c.Dir); rerr != nil && err == nil {
-			err = rerr
-		}
-	}
 	return err
+}
+
+// NewCluster starts a cluster of tb's own, which tb may stop and start
+// again (Pause, Resume) without disturbing other tests; it is removed when
+// tb ends. It skips or fails tb like Start when PostgreSQL is missing.
+func NewCluster(tb testing.TB) *Cluster {
+	tb.Helper()
+	Start(tb) // the same skip rule; the shared cluster also cleans stale directories
+	c, err := startCluster()
+	if err != nil {
+		tb.Fatalf("pgtest: start a cluster of its own: %v", err)
+	}
+	tb.Cleanup(func() {
+		if err := c.Stop(); err != nil {
+			tb.Errorf("pgtest: stop cluster: %v", err)
+		}
+	})
+	return c
+}
+
+// Pause stops the server as an operator's "pg_ctl stop -m fast" does: its
+// sessions are terminated (clients read 57P01) and new connections are
+// refused until Resume. The data stays.
+func (c *Cluster) Pause(tb testing.TB) {
+	tb.Helper()
+	if err := c.shutdown(); err != nil {
+		tb.Fatalf("pgtest: pause: %v", err)
+	}
+}
+
+// Resume starts a paused server again on the same port and waits until it
+// accepts connections.
+func (c *Cluster) Resume(tb testing.TB) {
+	tb.Helper()
+	cred, err := runAs()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	if err := c.start(ctx, cred, c.Port); err != nil {
+		tb.Fatalf("pgtest: resume: %v", err)
+	}
 }
 
 // removeStale removes cluster directories of test binaries that are gone,
@@ -428,7 +481,13 @@ type DB struct {
 // it, its sessions and the roles made for it when tb ends.
 func NewDB(tb testing.TB) *DB {
 	tb.Helper()
-	c := Start(tb)
+	return Start(tb).NewDB(tb)
+}
+
+// NewDB creates an empty database on c for tb, as the package's NewDB does
+// on the shared cluster.
+func (c *Cluster) NewDB(tb testing.TB) *DB {
+	tb.Helper()
 	name := fmt.Sprintf("t%d_%s", c.seq.Add(1), randomHex(3))
 	admin := c.Admin(tb)
 	mustExec(tb, admin, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize())

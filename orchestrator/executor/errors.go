@@ -2,6 +2,7 @@ package executor
 
 import (
 	"fmt"
+	"time"
 
 	"talk2tables/sqlerr"
 )
@@ -19,6 +20,9 @@ type QueryExecutionError struct {
 	SQL      string
 	Message  string // the database's message, safe to show
 	Err      error
+	// RetryAfter, for a DATABASE_ERROR, is when to try again: the next
+	// liveness probe has looked at the database by then.
+	RetryAfter time.Duration
 }
 
 func (e *QueryExecutionError) Error() string {

@@ -62,6 +62,10 @@ func (ex *Executor) Run(ctx context.Context, log *slog.Logger, exec *mcpclient.C
 		stage = func(string) {}
 	}
 	stage(StageValidating)
+	toolName, arg := exec.Config().ExecuteTool()
+	if qe := tooLong(exec, toolName, arg, sql); qe != nil {
+		return nil, qe
+	}
 	if qe := staticCheck(dialect, sql, validate); qe != nil {
 		return nil, qe
 	}
@@ -73,7 +77,14 @@ func (ex *Executor) Run(ctx context.Context, log *slog.Logger, exec *mcpclient.C
 		span.End()
 		return cached, nil
 	}
-	toolName, arg := exec.Config().ExecuteTool()
+	if qe := ex.DownError(exec, sql); qe != nil {
+		// The liveness probe finds the database running nothing: answer at
+		// once rather than queue on it.
+		if d := ex.Stale(log, exec.ID(), sql, maxRows, qe); d != nil {
+			return d, nil
+		}
+		return nil, qe
+	}
 	if validate && exec.HasTool("validate_query") {
 		vctx, vspan := telemetry.Start(ctx, "validate", trace.SpanKindInternal, telemetry.AttrServer.String(exec.ID()))
 		_, err := ex.callSQLTool(vctx, exec, "validate_query", map[string]any{"query": sql}, sql)
@@ -126,10 +137,11 @@ func (ex *Executor) Run(ctx context.Context, log *slog.Logger, exec *mcpclient.C
 }
 
 // staleOnLoss answers from the result cache, marked stale, when err says
-// the executor was lost.
+// the executor was lost or its database cannot serve.
 func (ex *Executor) staleOnLoss(log *slog.Logger, exec *mcpclient.Conn, sql string, maxRows int, err error) *QueryData {
 	var ce *mcpclient.MCPConnectionError
-	if !errors.As(err, &ce) {
+	var qe *QueryExecutionError
+	if !errors.As(err, &ce) && (!errors.As(err, &qe) || qe.Category != sqlerr.DatabaseError) {
 		return nil
 	}
 	return ex.Stale(log, exec.ID(), sql, maxRows, err)
@@ -152,7 +164,7 @@ func (ex *Executor) Query(ctx context.Context, exec *mcpclient.Conn, tool string
 	case errors.As(err, &ee):
 		qe := &QueryExecutionError{Reason: ReasonSQLExecution, Category: ee.category(), SQL: sql, Message: ee.message,
 			Err: sqlerr.New(ee.category(), ee.message)}
-		noteFault(exec, qe)
+		ex.noteFault(exec, qe)
 		return nil, 0, qe
 	case errors.As(err, &fe):
 		fe.Server, fe.Tool = exec.ID(), tool
@@ -214,15 +226,17 @@ func (ex *Executor) callSQLTool(ctx context.Context, exec *mcpclient.Conn, tool 
 	if res.IsError {
 		se := toolError(res)
 		qe := &QueryExecutionError{Reason: ReasonSQLExecution, Category: se.Category, SQL: sql, Message: se.Message, Err: se}
-		noteFault(exec, qe)
+		ex.noteFault(exec, qe)
 		return nil, qe
 	}
 	return res, nil
 }
 
-// noteFault records a DATABASE_ERROR of the executor (liveness.go).
-func noteFault(c *mcpclient.Conn, qe *QueryExecutionError) {
+// noteFault records a DATABASE_ERROR of the executor (mcpclient's
+// liveness.go) and when to try again.
+func (ex *Executor) noteFault(c *mcpclient.Conn, qe *QueryExecutionError) {
 	if qe.Category == sqlerr.DatabaseError {
 		c.SetFault(qe.SQL, qe.Message)
+		qe.RetryAfter = ex.retryAfter()
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -47,6 +48,9 @@ const (
 	childLineBurst = 200 // lines at once (a start-up banner)
 	childLineMax   = 4096
 	childLastLines = 8 // kept to explain a child that exits at start
+	// childDropSummary is how often dropped lines are summed up: one
+	// mcp_server_stderr_dropped line per interval while a flood lasts.
+	childDropSummary = 10 * time.Second
 )
 
 // childStderr turns a stdio child's stderr into log events. A line that is
@@ -54,8 +58,10 @@ const (
 // servers) is passed to raw as it is; any other line (a banner, a stack
 // trace, a plain error) becomes one `mcp_server_stderr` event with the
 // server id. Lines beyond a rate of childLineRate per second are dropped and
-// counted in an `mcp_server_stderr_dropped` event. The last lines are kept
-// to explain a child that dies at start.
+// counted: one `mcp_server_stderr_dropped` event per childDropSummary while
+// a flood lasts (at the first line after the interval, and when the child
+// exits), never one per passing line. The last lines are kept to explain a
+// child that dies at start.
 type childStderr struct {
 	raw     io.Writer
 	log     *slog.Logger
@@ -112,18 +118,33 @@ func (s *childStderr) line(b []byte) {
 			s.since = now
 		}
 		s.dropped++
+		s.summarize(now, false)
 		return
 	}
-	if s.dropped > 0 {
-		s.log.Warn("mcp server stderr lines dropped", "event", "mcp_server_stderr_dropped", "component", "mcp_client",
-			"lines", s.dropped, "since", s.since.UTC().Format(time.RFC3339))
-		s.dropped = 0
-	}
+	s.summarize(now, false)
 	if json.Valid([]byte(text)) && strings.HasPrefix(strings.TrimSpace(text), "{") {
 		_, _ = io.WriteString(s.raw, text+"\n")
 		return
 	}
 	s.log.Info("mcp server stderr", "event", "mcp_server_stderr", "component", "mcp_client", "line", text)
+}
+
+// summarize logs the lines dropped since s.since in one event, once
+// childDropSummary has passed since (or at once when force) (s.mu held).
+func (s *childStderr) summarize(now time.Time, force bool) {
+	if s.dropped == 0 || (!force && now.Sub(s.since) < childDropSummary) {
+		return
+	}
+	s.log.Warn("mcp server stderr lines dropped", "event", "mcp_server_stderr_dropped", "component", "mcp_client",
+		"lines", s.dropped, "since", s.since.UTC().Format(time.RFC3339), "seconds", math.Round(now.Sub(s.since).Seconds()))
+	s.dropped = 0
+}
+
+// flush logs the lines dropped and not yet summed up: the child exited.
+func (s *childStderr) flush() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.summarize(s.now(), true)
 }
 
 // lastWords returns the last non-JSON line the child wrote, else its last

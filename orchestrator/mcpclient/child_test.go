@@ -37,10 +37,28 @@ func TestChildStderr(t *testing.T) {
 	if n := len(logs.Events(t, "mcp_server_stderr")); n != childLineBurst {
 		t.Errorf("%d stderr events logged (JSON lines aside), want %d: the burst, then one line after a refill", n, childLineBurst)
 	}
-	if d := logs.Events(t, "mcp_server_stderr_dropped"); len(d) != 1 || d[0]["lines"].(float64) != 2*childLineBurst+3 {
-		t.Errorf("dropped events = %v, want one counting the dropped lines", d)
+	if d := logs.Events(t, "mcp_server_stderr_dropped"); len(d) != 0 {
+		t.Errorf("dropped events = %v, want none before %s has passed", d, childDropSummary)
 	}
 	if got := s.lastWords(); got != "database /x.db does not exist" {
 		t.Errorf("lastWords = %q", got)
+	}
+	// A flood that goes on: one summary line per interval, counting every
+	// line dropped in it (it was up to childLineRate WARN lines a second:
+	// one before each line the limiter let through).
+	for sec := 0; sec < 25; sec++ {
+		clock = clock.Add(time.Second)
+		for i := 0; i < 2*childLineRate; i++ {
+			fmt.Fprintf(s, "noise %d.%d\n", sec, i)
+		}
+	}
+	d := logs.Events(t, "mcp_server_stderr_dropped")
+	if len(d) != 2 || d[0]["lines"].(float64) != 2*childLineBurst+3+9*childLineRate {
+		t.Fatalf("dropped events = %v, want 2 in 25 s (one per %s), the first counting %d lines", d, childDropSummary,
+			2*childLineBurst+3+9*childLineRate)
+	}
+	s.flush() // the child exits: the rest is summed up
+	if d := logs.Events(t, "mcp_server_stderr_dropped"); len(d) != 3 {
+		t.Errorf("dropped events after exit = %d, want 3", len(d))
 	}
 }

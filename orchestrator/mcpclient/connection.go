@@ -87,6 +87,7 @@ type Conn struct {
 	inflight          map[uint64]context.CancelCauseFunc
 	inflightSeq       uint64
 	fault             *dbFault
+	sqlOK             time.Time // when a statement last ran on it (ClearFault)
 	// subscribed are the resource URIs subscribed to in this session
 	// (policy.go).
 	subscribed map[string]bool
@@ -779,8 +780,9 @@ func (p *Pool) pingLoop(interval time.Duration) {
 	}
 }
 
-// pingAll pings every connected server once, in parallel, and re-tries the
-// failed statement of an executor whose database was reported broken.
+// pingAll pings every connected server once, in parallel, and has the
+// database of each executor that answered checked (Hooks.ProbeDatabase):
+// an MCP server may answer pings while its database is down.
 func (p *Pool) pingAll() {
 	ctx, stop := p.background()
 	defer stop()
@@ -792,7 +794,7 @@ func (p *Pool) pingAll() {
 		wg.Go(func() {
 			err := c.Call(ctx, "ping", func(ctx context.Context, cl *client.Client) error { return cl.Ping(ctx) })
 			if err == nil {
-				p.probeFault(ctx, c)
+				p.probeDatabase(ctx, c)
 			}
 		})
 	}

@@ -212,16 +212,23 @@ func (c *Conn) restartHung(cl *client.Client, d time.Duration) {
 }
 
 // dbFault is a database failure an executor reported (DATABASE_ERROR): the
-// database itself is damaged or unreadable. It holds until a statement runs
-// on that executor again: any question's, or the failed one re-tried by the
-// ping loop and after the executor says its resources changed.
+// database cannot be reached or is damaged. It holds until a statement
+// runs on that executor again: any question's, or the failed one re-tried
+// by the ping loop and after the executor says its resources changed.
 type dbFault struct {
 	message string
 	sql     string // the statement that failed, re-tried to see the database back
 	since   time.Time
+	// down: the liveness probe (a trivial statement) failed too, so the
+	// database runs nothing at all; statements fail at once (Down) until a
+	// probe answers.
+	down bool
 }
 
-// SetFault records a database failure of the executor.
+// SetFault records a database failure of the executor: the statement sql
+// failed with message. The first failure is logged at ERROR, and only it:
+// a database that stays unavailable under load is one line, not one per
+// request.
 func (c *Conn) SetFault(sql, message string) {
 	c.mu.Lock()
 	first := c.fault == nil
@@ -232,10 +239,44 @@ func (c *Conn) SetFault(sql, message string) {
 	}
 	c.mu.Unlock()
 	if first {
-		c.log.Error("database damaged or unreadable", "event", "database_error", "component", "orchestrator",
+		c.log.Error("executor's database failed", "event", "database_error", "component", "orchestrator",
 			"error", message)
 		c.p.notifyChange(Change{Server: c.id, Kind: ChangeState})
 	}
+}
+
+// SetDown records that the liveness probe found the database running
+// nothing (message): from now on statements fail at once with the fault
+// (Down) instead of each waiting on the database, until a probe answers.
+func (c *Conn) SetDown(probeSQL, message string) {
+	c.SetFault(probeSQL, message)
+	c.mu.Lock()
+	if c.fault != nil {
+		c.fault.down = true
+	}
+	c.mu.Unlock()
+}
+
+// SetReachable records that the liveness probe ran: a fault, if any, is no
+// longer one of the whole database (its failed statement is re-tried
+// before it is cleared).
+func (c *Conn) SetReachable() {
+	c.mu.Lock()
+	if c.fault != nil {
+		c.fault.down = false
+	}
+	c.mu.Unlock()
+}
+
+// Down returns the message of the executor's fault when the liveness probe
+// found its database running nothing: a statement would fail the same way.
+func (c *Conn) Down() (message string, down bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fault == nil || !c.fault.down {
+		return "", false
+	}
+	return c.fault.message, true
 }
 
 // ClearFault forgets the executor's database failure: a statement ran.
@@ -243,12 +284,21 @@ func (c *Conn) ClearFault() {
 	c.mu.Lock()
 	f := c.fault
 	c.fault = nil
+	c.sqlOK = time.Now()
 	c.mu.Unlock()
 	if f != nil {
-		c.log.Info("database readable again", "event", "database_recovered", "component", "orchestrator",
+		c.log.Info("executor's database answers again", "event", "database_recovered", "component", "orchestrator",
 			"faulty_ms", time.Since(f.since).Milliseconds())
 		c.p.notifyChange(Change{Server: c.id, Kind: ChangeState})
 	}
+}
+
+// SQLIdle is how long ago a statement last ran on the executor (since the
+// session began when none has).
+func (c *Conn) SQLIdle() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return time.Since(c.sqlOK)
 }
 
 // FaultySQL returns the statement that failed with a database fault, or "".
@@ -261,13 +311,13 @@ func (c *Conn) FaultySQL() string {
 	return c.fault.sql
 }
 
-// probeFault asks the layer above to re-try the statement that found c's
-// database broken, if one did.
-func (p *Pool) probeFault(ctx context.Context, c *Conn) {
-	if c.FaultySQL() == "" {
+// probeDatabase asks the layer above to check the executor's database
+// (Hooks.ProbeDatabase).
+func (p *Pool) probeDatabase(ctx context.Context, c *Conn) {
+	if !c.cfg.HasCapability(config.CapExecuteQuery) {
 		return
 	}
-	p.hooks.ProbeFault(ctx, c)
+	p.hooks.ProbeDatabase(ctx, c)
 }
 
 // Health summarizes the servers' states.

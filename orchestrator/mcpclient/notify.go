@@ -77,7 +77,7 @@ func (c *Conn) invalidateResources() {
 		c.p.wg.Go(func() {
 			ctx, stop := c.p.background()
 			defer stop()
-			c.p.probeFault(ctx, c)
+			c.p.probeDatabase(ctx, c)
 		})
 	}
 }

@@ -77,10 +77,12 @@ type Hooks struct {
 	// ResourcesChanged runs when a server said its resources changed
 	// (notifications coalesced, see changeCoalesce).
 	ResourcesChanged func(c *Conn)
-	// ProbeFault re-tries the statement that found an executor's database
-	// broken (see Conn.SetFault): after each answered ping, and when the
-	// executor says its resources changed.
-	ProbeFault func(ctx context.Context, c *Conn)
+	// ProbeDatabase checks an executor's database: that it still runs a
+	// statement (see Conn.SetDown), and once it does, the statement that
+	// found it broken (see Conn.SetFault). It runs after each answered
+	// ping of an executor, and when an executor says its resources
+	// changed.
+	ProbeDatabase func(ctx context.Context, c *Conn)
 }
 
 // Options configure New.
@@ -131,8 +133,8 @@ func New(cfg *config.Config, logger *slog.Logger, opts Options) *Pool {
 			*f = func(*Conn) {}
 		}
 	}
-	if h.ProbeFault == nil {
-		h.ProbeFault = func(context.Context, *Conn) {}
+	if h.ProbeDatabase == nil {
+		h.ProbeDatabase = func(context.Context, *Conn) {}
 	}
 	for id, sc := range cfg.MCPServers {
 		if sc.ForwardAuth {

@@ -65,6 +65,7 @@ func (c *Conn) startStdio(sctx context.Context, env []string, max int64) (*trans
 	exited := make(chan struct{})
 	c.p.wg.Go(func() {
 		_ = cmd.Wait()
+		sink.flush()
 		close(exited)
 	})
 	in := &childStdin{WriteCloser: stdin, cmd: cmd, exited: exited, stdout: pr}

@@ -45,6 +45,32 @@ func (c *Conn) LimitArgument(tool string) string {
 	return ""
 }
 
+// ArgumentMaxLength is the maxLength (in characters) tool's input schema
+// gives its string argument arg, or 0 when it gives none.
+func (c *Conn) ArgumentMaxLength(tool, arg string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, t := range c.toolDefs {
+		if t.Name != tool {
+			continue
+		}
+		p, _ := inputProperties(t)[arg].(map[string]any)
+		switch n := p["maxLength"].(type) {
+		case float64:
+			if n >= 1 && n == float64(int(n)) {
+				return int(n)
+			}
+		case int:
+			return max(n, 0)
+		case json.Number:
+			if v, err := n.Int64(); err == nil && v > 0 {
+				return int(v)
+			}
+		}
+	}
+	return 0
+}
+
 // inputProperties is a tool's input schema properties, from its raw JSON
 // schema when the server sent one (mcp-go keeps it there), else from the
 // parsed schema.

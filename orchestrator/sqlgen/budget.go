@@ -220,12 +220,13 @@ func (s *slot) chars() int {
 // overhead is the length of req's prompt without the servers' text.
 func overhead(req Request, ex examples) int {
 	key, dialect, today, multi := promptFrame(req)
-	n := len(systemPrompt(key)) + len("Question: \nDialect: \nToday: \n\n\nRespond with the JSON object only.") +
-		len(req.Question) + len(dialect) + len(today) + promptSlack
+	n := len(systemPrompt(key)) + len("Dialect: \nToday: \n\n\n\nRespond with the JSON object only.") +
+		len(dialect) + len(today) + promptSlack
 	var b strings.Builder
 	if multi {
 		writeDatabases(&b, req.Databases)
 	}
+	writeQuestion(&b, "Question", req.Question)
 	if req.Repair != nil {
 		b.WriteString("\n")
 		writeRepair(&b, req.Question, dialect, ex, req.Repair, multi)

@@ -1,6 +1,23 @@
 package sqlgen
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
+
+// Causes of a ReasonLLMCommunication failure that a caller may tell its
+// client about in their own words (errors.Is on the SQLGenerationError).
+var (
+	// ErrLLMTimeout: the LLM did not answer in time: within llm.timeout
+	// (after the retries), or within its share of the question's time.
+	ErrLLMTimeout = errors.New("the LLM did not answer in time")
+	// ErrLLMResponseTooLarge: the LLM's HTTP answer was longer than
+	// llm.max_response_bytes; it was not read further.
+	ErrLLMResponseTooLarge = errors.New("the LLM's answer is over the size limit")
+	// ErrLLMInvalidResponse: the LLM answered with a success status but a
+	// body that is not a valid chat completion (invalid JSON).
+	ErrLLMInvalidResponse = errors.New("the LLM answered with invalid JSON")
+)
 
 // Reason says why SQL generation failed.
 type Reason string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -36,6 +37,9 @@ const (
 	DefaultMaxRetries    = 3
 	DefaultRetryBase     = 500 * time.Millisecond
 	DefaultMaxRetryDelay = 30 * time.Second
+	// DefaultMaxResponseBytes bounds one HTTP answer of the LLM: a
+	// chat completion of MaxTokens tokens is a few kilobytes.
+	DefaultMaxResponseBytes = 4 << 20
 )
 
 // LLMOptions configure an LLM generator.
@@ -68,6 +72,16 @@ type LLMOptions struct {
 	// MaxRetryDelay caps any single wait, including a server's Retry-After
 	// (default 30s).
 	MaxRetryDelay time.Duration
+	// Reserve is kept from the caller's deadline: the LLM's requests,
+	// retries included, end that long before it, so the rest of the
+	// question (a fallback generator, the SQL) still has time to run and a
+	// hung LLM is an LLM failure (ErrLLMTimeout) rather than the question's
+	// timeout. 0 keeps nothing.
+	Reserve time.Duration
+	// MaxResponseBytes bounds each HTTP answer of the LLM (default
+	// DefaultMaxResponseBytes): reading stops past it, and the request is
+	// an ErrLLMResponseTooLarge failure.
+	MaxResponseBytes int64
 	// HTTPClient is used for the provider calls (it is copied, not changed);
 	// nil means a client of the generator's own with a keep-alive pool sized
 	// for concurrent questions (see newTransport).
@@ -143,6 +157,9 @@ func NewLLM(cfg LLMOptions, logger *slog.Logger) (*LLM, error) {
 	if cfg.MaxRetryDelay <= 0 {
 		cfg.MaxRetryDelay = DefaultMaxRetryDelay
 	}
+	if cfg.MaxResponseBytes <= 0 {
+		cfg.MaxResponseBytes = DefaultMaxResponseBytes
+	}
 	if cfg.APIKeyEnv == "" {
 		switch cfg.Provider {
 		case ProviderOpenAI:
@@ -198,7 +215,7 @@ func NewLLM(cfg LLMOptions, logger *slog.Logger) (*LLM, error) {
 		}
 	}
 	// Each request to the LLM is a client span when tracing is on.
-	client.Transport = telemetry.HTTPTransport(&recordingTransport{base: base}, "llm")
+	client.Transport = telemetry.HTTPTransport(&recordingTransport{base: base, limit: cfg.MaxResponseBytes}, "llm")
 
 	l := &LLM{opts: cfg, name: cfg.Provider + ":" + cfg.Model, logger: logger, own: own, sleep: sleepCtx}
 	switch cfg.Provider {
@@ -288,11 +305,17 @@ func (l *LLM) Generate(ctx context.Context, req Request) (Plan, error) {
 	return plan, err
 }
 
-// complete runs one chat completion with retries.
+// complete runs one chat completion with retries, within the LLM's share
+// of ctx's time (see LLMOptions.Reserve).
 func (l *LLM) complete(ctx context.Context, system, user string) (string, Usage, error) {
 	msgs := []llms.MessageContent{
 		llms.TextParts(llms.ChatMessageTypeSystem, system),
 		llms.TextParts(llms.ChatMessageTypeHuman, user),
+	}
+	bctx, share, cancel := l.budget(ctx)
+	defer cancel()
+	if bctx.Err() != nil {
+		return "", Usage{}, l.outOfTime(share, 0)
 	}
 	var lastErr error
 	attempts := 0
@@ -300,7 +323,7 @@ func (l *LLM) complete(ctx context.Context, system, user string) (string, Usage,
 	for retry := 0; ; retry++ {
 		attempts++
 		rec := &callRecord{}
-		callCtx, cancel := context.WithTimeout(context.WithValue(ctx, recordKey{}, rec), l.opts.Timeout)
+		callCtx, cancel := context.WithTimeout(context.WithValue(bctx, recordKey{}, rec), l.opts.Timeout)
 		resp, err := l.model.GenerateContent(callCtx, msgs, l.callOptions()...)
 		callErr := callCtx.Err()
 		cancel()
@@ -313,11 +336,20 @@ func (l *LLM) complete(ctx context.Context, system, user string) (string, Usage,
 				Message: fmt.Sprintf("stopped waiting for the LLM (%s): the query was cancelled or ran out of time", l.name),
 				Err:     fmt.Errorf("%w (last error: %v)", ctx.Err(), err)}
 		}
-		status, retryAfter := rec.get()
+		if bctx.Err() != nil {
+			return "", Usage{}, l.outOfTime(share, attempts)
+		}
+		status, retryAfter, tooLarge := rec.get()
 		retryable := false
 		switch {
+		case tooLarge:
+			// Another request would most likely be answered the same way.
+			return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
+				Message: fmt.Sprintf("the LLM (%s) answered with more than %s (llm.max_response_bytes); it was not read further: "+
+					"check llm.base_url and llm.max_tokens", l.name, byteSize(l.opts.MaxResponseBytes)),
+				Err: fmt.Errorf("%w: %v", ErrLLMResponseTooLarge, err)}
 		case errors.Is(callErr, context.DeadlineExceeded):
-			lastErr = fmt.Errorf("no answer within %s: %w", l.opts.Timeout, context.DeadlineExceeded)
+			lastErr = fmt.Errorf("no answer within %s: %w", l.opts.Timeout, ErrLLMTimeout)
 			retryable = true
 		case status == http.StatusUnauthorized || status == http.StatusForbidden:
 			return "", Usage{}, &SQLGenerationError{Reason: ReasonNotConfigured,
@@ -346,7 +378,9 @@ func (l *LLM) complete(ctx context.Context, system, user string) (string, Usage,
 			retryable = true
 		default: // 2xx with an unreadable body
 			return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
-				Message: fmt.Sprintf("the LLM (%s) sent an answer that could not be read", l.name), Err: err}
+				Message: fmt.Sprintf("the LLM (%s) answered HTTP %d with invalid JSON, not a chat completion: "+
+					"check that llm.base_url points at an OpenAI-compatible API", l.name, status),
+				Err: fmt.Errorf("%w: %v", ErrLLMInvalidResponse, err)}
 		}
 		if !retryable || retry >= l.opts.MaxRetries {
 			break
@@ -355,23 +389,56 @@ func (l *LLM) complete(ctx context.Context, system, user string) (string, Usage,
 		if retryAfter > 0 {
 			wait = min(retryAfter, l.opts.MaxRetryDelay)
 		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+		if dl, ok := bctx.Deadline(); ok && time.Until(dl) < wait {
 			return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
-				Message: fmt.Sprintf("the LLM (%s) failed and waiting %s to retry would pass the query deadline", l.name, wait.Round(time.Millisecond)),
-				Err:     lastErr}
+				Message: fmt.Sprintf("the LLM (%s) failed and waiting %s to retry would pass its deadline (the query's, less llm.deadline_reserve)",
+					l.name, wait.Round(time.Millisecond)),
+				Err: lastErr}
 		}
 		l.logger.Warn("llm request failed; retrying", "event", "error_occurred", "component", "llm",
 			"generator", l.name, "attempt", attempts, "status", status, "wait_ms", wait.Milliseconds(), "error", lastErr.Error())
-		if err := l.sleep(ctx, wait); err != nil {
+		if err := l.sleep(bctx, wait); err != nil {
+			if ctx.Err() == nil {
+				return "", Usage{}, l.outOfTime(share, attempts)
+			}
 			return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
 				Message: fmt.Sprintf("stopped waiting for the LLM (%s): the query was cancelled or ran out of time", l.name),
 				Err:     fmt.Errorf("%w (last error: %v)", err, lastErr)}
 		}
 	}
+	if errors.Is(lastErr, ErrLLMTimeout) {
+		return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
+			Message: fmt.Sprintf("the LLM (%s) did not answer within %s (llm.timeout), %d attempt(s)", l.name, l.opts.Timeout, attempts),
+			Err:     lastErr}
+	}
 	return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
 		Message: fmt.Sprintf("the LLM (%s) kept failing after %d attempt(s); check that it is running and reachable at %s",
 			l.name, attempts, l.endpoint()),
 		Err: lastErr}
+}
+
+// budget is ctx shortened by LLMOptions.Reserve: the LLM's share of the
+// caller's time (share; 0 when ctx has no deadline or nothing is kept).
+func (l *LLM) budget(ctx context.Context) (context.Context, time.Duration, context.CancelFunc) {
+	dl, ok := ctx.Deadline()
+	if !ok || l.opts.Reserve <= 0 {
+		return ctx, 0, func() {}
+	}
+	end := dl.Add(-l.opts.Reserve)
+	bctx, cancel := context.WithDeadline(ctx, end)
+	return bctx, max(time.Until(end), 0), cancel
+}
+
+// outOfTime is the failure of an LLM whose share of the question's time
+// ran out after attempts requests (0: none could be sent).
+func (l *LLM) outOfTime(share time.Duration, attempts int) error {
+	msg := fmt.Sprintf("the LLM (%s) did not answer within %s, its share of the question's time "+
+		"(orchestration.query_timeout less llm.deadline_reserve)", l.name, share.Round(time.Millisecond))
+	if attempts == 0 {
+		msg = fmt.Sprintf("the LLM (%s) was not asked: less than llm.deadline_reserve (%s) of the question's time was left",
+			l.name, l.opts.Reserve)
+	}
+	return &SQLGenerationError{Reason: ReasonLLMCommunication, Message: msg, Err: ErrLLMTimeout}
 }
 
 func (l *LLM) callOptions() []llms.CallOption {
@@ -515,11 +582,13 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 type recordKey struct{}
 
 // callRecord remembers the HTTP status and Retry-After of the last response
-// seen for one LLM call (langchaingo reports errors only as text).
+// seen for one LLM call (langchaingo reports errors only as text), and
+// whether its body was over the size limit.
 type callRecord struct {
 	mu         sync.Mutex
 	status     int
 	retryAfter time.Duration
+	tooLarge   bool
 }
 
 func (r *callRecord) set(status int, retryAfter time.Duration) {
@@ -528,22 +597,86 @@ func (r *callRecord) set(status int, retryAfter time.Duration) {
 	r.mu.Unlock()
 }
 
-func (r *callRecord) get() (int, time.Duration) {
+func (r *callRecord) setTooLarge() {
+	r.mu.Lock()
+	r.tooLarge = true
+	r.mu.Unlock()
+}
+
+func (r *callRecord) get() (int, time.Duration, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.status, r.retryAfter
+	return r.status, r.retryAfter, r.tooLarge
 }
 
 // recordingTransport records each response's status and Retry-After in the
-// request context's callRecord.
-type recordingTransport struct{ base http.RoundTripper }
+// request context's callRecord, and reads its body through limit bytes.
+type recordingTransport struct {
+	base  http.RoundTripper
+	limit int64
+}
 
 func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req)
-	if rec, ok := req.Context().Value(recordKey{}).(*callRecord); ok && resp != nil {
+	rec, _ := req.Context().Value(recordKey{}).(*callRecord)
+	if rec == nil {
+		rec = &callRecord{}
+	}
+	if resp != nil {
 		rec.set(resp.StatusCode, parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()))
+		if t.limit > 0 && resp.Body != nil {
+			resp.Body = &limitedBody{body: resp.Body, left: t.limit, rec: rec}
+			if resp.ContentLength > t.limit {
+				// Refused unread: the client sees the error on its first read.
+				resp.Body.(*limitedBody).left = 0
+				resp.Body.(*limitedBody).over = true
+			}
+		}
 	}
 	return resp, err
+}
+
+// errBodyTooLarge is the read error of an LLM answer over the limit.
+var errBodyTooLarge = fmt.Errorf("llm response body: %w", ErrLLMResponseTooLarge)
+
+// limitedBody reads at most left bytes of body; a byte more is an error
+// (recorded in rec), and nothing more is read.
+type limitedBody struct {
+	body io.ReadCloser
+	left int64
+	over bool
+	rec  *callRecord
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.over {
+		b.rec.setTooLarge()
+		return 0, errBodyTooLarge
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.body.Read(p)
+	if int64(n) > b.left {
+		b.over = true
+		b.rec.setTooLarge()
+		return int(b.left), errBodyTooLarge
+	}
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *limitedBody) Close() error { return b.body.Close() }
+
+// byteSize writes n bytes for a message: "4 MiB", "512 KiB", "100 bytes".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // parseRetryAfter reads a Retry-After value: delay seconds or an HTTP date.

@@ -250,9 +250,11 @@ func TestLLMPerCallTimeout(t *testing.T) {
 	)
 	l := newTestLLM(t, s, func(o *LLMOptions) { o.Timeout = 50 * time.Millisecond; o.MaxRetries = 1 })
 	_, err := l.Generate(context.Background(), sampleRequest())
-	ge := wantGenErr(t, err, ReasonLLMCommunication, "kept failing")
-	if !errors.Is(ge, context.DeadlineExceeded) {
-		t.Errorf("err = %v, want it to wrap context.DeadlineExceeded", err)
+	ge := wantGenErr(t, err, ReasonLLMCommunication, "did not answer within 50ms (llm.timeout)")
+	if !errors.Is(ge, ErrLLMTimeout) || errors.Is(ge, context.DeadlineExceeded) {
+		// Not the question's own deadline: the caller tells its client
+		// the LLM was slow, not that the question took too long.
+		t.Errorf("err = %v, want it to wrap ErrLLMTimeout and not context.DeadlineExceeded", err)
 	}
 	if n := len(s.Requests()); n != 2 {
 		t.Errorf("requests = %d, want 2 (timeout retried once)", n)
@@ -357,7 +359,11 @@ func TestLLMRepairPromptSent(t *testing.T) {
 
 func TestLLMConcurrent(t *testing.T) {
 	s := llmtest.NewResponder(t, func(r llmtest.Request) llmtest.Step {
-		q := strings.SplitN(strings.TrimPrefix(r.User(), "Question: "), "\n", 2)[0]
+		_, after, _ := strings.Cut(r.User(), questionNote+":\n")
+		var q string
+		if err := json.Unmarshal([]byte(strings.SplitN(after, "\n", 2)[0]), &q); err != nil {
+			return llmtest.Step{Status: 500, Content: "no question in the prompt"}
+		}
 		return llmtest.Step{Content: llmtest.Plan("SELECT '"+q+"'", nil, q)}
 	})
 	l := newTestLLM(t, s, nil)

@@ -156,8 +156,8 @@ func TestRepairPromptPerCategory(t *testing.T) {
 				Tried: []string{"SELECT x FROM y"}}
 			_, user := BuildPrompt(req)
 			instr := RepairInstruction(c)
-			for _, want := range []string{"Original question: sales for abracadabra this month", "SELECT x FROM y",
-				"Error (" + string(c) + "): boom " + string(c), instr, "do not return any of these again", "1. SELECT x FROM y"} {
+			for _, want := range []string{"Original question" + questionNote + ":\n\"sales for abracadabra this month\"\n", "SELECT x FROM y",
+				"Error (" + string(c) + "), as a JSON string: \"boom " + string(c) + "\"", instr, "do not return any of these again", "1. SELECT x FROM y"} {
 				if !strings.Contains(user, want) {
 					t.Errorf("repair prompt lacks %q", want)
 				}
@@ -250,7 +250,7 @@ func TestRepairClassifiesMissingCategory(t *testing.T) {
 	req := sampleRequest()
 	req.Repair = &Repair{Attempt: 1, FailedSQL: "SELECT nope FROM sales", Error: "no such column: nope"}
 	_, user := BuildPrompt(req)
-	if !strings.Contains(user, "Error (MISSING_COLUMN): no such column: nope") {
+	if !strings.Contains(user, `Error (MISSING_COLUMN), as a JSON string: "no such column: nope"`) {
 		t.Errorf("repair prompt did not classify the error:\n%s", user)
 	}
 }

@@ -118,7 +118,7 @@ func startStack(ctx context.Context, o options, so stackOptions) (*stack, error)
 		return fail(err)
 	}
 
-	gen, err := orchestrator.NewGenerator(cfg.LLM, logger)
+	gen, err := orchestrator.NewGenerator(cfg.LLMSettings(), logger)
 	if err != nil {
 		return fail(err)
 	}
