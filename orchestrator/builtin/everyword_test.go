@@ -142,4 +142,3 @@ func TestEveryWordRules(t *testing.T) {
 		})
 	}
 }
-
