@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -52,6 +53,8 @@ type Config struct {
 	HTTP          HTTPConfig              `yaml:"http"`
 	// Gateway configures talk2tables as an MCP server (package gateway).
 	Gateway GatewayConfig `yaml:"gateway"`
+	// State is talk2tables' own small database (verified questions).
+	State StateConfig `yaml:"state"`
 }
 
 // ServerConfig is one MCP server. Relative stdio command and cwd paths are
@@ -303,6 +306,11 @@ const (
 type HTTPConfig struct {
 	Addr              string        `yaml:"addr"`                // ":8001"
 	APIKeysEnv        string        `yaml:"api_keys_env"`        // env var with comma-separated API keys; unset/empty → no auth
+	// EditorKeysEnv names the environment variable holding the keys that
+	// may also teach (verify questions): comma-separated, each "name:key"
+	// or a bare key. They are API keys too. With API keys configured and
+	// no editor key, nobody can verify over HTTP.
+	EditorKeysEnv string `yaml:"editor_keys_env"`
 	RateLimit         float64       `yaml:"rate_limit"`          // requests/s per client; 0 = off. default 20
 	RateBurst         int           `yaml:"rate_burst"`          // default 40
 	CORSOrigins       []string      `yaml:"cors_origins"`        // allowed browser origins
@@ -388,6 +396,7 @@ func LoadConfig(path string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
+	cfg.State.resolve(filepath.Dir(path))
 	return cfg, nil
 }
 
@@ -448,6 +457,7 @@ func (c *Config) Validate() error {
 	}
 	c.HTTP.validate(add)
 	c.validateGateway(add)
+	c.State.validate(add)
 	if len(p) > 0 {
 		return &ConfigError{Problems: p}
 	}

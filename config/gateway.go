@@ -111,7 +111,21 @@ func defaultGatewayConfig() GatewayConfig {
 
 // builtinToolNames are the gateway's own tools; gateway.tools may set their
 // rate limits.
-var builtinToolNames = []string{"ask", "run_sql", "health", "search", "execute"}
+var builtinToolNames = []string{"ask", "run_sql", "health", "search", "execute", ToolVerify}
+
+// ToolVerify is the gateway's tool that saves a verified question: the one
+// built-in tool that writes (to talk2tables' state, never to the user's
+// database), so the one whose approval can be set (default elicit).
+const ToolVerify = "verify"
+
+// VerifyApproval is the approval the verify tool needs: its
+// gateway.tools.verify entry, else elicit (ask the client's user).
+func (g GatewayConfig) VerifyApproval() string {
+	if p, ok := g.Tools[ToolVerify]; ok && p.Approval != "" {
+		return p.Approval
+	}
+	return ApprovalElicit
+}
 
 // IsBuiltinTool reports whether name is one of the gateway's own tools.
 func IsBuiltinTool(name string) bool { return slices.Contains(builtinToolNames, name) }
@@ -250,8 +264,8 @@ func (c *Config) validateGateway(add func(string, ...any)) {
 			add("%s: not a namespaced tool (server__tool) nor a built-in tool (%s)", at, strings.Join(builtinToolNames, ", "))
 		}
 		checkApproval(at+".approval", p.Approval, add)
-		if p.Approval != "" && p.Approval != ApprovalNone && IsBuiltinTool(n) {
-			add("%s.approval: approvals apply to downstream tools only", at)
+		if p.Approval != "" && p.Approval != ApprovalNone && IsBuiltinTool(n) && n != ToolVerify {
+			add("%s.approval: approvals apply to downstream tools and verify only", at)
 		}
 		checkRateLimit(at+".rate_limit", p.RateLimit, add)
 		usesWebhook = usesWebhook || p.Approval == ApprovalWebhook

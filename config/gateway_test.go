@@ -113,7 +113,7 @@ gateway:
 		`gateway.allow[0]: "[bad" is not a valid pattern`,
 		`gateway.tools.nope__x: no server "nope"`,
 		"gateway.tools.teleport: not a namespaced tool",
-		"gateway.tools.ask.approval: approvals apply to downstream tools only",
+		"gateway.tools.ask.approval: approvals apply to downstream tools and verify only",
 		"gateway.webhook.url: required when a server or tool uses approval: webhook",
 		"gateway.auth_sessions.max: 0 must be >= 1",
 		"gateway.search_results: 0 is out of range 1..100",

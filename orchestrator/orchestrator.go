@@ -21,6 +21,7 @@ import (
 	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/resources"
 	"talk2tables/orchestrator/sqlgen"
+	"talk2tables/orchestrator/verified"
 )
 
 // Orchestrator answers questions with the configured MCP servers and a SQL
@@ -41,6 +42,11 @@ type Orchestrator struct {
 
 	baseMu sync.Mutex
 	base   *requestBase // last generator request base (see requestBase)
+
+	// book holds the verified questions (nil: off); sweeps re-check them
+	// when a database's schema changes (teach.go).
+	book   *verified.Book
+	sweeps sweeps
 
 	closeOnce sync.Once
 }
@@ -130,6 +136,7 @@ func New(ctx context.Context, cfg *config.Config, logger *slog.Logger, opts ...O
 // and pings. It is idempotent.
 func (o *Orchestrator) Close() error {
 	o.closeOnce.Do(func() {
+		o.sweeps.stop()
 		o.clients.Close()
 		if o.ownGen {
 			// The LLM client's keep-alive pool: its connection goroutines

@@ -63,7 +63,8 @@ func newOperationID() string {
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // Process answers one question in named steps: gather the servers'
-// resources, then per attempt generate SQL, check it was not tried before,
+// resources, recall a verified question that answers it (then no
+// generator is asked), else per attempt generate SQL, check it was not tried before,
 // execute it on the database it names, and on failure repair it by
 // category, up to max_retry_attempts. On failure it returns both a
 // *QueryResult (Success false) and the typed error.
@@ -72,6 +73,12 @@ func (o *Orchestrator) Process(ctx context.Context, q Query) (*QueryResult, erro
 	defer cancel()
 	if err := run.gather(ctx); err != nil {
 		return run.finish(ctx, err)
+	}
+	if run.recall(ctx) {
+		return run.finish(ctx, nil)
+	}
+	if run.gen.Name() != builtin.Name {
+		run.req.Examples = run.examples(ctx)
 	}
 	for attempt := 1; attempt <= o.cfg.Orchestration.MaxRetryAttempts; attempt++ {
 		actx := run.startAttempt(ctx, attempt)
@@ -251,6 +258,7 @@ func (run *question) gather(ctx context.Context) error {
 	}
 	run.req, run.base = o.buildRequest(run.q.Question, g, exec)
 	run.res.Metadata.MCPServersUsed = serversUsed(g, exec)
+	o.sweepStale(run.base)
 	return nil
 }
 

@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"talk2tables/orchestrator/mcpclient"
@@ -36,6 +37,11 @@ type requestBase struct {
 	// each (bindDatabases); dbs finds one by executor id.
 	databases []sqlgen.Database
 	dbs       map[string]*database
+
+	// know is each database's knowledge for the verified questions
+	// (knowledge), built on first use.
+	knowMu sync.Mutex
+	know   map[string]*dbKnowledge
 }
 
 // requestBase returns the base for g and exec, reusing the last one while

@@ -21,6 +21,9 @@ type QueryResult struct {
 	ResolvedEntities map[string]map[string]string `json:"resolved_entities"`
 	Attempts         []Attempt                    `json:"attempts"`
 	Metadata         Metadata                     `json:"metadata"`
+	// Verified is set when a question an analyst verified answered (no
+	// generator was asked): which, by whom, when, with what substituted.
+	Verified *VerifiedAnswer `json:"verified,omitempty"`
 }
 
 // Attempt is one try at running generated SQL.

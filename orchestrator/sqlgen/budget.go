@@ -227,6 +227,7 @@ func overhead(req Request, ex examples) int {
 		writeDatabases(&b, req.Databases)
 	}
 	writeQuestion(&b, "Question", req.Question)
+	writeExamples(&b, req.Examples, multi)
 	if req.Repair != nil {
 		b.WriteString("\n")
 		writeRepair(&b, req.Question, dialect, ex, req.Repair, multi)

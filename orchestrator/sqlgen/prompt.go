@@ -149,6 +149,7 @@ func BuildPrompt(req Request) (system, user string) {
 	writeQuestion(&u, "Question", req.Question)
 	u.WriteString("\n")
 	u.WriteString(rendered.text)
+	writeExamples(&u, req.Examples, multi)
 	if r := req.Repair; r != nil {
 		u.WriteString("\n")
 		writeRepair(&u, req.Question, dialect, rendered.examples, r, multi)

@@ -39,6 +39,9 @@ type Request struct {
 	// It is ignored unless it was made from the same slice (same backing
 	// array and length); the prompt is byte-identical either way.
 	Rendered *RenderedServers
+	// Examples are questions analysts verified with their SQL, the most
+	// like this one first (FitExamples keeps them within the budget).
+	Examples []Example
 }
 
 // ServerContext is one MCP server as the generator sees it.
