@@ -304,13 +304,13 @@ const (
 
 // HTTPConfig configures the HTTP API (consumed by package server only).
 type HTTPConfig struct {
-	Addr              string        `yaml:"addr"`                // ":8001"
-	APIKeysEnv        string        `yaml:"api_keys_env"`        // env var with comma-separated API keys; unset/empty → no auth
+	Addr       string `yaml:"addr"`         // ":8001"
+	APIKeysEnv string `yaml:"api_keys_env"` // env var with comma-separated API keys; unset/empty → no auth
 	// EditorKeysEnv names the environment variable holding the keys that
 	// may also teach (verify questions): comma-separated, each "name:key"
 	// or a bare key. They are API keys too. With API keys configured and
 	// no editor key, nobody can verify over HTTP.
-	EditorKeysEnv string `yaml:"editor_keys_env"`
+	EditorKeysEnv     string        `yaml:"editor_keys_env"`
 	RateLimit         float64       `yaml:"rate_limit"`          // requests/s per client; 0 = off. default 20
 	RateBurst         int           `yaml:"rate_burst"`          // default 40
 	CORSOrigins       []string      `yaml:"cors_origins"`        // allowed browser origins

@@ -23,6 +23,7 @@ import (
 	"talk2tables/mcpserve"
 	"talk2tables/metadatamcp"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/verified"
 	apiserver "talk2tables/server"
 )
 
@@ -66,6 +67,9 @@ type EnvOptions struct {
 	Postgres *pgx.ConnConfig
 	// MySQL, when set, serves this MySQL or MariaDB database instead.
 	MySQL *mysql.Config
+	// Verified, when set, are the verified questions the orchestrator
+	// recalls before its generator.
+	Verified *verified.Book
 }
 
 // Start opens the database, starts the servers and connects an orchestrator
@@ -141,6 +145,9 @@ func Start(ctx context.Context, opts EnvOptions) (_ *Env, err error) {
 			return nil, fmt.Errorf("unknown transport %q (want %s or %s)", opts.Transport, InProcess, StreamableHTTP)
 		}
 		cfg.MCPServers[id] = sc
+	}
+	if opts.Verified != nil {
+		inproc = append(inproc, orchestrator.WithVerified(opts.Verified))
 	}
 	e.orch, err = orchestrator.New(ctx, cfg, logger, inproc...)
 	if err != nil {

@@ -28,6 +28,7 @@ import (
 
 	"talk2tables/databasemcp"
 	"talk2tables/internal/fixtures"
+	"talk2tables/orchestrator/verified"
 )
 
 // CatalogFunc produces the catalog JSON of a database: the drafter, or a
@@ -184,6 +185,9 @@ type Options struct {
 	MySQL *mysql.Config
 	// DraftFromMySQL drafts the catalog from the MySQL copy.
 	DraftFromMySQL bool
+	// Verified, when set, are verified questions the orchestrator recalls
+	// before its generator (RunVerified).
+	Verified *verified.Book
 }
 
 // Run evaluates one fixture: build, catalog, servers, every question.
@@ -254,7 +258,7 @@ func startEnvs(ctx context.Context, name, dbPath string, opts Options) (gold, as
 		return nil, nil, "", nil, err
 	}
 	envOpts := EnvOptions{DBPath: dbPath, CatalogPath: catPath, Today: fixtures.AsOf(name),
-		Transport: opts.Transport, Logger: opts.Logger, Postgres: pgCfg, MySQL: opts.MySQL}
+		Transport: opts.Transport, Logger: opts.Logger, Postgres: pgCfg, MySQL: opts.MySQL, Verified: opts.Verified}
 	if ask, err = Start(ctx, envOpts); err != nil {
 		return nil, nil, "", nil, err
 	}

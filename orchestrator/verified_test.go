@@ -259,4 +259,3 @@ func TestVerifiedStale(t *testing.T) {
 		t.Fatalf("after the fix: %+v, %v", res, err)
 	}
 }
-

@@ -28,9 +28,9 @@ type Entry struct {
 	Slots []Slot `json:"slots"`
 	// VerifiedBy is who taught it: an editor API key's name, "ui", "api",
 	// "mcp" or "cli".
-	VerifiedBy string    `json:"verified_by"`
-	VerifiedAt time.Time `json:"verified_at"`
-	UseCount   int64     `json:"use_count"`
+	VerifiedBy string     `json:"verified_by"`
+	VerifiedAt time.Time  `json:"verified_at"`
+	UseCount   int64      `json:"use_count"`
 	LastUsed   *time.Time `json:"last_used,omitempty"`
 	Status     string     `json:"status"`
 	// StaleReason says why a stale entry no longer validates.

@@ -210,4 +210,3 @@ func TestOpenErrors(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
-

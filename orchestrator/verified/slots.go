@@ -64,7 +64,9 @@ type literal struct {
 	column string
 }
 
-func (l literal) span() state.Span { return state.Span{Start: l.tok.Pos, End: l.tok.Pos + len(l.tok.Text)} }
+func (l literal) span() state.Span {
+	return state.Span{Start: l.tok.Pos, End: l.tok.Pos + len(l.tok.Text)}
+}
 
 // columnRef is "table.column", or the column alone.
 func (l literal) columnRef() string {

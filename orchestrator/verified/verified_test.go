@@ -81,7 +81,7 @@ func TestExtract(t *testing.T) {
 			sql:  `SELECT c.name, SUM(o.total) FROM orders o JOIN customer c ON c.id = o.customer_id GROUP BY c.id ORDER BY 2 DESC LIMIT 5`,
 			want: []slot{{KindNumber, "", "5", "5"}}},
 		{name: "two adjacent values", question: "orders of Jo Park",
-			sql: `SELECT o.id FROM orders o JOIN customer c ON c.id = o.customer_id WHERE c.first_name = 'Jo' AND c.last_name = 'Park'`,
+			sql:  `SELECT o.id FROM orders o JOIN customer c ON c.id = o.customer_id WHERE c.first_name = 'Jo' AND c.last_name = 'Park'`,
 			want: []slot{{KindValue, "customer.first_name", "Jo", "Jo"}, {KindValue, "customer.last_name", "Park", "Park"}}},
 		{name: "entity key", question: "units of kettle sold",
 			sql:  `SELECT SUM(qty) FROM items WHERE product_id = 7`,
