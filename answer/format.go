@@ -95,13 +95,16 @@ func Cell(s string) string {
 }
 
 // WriteHead writes the part of a markdown answer the chat endpoints
-// and the MCP ask tool share: the explanation, which database answered
-// (when several are configured), the assumptions and the SQL in a fenced
-// block.
+// and the MCP ask tool share: the explanation, the verified question that
+// answered (if one did), which database answered (when several are
+// configured), the assumptions and the SQL in a fenced block.
 func WriteHead(b *strings.Builder, res *orchestrator.QueryResult, severalDBs bool) {
 	if e := strings.TrimSpace(res.Explanation); e != "" {
 		b.WriteString(e)
 		b.WriteString("\n\n")
+	}
+	if v := res.Verified; v != nil {
+		fmt.Fprintf(b, "Verified question #%d, verified by %s on %s.\n\n", v.ID, v.By, v.At.UTC().Format("2006-01-02"))
 	}
 	if severalDBs && res.Metadata.Executor != "" {
 		fmt.Fprintf(b, "Answered from database `%s`.\n\n", res.Metadata.Executor)

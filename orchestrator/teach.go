@@ -132,6 +132,23 @@ func (o *Orchestrator) CheckEntry(ctx context.Context, t Teach) (state.Entry, er
 	return e, err
 }
 
+// ListVerified returns the entries f selects, newest first, and how many
+// there are in all.
+func (o *Orchestrator) ListVerified(ctx context.Context, f state.Filter) ([]state.Entry, int, error) {
+	if o.book == nil {
+		return nil, 0, ErrNoState
+	}
+	return o.book.Store().List(ctx, f)
+}
+
+// GetVerified returns the entry with id (state.ErrNotFound when none).
+func (o *Orchestrator) GetVerified(ctx context.Context, id int64) (state.Entry, error) {
+	if o.book == nil {
+		return state.Entry{}, ErrNoState
+	}
+	return o.book.Store().Get(ctx, id)
+}
+
 // DeleteVerified removes the entry with id.
 func (o *Orchestrator) DeleteVerified(ctx context.Context, id int64) error {
 	if o.book == nil {

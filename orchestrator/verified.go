@@ -119,8 +119,15 @@ func (run *question) answerVerified(hit *verified.Hit, data *executor.QueryData,
 	}
 	res.Attempts = append(res.Attempts, at)
 	res.Verified = &VerifiedAnswer{ID: e.ID, Question: e.Question, By: e.VerifiedBy, At: e.VerifiedAt, Substituted: hit.Substituted}
-	res.Explanation = fmt.Sprintf("Answered with the SQL verified by %s on %s for the question %q.", e.VerifiedBy,
-		e.VerifiedAt.UTC().Format("2006-01-02"), e.Question)
+	res.Explanation = fmt.Sprintf("The SQL an analyst verified for the question %q", e.Question)
+	for i, s := range hit.Substituted {
+		sep := ", with "
+		if i > 0 {
+			sep = " and "
+		}
+		res.Explanation += fmt.Sprintf("%s%q for %q", sep, s.To, s.From)
+	}
+	res.Explanation += "."
 	for _, s := range hit.Substituted {
 		res.Assumptions = append(res.Assumptions, fmt.Sprintf("%q instead of %q (%s)", s.To, s.From, slotWords(s)))
 		if s.Column != "" && (s.Kind == verified.KindValue || s.Kind == verified.KindEntity) {

@@ -12,6 +12,7 @@ type Option func(*options)
 
 type options struct {
 	mcpStreamable, mcpSSE http.Handler
+	verified              Verifier
 }
 
 // WithMCP mounts talk2tables' MCP server (package gateway): streamable

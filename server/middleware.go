@@ -180,8 +180,8 @@ func (a *api) cors(origins []string) gin.HandlerFunc {
 		c.Header("Access-Control-Expose-Headers", "X-Request-ID, Retry-After")
 		if preflight {
 			c.Set(routeKey, "preflight")
-			c.Header("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-			c.Header("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, X-Request-ID")
+			c.Header("Access-Control-Allow-Methods", "GET, POST, PATCH, DELETE, OPTIONS")
+			c.Header("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, X-Request-ID, X-Talk2tables-Client")
 			c.Header("Access-Control-Max-Age", "600")
 			c.AbortWithStatus(http.StatusNoContent)
 			return
@@ -230,7 +230,13 @@ func (a *api) auth(c *gin.Context) {
 			"the API key is not valid; check the key in the Authorization header", ""), nil)
 		return
 	}
-	c.Set(clientKey, "key:"+strconv.Itoa(match))
+	if match >= a.viewers {
+		name := a.editors[match-a.viewers]
+		c.Set(editorKey, name)
+		c.Set(clientKey, "editor:"+name)
+	} else {
+		c.Set(clientKey, "key:"+strconv.Itoa(match))
+	}
 	c.Next()
 }
 

@@ -59,6 +59,8 @@ type api struct {
 	cfg     config.HTTPConfig
 	logger  *slog.Logger
 	keys    [][]byte // API keys; empty means no auth
+	viewers int      // keys[:viewers] may ask; keys[viewers:] are the editors', who may also teach
+	editors []string // the editors' names, by place
 	limiter *clientLimiter
 	metrics *httpMetrics
 	started time.Time
@@ -89,6 +91,12 @@ func New(orch Orchestrator, cfg config.HTTPConfig, ui fs.FS, logger *slog.Logger
 		metrics: newHTTPMetrics(reg),
 		started: time.Now(),
 	}
+	// Editor keys are API keys too, after the viewers' (auth tells them
+	// apart by place).
+	a.viewers = len(a.keys)
+	var editorKeys [][]byte
+	a.editors, editorKeys = parseEditorKeys(os.Getenv(cfg.EditorKeysEnv), cfg.EditorKeysEnv)
+	a.keys = append(a.keys, editorKeys...)
 	if cfg.RateLimit > 0 {
 		a.limiter = newClientLimiter(cfg.RateLimit, cfg.RateBurst)
 	}
@@ -107,6 +115,9 @@ func New(orch Orchestrator, cfg config.HTTPConfig, ui fs.FS, logger *slog.Logger
 	apiGroup.POST("/sql", a.handleSQL)
 	apiGroup.GET("/servers", a.handleServers)
 	apiGroup.GET("/resources", a.handleResources)
+	if o.verified != nil {
+		a.mountVerified(apiGroup, o.verified)
+	}
 
 	chat := append([]gin.HandlerFunc{openAIShape}, guarded...)
 	v1 := r.Group("/v1", chat...)
@@ -140,10 +151,11 @@ func MetricsHandler(reg *prometheus.Registry) http.Handler {
 	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
 }
 
-// KeysConfigured reports whether cfg names an API-keys variable that holds at
-// least one key, so that the API requires one.
+// KeysConfigured reports whether cfg names an API-keys (or editor-keys)
+// variable that holds at least one key, so that the API requires one.
 func KeysConfigured(cfg config.HTTPConfig) bool {
-	return len(parseKeys(os.Getenv(cfg.APIKeysEnv), cfg.APIKeysEnv)) > 0
+	_, editors := parseEditorKeys(os.Getenv(cfg.EditorKeysEnv), cfg.EditorKeysEnv)
+	return len(parseKeys(os.Getenv(cfg.APIKeysEnv), cfg.APIKeysEnv)) > 0 || len(editors) > 0
 }
 
 // withDefaults fills zero limits with the documented defaults.

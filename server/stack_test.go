@@ -21,6 +21,7 @@ import (
 	"talk2tables/mcpserve"
 	"talk2tables/metadatamcp"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/verified"
 )
 
 // goodSQL is a valid answer for the sample database.
@@ -42,6 +43,10 @@ type stackOptions struct {
 	// secondDB, when set, is a SQLite file served by a second executor,
 	// "second_db" (priority 20), beside the sample database.
 	secondDB string
+	// verified, when set, holds the verified questions (served at
+	// /api/verified); editorKeys are the editors' keys.
+	verified   *verified.Book
+	editorKeys string
 }
 
 // stack is the real service under test: in-process MCP servers, the real
@@ -64,7 +69,10 @@ var testUI = fstest.MapFS{
 	"app.js":     {Data: []byte("console.log('ui')")},
 }
 
-const apiKeysEnv = "TALK2TABLES_TEST_API_KEYS"
+const (
+	apiKeysEnv    = "TALK2TABLES_TEST_API_KEYS"
+	editorKeysEnv = "TALK2TABLES_TEST_EDITOR_KEYS"
+)
 
 func newStack(tb testing.TB, opt stackOptions) *stack {
 	tb.Helper()
@@ -82,6 +90,7 @@ func newStack(tb testing.TB, opt stackOptions) *stack {
 	}
 	tb.Setenv("TALK2TABLES_TEST_LLM_KEY", "test-llm-key")
 	tb.Setenv(apiKeysEnv, opt.apiKeys)
+	tb.Setenv(editorKeysEnv, opt.editorKeys)
 
 	dbPath := testfixture.SalesDB(tb, 5000)
 	db, err := databasemcp.Open(context.Background(), dbPath, databasemcp.Options{})
@@ -139,6 +148,7 @@ func newStack(tb testing.TB, opt stackOptions) *stack {
 		APIKeyEnv: "TALK2TABLES_TEST_LLM_KEY", Timeout: 5 * time.Second, MaxTokens: 512}
 	cfg.Orchestration.PingInterval = 0
 	cfg.HTTP.APIKeysEnv = apiKeysEnv
+	cfg.HTTP.EditorKeysEnv = editorKeysEnv
 	cfg.HTTP.RateLimit = 0
 	if opt.http != nil {
 		opt.http(&cfg.HTTP)
@@ -148,6 +158,10 @@ func newStack(tb testing.TB, opt stackOptions) *stack {
 	}
 	reg := prometheus.NewRegistry()
 	opts = append(opts, orchestrator.WithMetrics(orchestrator.NewMetrics(reg)))
+	var serverOpts []Option
+	if opt.verified != nil {
+		opts = append(opts, orchestrator.WithVerified(opt.verified))
+	}
 	orch, err := orchestrator.New(context.Background(), cfg, logger, opts...)
 	if err != nil {
 		tb.Fatalf("orchestrator.New: %v", err)
@@ -155,7 +169,10 @@ func newStack(tb testing.TB, opt stackOptions) *stack {
 	tb.Cleanup(func() { orch.Close() })
 	st.orch = orch
 
-	ts := httptest.NewServer(New(orch, cfg.HTTP, testUI, logger, reg))
+	if opt.verified != nil {
+		serverOpts = append(serverOpts, WithVerified(orch))
+	}
+	ts := httptest.NewServer(New(orch, cfg.HTTP, testUI, logger, reg, serverOpts...))
 	tb.Cleanup(ts.Close)
 	st.URL = ts.URL
 	return st
