@@ -8,6 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mark3labs/mcp-go/server"
+
+	"talk2tables/catalog/draft"
 	"talk2tables/config"
 	"talk2tables/databasemcp"
 	"talk2tables/filetables"
@@ -91,50 +94,18 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	var watching sync.WaitGroup
 	defer func() { stopWatch(); watching.Wait() }()
-	var db interface {
-		databasemcp.Backend
-		Close() error
-	}
-	var watched databasemcp.Watcher // SQLite's file, PostgreSQL's and MySQL's data version: watched for data changes
-	var where []any
-	if mysqlconfig.Is(*dsn) {
-		my, err := openMySQL(ctx, cmdLog, *dsn, *passwordEnv, *maxConns, opts)
-		if err != nil {
-			return fmt.Errorf("database-mcp: %w", err)
-		}
-		db, watched, where = my, my, append(my.Target().LogAttrs(), "max_conns", *maxConns, "server_version", my.Server())
-	} else if *dsn != "" {
-		pg, err := openPostgres(ctx, cmdLog, *dsn, *passwordEnv, *maxConns, opts)
-		if err != nil {
-			return fmt.Errorf("database-mcp: %w", err)
-		}
-		db, watched, where = pg, pg, append(pg.Target().LogAttrs(), "max_conns", *maxConns)
-	} else {
-		path := *dbPath
-		if filetables.Is(path) {
-			loaded, err := loadFiles(ctx, cmdLog, path)
-			if err != nil {
-				return fmt.Errorf("database-mcp: %w", err)
-			}
-			watching.Go(func() { watchFiles(watchCtx, cmdLog, *dbPath) })
-			path, opts.Name = loaded.Path, filepath.Base(*dbPath)
-		}
-		lite, err := databasemcp.Open(ctx, path, opts)
-		if err != nil {
-			return fmt.Errorf("database-mcp: %w", err)
-		}
-		db, watched, where = lite, lite, []any{"db", *dbPath, "connections", *connections, "sqlite_allocator", databasemcp.AllocatorState()}
+	db, err := openServed(ctx, cmdLog, *dbPath, *dsn, *passwordEnv, *maxConns, *connections, opts)
+	if err != nil {
+		return fmt.Errorf("database-mcp: %w", err)
 	}
 	defer db.Close()
 	defer func() { stopWatch(); watching.Wait() }() // the watchers stop before the database closes
-	cmdLog.Info("database opened read-only", append(where, "event", "database_opened", "dialect", db.Dialect(),
+	cmdLog.Info("database opened read-only", append(db.where, "event", "database_opened", "dialect", db.Dialect(),
 		"transport", *transport, "query_timeout", timeout.String(), "max_rows", *maxRows,
 		"duration_ms", time.Since(start).Milliseconds())...)
 
-	srv := databasemcp.NewServer(db, logger)
-	if watched != nil {
-		watching.Go(func() { databasemcp.NotifyDataChanges(watchCtx, watched, srv, cmdLog) })
-	}
+	srv := databasemcp.NewServer(db.servedBackend, logger)
+	db.watch(watchCtx, &watching, srv, cmdLog)
 	err = mcpserve.Serve(ctx, srv, mcpserve.Options{
 		Transport: *transport, Addr: *addr, Stdin: io.in, Stdout: io.out, Logger: cmdLog,
 	})
@@ -143,6 +114,75 @@ func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
 	}
 	cmdLog.Info("database mcp server stopped", "event", "database_closed")
 	return nil
+}
+
+// servedBackend is a database as database-mcp serves it, which the
+// catalog drafter can also read.
+type servedBackend interface {
+	databasemcp.Backend
+	draft.Source
+	Close() error
+}
+
+var (
+	_ servedBackend = (*databasemcp.DB)(nil)
+	_ servedBackend = (*databasemcp.Postgres)(nil)
+	_ servedBackend = (*databasemcp.MySQL)(nil)
+)
+
+// servedDB is a database opened read-only as database-mcp serves it.
+type servedDB struct {
+	servedBackend
+	watched databasemcp.Watcher // SQLite's file, PostgreSQL's and MySQL's data version: watched for data changes
+	files   string              // data files loaded as tables, watched for changes ("" when none)
+	where   []any               // log attributes naming it (never a password)
+}
+
+// openServed opens the database database-mcp (or serve --db/--dsn) serves:
+// a MySQL/MariaDB or PostgreSQL DSN, a SQLite file, or data files loaded as
+// tables.
+func openServed(ctx context.Context, log *slog.Logger, dbPath, dsn, passwordEnv string, maxConns, connections int, opts databasemcp.Options) (*servedDB, error) {
+	if mysqlconfig.Is(dsn) {
+		my, err := openMySQL(ctx, log, dsn, passwordEnv, maxConns, opts)
+		if err != nil {
+			return nil, err
+		}
+		return &servedDB{servedBackend: my, watched: my,
+			where: append(my.Target().LogAttrs(), "max_conns", maxConns, "server_version", my.Server())}, nil
+	}
+	if dsn != "" {
+		pg, err := openPostgres(ctx, log, dsn, passwordEnv, maxConns, opts)
+		if err != nil {
+			return nil, err
+		}
+		return &servedDB{servedBackend: pg, watched: pg, where: append(pg.Target().LogAttrs(), "max_conns", maxConns)}, nil
+	}
+	path, files := dbPath, ""
+	if filetables.Is(dbPath) {
+		loaded, err := loadFiles(ctx, log, dbPath)
+		if err != nil {
+			return nil, err
+		}
+		path, opts.Name, files = loaded.Path, filepath.Base(dbPath), dbPath
+	}
+	lite, err := databasemcp.Open(ctx, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &servedDB{servedBackend: lite, watched: lite, files: files,
+		where: []any{"db", dbPath, "connections", connections, "sqlite_allocator", databasemcp.AllocatorState()}}, nil
+}
+
+// watch starts, in wg, the watchers of the database's content until ctx
+// is done: data files loaded again when they change, and a change of the
+// data announced to srv's clients.
+func (db *servedDB) watch(ctx context.Context, wg *sync.WaitGroup, srv *server.MCPServer, log *slog.Logger) {
+	if db.files != "" {
+		wg.Go(func() { watchFiles(ctx, log, db.files) })
+	}
+	if db.watched != nil {
+		wg.Go(func() { databasemcp.NotifyDataChanges(ctx, db.watched, srv, log) })
+	}
 }
 
 // openPostgres connects database-mcp to PostgreSQL. The DSN is never
