@@ -118,6 +118,22 @@ var builtinToolNames = []string{"ask", "run_sql", "health", "search", "execute",
 // database), so the one whose approval can be set (default elicit).
 const ToolVerify = "verify"
 
+// Headers the HTTP face (package server) sets on the MCP requests it
+// passes to the MCP face (package gateway), after its own
+// authentication: the caller's role, and an editor key's name. It drops
+// any a client sent.
+const (
+	HeaderRole   = "X-Talk2tables-Role"
+	HeaderEditor = "X-Talk2tables-Editor"
+)
+
+// Roles of HeaderRole.
+const (
+	RoleEditor = "editor" // an editor key: may ask and verify
+	RoleViewer = "viewer" // an API key: may ask, not verify
+	RoleOpen   = "open"   // no API key is configured: anyone may
+)
+
 // VerifyApproval is the approval the verify tool needs: its
 // gateway.tools.verify entry, else elicit (ask the client's user).
 func (g GatewayConfig) VerifyApproval() string {

@@ -14,6 +14,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"talk2tables/config"
 )
 
 type ctxKey int
@@ -25,14 +27,21 @@ const (
 
 // httpContext copies what the gateway needs from an HTTP request into the
 // context of the MCP messages it carries: the caller's Authorization header
-// (forwarded to forward_auth servers, never logged) and the request id
-// (X-Request-ID, the operation_id of the call's logs).
+// (forwarded to forward_auth servers, never logged), the request id
+// (X-Request-ID, the operation_id of the call's logs), and the caller's
+// role and editor name as the HTTP face authenticated them.
 func httpContext(ctx context.Context, r *http.Request) context.Context {
 	if a := r.Header.Get("Authorization"); a != "" {
 		ctx = context.WithValue(ctx, authKey, a)
 	}
 	if id := r.Header.Get("X-Request-ID"); id != "" {
 		ctx = context.WithValue(ctx, requestIDKey, id)
+	}
+	if role := r.Header.Get(config.HeaderRole); role != "" {
+		ctx = context.WithValue(ctx, roleKey, role)
+	}
+	if name := r.Header.Get(config.HeaderEditor); name != "" {
+		ctx = context.WithValue(ctx, editorNameKey, name)
 	}
 	return ctx
 }

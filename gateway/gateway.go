@@ -69,6 +69,7 @@ type Gateway struct {
 	// offline writes SQL when the client's model cannot (sampling fallback).
 	offline sqlgen.Generator
 	webhook *http.Client
+	teacher Teacher // nil: no verify tool, no verified resource
 
 	refreshMu  sync.Mutex // one refresh at a time: SetTools must not interleave
 	mu         sync.Mutex
@@ -141,7 +142,7 @@ func New(orch Orchestrator, cfg *config.Config, logger *slog.Logger, opts ...Opt
 			"Downstream tools are named <server>__<tool>; search finds tools, resources, tables, columns and "+
 			"catalog entities by keywords, and execute calls any downstream tool by its namespaced name."),
 	)
-	g.srv.AddTools(g.builtinTools()...)
+	g.srv.AddTools(g.ownTools()...)
 	g.refresh()
 	g.stopWatch = orch.Watch(func(mcpclient.Change) { g.refreshLater() })
 	return g
@@ -242,7 +243,7 @@ func (g *Gateway) refresh() {
 	g.mu.Unlock()
 	g.search.markDirty()
 
-	tools := g.builtinTools()
+	tools := g.ownTools()
 	if g.cfg.Gateway.Expose == config.ExposeAll {
 		names := make([]string, 0, len(routes))
 		for n := range routes {
@@ -266,9 +267,22 @@ func (g *Gateway) refresh() {
 			resources = append(resources, server.ServerResource{Resource: res, Handler: g.handleResource})
 		}
 	}
+	if g.teacher != nil {
+		resources = append(resources, g.verifiedResource())
+	}
 	g.srv.SetResources(resources...)
 	g.log.Info("gateway tools refreshed", "event", "gateway_tools_refreshed", "tools", len(tools),
 		"downstream_tools", len(routes), "resources", len(resources))
+}
+
+// ownTools are the gateway's built-in tools, with verify when verified
+// questions are on.
+func (g *Gateway) ownTools() []server.ServerTool {
+	tools := g.builtinTools()
+	if g.teacher != nil {
+		tools = append(tools, g.verifyTool())
+	}
+	return tools
 }
 
 // routeOf returns the downstream of a namespaced tool name.

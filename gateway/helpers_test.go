@@ -27,6 +27,8 @@ import (
 	"talk2tables/mcpserve"
 	"talk2tables/metadatamcp"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/verified"
+	"talk2tables/state"
 )
 
 // Env of the re-executed test binary that serves the gateway over stdio.
@@ -39,6 +41,7 @@ type stackFile struct {
 	DB      string `json:"db"`
 	Catalog string `json:"catalog"`
 	Config  string `json:"config"` // YAML of the gateway section
+	State   string `json:"state"`  // SQLite state database: verified questions on ("" off)
 }
 
 func TestMain(m *testing.M) {
@@ -84,12 +87,16 @@ type stack struct {
 	db     *databasemcp.DB
 	dbPath string
 	logs   *testfixture.LogBuffer
+	state  *state.Store // nil when verified questions are off
 }
 
 func (s *stack) close() {
 	s.gw.Close()
 	s.orch.Close()
 	s.db.Close()
+	if s.state != nil {
+		s.state.Close()
+	}
 }
 
 // extraServer is an additional in-process downstream server.
@@ -143,12 +150,35 @@ func buildStack(ctx context.Context, sf stackFile, logger *slog.Logger, mutate f
 		db.Close()
 		return nil, err
 	}
+	var (
+		st     *state.Store
+		gwOpts []Option
+	)
+	if sf.State != "" {
+		if st, err = state.Open(ctx, config.StateConfig{Path: sf.State}, logger); err != nil {
+			db.Close()
+			return nil, err
+		}
+		book := verified.New(st, 0, logger)
+		if err := book.Load(ctx); err != nil {
+			st.Close()
+			db.Close()
+			return nil, err
+		}
+		opts = append(opts, orchestrator.WithVerified(book))
+	}
 	orch, err := orchestrator.New(ctx, cfg, logger, opts...)
 	if err != nil {
+		if st != nil {
+			st.Close()
+		}
 		db.Close()
 		return nil, err
 	}
-	return &stack{gw: New(orch, cfg, logger), orch: orch, cfg: cfg, db: db, dbPath: sf.DB}, nil
+	if st != nil {
+		gwOpts = append(gwOpts, WithVerified(orch))
+	}
+	return &stack{gw: New(orch, cfg, logger, gwOpts...), orch: orch, cfg: cfg, db: db, dbPath: sf.DB, state: st}, nil
 }
 
 // newStack builds a stack for a test, closed at cleanup. config is YAML

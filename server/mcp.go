@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"talk2tables/config"
 )
 
 // Option configures New.
@@ -26,26 +28,39 @@ func WithMCP(streamable, sse http.Handler) Option {
 // mountMCP registers the MCP routes.
 func (a *api) mountMCP(r *gin.Engine, o options, guarded []gin.HandlerFunc) {
 	if o.mcpStreamable != nil {
-		h := mcpHandler(o.mcpStreamable)
+		h := a.mcpHandler(o.mcpStreamable)
 		g := r.Group("/mcp", guarded...)
 		g.POST("", h)
 		g.GET("", h)
 		g.DELETE("", h)
 	}
 	if o.mcpSSE != nil {
-		h := mcpHandler(o.mcpSSE)
+		h := a.mcpHandler(o.mcpSSE)
 		r.GET("/sse", append(guarded, h)...)
 		r.POST("/message", append(guarded, h)...)
 	}
 }
 
-// mcpHandler passes the request (with its request id) to an MCP transport.
+// mcpHandler passes the request (with its request id and the caller's
+// role) to an MCP transport.
 // A GET opens a long-lived event stream: the server's write timeout (meant
 // for one answer) must not cut it, so its write deadline is lifted; the
 // transports send heartbeats and end it at shutdown.
-func mcpHandler(h http.Handler) gin.HandlerFunc {
+func (a *api) mcpHandler(h http.Handler) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		c.Request.Header.Set("X-Request-ID", requestIDOf(c))
+		// Who the caller is, as auth found: the gateway's verify tool lets
+		// editors (or anyone, without API keys) teach.
+		c.Request.Header.Del(config.HeaderEditor)
+		switch {
+		case len(a.keys) == 0:
+			c.Request.Header.Set(config.HeaderRole, config.RoleOpen)
+		case c.GetString(editorKey) != "":
+			c.Request.Header.Set(config.HeaderRole, config.RoleEditor)
+			c.Request.Header.Set(config.HeaderEditor, c.GetString(editorKey))
+		default:
+			c.Request.Header.Set(config.HeaderRole, config.RoleViewer)
+		}
 		if c.Request.Method == http.MethodGet {
 			_ = http.NewResponseController(c.Writer).SetWriteDeadline(time.Time{})
 		}
