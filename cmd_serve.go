@@ -26,23 +26,23 @@ import (
 // http.shutdown_timeout), then the MCP sessions close and stdio children are
 // reaped.
 func runServe(ctx context.Context, args []string, io stdio) error {
-	fs := newFlagSet("serve", "[--config mcp_config.yaml] [--addr :8001]", io)
+	fs := newFlagSet("serve", "[--config mcp_config.yaml | --db FILE | --dsn URL] [--addr :8001]", io)
 	flags := addConfigFlags(fs)
+	one := addOneDBFlags(fs)
 	addr := fs.String("addr", "", "listen `address`, overrides http.addr (e.g. :8001 or 127.0.0.1:8001)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-
-	cfg, err := flags.load()
+	if err := one.check(fs); err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	cfg, logger, orchOpts, closeDB, err := loadOrStartOne(ctx, flags, one, io)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
+	defer closeDB()
 	if *addr != "" {
 		cfg.HTTP.Addr = *addr
-	}
-	logger, err := newLogger(io.err, cfg.Orchestration.LogLevel, cfg.Orchestration.LogFormat)
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
 	}
 
 	listenAddr, warning, err := listenPolicy(cfg.HTTP.Addr, server.KeysConfigured(cfg.HTTP), cfg.HTTP.AllowUnauthenticated)
@@ -58,9 +58,22 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	orch, err := orchestrator.New(ctx, cfg, logger, orchestrator.WithMetrics(orchestrator.NewMetrics(reg)))
+	book, closeBook, err := openBook(ctx, cfg.State, logger)
+	if err != nil {
+		return fmt.Errorf("serve: %w", stateError(err))
+	}
+	defer closeBook()
+	orchOpts = append(orchOpts, orchestrator.WithMetrics(orchestrator.NewMetrics(reg)))
+	var serverOpts []server.Option
+	if book != nil {
+		orchOpts = append(orchOpts, orchestrator.WithVerified(book))
+	}
+	orch, err := orchestrator.New(ctx, cfg, logger, orchOpts...)
 	if err != nil {
 		return fmt.Errorf("serve: start orchestrator: %w", err)
+	}
+	if book != nil {
+		serverOpts = append(serverOpts, server.WithVerified(orch))
 	}
 	defer func() {
 		if err := orch.Close(); err != nil {
@@ -69,7 +82,11 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	}()
 
 	// The MCP face (ask, run_sql, downstream tools) at /mcp and /sse.
-	gw := gateway.New(orch, cfg, logger)
+	var gwOpts []gateway.Option
+	if book != nil {
+		gwOpts = append(gwOpts, gateway.WithVerified(orch))
+	}
+	gw := gateway.New(orch, cfg, logger, gwOpts...)
 	defer gw.Close()
 	mcpHandlers, err := gw.HTTPHandlers()
 	if err != nil {
@@ -95,7 +112,8 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	baseCtx, cancelBase := context.WithCancelCause(context.Background())
 	defer cancelBase(nil)
 	srv := &http.Server{
-		Handler:           server.New(orch, cfg.HTTP, web.Files, logger, reg, server.WithMCP(mcpHandlers.Streamable, mcpHandlers.SSE)),
+		Handler: server.New(orch, cfg.HTTP, web.Files, logger, reg,
+			append(serverOpts, server.WithMCP(mcpHandlers.Streamable, mcpHandlers.SSE))...),
 		BaseContext:       func(net.Listener) context.Context { return baseCtx },
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,

@@ -13,17 +13,20 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"sort"
 	"syscall"
 
 	"talk2tables/config"
+	"talk2tables/orchestrator"
 )
 
 // command is one subcommand.
@@ -145,6 +148,35 @@ func addConfigFlags(fs *flag.FlagSet) configFlags {
 		level:  fs.String("log-level", "", "debug, info, warn or error; overrides orchestration.log_level"),
 		format: fs.String("log-format", "", "json or text; overrides orchestration.log_format"),
 	}
+}
+
+// loadOrStartOne returns the configuration of serve or mcp with its
+// logger: the file's (--config), or, with --db or --dsn, one database's
+// started in-process (startOneDB), with the orchestrator options that
+// attach it and a function that stops it.
+func loadOrStartOne(ctx context.Context, flags configFlags, one oneDBFlags, io stdio) (*config.Config, *slog.Logger, []orchestrator.Option, func(), error) {
+	if !one.given() {
+		cfg, err := flags.load()
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		logger, err := newLogger(io.err, cfg.Orchestration.LogLevel, cfg.Orchestration.LogFormat)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		return cfg, logger, nil, func() {}, nil
+	}
+	def := config.DefaultConfig().Orchestration
+	level, format := *flags.level, *flags.format
+	logger, err := newLogger(io.err, cmp.Or(level, def.LogLevel), cmp.Or(format, def.LogFormat))
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	d, err := startOneDB(ctx, one, level, format, logger, io.err)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return d.cfg, logger, d.opts, d.Close, nil
 }
 
 // load reads the configuration and applies the log overrides to it, so
