@@ -48,6 +48,7 @@ var commands = map[string]command{
 	"gen-data":     {"generate the sample SQLite database", runGenData},
 	"catalog":      {"draft (init), migrate or validate a catalog", runCatalog},
 	"mcp":          {"serve talk2tables as an MCP server over stdio (ask, run_sql, downstream tools)", runMCP},
+	"verified":     {"export or import the verified questions (YAML)", runVerified},
 }
 
 // errUsage marks a command-line mistake: usage was printed, exit code 2.
