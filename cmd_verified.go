@@ -354,4 +354,3 @@ func importProblem(err error) string {
 	}
 	return err.Error()
 }
-
