@@ -3,7 +3,8 @@
 //
 // Package server serves Files at "/". The page talks only to the same origin:
 // POST /api/query (streamed as server-sent events), POST /api/sql,
-// GET /api/servers and GET /health.
+// GET /api/servers, GET /health and /api/verified (save an answer's SQL as
+// verified; verified.html lists, searches and deletes the entries).
 package web
 
 import (

@@ -27,6 +27,8 @@ const state = {
   controller: null, // the running question's AbortController, null when none runs
   previous: [], // the answer sections shown before the running question
   title: '',
+  question: '', // the question whose answer is shown (what "Save" verifies)
+  verifiedOn: false, // the server keeps verified questions (GET api/verified answers)
 };
 
 // ---- small DOM helpers ----------------------------------------------------
@@ -289,6 +291,7 @@ async function ask(question) {
     setRunning(false);
   };
   clearError();
+  state.question = question;
   // A new question starts from a clean slate: no stale answer under a new error.
   for (const id of ANSWER_SECTIONS) $(id).hidden = true;
   resetProgress();
@@ -394,7 +397,9 @@ function showAnswer(r, withResult) {
   const assumptions = (r.assumptions || []).filter((a) => typeof a === 'string' && a.trim() !== '');
   $('assumptions').replaceChildren(...assumptions.map((a) => h('li', {}, a)));
   $('assumptions-wrap').hidden = assumptions.length === 0;
-  $('answer').hidden = !r.explanation && chips.length === 0 && assumptions.length === 0;
+  renderVerifiedBadge(r.verified);
+  $('answer').hidden = !r.explanation && chips.length === 0 && assumptions.length === 0 && !r.verified;
+  resetSave();
 
   renderAttempts(r.attempts || []);
   renderMeta(r.metadata || {}, r.attempts || [], r.success);
@@ -451,6 +456,82 @@ function renderMeta(m, attempts, success) {
 function fitRows(ta) {
   const lines = ta.value.split('\n').reduce((n, l) => n + Math.max(1, Math.ceil(l.length / 90)), 0);
   ta.rows = Math.min(20, Math.max(6, lines + 1));
+}
+
+// ---- verified questions ------------------------------------------------------------------
+
+/** renderVerifiedBadge shows who verified the question that answered, and when, with a link to it. */
+function renderVerifiedBadge(v) {
+  const badge = $('verified-badge');
+  badge.hidden = !v;
+  if (!v) {
+    badge.replaceChildren();
+    return;
+  }
+  const at = new Date(v.at);
+  const when = Number.isNaN(at.getTime()) ? v.at : at.toLocaleDateString();
+  const subs = (v.substituted || []).map((s) => `${s.to} for ${s.from}`).join(', ');
+  badge.replaceChildren('✓ ', h('a', { href: `verified.html#entry-${v.id}` }, `Verified question #${v.id}`),
+    ` · verified by ${v.by} on ${when}`, subs ? ` · with ${subs}` : '');
+  badge.title = `Answered with the SQL verified for "${v.question}"`;
+}
+
+/** resetSave shows the save row for the answer on screen (when the server keeps verified questions). */
+function resetSave() {
+  $('save-row').hidden = !state.verifiedOn || !state.question;
+  $('save-verified').disabled = false;
+  $('save-status').replaceChildren('Right answer? Save this SQL so that this question (and the same one for another value, year or number) is answered with it from now on.');
+}
+
+/** probeVerified finds out whether the server keeps verified questions (and this key may read them). */
+async function probeVerified() {
+  const res = await fetch('api/verified?limit=1', { headers: headers() }).catch(() => null);
+  state.verifiedOn = !!(res && res.ok);
+  $('verified-link').hidden = !state.verifiedOn;
+  if (!$('details').hidden) resetSave();
+}
+
+/** saveVerified verifies the SQL in the editor as the answer to the question asked. */
+async function saveVerified() {
+  const sql = $('sql').value.trim();
+  if (!state.question || !sql) {
+    showError({ message: 'ask a question and have SQL in the box first: that pair is what is saved' });
+    return;
+  }
+  clearError();
+  $('save-verified').disabled = true;
+  $('save-status').textContent = 'Running the SQL and saving it…';
+  const body = { question: state.question, sql };
+  if (!$('sql-server-wrap').hidden && $('sql-server').value) body.server = $('sql-server').value;
+  try {
+    const res = await fetch('api/verified', {
+      method: 'POST',
+      headers: headers({ 'Content-Type': 'application/json', 'X-Talk2tables-Client': 'ui' }),
+      body: JSON.stringify(body),
+    });
+    const data = await res.json().catch(() => null);
+    if (res.status === 409 && data && data.error && data.error.existing_id) {
+      const id = data.error.existing_id;
+      $('save-status').replaceChildren('This question is verified already: ',
+        h('a', { href: `verified.html#entry-${id}` }, `verified question #${id}`), ' (change or delete it there).');
+      return;
+    }
+    if (!res.ok) {
+      $('save-status').textContent = 'Not saved: see the error above.';
+      showError(errorFrom(data, res.headers.get('X-Request-ID') || '', res.status));
+      return;
+    }
+    const e = data.entry;
+    if (data.result) showResult(data.result, state.question);
+    $('save-status').replaceChildren('Saved as ', h('a', { href: `verified.html#entry-${e.id}` }, `verified question #${e.id}`),
+      e.slots && e.slots.length ? ` — ${e.slots.length} value${e.slots.length === 1 ? '' : 's'} a later question may change.` : '.');
+    setStatus(`Saved: "${e.question}" is answered with this SQL from now on.`);
+  } catch (err) {
+    $('save-status').textContent = '';
+    showError({ message: `the server could not be reached (${err.message}); check that talk2tables is running` });
+  } finally {
+    $('save-verified').disabled = false;
+  }
 }
 
 // ---- running edited SQL -------------------------------------------------------------
@@ -730,6 +811,8 @@ function init() {
   $('copy-btn').addEventListener('click', copyTSV);
   $('csv-btn').addEventListener('click', exportCSV);
   $('health-refresh').addEventListener('click', refreshHealth);
+  $('save-verified').addEventListener('click', saveVerified);
+  $('api-key').addEventListener('change', probeVerified);
   $('settings-form').addEventListener('submit', (e) => e.preventDefault());
   // Redraw the chart at the new width so its text stays readable.
   new ResizeObserver(() => {
@@ -738,6 +821,7 @@ function init() {
   }).observe($('result'));
 
   refreshHealth();
+  probeVerified();
   setInterval(() => {
     if (!document.hidden) refreshHealth();
   }, HEALTH_EVERY_MS);
