@@ -19,6 +19,11 @@ func openBook(ctx context.Context, cfg config.StateConfig, logger *slog.Logger) 
 	}
 	st, err := state.Open(ctx, cfg, logger)
 	if err != nil {
+		if cfg.DSN == "" {
+			// The default file sits beside the configuration, which may be
+			// read-only where it is deployed.
+			err = fmt.Errorf("%w (set state.path to a file talk2tables may write, or state.disabled: true to run without verified questions)", err)
+		}
 		return nil, nil, err
 	}
 	book = verified.New(st, cfg.RefreshInterval(), logger)
