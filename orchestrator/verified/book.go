@@ -216,6 +216,15 @@ func (b *Book) fill(ctx context.Context, e *state.Entry, h holes, req Request, t
 			sub.Value = ws[0]
 		case KindValue:
 			v, ok := r.Value(ctx, e.Database, s, said)
+			if !ok && Normalize(s.Phrase) != Normalize(s.Value) {
+				// The verified question said the value in the plural: so
+				// may this one ("tomatoes" for 'Tomato').
+				for _, one := range singulars(said) {
+					if v, ok = r.Value(ctx, e.Database, s, one); ok {
+						break
+					}
+				}
+			}
 			if !ok {
 				return nil
 			}

@@ -38,9 +38,20 @@ var stopWords = map[string]bool{
 	"fetch": true, "let": true, "know": true,
 }
 
+// numberWords are the numbers a question may spell out, read as their
+// digits: "the five newest" is "the 5 newest" (the same question, and a
+// number slot another number fills). "one" is left alone: it is as often
+// a pronoun ("which one").
+var numberWords = map[string]string{
+	"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9",
+	"ten": "10", "eleven": "11", "twelve": "12", "thirteen": "13", "fourteen": "14", "fifteen": "15",
+	"sixteen": "16", "seventeen": "17", "eighteen": "18", "nineteen": "19", "twenty": "20",
+}
+
 // tokenize splits a question into words: runs of letters and digits, lower
 // case. A number keeps its decimal point and digit-group commas (1,000.5
-// is one token, 1000.5), and an ISO date (2026-03-05) stays one token.
+// is one token, 1000.5), a spelled-out number is its digits (numberWords),
+// and an ISO date (2026-03-05) stays one token.
 func tokenize(q string) []token {
 	var out []token
 	i := 0
@@ -73,6 +84,8 @@ func tokenize(q string) []token {
 		text := strings.ToLower(q[start:i])
 		if isNumberText(text) {
 			text = strings.ReplaceAll(text, ",", "")
+		} else if d, ok := numberWords[text]; ok {
+			text = d
 		}
 		out = append(out, token{text: text, start: start, end: i, stop: stopWords[text]})
 	}

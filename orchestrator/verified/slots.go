@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"talk2tables/orchestrator/sqlgen"
 	"talk2tables/sqlscan"
@@ -326,6 +327,54 @@ func find(qs []token, ws []string) (int, bool) {
 	return at, n == 1
 }
 
+// findPlural is find for a value whose last word the question says in the
+// plural ("potatoes" for 'Potato', "berries" for 'Berry').
+func findPlural(qs []token, ws []string) (int, bool) {
+	last := ws[len(ws)-1]
+	if len(last) < 3 || !allLetters(last) {
+		return 0, false
+	}
+	forms := []string{last + "s", last + "es"}
+	if strings.HasSuffix(last, "y") {
+		forms = append(forms, last[:len(last)-1]+"ies")
+	}
+	for _, f := range forms {
+		if at, once := find(qs, append(slices.Clone(ws[:len(ws)-1]), f)); once {
+			return at, true
+		}
+	}
+	return 0, false
+}
+
+// singulars are the words a plural may be the plural of, most specific
+// first ("berries" → "berry"; "tomatoes" → "tomato", "tomatoe"...): a
+// slot said in the plural is filled by the value one of them names.
+func singulars(phrase string) []string {
+	i := strings.LastIndexFunc(phrase, func(r rune) bool { return !unicode.IsLetter(r) }) + 1
+	head, last := phrase[:i], phrase[i:]
+	lower := strings.ToLower(last)
+	var out []string
+	if strings.HasSuffix(lower, "ies") && len(last) > 4 {
+		out = append(out, head+last[:len(last)-3]+"y")
+	}
+	if strings.HasSuffix(lower, "es") && len(last) > 4 {
+		out = append(out, head+last[:len(last)-2])
+	}
+	if strings.HasSuffix(lower, "s") && !strings.HasSuffix(lower, "ss") && len(last) > 3 {
+		out = append(out, head+last[:len(last)-1])
+	}
+	return out
+}
+
+func allLetters(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
+}
+
 // phrase is the question's text of words [from, to).
 func phrase(question string, qs []token, from, to int) string {
 	return question[qs[from].start:qs[to-1].end]
@@ -454,7 +503,7 @@ func dateLike(v string) bool {
 }
 
 // valueSlots finds the quoted values of a column that the question says
-// (in its own words: "canada" for 'Canada').
+// (in its own words: "canada" for 'Canada', "potatoes" for 'Potato').
 func valueSlots(question string, qs []token, lits []literal, claimed map[int]bool) []candidate {
 	var out []candidate
 	for li, l := range lits {
@@ -462,6 +511,9 @@ func valueSlots(question string, qs []token, lits []literal, claimed map[int]boo
 			continue
 		}
 		at, once := find(qs, wordTexts(l.value))
+		if !once {
+			at, once = findPlural(qs, wordTexts(l.value))
+		}
 		if !once {
 			continue
 		}

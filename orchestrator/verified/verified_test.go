@@ -18,6 +18,7 @@ func TestNormalize(t *testing.T) {
 		{"politeness", "Please show me the top 5 products", "top 5 products"},
 		{"contraction", "What's our revenue in 2025?", "revenue in 2025"},
 		{"digit groups", "orders over 1,000", "orders over 1000"},
+		{"spelled-out number", "the five newest customers", "the 5 newest customers"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if a, b := Normalize(tt.a), Normalize(tt.b); a != b {
@@ -183,10 +184,13 @@ func TestLookup(t *testing.T) {
 	b := newBook(t,
 		teach("shop", "number of orders from customers in Canada in 2025", canada),
 		teach("shop", "top 5 customers by total", `SELECT name FROM customer ORDER BY id LIMIT 5`),
+		teach("shop", "the three newest orders", `SELECT id FROM orders ORDER BY placed_on DESC LIMIT 3`),
+		teach("shop", "how many orders had kettles", `SELECT COUNT(*) FROM items i JOIN product p ON p.id = i.product_id WHERE p.title = 'Kettle'`),
 		teach("shop", "units of kettle sold", `SELECT SUM(qty) FROM items WHERE product_id = 7`),
 		teach("other", "how many orders", `SELECT COUNT(*) FROM orders`),
 	)
-	res := values{"customer.country": {"Canada", "Germany", "New Zealand"}}
+	res := values{"customer.country": {"Canada", "Germany", "New Zealand"},
+		"product.title": {"Kettle", "Teapot", "Glass", "Strawberry", "Potato"}}
 	req := func(q string) Request {
 		return Request{Question: q, Databases: []string{"shop"}, Dialects: map[string]string{"shop": "sqlite"}}
 	}
@@ -203,6 +207,21 @@ func TestLookup(t *testing.T) {
 		{"a value the column does not have", "number of orders from customers in Atlantis in 2025", "", 0},
 		{"another word besides the slot", "number of cancelled orders from customers in Canada in 2025", "", 0},
 		{"another N", "top 12 customers by total", `SELECT name FROM customer ORDER BY id LIMIT 12`, 1},
+		{"another N spelled out", "top ten customers by total", `SELECT name FROM customer ORDER BY id LIMIT 10`, 1},
+		{"a spelled-out N, in digits", "the 7 newest orders", `SELECT id FROM orders ORDER BY placed_on DESC LIMIT 7`, 1},
+		{"a spelled-out N, spelled out", "the twelve newest orders", `SELECT id FROM orders ORDER BY placed_on DESC LIMIT 12`, 1},
+		{"one is no number", "the one newest orders", "", 0},
+		{"a value said in the plural, another plural", "how many orders had teapots",
+			`SELECT COUNT(*) FROM items i JOIN product p ON p.id = i.product_id WHERE p.title = 'Teapot'`, 1},
+		{"plural in -es", "how many orders had potatoes",
+			`SELECT COUNT(*) FROM items i JOIN product p ON p.id = i.product_id WHERE p.title = 'Potato'`, 1},
+		{"plural in -ies", "how many orders had strawberries",
+			`SELECT COUNT(*) FROM items i JOIN product p ON p.id = i.product_id WHERE p.title = 'Strawberry'`, 1},
+		{"plural of a word in -ss", "how many orders had glasses",
+			`SELECT COUNT(*) FROM items i JOIN product p ON p.id = i.product_id WHERE p.title = 'Glass'`, 1},
+		{"the singular", "how many orders had teapot",
+			`SELECT COUNT(*) FROM items i JOIN product p ON p.id = i.product_id WHERE p.title = 'Teapot'`, 1},
+		{"a plural the column does not have", "how many orders had spoons", "", 0},
 		{"a year where N was", "top 2024 customers by total", `SELECT name FROM customer ORDER BY id LIMIT 2024`, 1},
 		{"another entity", "units of red teapot sold", `SELECT SUM(qty) FROM items WHERE product_id = 9`, 1},
 		{"another database's question", "how many orders", "", 0},
