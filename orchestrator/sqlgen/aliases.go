@@ -4,7 +4,7 @@ import "talk2tables/sqlscan"
 
 // TableAliases maps the names a statement reads its tables by — each
 // table's alias and its own name, lower case — to the table as written
-// ("schema.table" when qualified, quotes removed): "o" → "SalesOrder".
+// ("schema.table" when qualified, quotes removed): "w" → "Widget".
 // Names of WITH clauses and table functions are left out; an alias given
 // to two tables keeps the first.
 func TableAliases(dialect, sql string) map[string]string {

@@ -218,7 +218,7 @@ func (b *Book) fill(ctx context.Context, e *state.Entry, h holes, req Request, t
 			v, ok := r.Value(ctx, e.Database, s, said)
 			if !ok && Normalize(s.Phrase) != Normalize(s.Value) {
 				// The verified question said the value in the plural: so
-				// may this one ("tomatoes" for 'Tomato').
+				// may this one ("teapots" for 'Teapot').
 				for _, one := range singulars(said) {
 					if v, ok = r.Value(ctx, e.Database, s, one); ok {
 						break

@@ -328,7 +328,7 @@ func find(qs []token, ws []string) (int, bool) {
 }
 
 // findPlural is find for a value whose last word the question says in the
-// plural ("potatoes" for 'Potato', "berries" for 'Berry').
+// plural ("kettles" for 'Kettle', "cherries" for 'Cherry').
 func findPlural(qs []token, ws []string) (int, bool) {
 	last := ws[len(ws)-1]
 	if len(last) < 3 || !allLetters(last) {
@@ -347,7 +347,7 @@ func findPlural(qs []token, ws []string) (int, bool) {
 }
 
 // singulars are the words a plural may be the plural of, most specific
-// first ("berries" → "berry"; "tomatoes" → "tomato", "tomatoe"...): a
+// first ("cherries" → "cherry"; "boxes" → "box", "boxe"...): a
 // slot said in the plural is filled by the value one of them names.
 func singulars(phrase string) []string {
 	i := strings.LastIndexFunc(phrase, func(r rune) bool { return !unicode.IsLetter(r) }) + 1
@@ -503,7 +503,7 @@ func dateLike(v string) bool {
 }
 
 // valueSlots finds the quoted values of a column that the question says
-// (in its own words: "canada" for 'Canada', "potatoes" for 'Potato').
+// (in its own words: "canada" for 'Canada', "kettles" for 'Kettle').
 func valueSlots(question string, qs []token, lits []literal, claimed map[int]bool) []candidate {
 	var out []candidate
 	for li, l := range lits {
