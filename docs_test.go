@@ -246,7 +246,7 @@ func checkLinks(files []string, read func(string) ([]byte, error)) []string {
 	return problems
 }
 
-// subcommandFlags runs every subcommand (and catalog's subcommands) with
+// subcommandFlags runs every subcommand (and catalog's and verified's subcommands) with
 // --help and reads the flags its real flag set prints.
 func subcommandFlags(t *testing.T) map[string]map[string]bool {
 	t.Helper()
@@ -260,7 +260,7 @@ func subcommandFlags(t *testing.T) map[string]map[string]bool {
 				flags[m[1]] = true
 			}
 		}
-		if len(flags) == 2 && name != "catalog" {
+		if len(flags) == 2 && !groupCommand(name) {
 			t.Fatalf("%s --help printed no flags:\n%s", name, buf.String())
 		}
 		out[name] = flags
@@ -271,8 +271,14 @@ func subcommandFlags(t *testing.T) map[string]map[string]bool {
 	for name, cmd := range catalogCommands {
 		read("catalog "+name, cmd.run)
 	}
+	for name, cmd := range verifiedCommands {
+		read("verified "+name, cmd.run)
+	}
 	return out
 }
+
+// groupCommand reports the subcommands whose own subcommands carry the flags.
+func groupCommand(name string) bool { return name == "catalog" || name == "verified" }
 
 // makeTargets reads the rule targets of a Makefile.
 func makeTargets(t *testing.T, path string) map[string]bool {
@@ -432,7 +438,7 @@ func checkWords(words []string, flags map[string]map[string]bool, targets map[st
 		return fmt.Sprintf("no subcommand %q", name)
 	}
 	rest = rest[1:]
-	if name == "catalog" && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") && !strings.HasPrefix(rest[0], "<") {
+	if groupCommand(name) && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") && !strings.HasPrefix(rest[0], "<") {
 		name += " " + rest[0]
 		if _, ok := flags[name]; !ok {
 			return fmt.Sprintf("no subcommand %q", name)
