@@ -70,10 +70,35 @@ var variants = map[string][]Variant{
 	"pm-scf":                {{Text: "What does the permit type code TRE stand for?", Replace: []string{"'SCF'", "'TRE'"}}},
 	"pm-supervisor-of-2":    {{Text: "Give the name of Lucas Ferreira's supervisor.", Replace: []string{"'Dmitri Osei'", "'Lucas Ferreira'"}}},
 	"pm-top-inspector-2":    nil,
+	"al-fastest-3":          {{Text: "Show the name and days to harvest of the five fastest crops.", Replace: []string{"LIMIT 3", "LIMIT 5"}}},
+	"al-mentees-of-2": {{Text: "Which gardeners were mentored by Elif Ueda?", Replace: []string{"'Zofia Zielinski'", "'Elif Ueda'"}},
+		{Text: "Which gardeners were mentored by Kofi Sorensen?", Replace: []string{"'Zofia Zielinski'", "'Kofi Sorensen'"}}},
+	"al-vacant-plots-2": nil,
+	"fr-centre-inaccessible-2": {{Text: "Give the names of the inaccessible piers in district Northshore.", Replace: []string{"'Centre'", "'Northshore'"}},
+		{Text: "Give the names of the inaccessible piers in district Eastbank.", Replace: []string{"'Centre'", "'Eastbank'"}}},
+	"fr-ends": nil,
+	"fr-f3-piers": {{Text: "Which piers does line F7 stop at?", Replace: []string{"'F3'", "'F7'"}},
+		{Text: "Which piers does line F1 stop at?", Replace: []string{"'F3'", "'F1'"}}},
+	"fr-longest-delay-2": nil,
+	"fr-minutes-island-park-2": {{Text: "What is the travel time in minutes from the origin of line F7 to Island Park?", Replace: []string{"'F2'", "'F7'"}},
+		{Text: "What is the travel time in minutes from the origin of line F2 to Lighthouse Point?", Replace: []string{"'Island Park'", "'Lighthouse Point'"}}},
+	"fr-same-district":   nil,
+	"fr-same-district-2": nil,
+	"pm-days-to-decide":  nil,
+	// The question says "failed", the SQL 'Fail': no literal it names.
+	"pm-failed-apps": nil,
+	"pm-per-result":  nil,
+	"pm-resident-trees": {{Text: "How many Tree works applications were made by businesses?", Replace: []string{"'resident'", "'business'"}},
+		{Text: "How many Scaffolding applications were made by residents?", Replace: []string{"'TRE'", "'SCF'"}}},
+	"pm-resident-trees-2": {{Text: "Count the applications of type SCF from applicants of kind resident.", Replace: []string{"'TRE'", "'SCF'"}},
+		{Text: "Count the applications of type TRE from applicants of kind business.", Replace: []string{"'resident'", "'business'"}}},
+	"pm-supervisor-of": {{Text: "Who is the supervisor of Lucas Ferreira?", Replace: []string{"'Dmitri Osei'", "'Lucas Ferreira'"}}},
+	"pm-top-inspector": nil,
 }
 
 // verifiedBenchmark are the plain benchmark-style fixtures measured at a
-// fifth of their declined questions (the variants are written for those).
+// fifth of their declined questions (taughtShare picks them; the variants
+// are written for those, and for some the planner answered since).
 var verifiedBenchmark = []string{fixtures.Allotments, fixtures.Ferries, fixtures.Permits}
 
 // measuredForVerified reports whether TestVerifiedFixtures measures a
