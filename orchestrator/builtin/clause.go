@@ -480,7 +480,7 @@ func (r *creader) readUnsupported() error {
 		switch {
 		case c.hasKind(mDerived):
 			return notMine("%q is a catalog measure", c.text)
-		case c.kind == ckSchema && !c.isTable() && selfLink(c):
+		case c.kind == ckSchema && !c.isTable() && selfLink(c) && !r.hasOrNot(i):
 			return finalDecline("how rows relate to one another (%q) is not answered offline", c.text).
 				withHint("ask about one row's own details, or configure an LLM")
 		case c.is(cwWrite) && (i == 0 || c.kind == ckWord && writeAnywhere[c.text]):
@@ -534,6 +534,27 @@ func (r *creader) asks() bool {
 		return false
 	}
 	return false
+}
+
+// hasOrNot: "have a C", "with a C", "without a C", "no C" before i — the
+// column filled in or empty, not how the rows relate to one another.
+func (r *creader) hasOrNot(i int) bool {
+	a := r.at(i - 1)
+	if a == nil || a.kind != ckWord {
+		return false
+	}
+	if a.text == "no" || a.text == "without" || a.text == "without a" || strings.HasSuffix(a.text, " no") {
+		return r.at(i+1) == nil || r.at(i+1).kind == ckWord && !r.at(i+1).is(cwNamed)
+	}
+	if a.text != "a" && a.text != "an" {
+		return false
+	}
+	h := r.at(i - 2)
+	if h == nil || h.kind != ckWord || !(h.is(cwHave) || h.is(cwNeg)) {
+		return false
+	}
+	nx := r.at(i + 1)
+	return nx == nil || nx.kind == ckWord && !nx.is(cwNamed) && nx.text != "named" && nx.text != "called" && nx.text != "who" && nx.text != "whose"
 }
 
 // writeAnywhere are write verbs wherever they stand (others only first).

@@ -3,6 +3,7 @@ package builtin
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"talk2tables/catalog"
 )
@@ -135,6 +136,9 @@ func (r *creader) unitNounAt(k int) (int, string) {
 // ageUnit: "30 years old", "years of age" after a number.
 var ageUnit = setOf("years old", "year old", "years of age", "yrs old", "years")
 
+// timeOrMore open a year's range to one side ("2021 or later").
+var timeOrMore = setOf("or later", "or after", "or newer", "or earlier", "or before")
+
 // readComparisons reads column-number, column-column and column-average
 // comparisons, and comparisons of how many related rows there are.
 func (r *creader) readComparisons() error {
@@ -155,6 +159,24 @@ func (r *creader) readComparisons() error {
 			r.use(col, "compared")
 			r.use(om, "%s", om.info.op)
 			r.addCond(&ccond{kind: ccCmp, op: om.info.op, a: c.num, col: col, src: c})
+		case c.kind == ckNum && c.isInt && c.num >= 1000 && c.num < 3000 && r.at(i+1) != nil && free(r.at(i+1)) && timeOrMore[r.at(i+1).text]:
+			// "opened in 1998 or later": from the start of that year on
+			om := r.at(i + 1)
+			rng := yearRange(int(c.num))
+			if om.info.op == ">=" {
+				rng.end = time.Time{}
+			} else {
+				rng.start = time.Time{}
+			}
+			rng.phrase = c.text + " " + om.text
+			r.use(c, "year %s", c.text)
+			r.use(om, "%s", om.info.op)
+			cd := &ccond{kind: ccRange, rng: rng, src: c}
+			if col := r.colBefore(i); col != nil && (orderable(col) || numericCol(col)) {
+				r.use(col, "dated")
+				cd.col = col
+			}
+			r.addCond(cd)
 		case c.kind == ckNum:
 			// "3 or more pets", "20 or older"
 			if om := r.at(i + 1); free(om) && om.is(cwOrMore) {
@@ -176,6 +198,9 @@ func (r *creader) readComparison(i int) error {
 		// "the mean over all tastings", "the sum over its vintages": every row
 		if nx := r.at(r.next(i + 1)); nx != nil && (nx.isTable() || nx.is(cwEach)) && r.numAt(i+1) == nil {
 			r.use(c, "over every row")
+			if nx.is(cwEach) && free(nx) {
+				r.use(nx, "every row") // "over every plot": all of them, one figure
+			}
 			return nil
 		}
 	}

@@ -31,7 +31,7 @@ func breweryDB(tb testing.TB) string {
 		}
 	}
 	exec(`CREATE TABLE brewer (brewer_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, founded_year INTEGER,
-		hired_on DATE NOT NULL)`)
+		hired_on DATE NOT NULL, mentor_id INTEGER REFERENCES brewer(brewer_id))`)
 	exec(`CREATE TABLE batch (batch_id INTEGER PRIMARY KEY, style TEXT NOT NULL,
 		brewer_id INTEGER NOT NULL REFERENCES brewer(brewer_id), taster_id INTEGER REFERENCES brewer(brewer_id),
 		BrewQty INTEGER NOT NULL, est_cost REAL, started_on DATE NOT NULL, filtered INTEGER NOT NULL)`)
@@ -40,7 +40,11 @@ func breweryDB(tb testing.TB) string {
 		hop_id INTEGER NOT NULL REFERENCES hop(hop_id), grams INTEGER NOT NULL)`)
 	names := []string{"Ada Brook", "Ben Carver", "Cleo Dunn", "Dev Ennis", "Eve Frost"}
 	for i, n := range names {
-		exec(`INSERT INTO brewer VALUES (?,?,?,?)`, i+1, n, 1990+3*i, fmt.Sprintf("20%02d-0%d-15", 10+i, 1+i))
+		var mentor any
+		if i%2 == 1 {
+			mentor = 1
+		}
+		exec(`INSERT INTO brewer VALUES (?,?,?,?,?)`, i+1, n, 1990+3*i, fmt.Sprintf("20%02d-0%d-15", 10+i, 1+i), mentor)
 	}
 	styles := []string{"Stout", "Porter", "Saison", "Pilsner", "Bitter"}
 	for i := 1; i <= 24; i++ {
@@ -82,6 +86,9 @@ func TestEveryWordRules(t *testing.T) {
 		{"Which brewer has the earliest hire date?", `SELECT full_name FROM brewer ORDER BY hired_on LIMIT 1`, false},
 		{"List the styles and brew quantities of all batches in descending order of brew quantity.",
 			`SELECT style, BrewQty FROM batch ORDER BY BrewQty DESC`, true},
+		{"How many brewers have a mentor?", `SELECT COUNT(*) FROM brewer WHERE mentor_id IS NOT NULL`, false},
+		{"Which brewers were hired in 2012 or later?", `SELECT full_name FROM brewer WHERE hired_on >= '2012-01-01'`, false},
+		{"What is the total brew quantity over every batch?", `SELECT SUM(BrewQty) FROM batch`, false},
 		{"When was Cleo Dunn hired?", `SELECT hired_on FROM brewer WHERE full_name = 'Cleo Dunn'`, false},
 		{"Who are the two earliest hired brewers, and when were they hired?",
 			`SELECT full_name, hired_on FROM brewer ORDER BY hired_on LIMIT 2`, false},
