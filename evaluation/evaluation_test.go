@@ -26,16 +26,16 @@ var floors = map[string]floor{
 	fixtures.Parcels:  {untouched: 0.80, edited: 0.80}, // 82% / 83%
 	// Fresh benchmark-style questions (branch valid): unseen until their
 	// wrong answers were turned into declines or answers on 2026-11-26.
-	fixtures.Rescue: {untouched: 0.35}, // 62/174 (2026-11-26)
-	fixtures.Hangar: {untouched: 0.30}, // 48/158 (2026-11-26)
+	fixtures.Rescue: {untouched: 0.36}, // 64/174 (2026-11-26)
+	fixtures.Hangar: {untouched: 0.31}, // 49/158 (2026-11-26)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
 	// (2026-11-26); the target is 40%.
-	fixtures.Allotments: {untouched: 0.75}, // 98/129
-	fixtures.Ferries:    {untouched: 0.77}, // 103/132
-	fixtures.Orchestra:  {untouched: 0.66}, // 90/134
-	fixtures.Permits:    {untouched: 0.67}, // 82/121
+	fixtures.Allotments: {untouched: 0.78}, // 101/129
+	fixtures.Ferries:    {untouched: 0.78}, // 104/132
+	fixtures.Orchestra:  {untouched: 0.68}, // 92/134
+	fixtures.Permits:    {untouched: 0.70}, // 85/121
 	fixtures.League:     {untouched: 0.58}, // held out: 78/131
 }
 

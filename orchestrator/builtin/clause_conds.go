@@ -198,9 +198,6 @@ func (r *creader) readComparison(i int) error {
 		// "the mean over all tastings", "the sum over its vintages": every row
 		if nx := r.at(r.next(i + 1)); nx != nil && (nx.isTable() || nx.is(cwEach)) && r.numAt(i+1) == nil {
 			r.use(c, "over every row")
-			if nx.is(cwEach) && free(nx) {
-				r.use(nx, "every row") // "over every plot": all of them, one figure
-			}
 			return nil
 		}
 	}
