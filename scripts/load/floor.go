@@ -56,7 +56,8 @@ json.dump(out, sys.stdout)
 type floorRun struct {
 	Elapsed   float64     `json:"elapsed"`
 	Version   string      `json:"version"`
-	Latencies [][]float64 `json:"latencies"` // seconds, per mix item
+	Allocator string      `json:"allocator,omitempty"` // the Go floor's SQLite allocator
+	Latencies [][]float64 `json:"latencies"`           // seconds, per mix item
 }
 
 // findPython returns Debian's python3 if present, else python3 on PATH.
