@@ -57,6 +57,7 @@ type floorRun struct {
 	Elapsed   float64     `json:"elapsed"`
 	Version   string      `json:"version"`
 	Allocator string      `json:"allocator,omitempty"` // the Go floor's SQLite allocator
+	CPU       float64     `json:"cpu,omitempty"`       // the Go floor's CPU seconds over the run
 	Latencies [][]float64 `json:"latencies"`           // seconds, per mix item
 }
 

@@ -91,6 +91,7 @@ func serveGoFloor(path string) error {
 	lat := make([][][]float64, conc)
 	errs := make([]error, conc)
 	var wg sync.WaitGroup
+	cpu0 := cpuTime()
 	start := time.Now()
 	end := start.Add(d)
 	for c := range conc {
@@ -111,7 +112,7 @@ func serveGoFloor(path string) error {
 		})
 	}
 	wg.Wait()
-	out := floorRun{Elapsed: time.Since(start).Seconds(), Version: floorVersion(ctx, conns[0]),
+	out := floorRun{Elapsed: time.Since(start).Seconds(), CPU: (cpuTime() - cpu0).Seconds(), Version: floorVersion(ctx, conns[0]),
 		Allocator: databasemcp.AllocatorState(), Latencies: make([][]float64, len(mix))}
 	for i := range mix {
 		for c := range conc {

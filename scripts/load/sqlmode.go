@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -23,6 +26,15 @@ type side struct {
 	firstErr error
 	lat      [][]time.Duration // per mix item
 	qpsRound []float64
+	cpu      time.Duration // CPU used by the side's processes, when known
+}
+
+// cpuPerRequest is the side's CPU per successful request (0 when unknown).
+func (s *side) cpuPerRequest() time.Duration {
+	if s.n == 0 {
+		return 0
+	}
+	return s.cpu / time.Duration(s.n)
 }
 
 func newSide(name string) *side { return &side{name: name, lat: make([][]time.Duration, len(mix))} }
@@ -72,11 +84,16 @@ func (l *level) round(ctx context.Context, o options, client *http.Client, r int
 			return err
 		}
 		l.floor.addRun(fr.result())
+		l.floor.cpu += time.Duration(fr.CPU * float64(time.Second))
 		return nil
 	}}
 	for _, s := range l.api {
 		steps = append(steps, func() error {
+			// CPU of this process (serve, and the HTTP clients driving it)
+			// and of its children (database-mcp over stdio).
+			cpu0, child0 := cpuTime(), childrenCPU()
 			s.addRun(drive(client, l.st.base, l.conc, o.duration, apiSides[strings.TrimPrefix(s.name, "/api/")]))
+			s.cpu += cpuTime() - cpu0 + childrenCPU() - child0
 			return nil
 		})
 	}
@@ -180,6 +197,40 @@ func sqlMode(ctx context.Context, o options) error {
 	return nil
 }
 
+// childrenCPU is the CPU time used so far by this process's running
+// children (read from /proc; 0 where there is none).
+func childrenCPU() time.Duration {
+	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	var total time.Duration
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		for _, pid := range strings.Fields(string(b)) {
+			total += procCPU(pid)
+		}
+	}
+	return total
+}
+
+// procCPU is the user+system CPU of process pid (/proc/PID/stat, in clock
+// ticks of 10 ms).
+func procCPU(pid string) time.Duration {
+	b, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name, which is in parentheses.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
 func sideNames(l *level) []string {
 	var out []string
 	for _, s := range l.api {
@@ -218,7 +269,7 @@ func printLevels(results []*level) {
 	for _, s := range results[0].api {
 		fmt.Printf(" %12s %22s", s.name+" q/s", "ratio (range)")
 	}
-	fmt.Printf(" %10s %10s %11s\n", "sql p50", "sql p99", "floor p50")
+	fmt.Printf(" %10s %10s %11s %22s\n", "sql p50", "sql p99", "floor p50", "CPU/request floor, sql")
 	for _, l := range results {
 		fq, _, _ := median(l.floor.qpsRound)
 		fmt.Printf("%-9s %7d %12.1f", allocName(l), l.conc, fq)
@@ -228,7 +279,8 @@ func printLevels(results []*level) {
 			fmt.Printf(" %12.1f %22s", q, fmt.Sprintf("%.2f (%.2f–%.2f)", r, lo, hi))
 		}
 		sqlLat, fl := mergeSorted(l.api[0].lat), mergeSorted(l.floor.lat)
-		fmt.Printf(" %7.1f ms %7.1f ms %8.1f ms\n", ms(pct(sqlLat, 50)), ms(pct(sqlLat, 99)), ms(pct(fl, 50)))
+		fmt.Printf(" %7.1f ms %7.1f ms %8.1f ms %22s\n", ms(pct(sqlLat, 50)), ms(pct(sqlLat, 99)), ms(pct(fl, 50)),
+			fmt.Sprintf("%.1f, %.1f ms", ms(l.floor.cpuPerRequest()), ms(l.api[0].cpuPerRequest())))
 		for _, s := range l.api {
 			if s.errs > 0 {
 				fmt.Printf("          %s: %d errors, first: %v\n", s.name, s.errs, s.firstErr)
