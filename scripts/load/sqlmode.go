@@ -27,6 +27,7 @@ type side struct {
 	lat      [][]time.Duration // per mix item
 	qpsRound []float64
 	cpu      time.Duration // CPU used by the side's processes, when known
+	childCPU time.Duration // the part of cpu used by database-mcp over stdio
 }
 
 // cpuPerRequest is the side's CPU per successful request (0 when unknown).
@@ -93,7 +94,9 @@ func (l *level) round(ctx context.Context, o options, client *http.Client, r int
 			// and of its children (database-mcp over stdio).
 			cpu0, child0 := cpuTime(), childrenCPU()
 			s.addRun(drive(client, l.st.base, l.conc, o.duration, apiSides[strings.TrimPrefix(s.name, "/api/")]))
-			s.cpu += cpuTime() - cpu0 + childrenCPU() - child0
+			child := childrenCPU() - child0
+			s.cpu += cpuTime() - cpu0 + child
+			s.childCPU += child
 			return nil
 		})
 	}
@@ -269,7 +272,7 @@ func printLevels(results []*level) {
 	for _, s := range results[0].api {
 		fmt.Printf(" %12s %22s", s.name+" q/s", "ratio (range)")
 	}
-	fmt.Printf(" %10s %10s %11s %22s\n", "sql p50", "sql p99", "floor p50", "CPU/request floor, sql")
+	fmt.Printf(" %10s %10s %11s %34s\n", "sql p50", "sql p99", "floor p50", "CPU/request: floor, sql (child)")
 	for _, l := range results {
 		fq, _, _ := median(l.floor.qpsRound)
 		fmt.Printf("%-9s %7d %12.1f", allocName(l), l.conc, fq)
@@ -279,8 +282,13 @@ func printLevels(results []*level) {
 			fmt.Printf(" %12.1f %22s", q, fmt.Sprintf("%.2f (%.2f–%.2f)", r, lo, hi))
 		}
 		sqlLat, fl := mergeSorted(l.api[0].lat), mergeSorted(l.floor.lat)
-		fmt.Printf(" %7.1f ms %7.1f ms %8.1f ms %22s\n", ms(pct(sqlLat, 50)), ms(pct(sqlLat, 99)), ms(pct(fl, 50)),
-			fmt.Sprintf("%.1f, %.1f ms", ms(l.floor.cpuPerRequest()), ms(l.api[0].cpuPerRequest())))
+		sq := l.api[0]
+		childPer := time.Duration(0)
+		if sq.n > 0 {
+			childPer = sq.childCPU / time.Duration(sq.n)
+		}
+		fmt.Printf(" %7.1f ms %7.1f ms %8.1f ms %34s\n", ms(pct(sqlLat, 50)), ms(pct(sqlLat, 99)), ms(pct(fl, 50)),
+			fmt.Sprintf("%.1f, %.1f (%.1f) ms", ms(l.floor.cpuPerRequest()), ms(sq.cpuPerRequest()), ms(childPer)))
 		for _, s := range l.api {
 			if s.errs > 0 {
 				fmt.Printf("          %s: %d errors, first: %v\n", s.name, s.errs, s.firstErr)
