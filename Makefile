@@ -55,15 +55,17 @@ lint:
 	$(GO) vet ./...
 
 ## bench: the benchmarks quoted in the issues' notes (drafting a 500-table database takes seconds per run: 3 runs),
-## then a short load run beside the C floor (needs python3)
+## then /api/sql and /api/query beside the bare engine (the Go floor) at 1, 2, 4, 16 clients, 3 short rounds
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime=200x $$($(GO) list ./... | grep -v '/catalog/draft$$')
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime=3x ./catalog/draft/
-	$(GO) run ./scripts/load -duration 2s -rounds 1 -levels 2,8
+	$(GO) run ./scripts/load -duration 3s -rounds 3 -levels 1,2,4,16
 
-## load: the load run of docs/performance.md's table: /api/sql beside the C floor at 2, 4, 8, 16 clients
+## load: the load runs of docs/performance.md's tables: /api/sql and /api/query beside the bare engine
+## at 1, 2, 4, 16 clients under both SQLite allocators, then the same with the result cache on (~12 minutes)
 load:
-	$(GO) run ./scripts/load -duration 5s -rounds 3
+	$(GO) run ./scripts/load -duration 5s -rounds 3 -allocators sharded,libc
+	$(GO) run ./scripts/load -duration 5s -rounds 3 -cache
 
 clean:
 	rm -rf bin test-output

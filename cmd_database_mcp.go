@@ -157,6 +157,9 @@ func openServed(ctx context.Context, log *slog.Logger, dbPath, dsn, passwordEnv 
 		}
 		return &servedDB{servedBackend: pg, watched: pg, where: append(pg.Target().LogAttrs(), "max_conns", maxConns)}, nil
 	}
+	// Before any SQLite connection (loading files opens one): SQLite takes
+	// its allocator only before it is initialised.
+	databasemcp.InstallAllocator(log)
 	path, files := dbPath, ""
 	if filetables.Is(dbPath) {
 		loaded, err := loadFiles(ctx, log, dbPath)

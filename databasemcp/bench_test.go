@@ -178,9 +178,9 @@ func BenchmarkPostgres(b *testing.B) {
 
 // BenchmarkAnalystMix runs three analyst queries of the load mix (a grouped
 // 3-table join, a top-N with 2 joins, a monthly strftime trend) through DB
-// with two clients per core, each going through the mix. It measures SQLite's allocator
-// under concurrency: compare with TALK2TABLES_SQLITE_ALLOCATOR=libc, in a
-// separate run since the allocator is chosen once per process.
+// with two clients per core, each going through the mix. A test binary runs
+// modernc's default allocator (nothing installs the sharded one on import);
+// `go run ./scripts/load -allocators sharded,libc` compares the two.
 func BenchmarkAnalystMix(b *testing.B) {
 	path := testfixture.SalesDB(b, benchRows)
 	db, err := Open(context.Background(), path, Options{})

@@ -56,7 +56,9 @@ json.dump(out, sys.stdout)
 type floorRun struct {
 	Elapsed   float64     `json:"elapsed"`
 	Version   string      `json:"version"`
-	Latencies [][]float64 `json:"latencies"` // seconds, per mix item
+	Allocator string      `json:"allocator,omitempty"` // the Go floor's SQLite allocator
+	CPU       float64     `json:"cpu,omitempty"`       // the Go floor's CPU seconds over the run
+	Latencies [][]float64 `json:"latencies"`           // seconds, per mix item
 }
 
 // findPython returns Debian's python3 if present, else python3 on PATH.

@@ -6,16 +6,19 @@
 // a 3-table join, a top-10 with 2 joins, a monthly trend and a point lookup,
 // over a generated sample database (50,000 sales rows by default).
 //
-//	go run ./scripts/load                  # -mode sql: /api/sql beside the C floor at 2, 4, 8, 16 clients
-//	go run ./scripts/load -mode query      # /api/query: the mix's questions through a zero-latency scripted LLM
-//	go run ./scripts/load -mode cache      # /api/sql and /api/query at 16 clients, result cache on vs off
+//	go run ./scripts/load                          # -mode sql: /api/sql and /api/query beside the bare engine at 1, 2, 4, 16 clients
+//	go run ./scripts/load -allocators sharded,libc # the same under both SQLite allocators, in one run
+//	go run ./scripts/load -cache                   # the same with the result cache on
+//	go run ./scripts/load -floor c                 # beside C SQLite (python3's sqlite3) instead
+//	go run ./scripts/load -mode query              # /api/query alone: CPU, heap and goroutines per question
+//	go run ./scripts/load -mode cache              # /api/sql and /api/query at 16 clients, result cache on vs off
 //
-// In sql mode every level runs the mix, in alternating rounds, through
-// talk2tables' /api/sql and through the C floor: Python's sqlite3 module
-// (Debian's python3 and its C SQLite, default settings) with one connection
-// per thread and as many threads as clients. Alternating rounds put both
-// sides under the same background load; the ratio is talk2tables' q/s over
-// the floor's.
+// In sql mode every level runs the mix, in rounds whose order rotates,
+// through the floor, /api/sql and /api/query. The floor is the bare engine
+// (gofloor.go): this program re-executed, running the mix on modernc's
+// SQLite driver — the version talk2tables links — with one connection per
+// goroutine and as many goroutines as clients. A side's ratio is its q/s
+// over the floor's in the same round; the table gives the median round.
 package main
 
 import (
@@ -38,6 +41,13 @@ import (
 )
 
 func main() {
+	if path := os.Getenv(envFloor); path != "" {
+		if err := serveGoFloor(path); err != nil {
+			fmt.Fprintln(os.Stderr, "load floor:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if path := os.Getenv(envChildDB); path != "" {
 		if err := serveChild(path); err != nil {
 			fmt.Fprintln(os.Stderr, "load child:", err)
@@ -45,6 +55,10 @@ func main() {
 		}
 		return
 	}
+	// In-process, this process serves the database too (-transport
+	// inprocess): SQLite's allocator as database-mcp chooses it, before the
+	// sample is generated.
+	databasemcp.InstallAllocator(nil)
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "load:", err)
 		os.Exit(1)
@@ -66,15 +80,23 @@ type options struct {
 	cpuProfile  string
 	memProfile  string
 	logLevel    string
+	floor       string
+	allocators  []string
+	sides       []string
+	cache       bool
 }
 
 func run() error {
 	var o options
-	var levels string
+	var levels, allocators, sides string
 	flag.StringVar(&o.mode, "mode", "sql", "sql (/api/sql beside the C floor), query (/api/query) or cache (result cache on vs off)")
 	flag.DurationVar(&o.duration, "duration", 5*time.Second, "length of one run (sql mode: per side, level and round)")
 	flag.IntVar(&o.rounds, "rounds", 3, "sql mode: alternating rounds per level")
-	flag.StringVar(&levels, "levels", "2,4,8,16", "sql mode: client counts")
+	flag.StringVar(&levels, "levels", "1,2,4,16", "sql mode: client counts")
+	flag.StringVar(&o.floor, "floor", "go", "sql mode: go (the bare engine: modernc, one connection per goroutine) or c (python3's sqlite3)")
+	flag.StringVar(&sides, "sides", "sql,query", "sql mode: endpoints measured beside the floor (sql, query; /api/sql first)")
+	flag.StringVar(&allocators, "allocators", "", "sql mode: SQLite allocators to compare, e.g. sharded,libc (each gets its own floor and database-mcp; default: the environment's "+databasemcp.AllocatorEnv+")")
+	flag.BoolVar(&o.cache, "cache", false, "sql mode: the result cache on (off by default: every request runs its query)")
 	flag.IntVar(&o.concurrency, "concurrency", 16, "query and cache modes: concurrent clients")
 	flag.IntVar(&o.rows, "rows", 50000, "sales rows in the generated database")
 	flag.StringVar(&o.dbPath, "db", "", "use this sample database instead of generating one")
@@ -92,6 +114,28 @@ func run() error {
 			return fmt.Errorf("-levels: %q is not a positive number", f)
 		}
 		o.levels = append(o.levels, n)
+	}
+	for _, f := range strings.Split(sides, ",") {
+		f = strings.TrimSpace(f)
+		if _, ok := apiSides[f]; !ok {
+			return fmt.Errorf("-sides: %q is not sql or query", f)
+		}
+		o.sides = append(o.sides, f)
+	}
+	if o.sides[0] != "sql" {
+		return errors.New("-sides: sql must come first (the target is /api/sql's)")
+	}
+	o.allocators = []string{""}
+	if allocators != "" {
+		o.allocators = nil
+		for _, f := range strings.Split(allocators, ",") {
+			switch f = strings.TrimSpace(f); f {
+			case "sharded", "libc":
+				o.allocators = append(o.allocators, f)
+			default:
+				return fmt.Errorf("-allocators: %q is not sharded or libc", f)
+			}
+		}
 	}
 	if o.concurrency < 1 || o.duration <= 0 || o.rows < 1 || o.rounds < 1 {
 		return errors.New("-concurrency, -duration, -rounds and -rows must be positive")
@@ -136,109 +180,6 @@ func newClient(conc int) *http.Client {
 	}
 }
 
-// level is what one client count measured over all its rounds.
-type level struct {
-	conc      int
-	t2tN      int
-	t2tSecs   float64
-	t2tErrs   int64
-	firstErr  error
-	t2tLat    [][]time.Duration
-	floorN    int
-	floorSecs float64
-	floorLat  [][]time.Duration
-	perRound  []float64 // ratio of each round
-}
-
-func (l *level) t2tQPS() float64   { return float64(l.t2tN) / l.t2tSecs }
-func (l *level) floorQPS() float64 { return float64(l.floorN) / l.floorSecs }
-
-// round runs the level once on each side, the floor first when floorFirst.
-func (l *level) round(ctx context.Context, client *http.Client, base, python, db string, d time.Duration, floorFirst bool) error {
-	var t2t *runResult
-	var fl *floorRun
-	var err error
-	runT2T := func() { t2t = drive(client, base, l.conc, d, sqlRequest) }
-	if floorFirst {
-		fl, err = runFloor(ctx, python, db, l.conc, d)
-		runT2T()
-	} else {
-		runT2T()
-		fl, err = runFloor(ctx, python, db, l.conc, d)
-	}
-	if err != nil {
-		return err
-	}
-	fn := 0
-	for i := range mix {
-		l.t2tLat[i] = append(l.t2tLat[i], t2t.latencies[i]...)
-		l.floorLat[i] = append(l.floorLat[i], durations(fl.Latencies[i])...)
-		fn += len(fl.Latencies[i])
-	}
-	l.t2tN += t2t.count()
-	l.t2tSecs += t2t.elapsed.Seconds()
-	l.t2tErrs += t2t.errors
-	if l.firstErr == nil {
-		l.firstErr = t2t.firstErr
-	}
-	l.floorN += fn
-	l.floorSecs += fl.Elapsed
-	if fn > 0 {
-		l.perRound = append(l.perRound, (float64(t2t.count())/t2t.elapsed.Seconds())/(float64(fn)/fl.Elapsed))
-	}
-	return nil
-}
-
-// sqlMode measures /api/sql beside the floor at every level.
-func sqlMode(ctx context.Context, o options) error {
-	python, err := findPython(o.python)
-	if err != nil {
-		return err
-	}
-	st, err := startStack(ctx, o, stackOptions{transport: o.transport})
-	if err != nil {
-		return err
-	}
-	defer st.stop()
-	maxConc := slices.Max(o.levels)
-	client := newClient(maxConc)
-	// Warm up both sides: connections, page cache, code paths.
-	if r := drive(client, st.base, len(mix), 2*time.Second, sqlRequest); r.errors > 0 {
-		return fmt.Errorf("warm-up: %v", r.firstErr)
-	}
-	fr, err := runFloor(ctx, python, st.dbPath, len(mix), time.Second)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("load: POST /api/sql, mix of %s, database-mcp over %s (SQLite allocator %s), %s; %d rounds of %s per side and level, alternating\n",
-		mixNames(), o.transport, databasemcp.AllocatorState(), dbDesc(o), o.rounds, o.duration)
-	fmt.Printf("floor: %s, sqlite3 %s (C), one connection per thread, default settings; %d cores, GOMAXPROCS %d\n\n",
-		python, fr.Version, runtime.NumCPU(), runtime.GOMAXPROCS(0))
-
-	// Rounds go over every level in turn, so a change in the machine's
-	// background load during the run hits all levels alike (the levels are
-	// compared with each other too), and within a level the two sides
-	// alternate which goes first.
-	results := make([]*level, len(o.levels))
-	for i, conc := range o.levels {
-		results[i] = &level{conc: conc, t2tLat: make([][]time.Duration, len(mix)), floorLat: make([][]time.Duration, len(mix))}
-	}
-	for r := range o.rounds {
-		fmt.Fprintf(os.Stderr, "load: round %d of %d\n", r+1, o.rounds)
-		for _, l := range results {
-			if err := l.round(ctx, client, st.base, python, st.dbPath, o.duration, r%2 == 0); err != nil {
-				return err
-			}
-		}
-	}
-	for _, l := range results {
-		printLevel(l)
-	}
-	printPerQuery(results)
-	printChecks(results)
-	return nil
-}
-
 func mixNames() string {
 	names := make([]string, len(mix))
 	for i, it := range mix {
@@ -252,75 +193,6 @@ func dbDesc(o options) string {
 		return o.dbPath
 	}
 	return fmt.Sprintf("%d generated sales rows", o.rows)
-}
-
-var headerOnce = false
-
-func printLevel(l *level) {
-	if !headerOnce {
-		headerOnce = true
-		fmt.Printf("%8s %14s %10s %7s %16s %10s %10s %11s %6s\n",
-			"clients", "talk2tables", "floor", "ratio", "ratio by round", "t2t p50", "t2t p99", "floor p50", "errors")
-	}
-	all := mergeSorted(l.t2tLat)
-	fl := mergeSorted(l.floorLat)
-	rounds := make([]string, len(l.perRound))
-	for i, r := range l.perRound {
-		rounds[i] = fmt.Sprintf("%.2f", r)
-	}
-	fmt.Printf("%8d %10.1f q/s %6.1f q/s %7.2f %16s %7.1f ms %7.1f ms %8.1f ms %6d\n",
-		l.conc, l.t2tQPS(), l.floorQPS(), l.t2tQPS()/l.floorQPS(), strings.Join(rounds, " "),
-		ms(pct(all, 50)), ms(pct(all, 99)), ms(pct(fl, 50)), l.t2tErrs)
-	if l.firstErr != nil {
-		fmt.Printf("         first error: %v\n", l.firstErr)
-	}
-}
-
-// printPerQuery prints each query's median latency on both sides at each
-// level.
-func printPerQuery(results []*level) {
-	fmt.Printf("\nmedian latency per query (talk2tables / floor):\n%8s", "clients")
-	for _, it := range mix {
-		fmt.Printf(" %20s", it.name)
-	}
-	fmt.Println()
-	for _, l := range results {
-		fmt.Printf("%8d", l.conc)
-		for i := range mix {
-			a, b := sorted(l.t2tLat[i]), sorted(l.floorLat[i])
-			fmt.Printf(" %8.2f / %6.2f ms", ms(pct(a, 50)), ms(pct(b, 50)))
-		}
-		fmt.Println()
-	}
-}
-
-// printChecks compares the run with the targets of issue 13 §1.
-func printChecks(results []*level) {
-	fmt.Println("\ntargets:")
-	for _, l := range results {
-		r := l.t2tQPS() / l.floorQPS()
-		fmt.Printf("  c=%-3d throughput %.2f x the floor (target >= 0.90): %s\n", l.conc, r, verdict(r >= 0.9))
-	}
-	first, last := results[0], results[len(results)-1]
-	if first.conc < last.conc {
-		fmt.Printf("  c=%d throughput %.1f q/s vs c=%d %.1f q/s (target: not lower): %s\n",
-			last.conc, last.t2tQPS(), first.conc, first.t2tQPS(), verdict(last.t2tQPS() >= first.t2tQPS()))
-	}
-	for _, l := range results {
-		if l.conc == 8 {
-			all := mergeSorted(l.t2tLat)
-			p50, p99 := pct(all, 50), pct(all, 99)
-			fmt.Printf("  c=8 p99 %.1f ms vs p50 %.1f ms = %.1f x (target < 4): %s\n",
-				ms(p99), ms(p50), float64(p99)/float64(p50), verdict(p99 < 4*p50))
-		}
-	}
-}
-
-func verdict(ok bool) string {
-	if ok {
-		return "met"
-	}
-	return "NOT MET"
 }
 
 func sorted(d []time.Duration) []time.Duration {

@@ -38,6 +38,7 @@ const (
 // serveChild serves the database in $envChildDB over stdio, as
 // `talk2tables database-mcp --db FILE` does.
 func serveChild(path string) error {
+	databasemcp.InstallAllocator(nil) // as database-mcp does, before opening
 	conns, _ := strconv.Atoi(os.Getenv(envChildConnections))
 	db, err := databasemcp.Open(context.Background(), path, databasemcp.Options{Connections: conns})
 	if err != nil {
@@ -61,6 +62,7 @@ type stack struct {
 type stackOptions struct {
 	transport string // stdio | inprocess
 	cache     bool   // result cache on
+	allocator string // the stdio child's SQLite allocator ("" inherits this process's)
 }
 
 // startStack builds the database (or uses -db), the MCP servers, the LLM
@@ -168,6 +170,9 @@ func databaseServer(o options, so stackOptions, path string, logger *slog.Logger
 		// TALK2TABLES_SQLITE_ALLOCATOR=libc compares both transports alike.
 		if v, ok := os.LookupEnv(databasemcp.AllocatorEnv); ok {
 			cfg.Env[databasemcp.AllocatorEnv] = v
+		}
+		if so.allocator != "" {
+			cfg.Env[databasemcp.AllocatorEnv] = so.allocator
 		}
 		return cfg, nil, nil, nil
 	case "inprocess":
