@@ -135,7 +135,8 @@ async function startServe(tmp, llmPort, logFile) {
   model: scripted
   base_url: ${JSON.stringify(`http://127.0.0.1:${llmPort}/v1`)}
   api_key_env: T2T_E2E_KEY
-  max_retries: 0`,
+  max_retries: 0
+  fallback: none`,
   });
   return startServeStack({ bin, cfg, logFile, env: { T2T_E2E_KEY: SECRET } });
 }
