@@ -29,19 +29,26 @@ var catalogCommands = map[string]command{
 
 // runCatalog dispatches `talk2tables catalog <init|migrate|validate>`.
 func runCatalog(ctx context.Context, args []string, io stdio) error {
+	return dispatch(ctx, "catalog", catalogCommands, catalogUsage, args, io)
+}
+
+// dispatch runs the subcommand of a command group (`talk2tables <group>
+// <command> ...`): usage on stdout for help, on stderr with errUsage for
+// none or an unknown one.
+func dispatch(ctx context.Context, group string, cmds map[string]command, usage func(io.Writer), args []string, io stdio) error {
 	if len(args) == 0 {
-		catalogUsage(io.err)
+		usage(io.err)
 		return errUsage
 	}
 	switch args[0] {
 	case "-h", "--help", "help":
-		catalogUsage(io.out)
+		usage(io.out)
 		return nil
 	}
-	cmd, ok := catalogCommands[args[0]]
+	cmd, ok := cmds[args[0]]
 	if !ok {
-		fmt.Fprintf(io.err, "talk2tables catalog: unknown command %q\n\n", args[0])
-		catalogUsage(io.err)
+		fmt.Fprintf(io.err, "talk2tables %s: unknown command %q\n\n", group, args[0])
+		usage(io.err)
 		return errUsage
 	}
 	return cmd.run(ctx, args[1:], io)

@@ -35,22 +35,7 @@ var verifiedCommands = map[string]command{
 }
 
 func runVerified(ctx context.Context, args []string, io stdio) error {
-	if len(args) == 0 {
-		verifiedUsage(io.err)
-		return errUsage
-	}
-	switch args[0] {
-	case "-h", "--help", "help":
-		verifiedUsage(io.out)
-		return nil
-	}
-	cmd, ok := verifiedCommands[args[0]]
-	if !ok {
-		fmt.Fprintf(io.err, "talk2tables verified: unknown command %q\n\n", args[0])
-		verifiedUsage(io.err)
-		return errUsage
-	}
-	return cmd.run(ctx, args[1:], io)
+	return dispatch(ctx, "verified", verifiedCommands, verifiedUsage, args, io)
 }
 
 func verifiedUsage(w io.Writer) {
