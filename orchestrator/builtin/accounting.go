@@ -25,7 +25,7 @@ func analystLeftovers(sc scanned, p *plan, sql string) error {
 	}
 	related := len(p.joins.edges) > 0 || len(p.where) > 0
 	for _, sp := range sc.spans {
-		if sp.used && sp.kind == spWord && grainWords[sp.text] && onlyHeads(sp) {
+		if sp.used && sp.kind == spWord && grainWords[sp.text] && qualifiedOnly(sp.text, sp.ms) {
 			// "in each year" read as a "founding year" column: which year?
 			return decline("%q could be the year of the rows' own date or of %s", sp.text, describeMeanings(sp)).
 				withHint("name the column, e.g. by %s", describeMeanings(sp))
@@ -105,12 +105,6 @@ func showsOnlyFilter(p *plan) error {
 	}
 	return decline("the answer would only repeat the value asked about (%s)", p.sels[0].e.col.ref()).
 		withHint("name the column to show, e.g. the name of the rows")
-}
-
-// onlyHeads: the span names columns only by the last word of a longer name
-// ("year" for a founding year).
-func onlyHeads(sp *span) bool {
-	return qualifiedOnly(sp.text, sp.ms)
 }
 
 // qualifiedOnly: every column the word names has a longer name whose last
