@@ -143,7 +143,7 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 	if len(toks) > maxTokens {
 		return sqlgen.Plan{}, false, decline("the question is too long for the offline generator (%d words, at most %d)", len(toks), maxTokens)
 	}
-	r := &creader{m: m, cs: m.chunks(toks, today), today: today}
+	r := &creader{m: m, cs: imperativeName(m.chunks(toks, today)), today: today}
 	r.q = &cquery{cs: r.cs}
 	if err := r.parse(); err != nil {
 		return sqlgen.Plan{}, isFinal(err), err
@@ -468,6 +468,18 @@ func (c *chunk) columns() []*column {
 	return out
 }
 
+// imperativeName reads an opening "name the ...", "name all ..." as the
+// verb, not a name column.
+func imperativeName(cs []*chunk) []*chunk {
+	if len(cs) > 1 && cs[0].kind == ckSchema && cs[0].text == "name" && cs[1].kind == ckWord &&
+		(softWords[cs[1].text] || cs[1].is(cwEach) || cs[1].text == "all" || cs[1].text == "every") {
+		lead := *cs[0]
+		lead.kind, lead.ms, lead.info = ckWord, nil, cinfo{cw: cwLead}
+		cs[0] = &lead
+	}
+	return cs
+}
+
 // readUnsupported declines writes, "why" and predictions, and leaves to
 // the analyst reading what is its kind: catalog measures, and questions
 // that are a bare noun phrase ("<measure table> in <place>": a total, "<rows> last
@@ -530,6 +542,14 @@ func (r *creader) asks() bool {
 			continue // "for each T, list ...", "for the site X, ..."
 		case c.kind == ckWord && c.info.cw == cwNone && c.capitalised() && i > 0:
 			continue // a name after "for the site"
+		case c.kind == ckWord && whWords[strings.Fields(c.text)[0]]:
+			return true // "who has ..."
+		case c.kind == ckWord && c.is(cwFiller):
+			continue // "could you tell me ..."
+		case i == 1 && c.kind == ckWord && c.is(cwAgg) && c.info.fn == "AVG" && r.cs[0].text == "on":
+			continue // "on average, how many ..."
+		case i <= 1 && c.kind == ckTime:
+			continue // "in 2025, how many ..."
 		}
 		return false
 	}

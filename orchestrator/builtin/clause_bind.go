@@ -1112,6 +1112,11 @@ func (b *clauseBinder) finish(p *plan) error {
 			cols := b.shownOf(t)
 			if len(b.labelCols(t)) == 0 {
 				cols = t.cols // no name to show it by: the whole row
+				for _, s := range p.sels {
+					if s.e.kind == eCol && s.e.col.t == t && s.e.col.pk && singlePK(t) {
+						cols = nil // its own key is shown: that names each row
+					}
+				}
 			}
 			for _, c := range cols {
 				if !selects(p, c) {

@@ -190,7 +190,7 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 			// called year of some other table
 			c.kind, c.ms, c.info = ckWord, nil, cinfo{cw: cwFiller}
 		}
-		if c.kind == ckSchema && c.isColumn() && c.j < len(toks) && (toks[c.j].w == "count" || toks[c.j].w == "counts") && !c.isTable() &&
+		if c.kind == ckSchema && c.isColumn() && c.j < len(toks) && !toks[c.j].pause && (toks[c.j].w == "count" || toks[c.j].w == "counts") && !c.isTable() &&
 			!(c.j+1 < len(toks) && articles[toks[c.j+1].w]) {
 			// "seat counts", "volunteer count": the number column itself
 			c.j++

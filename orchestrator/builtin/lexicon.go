@@ -604,3 +604,14 @@ func (m *model) addValueWords() {
 		}
 	}
 }
+
+// singlePK reports whether a table's primary key is one column.
+func singlePK(t *table) bool {
+	n := 0
+	for _, c := range t.cols {
+		if c.pk {
+			n++
+		}
+	}
+	return n == 1
+}

@@ -23,6 +23,8 @@ type token struct {
 	// quoted marks a literal typed in quotes, whole in orig.
 	orig   string
 	quoted bool
+	// pause: a comma, semicolon or colon comes right before the token
+	pause bool
 }
 
 // tokenize splits text into lower-case tokens. Punctuation, underscores and
@@ -32,12 +34,17 @@ type token struct {
 func tokenize(text string) []token {
 	rs := []rune(text)
 	var out []token
+	pause := false
+	add := func(t token) {
+		t.pause, pause = pause, false
+		out = append(out, t)
+	}
 	for i := 0; i < len(rs); {
 		r := rs[i]
 		switch {
 		case isISODate(rs, i):
 			d := string(rs[i : i+10])
-			out = append(out, token{text: d, w: d, s: d, iso: true})
+			add(token{text: d, w: d, s: d, iso: true})
 			i += 10
 		case r == '<' || r == '>' || r == '=' || r == '≥' || r == '≤':
 			j := i + 1
@@ -51,33 +58,34 @@ func tokenize(text string) []token {
 			case "≤":
 				sym = "<="
 			}
-			out = append(out, token{text: sym, w: sym, s: sym, sym: sym})
+			add(token{text: sym, w: sym, s: sym, sym: sym})
 			i = j
 		case isCurrency(r) && i+1 < len(rs) && unicode.IsDigit(rs[i+1]):
 			t, j := readNumber(rs, i+1)
 			t.money, t.text = true, string(rs[i:j])
-			out = append(out, t)
+			add(t)
 			i = j
 		case unicode.IsDigit(r) && (i == 0 || !isWordRune(rs[i-1])):
 			t, j := readNumber(rs, i)
 			if j < len(rs) && unicode.IsLetter(rs[j]) {
 				// "q3", "4k", "2tb": a word, not a number
 				w, k := readWord(rs, i)
-				out = append(out, makeWord(w))
+				add(makeWord(w))
 				i = k
 				continue
 			}
-			out = append(out, t)
+			add(t)
 			i = j
 		case isWordRune(r):
 			w, j := readWord(rs, i)
 			if w != "" {
 				t := makeWord(w)
 				t.orig = string(rs[i:j])
-				out = append(out, t)
+				add(t)
 			}
 			i = j
 		default:
+			pause = pause || r == ',' || r == ';' || r == ':'
 			i++
 		}
 	}
