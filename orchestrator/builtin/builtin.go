@@ -182,6 +182,10 @@ func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday strin
 		r.err = err
 		return r
 	}
+	if err := namesNoOne(sc.toks, p); err != nil {
+		r.err = err
+		return r
+	}
 	r.plan = sqlgen.Plan{
 		SQL:              sql,
 		ResolvedEntities: b.resolved,
@@ -448,4 +452,41 @@ func cacheKey(servers []sqlgen.ServerContext) (string, bool) {
 		fmt.Fprintf(&b, "%d:%s=%d:%s;", len(s.ID), s.ID, len(s.Version), s.Version)
 	}
 	return b.String(), true
+}
+
+// namesNoOne declines an analyst reading that answers "who ..." without
+// a name, or shows a number key of a table that has a name ("who is the
+// advisor of S": the advisor's name, not their id).
+func namesNoOne(toks []token, p *plan) error {
+	named, saysKey := false, slices.ContainsFunc(toks, func(t token) bool { return keyWords[t.w] })
+	var key *column
+	for _, s := range p.sels {
+		if s.e.kind != eCol {
+			continue
+		}
+		c := s.e.col
+		if slices.Contains(c.t.label, c) || slices.Contains(c.t.nameCols, c) {
+			named = true
+		}
+		if c.fk != nil && c.fk.ref.numeric && (len(c.fk.to.label) > 0 || len(c.fk.to.nameCols) > 0) && !wholeRow(p, c.t) && !saysKey {
+			key = c
+		}
+	}
+	switch {
+	case key != nil:
+		return decline("%s refers to %s, whose name I would have to show through it", key.ref(), key.fk.to.name)
+	case len(toks) > 0 && (toks[0].w == "who" || toks[0].w == "whom") && !named:
+		return decline("\"who\" asks for a person, and I found no one's name to show")
+	}
+	return nil
+}
+
+// wholeRow: the plan shows every column of t.
+func wholeRow(p *plan, t *table) bool {
+	for _, c := range t.cols {
+		if !selects(p, c) {
+			return false
+		}
+	}
+	return true
 }

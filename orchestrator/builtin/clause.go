@@ -162,6 +162,11 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 	if err := showsOnlyFilter(p); err != nil {
 		return sqlgen.Plan{}, false, err
 	}
+	if t := b.subject; t != nil && p.root != t && !p.joins.in[t] {
+		// "what grades did S get, and in which courses?": the rows asked
+		// about never reach the answer
+		return sqlgen.Plan{}, false, decline("I did not see how %s enters the answer", t.name)
+	}
 	if toks[0].w == "who" && b.subject != nil && len(b.labelCols(b.subject)) == 0 &&
 		slices.ContainsFunc(b.assume, func(a string) bool { return strings.HasPrefix(a, "no column named") }) {
 		// "who inspected order 7": a person's name, not the order's row

@@ -32,6 +32,62 @@ func (m *model) computePaths() {
 		p, a := m.findPaths(t)
 		m.reachable[t] = reachInfo{paths: p, ambiguous: a}
 	}
+	m.bridgedPaths()
+}
+
+// bridgedPaths marks a path of two or more hops ambiguous when a third
+// table links both ends as directly, by keys of its own: a course reaches
+// a teacher through its department's head, and each offering names a
+// course and the teacher who taught it — which teacher is "the course's"
+// is not known. A path of one hop (a key of the row itself) stays the
+// row's own link.
+func (m *model) bridgedPaths() {
+	type pair struct{ a, b *table }
+	closest := map[pair]int{}
+	for _, l := range m.tables {
+		if l.view {
+			continue
+		}
+		ps := m.reachable[l].paths
+		for a, pa := range ps {
+			for b, pb := range ps {
+				if a == b || a == l || b == l || !disjoint(pa, pb) {
+					continue
+				}
+				k := pair{a, b}
+				if h, ok := closest[k]; !ok || len(pa)+len(pb) < h {
+					closest[k] = len(pa) + len(pb)
+				}
+			}
+		}
+	}
+	for _, a := range m.tables {
+		ri := m.reachable[a]
+		for b, p := range ri.paths {
+			if len(p) < 2 {
+				continue
+			}
+			if h, ok := closest[pair{a, b}]; ok && h <= len(p) {
+				ri.ambiguous[b] = true
+			}
+		}
+	}
+}
+
+// disjoint: two paths share no edge and neither passes through the
+// other's end.
+func disjoint(pa, pb path) bool {
+	for _, e := range pa {
+		if slices.Contains(pb, e) || len(pb) > 0 && e.to == pb[len(pb)-1].to {
+			return false
+		}
+	}
+	for _, e := range pb {
+		if len(pa) > 0 && e.to == pa[len(pa)-1].to {
+			return false
+		}
+	}
+	return true
 }
 
 func (m *model) findPaths(t *table) (map[*table]path, map[*table]bool) {
