@@ -477,6 +477,9 @@ func namesNoOne(toks []token, p *plan) error {
 		return decline("%s refers to %s, whose name I would have to show through it", key.ref(), key.fk.to.name)
 	case len(toks) > 0 && (toks[0].w == "who" || toks[0].w == "whom") && !named:
 		return decline("\"who\" asks for a person, and I found no one's name to show")
+	case withTheir(toks) && p.kind != pAggregate && !showsRows(p, p.root):
+		// "the T ..., with their C": the rows beside C
+		return decline("\"with their\" shows the rows beside it, and I found nothing naming the rows of %s", p.root.name)
 	}
 	return nil
 }
@@ -489,4 +492,27 @@ func wholeRow(p *plan, t *table) bool {
 		}
 	}
 	return true
+}
+
+// withTheir: the question says "with their" or "and their".
+func withTheir(toks []token) bool {
+	for i := 0; i+1 < len(toks); i++ {
+		if (toks[i].w == "with" || toks[i].w == "and") && (toks[i+1].w == "their" || toks[i+1].w == "its") {
+			return true
+		}
+	}
+	return false
+}
+
+// showsRows: the plan shows t's name, its key or every column.
+func showsRows(p *plan, t *table) bool {
+	if wholeRow(p, t) {
+		return true
+	}
+	for _, s := range p.sels {
+		if s.e.kind == eCol && s.e.col.t == t && (s.e.col.pk || slices.Contains(t.label, s.e.col) || slices.Contains(t.nameCols, s.e.col)) {
+			return true
+		}
+	}
+	return false
 }

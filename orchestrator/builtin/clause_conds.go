@@ -647,12 +647,19 @@ func (r *creader) readExists() error {
 				k = r.next(k + 1)
 			}
 			t := r.at(k)
-			if free(t) && t.isColumn() && !t.isTable() && !flagChunk(t) && (!numericCol(t) || emptiable(t)) && (c.text == "no" || c.text == "without" || strings.HasSuffix(c.text, " no")) {
+			rec := r.at(k + 1) // "no altitude recorded": not zero, not there
+			if !free(rec) || rec.kind != ckWord || !recordedWords[rec.text] {
+				rec = nil
+			}
+			if free(t) && t.isColumn() && !t.isTable() && !flagChunk(t) && (!numericCol(t) || emptiable(t) || rec != nil) && (c.text == "no" || c.text == "without" || strings.HasSuffix(c.text, " no")) {
 				// "T with no C": the column is empty
 				if nx := r.at(k + 1); nx == nil || !free(nx) || !(nx.isValue() || nx.kind == ckLit || nx.kind == ckNum) {
 					r.use(c, "no")
 					for _, x := range skipped {
 						r.use(x, "%s", x.text)
+					}
+					if rec != nil {
+						r.use(rec, "on record")
 					}
 					r.use(t, "empty")
 					r.addCond(&ccond{kind: ccNull, col: t, src: c})

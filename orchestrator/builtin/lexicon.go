@@ -599,6 +599,11 @@ func (m *model) addValueWords() {
 				continue
 			}
 			for _, v := range c.values {
+				if yesNoWords[strings.ToLower(v)] {
+					// "no" in "pets with no breed", "yes" in a reply: a flag's
+					// values are read through the column's own name
+					continue
+				}
 				m.lex.addValue(v, c, v, nil)
 			}
 		}
@@ -615,3 +620,6 @@ func singlePK(t *table) bool {
 	}
 	return n == 1
 }
+
+// yesNoWords are the stored values of yes/no columns.
+var yesNoWords = setOf("yes", "no", "y", "n", "true", "false", "t", "f")
