@@ -178,6 +178,14 @@ func (b *clauseBinder) bindSubject() error {
 		}
 	}
 	cands := rowTables
+	if len(named) == 0 {
+		// "how many cats are there": the rows a plural value names
+		for _, c := range b.q.cs {
+			if c.role != "" && pluralValue(c) {
+				cands = appendUnique(cands, c.ms[0].t)
+			}
+		}
+	}
 	if len(cands) != 1 {
 		cands = tablesHolding(b.m, named)
 	}

@@ -1252,8 +1252,8 @@ func flagChunk(c *chunk) bool {
 // "are"/"is"/"that are" ("T that are <flag>"), or after "with" ("T with a
 // <flag>").
 func (r *creader) flagAdjective(i int) bool {
-	if nx := r.at(r.next(i + 1)); nx.isTable() {
-		return true
+	if nx := r.at(r.next(i + 1)); nx.isTable() || pluralValue(nx) {
+		return true // "neutered pets", "neutered cats"
 	}
 	k := i - 1
 	for k >= 0 && r.at(k).kind == ckWord && softWords[r.at(k).text] {

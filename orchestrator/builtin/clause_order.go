@@ -661,6 +661,32 @@ func (r *creader) hasCountItem() bool {
 	return false
 }
 
+// valueCount: "how many cats are there" counts the rows a plural value
+// names (the rows whose column holds it); nothing else is counted.
+func (r *creader) valueCount(i int, v *chunk) cterm {
+	if !pluralValue(v) {
+		return cterm{}
+	}
+	r.use(r.at(i), "count")
+	return cterm{agg: &cagg{fn: "COUNT"}, end: r.cs.index(v) + 1}
+}
+
+// pluralValue: a value of one column, typed as the plural of the value
+// stored ("cats" for Cat): it names rows.
+func pluralValue(v *chunk) bool {
+	if v == nil || !v.onlyValue() || v.j-v.i != 1 || !strings.HasSuffix(v.text, "s") {
+		return false
+	}
+	var cols []*column
+	for _, m := range v.ms {
+		if m.kind != mValue || strings.EqualFold(m.value, v.text) {
+			return false
+		}
+		cols = appendUnique(cols, m.c)
+	}
+	return len(cols) == 1
+}
+
 // countTarget reads what "how many" counts, skipping values and literals
 // that filter it ("how many Gold members"), and consumes it.
 func (r *creader) countTarget(i int) cterm {
@@ -695,8 +721,9 @@ func (r *creader) countTarget(i int) cterm {
 		case lastValue != nil && t.isColumn() && valueOf(lastValue, t) && nx.isTable():
 			// "how many <value> C T": the value's column
 			continue
-		case t.isColumn() && flagChunk(t) && nx.isTable():
-			// "how many discontinued products": an adjective
+		case t.isColumn() && flagChunk(t) && (nx.isTable() || lastValue != nil || pluralValue(nx)):
+			// "how many discontinued products", "how many cats are
+			// neutered": a yes/no of the rows counted
 			continue
 		case t.isTable() && r.at(i).text == "how many times":
 			// "how many times were books by X borrowed": the rows linking to them
@@ -742,9 +769,9 @@ func (r *creader) countTarget(i int) cterm {
 			lastValue = t
 			continue
 		}
-		return cterm{}
+		return r.valueCount(i, lastValue)
 	}
-	return cterm{}
+	return r.valueCount(i, lastValue)
 }
 
 // factQuantityOf: an additive column of another, fact table the table
