@@ -21,6 +21,9 @@ type clauseBinder struct {
 	where    []*cond
 	semi     map[*table][]*cond // conditions on tables the root does not reach many-to-one
 	exists   map[*table]*ccond  // ccExists / ccCount per related table
+	// negSemi: a negated value on rows of a related table ("owners who do
+	// not have a dog"): no such rows, not rows of another value
+	negSemi map[*table]bool
 	resolved map[string]map[string]string
 	assume   []string
 	cols     map[*chunk]*column // bound column chunks
@@ -40,7 +43,7 @@ type clauseBinder struct {
 }
 
 func newClauseBinder(m *model, q *cquery, today time.Time) *clauseBinder {
-	return &clauseBinder{m: m, q: q, today: today, semi: map[*table][]*cond{}, exists: map[*table]*ccond{},
+	return &clauseBinder{m: m, q: q, today: today, semi: map[*table][]*cond{}, exists: map[*table]*ccond{}, negSemi: map[*table]bool{},
 		resolved: map[string]map[string]string{}, cols: map[*chunk]*column{}, tables: map[*table]bool{},
 		filtered: map[*column]bool{}}
 }

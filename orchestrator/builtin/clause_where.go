@@ -74,6 +74,9 @@ func (b *clauseBinder) bindConds(p *plan) error {
 			return finalDecline("%q with 'and' on rows of %s could mean rows having each value or any of them", cd.vals[0].text, t.name).
 				withHint("ask with 'or' for any of them, or about one value at a time")
 		}
+		if cd.neg && cd.kind == ccValue && c.neg && len(cd.or) == 0 {
+			c.neg, b.negSemi[t] = false, true
+		}
 		b.semi[t] = append(b.semi[t], c)
 	}
 	p.where = append(p.where, b.where...)
@@ -824,11 +827,32 @@ func (b *clauseBinder) semiJoins(p *plan) error {
 	if b.implicitRange && (len(b.semi) > 0 || len(b.exists) > 0) {
 		return notMine("a time range beside rows of another table: whose date?")
 	}
+	for _, t := range sortedTables(b.negSemi) {
+		if _, ok := b.exists[t]; ok || len(b.semi[t]) > 1 {
+			return decline("'not' beside other conditions on rows of %s: I can't tell which it covers", t.name).
+				withHint("ask about one condition at a time")
+		}
+		// "owners who do not have a dog": no linked row holds the value
+		b.exists[t] = &ccond{kind: ccExists, neg: true}
+	}
 	for _, t := range sortedTables(b.exists) {
 		cd := b.exists[t]
 		inner := b.semi[t]
 		delete(b.semi, t)
-		c, err := b.semiJoin([]*table{t}, inner, cd)
+		ts := []*table{t}
+		if cd.kind == ccExists && cd.neg {
+			// "never had an appointment with a parrot": the conditions on
+			// the rows those link to are inside the "never"
+			ps, _ := b.m.paths(t)
+			for _, u := range sortedTables(b.semi) {
+				if _, ok := ps[u]; ok && !b.negSemi[u] {
+					ts = append(ts, u)
+					inner = append(inner, b.semi[u]...)
+					delete(b.semi, u)
+				}
+			}
+		}
+		c, err := b.semiJoin(ts, inner, cd)
 		if err != nil {
 			return err
 		}
