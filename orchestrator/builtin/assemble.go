@@ -161,7 +161,15 @@ func (b *binder) assembleWhere(p *plan) error {
 		if !p.joins.need(b.m, c.col.t) {
 			return decline("%s is not linked to %s", b.root.name, c.col.t.name)
 		}
-		p.where = append(p.where, &cond{kind: cCmp, e: expr{kind: eCol, col: c.col}, op: c.req.sp.op, a: c.req.sp.a, b: c.req.sp.b})
+		e := expr{kind: eCol, col: c.col}
+		switch {
+		case c.col.numeric:
+		case numericText(c.col) || c.col.numberAsText():
+			e.cast = true // a number stored as text: compared as a number
+		default:
+			return decline("%s is not a number column", c.col.ref())
+		}
+		p.where = append(p.where, &cond{kind: cCmp, e: e, op: c.req.sp.op, a: c.req.sp.a, b: c.req.sp.b})
 	}
 	if b.frame == pList && b.q.rng != nil && b.timeCol != nil && b.timeCol.t != b.root && semiConds[b.timeCol.t] == nil {
 		if _, ok := b.m.reach(b.root, b.timeCol.t); !ok {

@@ -167,9 +167,9 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 		// about never reach the answer
 		return sqlgen.Plan{}, false, decline("I did not see how %s enters the answer", t.name)
 	}
-	if toks[0].w == "who" && b.subject != nil && len(b.labelCols(b.subject)) == 0 &&
-		slices.ContainsFunc(b.assume, func(a string) bool { return strings.HasPrefix(a, "no column named") }) {
-		// "who inspected order 7": a person's name, not the order's row
+	if (toks[0].w == "who" || toks[0].w == "whom") && !showsAName(p) {
+		// "who inspected order 7": a person's name, not the order's row;
+		// "who got the highest grade": not the grade alone
 		return sqlgen.Plan{}, false, decline("\"who\" asks for a person, and I found no one's name to show")
 	}
 	if saysInTotal(toks) && p.kind != pAggregate {
@@ -631,4 +631,24 @@ func (r *creader) readEverything() error {
 		r.q.items = append(r.q.items, it)
 	}
 	return nil
+}
+
+// showsAName: the plan shows a name column of some table.
+func showsAName(p *plan) bool {
+	for _, s := range p.sels {
+		if s.e.kind != eCol {
+			if s.e.kind == eLabel {
+				return true // names joined ("first || ' ' || last")
+			}
+			continue
+		}
+		c := s.e.col
+		if slices.Contains(c.t.label, c) || slices.Contains(c.t.nameCols, c) {
+			return true
+		}
+		if !wholeRow(p, c.t) && !c.numeric && !c.isKey() && !c.dateType && c.kind != catalog.KindDate && c.kind != "flag" && !c.numberAsText() {
+			return true // a text column asked for, that may hold a name ("the councillor")
+		}
+	}
+	return false
 }

@@ -29,6 +29,11 @@ func (b *clauseBinder) bindConds(p *plan) error {
 				continue // the subject named twice
 			}
 			if cd.kind == ccExists && b.reachable(t) {
+				if _, back := b.m.reach(t, b.root); back && !namesTarget(b.m.reachable[b.root].paths[t][0]) {
+					// "departments with no teachers": their head, or the
+					// teachers whose department it is?
+					return finalDecline("%s and %s are linked both ways, and I don't know which link you mean", b.root.name, t.name)
+				}
 				// "T with a U": the link is filled in
 				ps, _ := b.m.paths(b.root)
 				first := ps[t][0].col
@@ -974,4 +979,23 @@ func (b *clauseBinder) countSemi(sj *semiJoin, ex *ccond, link *column) (bool, e
 		return false, decline("%q: I can't compare how many rows that way", ex.src.text)
 	}
 	return false, nil
+}
+
+// namesTarget: a key column named after the table it refers to
+// (DeptCode, customer_id), not after a role (HeadId, mentor).
+func namesTarget(e *edge) bool {
+	tw := catalog.IdentifierWords(e.to.singular())
+	if len(tw) == 0 {
+		return false
+	}
+	last := tw[len(tw)-1]
+	for _, w := range catalog.IdentifierWords(e.col.name) {
+		if keyWords[w] || w == "code" || w == "no" || w == "num" {
+			continue
+		}
+		if w == last || len(w) >= 3 && strings.HasPrefix(last, w) || slices.Contains(abbreviations[w], last) {
+			return true
+		}
+	}
+	return false
 }
