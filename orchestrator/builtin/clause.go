@@ -162,6 +162,10 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 	if err := showsOnlyFilter(p); err != nil {
 		return sqlgen.Plan{}, false, err
 	}
+	if k := b.kindsOf(p); k != nil {
+		return sqlgen.Plan{}, false, decline("%q could be the rows of %s or the kinds of %s they list", b.q.subject.text, p.root.name, k.name).
+			withHint("ask about %s by its own name, or say which %s rows", k.name, p.root.name)
+	}
 	if t := b.subject; t != nil && p.root != t && !p.joins.in[t] {
 		// "what grades did S get, and in which courses?": the rows asked
 		// about never reach the answer
@@ -651,4 +655,43 @@ func showsAName(p *plan) bool {
 		}
 	}
 	return false
+}
+
+// kindsOf: the rows listed are of a table linking others ("treatments"
+// naming an appointment and a treatment code), but everything the
+// question says of them — what is shown, what is filtered — is of one
+// table they link to, which the question never names: are "the
+// treatments" the rows, or the kinds of treatment? The linked table, or
+// nil.
+func (b *clauseBinder) kindsOf(p *plan) *table {
+	r := p.root
+	if p.kind != pList || len(r.out) < 2 || len(p.where) == 0 || b.q.subject == nil {
+		return nil
+	}
+	var k *table
+	same := func(t *table) bool {
+		if t == r {
+			return false
+		}
+		if k == nil {
+			k = t
+		}
+		return k == t
+	}
+	for _, c := range p.where {
+		if c.kind != cValues && c.kind != cCmp || c.e.kind != eCol || !same(c.e.col.t) {
+			return nil
+		}
+	}
+	if !wholeRow(p, r) {
+		for _, s := range p.sels {
+			if s.e.kind != eCol || !same(s.e.col.t) {
+				return nil
+			}
+		}
+	}
+	if k == nil || b.namedTables()[k] {
+		return nil
+	}
+	return k
 }
