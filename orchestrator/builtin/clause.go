@@ -497,6 +497,10 @@ func (r *creader) readUnsupported() error {
 	if !r.asks() {
 		return notMine("not a request for columns or figures")
 	}
+	if r.givesRows() {
+		return finalDecline("this is a read-only assistant: it never changes data").
+			withHint("ask for figures, e.g. which rows have a value")
+	}
 	for i, c := range r.cs {
 		switch {
 		case c.hasKind(mDerived):
@@ -695,3 +699,25 @@ func (b *clauseBinder) kindsOf(p *plan) *table {
 	}
 	return k
 }
+
+// givesRows: "give every student a grade of 100", "assign the orders a
+// status": a verb giving rows a value is a write, not "give me the ...".
+func (r *creader) givesRows() bool {
+	if len(r.cs) < 4 || r.cs[0].kind != ckWord || !giveVerbs[r.cs[0].text] {
+		return false
+	}
+	k := 1
+	for k < len(r.cs) && r.cs[k].kind == ckWord && (softWords[r.cs[k].text] || r.cs[k].is(cwEach)) {
+		k++
+	}
+	if k >= len(r.cs) || !r.cs[k].isTable() {
+		return false
+	}
+	k++
+	if k+1 >= len(r.cs) || r.cs[k].kind != ckWord || (r.cs[k].text != "a" && r.cs[k].text != "an" && r.cs[k].text != "the") {
+		return false
+	}
+	return r.cs[k+1].isColumn()
+}
+
+var giveVerbs = setOf("give", "assign", "award", "grant", "set")

@@ -1135,6 +1135,11 @@ func (b *clauseBinder) finish(p *plan) error {
 				}
 			}
 			p.sels = append(front, p.sels...)
+			for i := range p.order {
+				if p.order[i].sel >= 0 {
+					p.order[i].sel += len(front) // still the column it ordered by
+				}
+			}
 		}
 	}
 	perRow := b.q.perRow != nil
