@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"talk2tables/catalog"
 )
@@ -184,12 +185,34 @@ func (b *clauseBinder) textColumn(cd *ccond) (*column, error) {
 		}
 		return t.key, nil
 	}
+	if t.key != nil && !t.key.numeric && codeLike(cd.lit) {
+		// "course MATH101": a code, the row's own text key, not its name
+		return t.key, nil
+	}
 	label := b.labelCols(t)
 	if len(label) != 1 {
 		return nil, decline("I don't know which column of %s holds the name", t.name).
 			withHint("say which, e.g. whose last name is ...")
 	}
 	return label[0], nil
+}
+
+// codeLike: one word mixing letters and digits ("MATH101", "B-12"), not
+// a name.
+func codeLike(s string) bool {
+	if s == "" || strings.ContainsAny(s, " \t") {
+		return false
+	}
+	letter, digit := false, false
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r):
+			letter = true
+		case unicode.IsDigit(r):
+			digit = true
+		}
+	}
+	return letter && digit
 }
 
 // fullNameCond matches a name against a label of several columns ("Ana
