@@ -100,6 +100,8 @@ type corder struct {
 	unit string // ordered by the column the unit implies (oldest → age)
 	of   *chunk // unit or alpha ordering: of this table's rows
 	verb bool   // ranked by the date a verb of the question names ("born earliest")
+	// colDirect: ranked by this column, which a verb names ("weighs the least")
+	colDirect *column
 }
 
 // cquery is a question parsed into clauses.

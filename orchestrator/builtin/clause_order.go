@@ -3,6 +3,8 @@ package builtin
 import (
 	"slices"
 	"strings"
+
+	"talk2tables/catalog"
 )
 
 // Ordering, superlatives, aggregates and grouping: the clause steps that
@@ -326,6 +328,15 @@ func (r *creader) readSuperlatives() error {
 			o.col = col
 		case c.info.unit != "":
 			// "which T is the oldest"
+		case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i) && r.verbColumn(r.at(r.prev(i-1))) != nil:
+			// "which pet weighs the least": the column the verb names
+			pv := r.at(r.prev(i - 1))
+			r.use(pv, "ranked by %s", r.verbColumn(pv).name)
+			o.colDirect = r.verbColumn(pv)
+		case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i) && !r.at(r.prev(i-1)).is(cwLink) && !participleLike(r.at(r.prev(i-1)).text):
+			// "which T weighs the most": of the rows themselves, a verb I don't know
+			return decline("I don't know what %q means here", r.at(r.prev(i-1)).text).
+				withHint("name the column to rank by, e.g. with the highest followed by a column")
 		case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i):
 			// "which T was observed the most": how many rows link to each
 			if pv := r.at(r.prev(i - 1)); pv.verb {
@@ -872,4 +883,39 @@ func (r *creader) hasAggregate() bool {
 		}
 	}
 	return r.q.rankBy != nil && r.q.rankBy.agg != nil
+}
+
+// participleLike: a past participle ("observed", "taken"): a passive
+// verb, whose rows are linked to the ones ranked.
+func participleLike(w string) bool {
+	return strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en") || irregularParticiples[w] != [2]string{}
+}
+
+// verbColumn is the one number column of the ranked rows a verb names by
+// its stem ("weighs" for weight_kg, "costs" for cost), or nil.
+func (r *creader) verbColumn(v *chunk) *column {
+	if v == nil || v.kind != ckWord || r.q.which == nil {
+		return nil
+	}
+	stem := strings.TrimSuffix(v.text, "s")
+	if len(stem) < 4 {
+		return nil
+	}
+	var found *column
+	for _, t := range r.q.which.tables() {
+		for _, c := range t.cols {
+			if !c.numeric && !c.numberAsText() || c.isKey() {
+				continue
+			}
+			for _, w := range catalog.IdentifierWords(c.name) {
+				if strings.HasPrefix(w, stem) && len(w) <= len(stem)+2 {
+					if found != nil && found != c {
+						return nil
+					}
+					found = c
+				}
+			}
+		}
+	}
+	return found
 }

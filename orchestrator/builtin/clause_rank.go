@@ -22,6 +22,8 @@ func (b *clauseBinder) bindRank(p *plan) error {
 	}
 	var col *column
 	switch {
+	case o.colDirect != nil:
+		col = o.colDirect
 	case o.verb:
 		c := b.verbDate()
 		if c == nil {
