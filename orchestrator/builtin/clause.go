@@ -270,6 +270,15 @@ func (r *creader) readWithSubject() error {
 			}
 		}
 	}
+	if s == nil {
+		// "list the cats ..., with their weights": the rows a plural value names
+		for _, c := range r.cs {
+			if strings.HasPrefix(c.role, "value") && pluralValue(c) {
+				s = c
+				break
+			}
+		}
+	}
 	if s == nil || r.q.perRow != nil || !r.q.shownColumns() {
 		return nil
 	}
@@ -285,8 +294,17 @@ func (r *creader) readWithSubject() error {
 		return nil
 	}
 	j := k + 1
+	var asked []*chunk // ", and in what year?": a second question about the rows
 	for j < len(r.cs) && (r.soft(j) && r.at(j).text != "a" && r.at(j).text != "an" || ranked && itsQuestion(r.at(j))) {
 		j++
+	}
+	for c.is(cwAnd) && j < len(r.cs) && free(r.at(j)) && r.at(j).kind == ckWord && (whWords[r.at(j).text] || (r.at(j).text == "in" || r.at(j).text == "on" || r.at(j).text == "at") && len(asked) == 0 ||
+		len(asked) > 0 && whWords[asked[0].text] && copulaOrTheir[r.at(j).text]) {
+		asked = append(asked, r.at(j))
+		j++
+	}
+	if len(asked) > 0 && !slices.ContainsFunc(asked, func(x *chunk) bool { return whWords[x.text] }) {
+		return nil // "and in <table>": a place, not a question
 	}
 	if j == k+1 && !strings.Contains(c.text, " ") {
 		return nil // "with a C" is a condition, "T and U" two tables
@@ -294,10 +312,17 @@ func (r *creader) readWithSubject() error {
 	if nx := r.at(j); nx == nil || !strings.HasPrefix(nx.role, "shown") {
 		return nil
 	}
+	for _, x := range asked {
+		r.use(x, "asked of the same rows")
+	}
 	r.use(c, "shown beside the rows asked about")
 	r.q.perRow = s
 	return nil
 }
+
+// copulaOrTheir may follow "what" in a second question about the same
+// rows ("and what is their specialty").
+var copulaOrTheir = setOf("is", "are", "was", "were", "their", "its", "is their", "are their", "the")
 
 // saysInTotal: the question says "in total".
 func saysInTotal(toks []token) bool {

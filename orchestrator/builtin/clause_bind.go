@@ -95,6 +95,15 @@ func (b *clauseBinder) tableOf(c *chunk) (*table, error) {
 	return nil, decline("%q could be the rows of %s", c.text, strings.Join(names, " or ")).withHint("use the table's own name")
 }
 
+// rowsOf is the table of a chunk naming rows: a table, or a plural value
+// ("the cats": rows of the table holding the value).
+func (b *clauseBinder) rowsOf(c *chunk) (*table, error) {
+	if !c.isTable() && pluralValue(c) {
+		return c.ms[0].t, nil
+	}
+	return b.tableOf(c)
+}
+
 // bindSubject finds the table the question is about: the table named,
 // else the table of what is counted or aggregated, else the one table
 // holding every column named (narrowed by the named rows and values).
@@ -1118,7 +1127,7 @@ func (b *clauseBinder) finish(p *plan) error {
 	}
 	if b.q.perRow != nil && p.kind != pAggregate && len(p.sels) > 0 {
 		// "which region is each vineyard in": each vineyard named beside its region
-		if t, err := b.tableOf(b.q.perRow); err == nil && b.reachable(t) && b.need(t) {
+		if t, err := b.rowsOf(b.q.perRow); err == nil && b.reachable(t) && b.need(t) {
 			var front []selItem
 			cols := b.shownOf(t)
 			if len(b.labelCols(t)) == 0 {
