@@ -1080,6 +1080,26 @@ func (r *creader) readTime() error {
 	return nil
 }
 
+// keyListedFirst: the chunk read as the rows asked about opens a list of
+// columns of the table named after the list, and is a column of it too.
+func (r *creader) keyListedFirst(s, t *chunk) bool {
+	if s == nil || s.kind != ckSchema || !s.hasKind(mColumn) {
+		return false
+	}
+	nx := r.at(r.cs.index(s) + 1)
+	if nx == nil || !strings.HasPrefix(nx.role, "shown") && !nx.is(cwAnd) {
+		return false
+	}
+	for _, tt := range t.tables() {
+		for _, col := range s.columns() {
+			if col.t == tt {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // readSelect reads what is left: the columns to show, the subject table,
 // distinct, flags used as adjectives ("<flag> T").
 func (r *creader) readSelect() error {
@@ -1098,6 +1118,15 @@ func (r *creader) readSelect() error {
 				continue
 			}
 			if r.columnsTable(i) {
+				if s := r.q.subject; r.keyListedFirst(s, c) {
+					// "the code, description and price of treatment codes":
+					// the first of the columns listed, not the rows
+					s.role = "shown"
+					r.q.items = append(r.q.items, &citem{col: s, pos: r.cs.index(s)})
+					r.q.subject = c
+					r.use(c, "the rows asked about")
+					continue
+				}
 				r.use(c, "the table of the column before")
 				continue
 			}
