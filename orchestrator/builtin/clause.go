@@ -175,7 +175,7 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 	}
 	if (toks[0].w == "who" || toks[0].w == "whom") && !showsAName(p) {
 		// "who inspected order 7": a person's name, not the order's row;
-		// "who got the highest grade": not the grade alone
+		// "who scored the best mark": not the mark alone
 		return sqlgen.Plan{}, false, decline("\"who\" asks for a person, and I found no one's name to show")
 	}
 	if saysInTotal(toks) && p.kind != pAggregate {
@@ -727,7 +727,7 @@ func (b *clauseBinder) kindsOf(p *plan) *table {
 	return k
 }
 
-// givesRows: "give every student a grade of 100", "assign the orders a
+// givesRows: "give every member a rating of 5", "assign the orders a
 // status": a verb giving rows a value is a write, not "give me the ...".
 func (r *creader) givesRows() bool {
 	if len(r.cs) < 4 || r.cs[0].kind != ckWord || !giveVerbs[r.cs[0].text] {

@@ -1119,7 +1119,7 @@ func (r *creader) readSelect() error {
 			}
 			if r.columnsTable(i) {
 				if s := r.q.subject; r.keyListedFirst(s, c) {
-					// "the code, description and price of treatment codes":
+					// "the code, label and cost of part codes":
 					// the first of the columns listed, not the rows
 					s.role = "shown"
 					r.q.items = append(r.q.items, &citem{col: s, pos: r.cs.index(s)})

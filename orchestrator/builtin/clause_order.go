@@ -329,7 +329,7 @@ func (r *creader) readSuperlatives() error {
 		case c.info.unit != "":
 			// "which T is the oldest"
 		case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i) && r.verbColumn(r.at(r.prev(i-1))) != nil:
-			// "which pet weighs the least": the column the verb names
+			// "which parcel weighs the most": the column the verb names
 			pv := r.at(r.prev(i - 1))
 			r.use(pv, "ranked by %s", r.verbColumn(pv).name)
 			o.colDirect = r.verbColumn(pv)
@@ -733,8 +733,8 @@ func (r *creader) countTarget(i int) cterm {
 			// "how many <value> C T": the value's column
 			continue
 		case t.isColumn() && flagChunk(t) && (nx.isTable() || lastValue != nil || pluralValue(nx)):
-			// "how many discontinued products", "how many cats are
-			// neutered": a yes/no of the rows counted
+			// "how many discontinued products", "how many dogs are
+			// vaccinated": a yes/no of the rows counted
 			continue
 		case t.isTable() && r.at(i).text == "how many times":
 			// "how many times were books by X borrowed": the rows linking to them
@@ -892,7 +892,7 @@ func participleLike(w string) bool {
 }
 
 // verbColumn is the one number column of the ranked rows a verb names by
-// its stem ("weighs" for weight_kg, "costs" for cost), or nil.
+// its stem ("weighs" for a weight column, "costs" for cost), or nil.
 func (r *creader) verbColumn(v *chunk) *column {
 	if v == nil || v.kind != ckWord || r.q.which == nil {
 		return nil

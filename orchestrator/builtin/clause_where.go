@@ -869,7 +869,7 @@ func (b *clauseBinder) semiJoins(p *plan) error {
 		delete(b.semi, t)
 		ts := []*table{t}
 		if cd.kind == ccExists && cd.neg {
-			// "never had an appointment with a parrot": the conditions on
+			// "never placed an order for a lamp": the conditions on
 			// the rows those link to are inside the "never"
 			ps, _ := b.m.paths(t)
 			for _, u := range sortedTables(b.semi) {
@@ -1005,7 +1005,7 @@ func (b *clauseBinder) countSemi(sj *semiJoin, ex *ccond, link *column) (bool, e
 }
 
 // namesTarget: a key column named after the table it refers to
-// (DeptCode, customer_id), not after a role (HeadId, mentor).
+// (a team code in players, customer_id), not after a role (a manager id, mentor).
 func namesTarget(e *edge) bool {
 	tw := catalog.IdentifierWords(e.to.singular())
 	if len(tw) == 0 {
