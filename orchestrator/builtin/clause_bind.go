@@ -12,18 +12,18 @@ import (
 // clauseBinder binds a parsed question to tables and columns and builds
 // its plan.
 type clauseBinder struct {
-	m        *model
-	q        *cquery
-	today    time.Time
-	subject  *table
-	root     *table
-	js       *joinSet
-	where    []*cond
-	semi     map[*table][]*cond // conditions on tables the root does not reach many-to-one
-	exists   map[*table]*ccond  // ccExists / ccCount per related table
+	m       *model
+	q       *cquery
+	today   time.Time
+	subject *table
+	root    *table
+	js      *joinSet
+	where   []*cond
+	semi    map[*table][]*cond // conditions on tables the root does not reach many-to-one
+	exists  map[*table]*ccond  // ccExists / ccCount per related table
 	// negSemi: a negated value on rows of a related table ("owners who do
 	// not have a dog"): no such rows, not rows of another value
-	negSemi map[*table]bool
+	negSemi  map[*table]bool
 	resolved map[string]map[string]string
 	assume   []string
 	cols     map[*chunk]*column // bound column chunks
