@@ -26,21 +26,21 @@ var floors = map[string]floor{
 	fixtures.Parcels:  {untouched: 0.80, edited: 0.80}, // 82% / 83%
 	// Fresh benchmark-style questions (branch valid): unseen until their
 	// wrong answers were turned into declines or answers on 2026-11-26.
-	fixtures.Rescue: {untouched: 0.36}, // 64/174 (2026-11-26)
+	fixtures.Rescue: {untouched: 0.37}, // 66/174 (2026-11-26)
 	fixtures.Hangar: {untouched: 0.31}, // 49/158 (2026-11-26)
 	// Fresh benchmark-style questions (branch fresh), written without
 	// reading the planner; their wrong answers are in knownWrong.
-	fixtures.Clinic: {untouched: 0.55}, // 125/224 (2026-11-26)
-	fixtures.Campus: {untouched: 0.60}, // 118/195 (2026-11-26)
+	fixtures.Clinic: {untouched: 0.66}, // 148/224 (first asked: 125, 13 wrong)
+	fixtures.Campus: {untouched: 0.63}, // 124/195 (first asked: 118, 13 wrong)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
 	// (2026-11-26); the target is 40%.
 	fixtures.Allotments: {untouched: 0.78}, // 101/129
 	fixtures.Ferries:    {untouched: 0.78}, // 104/132
-	fixtures.Orchestra:  {untouched: 0.68}, // 92/134
-	fixtures.Permits:    {untouched: 0.70}, // 85/121
-	fixtures.League:     {untouched: 0.58}, // held out: 78/131
+	fixtures.Orchestra:  {untouched: 0.70}, // 94/134
+	fixtures.Permits:    {untouched: 0.71}, // 86/121
+	fixtures.League:     {untouched: 0.60}, // held out: 80/131
 }
 
 // knownWrong lists answers the planner on main gets wrong, by fixture and
@@ -50,36 +50,11 @@ var floors = map[string]floor{
 // benchmark-style fixtures filled it again for a day (24 at main add2041),
 // main at 9113ad9 emptied it; the fresh rescue and hangar fixtures brought
 // 14 more, which the every-word rules of 2026-11-26 turned into answers or
-// declines. The fresh clinic and campus fixtures (2026-11-26) brought 28.
+// declines. The fresh clinic and campus fixtures (2026-11-26) brought 28;
+// general rules of the same day turned 26 of them into answers or declines.
 var knownWrong = map[string]string{
-	"clinic/cl-last-name-count-2":    "distinct owner last names counted as the owner with the most distinct pet names",
-	"clinic/cl-lightest":             "'weighs the least' read as the pet with the fewest appointments",
-	"clinic/cl-neutered-cats":        "'how many cats are neutered' counts distinct neutered values (2), not the neutered cats",
-	"clinic/cl-neutered-cats-2":      "'count the neutered cats' counts distinct neutered values (2), not the neutered cats",
-	"clinic/cl-no-breed":             "'no recorded breed' adds neutered = 'no' to breed IS NULL",
-	"clinic/cl-cats-by-weight":       "'list the cats … with their weights' lists the weights only, no cat",
-	"clinic/cl-qualified-after-2010": "'which vets …, and in what year' lists the years only, no vet",
-	"clinic/cl-codes-over-100-2":     "'the code, description and price' drops the code",
-	"clinic/cl-preventive":           "'descriptions of the Preventive treatments' lists one row per treatment given (117), not the 4 codes",
-	"clinic/cl-price-50-100":         "'which treatments are priced between 50 and 100' lists the treatment rows (95), not the 6 codes",
-	"clinic/cl-no-dog-owners":        "'owners who do not have a dog' read as owners with a pet that is not a dog",
-	"clinic/cl-no-dog-owners-2":      "'owners who own no dogs' read as owners with a pet that is not a dog",
-	"clinic/cl-no-parrot-vets":       "'never had an appointment with a parrot' becomes 'no appointment at all and one with a parrot' (empty)",
-	"campus/cp-teacher-dept":         "a teacher's department taken through Department.HeadId, not Teacher.DeptCode (heads only)",
-	"campus/cp-depts-no-teachers":    "'departments with no teachers' read as departments with no head",
-	"campus/cp-depts-no-teachers-2":  "'departments that do not have any teacher' read as departments with no head",
-	"campus/cp-credits-over-5":       "text-typed Credits compared with 5 as text ('10' < '5')",
-	"campus/cp-credits-over-5-2":     "text-typed Credits compared with 5 as text ('10' < '5')",
-	"campus/cp-rooms-by-capacity":    "'from smallest to largest' ordered by RoomCode, not Capacity",
-	"campus/cp-math101-offered-2":    "course code MATH101 matched against Course.Title: count 0",
-	"campus/cp-crane-courses":        "'courses Benedict Crane taught' read as the courses of the department he heads",
-	"campus/cp-crane-courses-2":      "'courses taught by Benedict Crane' read as the courses of the department he heads",
-	"campus/cp-brandt-advisor":       "'who is the advisor' answers the AdvisorId number, not the teacher",
-	"campus/cp-top-grade-students":   "'who got the highest grade' answers the grade, not who",
-	"campus/cp-zielinski-grades-2":   "'what grades …, and in which courses' drops the courses",
-	"campus/cp-holloway-students":    "students 'taught by' a teacher read as students she advises",
-	"campus/cp-decline-3":            "a write ('give every student a grade of 100') answered as a read",
-	"campus/cp-decline-17":           "'which teacher does X have' answered with the advisor; the lecturer reading is not considered",
+	"campus/cp-holloway-students": "students 'taught by' a teacher read as students she advises (the value joins the students' own key, not the offerings named before it)",
+	"campus/cp-decline-17":        "'which teacher does X have' answered with the advisor; the lecturer reading is not considered",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
@@ -88,7 +63,7 @@ var knownWrong = map[string]string{
 // the test, and so does one below it (lower the ceiling: it only falls).
 var heldOutWrong = map[string]int{
 	fixtures.Hotels: 0,
-	fixtures.League: 6, // 2026-11-26 (was 7 at 7a351cd)
+	fixtures.League: 4, // 2026-11-26 (was 6 that morning, 7 at 7a351cd)
 }
 
 // TestFixtures runs every fixture end to end through the real MCP servers and

@@ -182,6 +182,10 @@ func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday strin
 		r.err = err
 		return r
 	}
+	if err := countUnasked(sc.toks, p); err != nil {
+		r.err = err
+		return r
+	}
 	if err := namesNoOne(sc.toks, p); err != nil {
 		r.err = err
 		return r
@@ -516,3 +520,30 @@ func showsRows(p *plan, t *table) bool {
 	}
 	return false
 }
+
+// countUnasked declines an analyst reading that counts rows for each of
+// something when no word of the question asks for a number ("each T's
+// name with the name of their U" is not how many U each T has).
+func countUnasked(toks []token, p *plan) error {
+	counts := false
+	for _, s := range p.sels {
+		counts = counts || s.e.kind == eCountAll || s.e.kind == eAgg && s.e.fn == "COUNT"
+	}
+	if !counts {
+		return nil
+	}
+	each := false
+	for _, t := range toks {
+		if countWords[t.w] || t.w == "per" || t.w == "by" {
+			return nil // "tickets per venue": the analyst's count
+		}
+		each = each || t.w == "each" || t.w == "every"
+	}
+	if !each {
+		return nil // "bookings last week": the analyst's count
+	}
+	return decline("I would count rows for each, but the question asks for no number")
+}
+
+// countWords ask for a number of rows.
+var countWords = setOf("many", "number", "numbers", "count", "counts", "counted", "counting", "total", "totals", "tally", "often", "frequency", "most", "fewest", "least", "more", "fewer", "size", "sizes", "busiest", "popular", "common", "amount")

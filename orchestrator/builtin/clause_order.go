@@ -328,12 +328,12 @@ func (r *creader) readSuperlatives() error {
 			o.col = col
 		case c.info.unit != "":
 			// "which T is the oldest"
-		case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i) && r.verbColumn(r.at(r.prev(i-1))) != nil:
+		case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i) && r.verbColumn(r.at(r.prev(i-1)), false) != nil:
 			// "which parcel weighs the most": the column the verb names
 			pv := r.at(r.prev(i - 1))
-			r.use(pv, "ranked by %s", r.verbColumn(pv).name)
-			o.colDirect = r.verbColumn(pv)
-		case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i) && !r.at(r.prev(i-1)).is(cwLink) && !participleLike(r.at(r.prev(i-1)).text):
+			o.colDirect = r.verbColumn(pv, false)
+			r.use(pv, "ranked by %s", o.colDirect.name)
+		case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i) && (clauseWords[r.at(r.prev(i-1)).text].cw != cwLink || r.verbColumn(r.at(r.prev(i-1)), true) != nil) && !participleLike(r.at(r.prev(i-1)).text):
 			// "which T weighs the most": of the rows themselves, a verb I don't know
 			return decline("I don't know what %q means here", r.at(r.prev(i-1)).text).
 				withHint("name the column to rank by, e.g. with the highest followed by a column")
@@ -693,6 +693,9 @@ func pluralValue(v *chunk) bool {
 		if m.kind != mValue || strings.EqualFold(m.value, v.text) {
 			return false
 		}
+		if m.c.isKey() || len(m.c.t.cols) <= 3 && (slices.Contains(m.c.t.label, m.c) || slices.Contains(m.c.t.nameCols, m.c)) {
+			return false // the name of one row of a codes table ("the trainees"): the rows linking to it
+		}
 		cols = appendUnique(cols, m.c)
 	}
 	return len(cols) == 1
@@ -751,6 +754,11 @@ func (r *creader) countTarget(i int) cterm {
 			r.use(t, "counted")
 			return cterm{agg: &cagg{fn: "COUNT", rows: t}, end: k + 1}
 		case t.isColumn() && !t.onlyValue():
+			if strings.Contains(r.at(i).text, "total") && !numericCol(t) {
+				// "the total number of credits" on a text column: a sum I
+				// can't compute, never its distinct values
+				return cterm{err: finalDecline("%q of %q: a column of text; I can't add it up", r.at(i).text, t.text)}
+			}
 			if strings.Contains(r.at(i).text, "total") && numericCol(t) {
 				// "the total number of volunteers": a number column added up
 				r.use(r.at(i), "SUM")
@@ -893,7 +901,8 @@ func participleLike(w string) bool {
 
 // verbColumn is the one number column of the ranked rows a verb names by
 // its stem ("weighs" for a weight column, "costs" for cost), or nil.
-func (r *creader) verbColumn(v *chunk) *column {
+// With anyType, a column of any type the verb names (to decline on).
+func (r *creader) verbColumn(v *chunk, anyType bool) *column {
 	if v == nil || v.kind != ckWord || r.q.which == nil {
 		return nil
 	}
@@ -904,7 +913,7 @@ func (r *creader) verbColumn(v *chunk) *column {
 	var found *column
 	for _, t := range r.q.which.tables() {
 		for _, c := range t.cols {
-			if !c.numeric && !c.numberAsText() || c.isKey() {
+			if !anyType && !c.numeric && !c.numberAsText() || c.isKey() {
 				continue
 			}
 			for _, w := range catalog.IdentifierWords(c.name) {
