@@ -47,6 +47,7 @@ type citem struct {
 	key  bool    // the subject's key ("their id")
 	when bool    // the date of the rows, or of the event a verb names ("when were they born")
 	date *column // when: the date column a word after "when" names ("when was X hired")
+	year bool    // when: "in what year" — a year column, never a whole date
 }
 
 // ccondKind is the kind of a condition.
@@ -225,6 +226,10 @@ func (r *creader) readWhen() error {
 		}
 		if pv := r.at(i - 1); i > 0 && !(pv.is(cwAnd) || pv.kind == ckWord && pv.text == "and") {
 			return notMine("%q inside the question: a condition I do not read", c.text)
+		} else if i > 0 && free(pv) && r.q.which != nil && r.q.which.isTable() && r.q.perRow == nil {
+			// "which T ..., and when were they founded?": each T beside its date
+			r.use(pv, "shown beside the rows asked about")
+			r.q.perRow = r.q.which
 		}
 		r.use(c, "the date asked")
 		for k := r.next(i + 1); k < len(r.cs); k = r.next(k + 1) {
@@ -234,18 +239,21 @@ func (r *creader) readWhen() error {
 			}
 			var dates []*column
 			for _, col := range x.columns() {
-				if col.dateType || col.kind == catalog.KindDate {
+				if col.dateType || col.kind == catalog.KindDate || yearColumn(col) {
 					dates = append(dates, col)
 				}
 			}
 			if len(dates) == 1 {
+				if c.info.unit == "year" && !yearColumn(dates[0]) {
+					return notMine("%q asks for a year, and %s holds whole dates", c.text, dates[0].ref())
+				}
 				// "when was the order shipped", "when was X accepted" (accepted_on)
 				r.use(x, "the date shown")
 				r.q.items = append(r.q.items, &citem{when: true, date: dates[0], pos: k})
 				return nil
 			}
 		}
-		r.q.items = append(r.q.items, &citem{when: true, pos: i})
+		r.q.items = append(r.q.items, &citem{when: true, year: c.info.unit == "year", pos: i})
 		for k := r.next(i + 1); k < len(r.cs); k = r.next(k + 1) {
 			if x := r.at(k); free(x) && x.kind == ckWord && (x.is(cwLink) || dateVerbs[x.text] != nil) {
 				r.use(x, "the event dated")
@@ -309,7 +317,7 @@ func (r *creader) readWithSubject() error {
 	if j == k+1 && !strings.Contains(c.text, " ") {
 		return nil // "with a C" is a condition, "T and U" two tables
 	}
-	if nx := r.at(j); nx == nil || !strings.HasPrefix(nx.role, "shown") {
+	if nx := r.at(j); nx == nil || !strings.HasPrefix(nx.role, "shown") && !(c.is(cwAnd) && nx.role == "the date asked") {
 		return nil
 	}
 	for _, x := range asked {

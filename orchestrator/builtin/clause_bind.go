@@ -760,6 +760,9 @@ func (b *clauseBinder) bindItems(p *plan) error {
 			if col == nil || !b.need(col.t) {
 				return notMine("\"when\": I can't tell which date of %s is asked", b.subject.name)
 			}
+			if it.year && !yearColumn(col) {
+				return notMine("a year is asked, and %s holds whole dates", col.ref())
+			}
 			b.resolve("when", "column", col.ref())
 			p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: col}, alias: col.name})
 		case it.key:

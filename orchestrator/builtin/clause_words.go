@@ -150,6 +150,7 @@ func init() {
 	cwWith(cinfo{cw: cwCommon, dir: -1}, "least common", "least frequent", "least popular", "rarest", "the least common",
 		"the least frequent", "the least popular", "the rarest")
 	cw(cwWhen, "when", "on what date", "on which date", "what date", "which date")
+	cwWith(cinfo{cw: cwWhen, unit: "year"}, "what year", "which year", "in what year", "in which year")
 	cw(cwOrderBy, "ordered by", "order by", "sorted by", "sort by", "sort", "sorted", "order", "ordered",
 		"arranged by", "ranked by", "rank by", "in order of", "order of", "sorted on", "ordered on", "arrange by",
 		"arranged", "ranked", "sorted according to", "ordered according to", "in the order of", "listed by",

@@ -1,6 +1,9 @@
 package builtin
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // dateRange is a closed-open range of days [start, end); a zero bound is
 // open. Time phrases become literal ranges computed from today, so the SQL
@@ -285,6 +288,10 @@ func parsePeriod(toks []token, i int, today time.Time, dated bool) (int, period)
 	if y, ok := year(i); ok && dated {
 		return 1, period{start: time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC), end: time.Date(y+1, 1, 1, 0, 0, 0, 0, time.UTC)}
 	}
+	if y, ok := decade(t.w); ok {
+		// "the 1960s": ten years
+		return 1, period{start: time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC), end: time.Date(y+10, 1, 1, 0, 0, 0, 0, time.UTC)}
+	}
 	if len(t.w) == 2 && t.w[0] == 'q' && t.w[1] >= '1' && t.w[1] <= '4' {
 		q := int(t.w[1] - '0')
 		y, ok := year(i + 1)
@@ -338,4 +345,23 @@ func grainLabel(g string) string {
 		return "week (starting Monday)"
 	}
 	return g
+}
+
+// decade reads "1960s" (and "1960's"): the decade's first year.
+func decade(w string) (int, bool) {
+	if !strings.HasSuffix(w, "s") {
+		return 0, false
+	}
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "s"), "'")
+	if len(w) != 4 || w[3] != '0' {
+		return 0, false
+	}
+	y := 0
+	for _, r := range w {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+		y = y*10 + int(r-'0')
+	}
+	return y, y >= 1800 && y <= 2190
 }
