@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"testing"
 
+	"talk2tables/config"
+
 	_ "modernc.org/sqlite" // the floor: the bare engine through its own driver
 )
 
@@ -35,7 +37,8 @@ func benchSQL(i, n int) string {
 
 // BenchmarkSQL is POST /api/sql through the real Gin handler, orchestrator
 // and database MCP (in-process; the load tool measures the stdio child),
-// beside the same statements on the bare engine in the same run:
+// result cache off, beside the same statements on the bare engine in the
+// same run:
 //
 //	go test -run '^$' -bench SQL -benchmem ./server/
 //	go test -run '^$' -bench 'SQL/api/lookup' -cpuprofile /tmp/sql.prof ./server/
@@ -43,7 +46,8 @@ func benchSQL(i, n int) string {
 // The api side's ns/op less the floor's is what serve adds per request
 // (HTTP on loopback with its client included).
 func BenchmarkSQL(b *testing.B) {
-	st := newStack(b, stackOptions{logLevel: slog.LevelError, rows: 20000})
+	st := newStack(b, stackOptions{logLevel: slog.LevelError, rows: 20000,
+		orch: func(c *config.Config) { c.Orchestration.ResultCache.Enabled = false }}) // every request runs its query
 	db, err := sql.Open("sqlite", "file:"+st.dbPath+"?mode=ro&_pragma=mmap_size(268435456)")
 	if err != nil {
 		b.Fatal(err)
