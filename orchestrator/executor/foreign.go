@@ -379,6 +379,9 @@ func columnsAndRows(colsRaw, rowsRaw json.RawMessage) (*QueryData, bool, error) 
 			cols[i] = c.Name
 		}
 	}
+	if rows, ok := arrayRows(rowsRaw); ok {
+		return &QueryData{Columns: cols, Rows: rows, RowCount: len(rows)}, true, nil
+	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(rowsRaw, &items); err != nil {
 		return nil, false, nil
@@ -408,6 +411,26 @@ func columnsAndRows(colsRaw, rowsRaw json.RawMessage) (*QueryData, bool, error) 
 	}
 	d.RowCount = len(d.Rows)
 	return d, true, nil
+}
+
+// arrayRows reads rows that are all arrays (database-mcp's own shape) in
+// one decode, instead of splitting them and decoding each; false when any
+// row is something else (null, an object, a scalar), which columnsAndRows
+// then reads row by row.
+func arrayRows(raw json.RawMessage) ([][]any, bool) {
+	var rows [][]any
+	if err := json.Unmarshal(raw, &rows); err != nil {
+		return nil, false
+	}
+	for _, r := range rows {
+		if r == nil { // a null row
+			return nil, false
+		}
+	}
+	if rows == nil { // "rows": null, an empty table as before
+		rows = [][]any{}
+	}
+	return rows, true
 }
 
 // rowsOfObjects reads an array of row objects. Columns are the keys in the
