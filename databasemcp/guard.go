@@ -32,5 +32,8 @@ func checkQueryIn(d sqlscan.Dialect, q string, maxLen int) ([]sqlscan.Token, *sq
 			fmt.Sprintf("query is %d characters long; the maximum is %d: shorten the query", n, maxLen))
 	}
 	toks, _ := d.Tokenize(q)
-	return toks, d.CheckReadOnly(q)
+	if d == sqlscan.MySQL { // every reading of its executable comments, not only the tokens'
+		return toks, d.CheckReadOnly(q)
+	}
+	return toks, d.CheckReadOnlyTokens(toks) // what CheckReadOnly does, without tokenizing twice
 }

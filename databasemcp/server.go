@@ -210,8 +210,11 @@ func (h *handlers) executeQuery(ctx context.Context, req mcp.CallToolRequest) (*
 		return nil, fmt.Errorf("encode result: %w", err)
 	}
 	// structuredContent for clients that read it (declared by the tool's
-	// outputSchema), the same JSON as text for those that do not.
-	return mcp.NewToolResultStructured(res, string(b)), nil
+	// outputSchema), the same JSON as text for those that do not; the
+	// structured copy is written from b rather than encoded a second time.
+	out := mcp.NewToolResultStructured(res, string(b))
+	out.RawStructuredContent = b
+	return out, nil
 }
 
 func (h *handlers) validateQuery(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -47,6 +47,11 @@ type stackOptions struct {
 	// /api/verified); editorKeys are the editors' keys.
 	verified   *verified.Book
 	editorKeys string
+	// logLevel is the stack's log level (default debug: tests read the
+	// logs; benchmarks run at error, as the load tool does).
+	logLevel slog.Level
+	// rows is the sample database's size (default 5,000 sales rows).
+	rows int
 }
 
 // stack is the real service under test: in-process MCP servers, the real
@@ -77,7 +82,11 @@ const (
 func newStack(tb testing.TB, opt stackOptions) *stack {
 	tb.Helper()
 	logs := &testfixture.LogBuffer{}
-	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	level := opt.logLevel
+	if level == 0 {
+		level = slog.LevelDebug
+	}
+	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: level}))
 
 	var llm *llmtest.Server
 	switch {
@@ -92,7 +101,11 @@ func newStack(tb testing.TB, opt stackOptions) *stack {
 	tb.Setenv(apiKeysEnv, opt.apiKeys)
 	tb.Setenv(editorKeysEnv, opt.editorKeys)
 
-	dbPath := testfixture.SalesDB(tb, 5000)
+	rows := opt.rows
+	if rows == 0 {
+		rows = 5000
+	}
+	dbPath := testfixture.SalesDB(tb, rows)
 	db, err := databasemcp.Open(context.Background(), dbPath, databasemcp.Options{})
 	if err != nil {
 		tb.Fatalf("open database: %v", err)

@@ -186,7 +186,9 @@ func Scan(sql string) []Token { return SQLite.Scan(sql) }
 func (d Dialect) Scan(sql string) []Token { return d.scan(sql, mysqlMode{}) }
 
 func (d Dialect) scan(sql string, mode mysqlMode) []Token {
-	s := scanner{d: d, sql: sql, my: mode}
+	// About one token (spaces included) per four bytes of SQL: the slice
+	// grows once or twice at most instead of from empty.
+	s := scanner{d: d, sql: sql, my: mode, toks: make([]Token, 0, len(sql)/4+8)}
 	for s.i < len(sql) {
 		if d == MySQL {
 			s.nextMySQL()

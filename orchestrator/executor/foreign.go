@@ -80,7 +80,13 @@ func isSQLState(code string) bool {
 // *ResultFormatError (Server and Tool left for the caller).
 func decodeResult(res *mcp.CallToolResult) (*QueryData, error) {
 	var candidates [][]byte
-	if res.StructuredContent != nil {
+	switch {
+	case res.StructuredContent == nil: // none, or a JSON null
+	case len(res.RawStructuredContent) > 0:
+		// The bytes the server sent (mcp-go keeps them): read once more
+		// rather than re-encoded from the decoded value.
+		candidates = append(candidates, res.RawStructuredContent)
+	default:
 		if b, err := json.Marshal(res.StructuredContent); err == nil {
 			candidates = append(candidates, b)
 		}
@@ -129,17 +135,19 @@ func textContents(res *mcp.CallToolResult) []string {
 // readTable reads one JSON document as a table.
 func readTable(raw []byte) (*QueryData, error) {
 	raw = bytes.TrimSpace(raw)
-	if !json.Valid(raw) {
+	// tableIn finds nothing in text that is not JSON (its first decode
+	// fails), so validity is checked only when it found nothing: one pass
+	// less over every result.
+	d, found, err := tableIn(raw, 0)
+	switch {
+	case err != nil:
+		return nil, err
+	case found:
+		return d, nil
+	case !json.Valid(raw):
 		return nil, &ResultFormatError{Detail: "text that is not JSON: " + preview(raw)}
 	}
-	d, found, err := tableIn(raw, 0)
-	if err != nil {
-		return nil, err
-	}
-	if !found {
-		return nil, &ResultFormatError{Detail: "JSON without rows: " + preview(raw)}
-	}
-	return d, nil
+	return nil, &ResultFormatError{Detail: "JSON without rows: " + preview(raw)}
 }
 
 // preview is the start of raw, for error messages.
@@ -222,6 +230,9 @@ func tableInObject(obj map[string]json.RawMessage, depth int) (*QueryData, bool,
 	return nil, false, nil
 }
 
+// ourFieldNames are the JSON names of ourFields' fields.
+var ourFieldNames = []string{"truncated", "note", "elapsed_ms", "data_version"}
+
 // ourFields copies the fields of database-mcp's own result contract
 // (docs/contracts.md §6) that sit beside columns and rows.
 func ourFields(obj map[string]json.RawMessage, d *QueryData) {
@@ -231,7 +242,17 @@ func ourFields(obj map[string]json.RawMessage, d *QueryData) {
 		ElapsedMS   float64 `json:"elapsed_ms"`
 		DataVersion string  `json:"data_version"`
 	}
-	b, err := json.Marshal(obj)
+	// Only the keys that can fill extra (encoding/json matches names
+	// without regard to case), not the rows beside them.
+	fields := map[string]json.RawMessage{}
+	for k, v := range obj {
+		for _, name := range ourFieldNames {
+			if strings.EqualFold(k, name) {
+				fields[k] = v
+			}
+		}
+	}
+	b, err := json.Marshal(fields)
 	if err != nil || json.Unmarshal(b, &extra) != nil {
 		return
 	}
@@ -358,6 +379,9 @@ func columnsAndRows(colsRaw, rowsRaw json.RawMessage) (*QueryData, bool, error) 
 			cols[i] = c.Name
 		}
 	}
+	if rows, ok := arrayRows(rowsRaw); ok {
+		return &QueryData{Columns: cols, Rows: rows, RowCount: len(rows)}, true, nil
+	}
 	var items []json.RawMessage
 	if err := json.Unmarshal(rowsRaw, &items); err != nil {
 		return nil, false, nil
@@ -387,6 +411,26 @@ func columnsAndRows(colsRaw, rowsRaw json.RawMessage) (*QueryData, bool, error) 
 	}
 	d.RowCount = len(d.Rows)
 	return d, true, nil
+}
+
+// arrayRows reads rows that are all arrays (database-mcp's own shape) in
+// one decode, instead of splitting them and decoding each; false when any
+// row is something else (null, an object, a scalar), which columnsAndRows
+// then reads row by row.
+func arrayRows(raw json.RawMessage) ([][]any, bool) {
+	var rows [][]any
+	if err := json.Unmarshal(raw, &rows); err != nil {
+		return nil, false
+	}
+	for _, r := range rows {
+		if r == nil { // a null row
+			return nil, false
+		}
+	}
+	if rows == nil { // "rows": null, an empty table as before
+		rows = [][]any{}
+	}
+	return rows, true
 }
 
 // rowsOfObjects reads an array of row objects. Columns are the keys in the

@@ -18,6 +18,10 @@ import (
 // as a row limit of a SQL tool.
 var limitNames = []string{"maxrows", "limit", "rowlimit", "maxresults", "maxrecords", "rowcount", "top", "fetch"}
 
+// limitNameNorm drops the separators of a property name before it is
+// compared with limitNames (built once: LimitArgument runs per query).
+var limitNameNorm = strings.NewReplacer("_", "", "-", "")
+
 // LimitArgument is the name of tool's row-limit argument (an integer or
 // number property named like max_rows, limit, row_limit …) in its input
 // schema, or "".
@@ -31,7 +35,7 @@ func (c *Conn) LimitArgument(tool string) string {
 		props := inputProperties(t)
 		for _, want := range limitNames {
 			for name, p := range props {
-				norm := strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(name))
+				norm := limitNameNorm.Replace(strings.ToLower(name))
 				if norm != want {
 					continue
 				}

@@ -74,7 +74,11 @@ func checkReadOnlyOne(d sqlscan.Dialect, sql string) *checkError {
 	if err != nil {
 		return &checkError{prefix: "the SQL does not parse: ", err: sqlerrOf(err)}
 	}
-	if e := d.CheckReadOnly(sql); e != nil {
+	e := d.CheckReadOnlyTokens(toks) // what CheckReadOnly does, without tokenizing twice
+	if d == sqlscan.MySQL {
+		e = d.CheckReadOnly(sql) // every reading of its executable comments, not only the tokens'
+	}
+	if e != nil {
 		return &checkError{err: e}
 	}
 	for _, t := range toks {

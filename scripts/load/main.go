@@ -41,7 +41,12 @@ import (
 )
 
 func main() {
+	// A floor or database-mcp child may profile itself ($envProfileDir):
+	// the comparison of the two processes shows what database-mcp does
+	// beyond the engine.
 	if path := os.Getenv(envFloor); path != "" {
+		stop := profileSelf("floor")
+		defer stop()
 		if err := serveGoFloor(path); err != nil {
 			fmt.Fprintln(os.Stderr, "load floor:", err)
 			os.Exit(1)
@@ -49,6 +54,8 @@ func main() {
 		return
 	}
 	if path := os.Getenv(envChildDB); path != "" {
+		stop := profileSelf("child")
+		defer stop()
 		if err := serveChild(path); err != nil {
 			fmt.Fprintln(os.Stderr, "load child:", err)
 			os.Exit(1)

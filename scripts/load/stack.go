@@ -174,6 +174,11 @@ func databaseServer(o options, so stackOptions, path string, logger *slog.Logger
 		if so.allocator != "" {
 			cfg.Env[databasemcp.AllocatorEnv] = so.allocator
 		}
+		for _, k := range []string{envProfileDir, envProfileFor} { // serve passes only its own list on
+			if v, ok := os.LookupEnv(k); ok {
+				cfg.Env[k] = v
+			}
+		}
 		return cfg, nil, nil, nil
 	case "inprocess":
 		db, err := databasemcp.Open(context.Background(), path, databasemcp.Options{Connections: o.connections})
