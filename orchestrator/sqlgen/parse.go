@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"talk2tables/catalog"
+	"talk2tables/jsonval"
 	"talk2tables/sqlerr"
 	"talk2tables/sqlscan"
 )
@@ -234,12 +235,12 @@ func (w wirePlan) plan() Plan {
 			case map[string]any:
 				m := make(map[string]string, len(v))
 				for col, val := range v {
-					m[col] = scalarString(val)
+					m[col] = jsonval.Text(val)
 				}
 				p.ResolvedEntities[phrase] = m
 			case nil:
 			default:
-				p.ResolvedEntities[phrase] = map[string]string{"value": scalarString(v)}
+				p.ResolvedEntities[phrase] = map[string]string{"value": jsonval.Text(v)}
 			}
 		}
 	}
@@ -304,24 +305,6 @@ func confidence(v any) float64 {
 		return 1
 	}
 	return f
-}
-
-// scalarString renders a JSON value as text: numbers without exponent,
-// strings as-is, anything else as compact JSON.
-func scalarString(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case float64:
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(v)
-	case nil:
-		return ""
-	default:
-		b, _ := json.Marshal(v)
-		return string(b)
-	}
 }
 
 // balancedEnd returns the offset just past the '}' that closes the object
