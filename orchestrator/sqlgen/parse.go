@@ -398,7 +398,7 @@ func startsLikeSQL(s string) bool {
 	// A typo of SELECT must look like one: upper case in the answer and
 	// followed by more SQL, so that prose starting "Select the ..." is not
 	// mistaken for it.
-	return len(toks) > 1 && toks[0].Text == w && len(w) >= 4 && catalog.EditDistance(w, "SELECT") <= 2
+	return len(toks) > 1 && toks[0].Text == w && len(w) >= 4 && catalog.EditDistance(w, "SELECT", 2) <= 2
 }
 
 // statementKeywords start read-only statements.
