@@ -23,12 +23,12 @@ import (
 )
 
 // offlineEnv makes one-database mode choose the offline planner.
-func offlineEnv(t *testing.T) {
+func offlineEnv(t testing.TB) {
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Setenv("ANTHROPIC_API_KEY", "")
 }
 
-func fileHash(t *testing.T, path string) [32]byte {
+func fileHash(t testing.TB, path string) [32]byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -39,7 +39,7 @@ func fileHash(t *testing.T, path string) [32]byte {
 
 // startServe runs serve with args until the test ends; it returns the
 // base URL, stderr and a function that stops it and returns its error.
-func startServe(t *testing.T, args ...string) (string, *testfixture.LogBuffer, func() error) {
+func startServe(t testing.TB, args ...string) (string, *testfixture.LogBuffer, func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	stderr := &testfixture.LogBuffer{}
@@ -66,7 +66,7 @@ func startServe(t *testing.T, args ...string) (string, *testfixture.LogBuffer, f
 	return waitForURL(t, stderr, done), stderr, stop
 }
 
-func postBody(t *testing.T, url, body string) (int, []byte) {
+func postBody(t testing.TB, url, body string) (int, []byte) {
 	t.Helper()
 	resp, err := http.Post(url, "application/json", strings.NewReader(body))
 	if err != nil {
