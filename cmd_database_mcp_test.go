@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"talk2tables/databasemcp"
@@ -88,53 +85,24 @@ func TestDatabaseMCPCommand(t *testing.T) {
 // with a real MCP client.
 func TestDatabaseMCPServesStdio(t *testing.T) {
 	path := testfixture.SalesDB(t, 100)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	var stderr testfixture.LogBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"database-mcp", "--db", path, "--max-rows", "7", "--log-level", "debug"}, stdio{inR, outW, &stderr})
-		outW.Close()
-	}()
-	c := client.NewClient(transport.NewIO(outR, inW, io.NopCloser(strings.NewReader(""))))
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	initCtx, initCancel := context.WithTimeout(ctx, 30*time.Second)
-	defer initCancel()
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "cmd-test", Version: "1"}
-	if _, err := c.Initialize(initCtx, req); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	call := mcp.CallToolRequest{}
-	call.Params.Name = "execute_query"
-	call.Params.Arguments = map[string]any{"query": "SELECT sale_id FROM sales"}
-	res, err := c.CallTool(initCtx, call)
-	if err != nil {
-		t.Fatalf("call execute_query: %v", err)
-	}
-	text := mcp.GetTextFromContent(res.Content[0])
-	if res.IsError || !strings.Contains(text, `"row_count":7,"truncated":true`) {
-		t.Errorf("execute_query = %s (isError %v), want 7 rows (--max-rows) and truncated", text, res.IsError)
-	}
-	cancel()
-	c.Close()
-	inW.Close()
-	select {
-	case err := <-done:
+	args := []string{"database-mcp", "--db", path, "--max-rows", "7", "--log-level", "debug"}
+	logs := serveStdio(t, args, mcp.LATEST_PROTOCOL_VERSION, func(c *client.Client) {
+		call := mcp.CallToolRequest{}
+		call.Params.Name = "execute_query"
+		call.Params.Arguments = map[string]any{"query": "SELECT sale_id FROM sales"}
+		res, err := c.CallTool(context.Background(), call)
 		if err != nil {
-			t.Errorf("run returned %v after cancel, want nil", err)
+			t.Fatalf("call execute_query: %v", err)
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("database-mcp did not stop after its context was cancelled")
-	}
+		text := mcp.GetTextFromContent(res.Content[0])
+		if res.IsError || !strings.Contains(text, `"row_count":7,"truncated":true`) {
+			t.Errorf("execute_query = %s (isError %v), want 7 rows (--max-rows) and truncated", text, res.IsError)
+		}
+	})
 	for _, want := range []string{`"event":"sql_execution_completed"`, `"msg":"database opened read-only"`,
 		`"sqlite_allocator":"` + databasemcp.AllocatorState() + `"`} {
-		if !stderr.Contains(want) {
-			t.Errorf("stderr logs lack %s:\n%s", want, stderr.String())
+		if !strings.Contains(logs, want) {
+			t.Errorf("stderr logs lack %s:\n%s", want, logs)
 		}
 	}
 }

@@ -45,7 +45,7 @@ func TestFilesAsTables(t *testing.T) {
 	}
 
 	updated := make(chan struct{}, 4)
-	logs := serveDatabaseMCP(t, []string{"--db", dir}, func(c *client.Client) {
+	logs := serveStdio(t, []string{"database-mcp", "--db", dir}, mcp.LATEST_PROTOCOL_VERSION, func(c *client.Client) {
 		c.OnNotification(func(n mcp.JSONRPCNotification) {
 			if n.Method == string(mcp.MethodNotificationResourceUpdated) {
 				updated <- struct{}{}

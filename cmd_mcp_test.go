@@ -117,63 +117,43 @@ func TestMCPCommandErrors(t *testing.T) {
 // question with a real MCP client; logs go to stderr only.
 func TestMCPCommandServesStdio(t *testing.T) {
 	cfg := downstreamConfig(t, "")
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	var stderr testfixture.LogBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"mcp", "--config", cfg, "--log-level", "info"}, stdio{inR, outW, &stderr})
-		outW.Close()
-	}()
-	c := client.NewClient(transport.NewIO(outR, inW, io.NopCloser(strings.NewReader(""))),
-		client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
+	args := []string{"mcp", "--config", cfg, "--log-level", "info"}
+	logs := serveStdio(t, args, mcp.LATEST_LEGACY_PROTOCOL_VERSION, func(c *client.Client) {
+		names := askOrders(t, c)
+		for _, want := range []string{"ask", "run_sql", "health", "search", "execute", "database_mcp__execute_query"} {
+			if !slices.Contains(names, want) {
+				t.Errorf("tools = %v, want %s", names, want)
+			}
+		}
+	})
+	for _, want := range []string{`"event":"mcp_gateway_started"`, `"event":"query_processing_completed"`} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("stderr lacks %s", want)
+		}
 	}
-	callCtx, callCancel := context.WithTimeout(ctx, 60*time.Second)
-	defer callCancel()
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
-	if _, err := c.Initialize(callCtx, req); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	tools, err := c.ListTools(callCtx, mcp.ListToolsRequest{})
+}
+
+// askOrders lists the tools of the gateway behind c and asks it a
+// question, which must be answered; it returns the tools' names.
+func askOrders(tb testing.TB, c *client.Client) []string {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	tools, err := c.ListTools(ctx, mcp.ListToolsRequest{})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	var names []string
 	for _, tool := range tools.Tools {
 		names = append(names, tool.Name)
 	}
-	for _, want := range []string{"ask", "run_sql", "health", "search", "execute", "database_mcp__execute_query"} {
-		if !slices.Contains(names, want) {
-			t.Errorf("tools = %v, want %s", names, want)
-		}
-	}
 	call := mcp.CallToolRequest{}
 	call.Params.Name = "ask"
 	call.Params.Arguments = map[string]any{"question": "how many orders by status"}
-	res, err := c.CallTool(callCtx, call)
-	if err != nil || res.IsError {
-		t.Fatalf("ask = %+v, %v", res, err)
+	if res, err := c.CallTool(ctx, call); err != nil || res.IsError {
+		tb.Fatalf("ask = %+v, %v", res, err)
 	}
-	cancel()
-	c.Close()
-	inW.Close()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("mcp returned %v after cancel, want nil", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("mcp did not stop after its context was cancelled")
-	}
-	for _, want := range []string{`"event":"mcp_gateway_started"`, `"event":"query_processing_completed"`} {
-		if !stderr.Contains(want) {
-			t.Errorf("stderr lacks %s", want)
-		}
-	}
+	return names
 }
 
 // TestServeMCPEndpoints: serve's /mcp and /sse are behind the API keys and

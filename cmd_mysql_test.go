@@ -46,7 +46,7 @@ func TestMySQLCommands(t *testing.T) {
 		t.Errorf("drafted catalog: source %+v, %d tables, %d entity sets", cat.Source, len(cat.Tables), len(cat.Entities))
 	}
 
-	logs := serveDatabaseMCP(t, []string{"--dsn", bare, "--password-env", "T2T_TEST_DB_PASSWORD"}, func(c *client.Client) {
+	logs := serveStdio(t, []string{"database-mcp", "--dsn", bare, "--password-env", "T2T_TEST_DB_PASSWORD"}, mcp.LATEST_PROTOCOL_VERSION, func(c *client.Client) {
 		call := mcp.CallToolRequest{}
 		call.Params.Name = "execute_query"
 		call.Params.Arguments = map[string]any{"query": "SELECT status, COUNT(*) AS n FROM `orders` GROUP BY status ORDER BY status", "max_rows": 2}

@@ -16,19 +16,18 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"talk2tables/internal/testfixture"
 )
 
 // offlineEnv makes one-database mode choose the offline planner.
-func offlineEnv(t *testing.T) {
+func offlineEnv(t testing.TB) {
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Setenv("ANTHROPIC_API_KEY", "")
 }
 
-func fileHash(t *testing.T, path string) [32]byte {
+func fileHash(t testing.TB, path string) [32]byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -39,7 +38,7 @@ func fileHash(t *testing.T, path string) [32]byte {
 
 // startServe runs serve with args until the test ends; it returns the
 // base URL, stderr and a function that stops it and returns its error.
-func startServe(t *testing.T, args ...string) (string, *testfixture.LogBuffer, func() error) {
+func startServe(t testing.TB, args ...string) (string, *testfixture.LogBuffer, func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	stderr := &testfixture.LogBuffer{}
@@ -66,7 +65,7 @@ func startServe(t *testing.T, args ...string) (string, *testfixture.LogBuffer, f
 	return waitForURL(t, stderr, done), stderr, stop
 }
 
-func postBody(t *testing.T, url, body string) (int, []byte) {
+func postBody(t testing.TB, url, body string) (int, []byte) {
 	t.Helper()
 	resp, err := http.Post(url, "application/json", strings.NewReader(body))
 	if err != nil {
@@ -155,68 +154,25 @@ func TestServeOneDatabase(t *testing.T) {
 func TestMCPOneDatabase(t *testing.T) {
 	offlineEnv(t)
 	db := testfixture.SalesDB(t, 2000)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	var stderr testfixture.LogBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"mcp", "--db", db, "--state-dir", t.TempDir()}, stdio{inR, outW, &stderr})
-		outW.Close()
-	}()
-	c := client.NewClient(transport.NewIO(outR, inW, io.NopCloser(strings.NewReader(""))),
-		client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	callCtx, callCancel := context.WithTimeout(ctx, 60*time.Second)
-	defer callCancel()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
-	if _, err := c.Initialize(callCtx, init); err != nil {
-		t.Fatalf("initialize: %v (stderr %s)", err, stderr.String())
-	}
-	tools, err := c.ListTools(callCtx, mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tool := range tools.Tools {
-		names = append(names, tool.Name)
-	}
-	for _, want := range []string{"ask", "run_sql", "verify", "database_mcp__execute_query"} {
-		if !slices.Contains(names, want) {
-			t.Errorf("tools = %v, want %s", names, want)
+	args := []string{"mcp", "--db", db, "--state-dir", t.TempDir()}
+	logs := serveStdio(t, args, mcp.LATEST_LEGACY_PROTOCOL_VERSION, func(c *client.Client) {
+		names := askOrders(t, c)
+		for _, want := range []string{"ask", "run_sql", "verify", "database_mcp__execute_query"} {
+			if !slices.Contains(names, want) {
+				t.Errorf("tools = %v, want %s", names, want)
+			}
 		}
-	}
-	call := mcp.CallToolRequest{}
-	call.Params.Name = "ask"
-	call.Params.Arguments = map[string]any{"question": "how many orders by status"}
-	res, err := c.CallTool(callCtx, call)
-	if err != nil || res.IsError {
-		t.Fatalf("ask = %+v, %v", res, err)
-	}
-	// verify needs the user's approval; this client cannot be asked.
-	call.Params.Name = "verify"
-	call.Params.Arguments = map[string]any{"question": "number of orders", "sql": "SELECT COUNT(*) FROM orders"}
-	res, err = c.CallTool(callCtx, call)
-	if err != nil || !res.IsError || !strings.Contains(mcp.GetTextFromContent(res.Content[0]), "approval") {
-		t.Errorf("verify without elicitation = %+v, %v; want a refusal asking for approval", res, err)
-	}
-	cancel()
-	c.Close()
-	inW.Close()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("mcp = %v after cancel, want nil", err)
+		// verify needs the user's approval; this client cannot be asked.
+		call := mcp.CallToolRequest{}
+		call.Params.Name = "verify"
+		call.Params.Arguments = map[string]any{"question": "number of orders", "sql": "SELECT COUNT(*) FROM orders"}
+		res, err := c.CallTool(context.Background(), call)
+		if err != nil || !res.IsError || !strings.Contains(mcp.GetTextFromContent(res.Content[0]), "approval") {
+			t.Errorf("verify without elicitation = %+v, %v; want a refusal asking for approval", res, err)
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("mcp did not stop")
-	}
-	if !stderr.Contains("answering questions about " + db) {
-		t.Errorf("stderr lacks the one-database summary:\n%s", stderr.String())
+	})
+	if !strings.Contains(logs, "answering questions about "+db) {
+		t.Errorf("stderr lacks the one-database summary:\n%s", logs)
 	}
 }
 

@@ -3,17 +3,14 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"net/url"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"talk2tables/catalog"
@@ -90,7 +87,7 @@ func TestDatabaseMCPPostgres(t *testing.T) {
 		{"password in the dsn", []string{"--dsn", role.DSN()}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			logs := serveDatabaseMCP(t, tc.args, func(c *client.Client) {
+			logs := serveStdio(t, append([]string{"database-mcp"}, tc.args...), mcp.LATEST_PROTOCOL_VERSION, func(c *client.Client) {
 				call := mcp.CallToolRequest{}
 				call.Params.Name = "execute_query"
 				call.Params.Arguments = map[string]any{"query": "SELECT status, count(*)::int AS n FROM orders GROUP BY status ORDER BY status", "max_rows": 2}
@@ -130,47 +127,6 @@ func TestDatabaseMCPPostgres(t *testing.T) {
 			t.Error("the password leaked")
 		}
 	})
-}
-
-// serveDatabaseMCP runs database-mcp with args on pipes, lets use talk to
-// it, stops it and returns its logs.
-func serveDatabaseMCP(t testing.TB, args []string, use func(c *client.Client)) string {
-	t.Helper()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	var stderr testfixture.LogBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, append([]string{"database-mcp"}, args...), stdio{inR, outW, &stderr})
-		outW.Close()
-	}()
-	c := client.NewClient(transport.NewIO(outR, inW, io.NopCloser(strings.NewReader(""))))
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	initCtx, initCancel := context.WithTimeout(ctx, 30*time.Second)
-	defer initCancel()
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "cmd-test", Version: "1"}
-	if _, err := c.Initialize(initCtx, req); err != nil {
-		t.Fatalf("initialize: %v\nlogs: %s", err, stderr.String())
-	}
-	use(c)
-	cancel()
-	c.Close()
-	inW.Close()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("run returned %v after cancel, want nil", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("database-mcp did not stop after its context was cancelled")
-	}
-	return stderr.String()
 }
 
 // TestGenDataPostgres loads the sample with gen-data --dsn, refuses to load

@@ -65,7 +65,7 @@ func TestVerifiedReplicasSharePostgresState(t *testing.T) {
 	}
 }
 
-func decodeBody(t *testing.T, resp *http.Response, v any) {
+func decodeBody(t testing.TB, resp *http.Response, v any) {
 	t.Helper()
 	defer resp.Body.Close()
 	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {

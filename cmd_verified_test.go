@@ -11,7 +11,7 @@ import (
 	"talk2tables/internal/testfixture"
 )
 
-func writeFile(t *testing.T, dir, name, content string) string {
+func writeFile(t testing.TB, dir, name, content string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
@@ -21,7 +21,7 @@ func writeFile(t *testing.T, dir, name, content string) string {
 }
 
 // exported exports the verified questions and decodes them.
-func exported(t *testing.T, where ...string) []verifiedFileEntry {
+func exported(t testing.TB, where ...string) []verifiedFileEntry {
 	t.Helper()
 	out, stderr, err := runCmd(t, append([]string{"verified", "export", "-"}, where...)...)
 	if err != nil {

@@ -20,7 +20,7 @@ import (
 )
 
 // docFiles returns README.md and docs/*.md.
-func docFiles(t *testing.T) []string {
+func docFiles(t testing.TB) []string {
 	t.Helper()
 	files, err := filepath.Glob("docs/*.md")
 	if err != nil {
@@ -248,7 +248,7 @@ func checkLinks(files []string, read func(string) ([]byte, error)) []string {
 
 // subcommandFlags runs every subcommand (and catalog's and verified's subcommands) with
 // --help and reads the flags its real flag set prints.
-func subcommandFlags(t *testing.T) map[string]map[string]bool {
+func subcommandFlags(t testing.TB) map[string]map[string]bool {
 	t.Helper()
 	out := map[string]map[string]bool{}
 	read := func(name string, run func(context.Context, []string, stdio) error) {
@@ -281,7 +281,7 @@ func subcommandFlags(t *testing.T) map[string]map[string]bool {
 func groupCommand(name string) bool { return name == "catalog" || name == "verified" }
 
 // makeTargets reads the rule targets of a Makefile.
-func makeTargets(t *testing.T, path string) map[string]bool {
+func makeTargets(t testing.TB, path string) map[string]bool {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -104,7 +104,8 @@ func TestSeedWalkthrough(t *testing.T) {
 	}
 }
 
-func seedWalkthrough(t *testing.T, metaSrv *httptest.Server) {
+func seedWalkthrough(t testing.TB, metaSrv *httptest.Server) {
+	t.Helper()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "sales.db")
 	if _, stderr, err := runGenDataCmd(t, "--db", dbPath, "--rows", "20000", "--as-of", seedAsOf); err != nil {

@@ -140,24 +140,45 @@ func Plural(w string) string {
 	return w + "s"
 }
 
-// EditDistance is the Levenshtein distance of two short ASCII words (byte
-// by byte): how far a typed key or keyword is from a known one.
-func EditDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
+// EditDistance is the optimal-string-alignment (Damerau-Levenshtein)
+// distance of two ASCII words, byte by byte — insertions, deletions,
+// substitutions and swaps of two neighbours each cost one — capped: it
+// returns max+1 as soon as the distance must exceed max. How far a typed
+// word, key or keyword is from a known one.
+func EditDistance(a, b string, max int) int {
+	la, lb := len(a), len(b)
+	if d := la - lb; d > max || -d > max {
+		return max + 1
+	}
+	var buf [3][48]int // the rows of short words, without allocating
+	var prev2, prev, cur []int
+	if lb+1 <= len(buf[0]) {
+		prev2, prev, cur = buf[0][:lb+1], buf[1][:lb+1], buf[2][:lb+1]
+	} else {
+		prev2, prev, cur = make([]int, lb+1), make([]int, lb+1), make([]int, lb+1)
+	}
+	for j := 0; j <= lb; j++ {
 		prev[j] = j
 	}
-	for i := 1; i <= len(a); i++ {
+	for i := 1; i <= la; i++ {
 		cur[0] = i
-		for j := 1; j <= len(b); j++ {
+		rowMin := cur[0]
+		for j := 1; j <= lb; j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
 		}
-		prev, cur = cur, prev
+		if rowMin > max {
+			return max + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
 	}
-	return prev[len(b)]
+	return prev[lb]
 }

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -64,5 +65,33 @@ func TestSingularPlural(t *testing.T) {
 		if got := Singular(w); got != w {
 			t.Errorf("Singular(%q) = %q, want it unchanged", w, got)
 		}
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	long := strings.Repeat("a", 60)
+	tests := []struct {
+		name string
+		a, b string
+		max  int
+		want int
+	}{
+		{"same", "select", "select", 2, 0},
+		{"one substitution", "selekt", "select", 2, 1},
+		{"one insertion", "selectt", "select", 2, 1},
+		{"one deletion", "selct", "select", 2, 1},
+		{"a swap costs one", "selcet", "select", 2, 1},
+		{"two edits", "slecet", "select", 2, 2},
+		{"over the cap", "order", "select", 2, 3},
+		{"lengths too far apart", "se", "select", 2, 3},
+		{"empty", "", "ab", 2, 2},
+		{"longer than the stack rows", long + "b", long + "c", 2, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := EditDistance(tt.a, tt.b, tt.max); got != tt.want {
+				t.Errorf("EditDistance(%q, %q, %d) = %d, want %d", tt.a, tt.b, tt.max, got, tt.want)
+			}
+		})
 	}
 }

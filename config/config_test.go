@@ -175,12 +175,12 @@ llm:
 		},
 		{
 			name: "bare number duration",
-			yaml: "mcp_servers:\n  m:\n    transport: stdio\n    command: x\n    priority: 1\n    capabilities: [execute_query]\norchestration:\n  query_timeout: 30\n",
+			yaml: oneExecutor + "orchestration:\n  query_timeout: 30\n",
 			want: []string{"orchestration.query_timeout (line 8): `30` is a whole number, but it takes a duration such as 30s"},
 		},
 		{
 			name: "model required for llm provider",
-			yaml: "mcp_servers:\n  m:\n    transport: stdio\n    command: x\n    priority: 1\n    capabilities: [execute_query]\nllm:\n  provider: anthropic\n",
+			yaml: oneExecutor + "llm:\n  provider: anthropic\n",
 			want: []string{"llm.model: required for provider anthropic"},
 		},
 		{
@@ -254,7 +254,6 @@ func TestRepoConfigLoads(t *testing.T) {
 }
 
 func TestParseConfigLLMRetries(t *testing.T) {
-	const servers = "mcp_servers:\n  m:\n    transport: stdio\n    command: x\n    priority: 1\n    capabilities: [execute_query]\n"
 	tests := []struct {
 		name      string
 		llm       string // the llm: section's body
@@ -285,20 +284,9 @@ func TestParseConfigLLMRetries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := ParseConfig([]byte(servers + "llm:\n" + tt.llm))
-			if tt.wantErr != nil {
-				if err == nil {
-					t.Fatalf("ParseConfig = nil error, want %q", tt.wantErr)
-				}
-				for _, w := range tt.wantErr {
-					if !strings.Contains(err.Error(), w) {
-						t.Errorf("error = %q\nwant it to contain %q", err, w)
-					}
-				}
+			cfg := parseExpecting(t, oneExecutor+"llm:\n"+tt.llm, tt.wantErr)
+			if cfg == nil {
 				return
-			}
-			if err != nil {
-				t.Fatalf("ParseConfig: %v", err)
 			}
 			if got := cfg.LLM.MaxRetries; got != tt.wantN {
 				t.Errorf("llm.max_retries = %d, want %d", got, tt.wantN)
@@ -311,7 +299,6 @@ func TestParseConfigLLMRetries(t *testing.T) {
 }
 
 func TestParseConfigResultCache(t *testing.T) {
-	const servers = "mcp_servers:\n  m:\n    transport: stdio\n    command: x\n    priority: 1\n    capabilities: [execute_query]\n"
 	def := DefaultConfig().Orchestration.ResultCache
 	tests := []struct {
 		name    string
@@ -334,24 +321,13 @@ func TestParseConfigResultCache(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			yaml := servers
+			yaml := oneExecutor
 			if tt.section != "" {
 				yaml += "orchestration:\n  result_cache:\n" + tt.section
 			}
-			cfg, err := ParseConfig([]byte(yaml))
-			if tt.wantErr != nil {
-				if err == nil {
-					t.Fatalf("ParseConfig = nil error, want %q", tt.wantErr)
-				}
-				for _, w := range tt.wantErr {
-					if !strings.Contains(err.Error(), w) {
-						t.Errorf("error = %q\nwant it to contain %q", err, w)
-					}
-				}
+			cfg := parseExpecting(t, yaml, tt.wantErr)
+			if cfg == nil {
 				return
-			}
-			if err != nil {
-				t.Fatalf("ParseConfig: %v", err)
 			}
 			if got := cfg.Orchestration.ResultCache; got != tt.want {
 				t.Errorf("result_cache = %+v, want %+v", got, tt.want)
@@ -398,7 +374,6 @@ func TestSeedConfigExample(t *testing.T) {
 // TestEnableLogging: enable_logging: false logs only warnings and errors,
 // whatever log_level says below warn; true leaves log_level alone.
 func TestEnableLogging(t *testing.T) {
-	const servers = "mcp_servers:\n  m:\n    transport: stdio\n    command: x\n    priority: 1\n    capabilities: [execute_query]\n"
 	tests := []struct {
 		name, orchestration, want string
 	}{
@@ -410,16 +385,13 @@ func TestEnableLogging(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := ParseConfig([]byte(servers + "orchestration:\n" + tt.orchestration))
-			if err != nil {
-				t.Fatal(err)
-			}
+			cfg := parseExpecting(t, oneExecutor+"orchestration:\n"+tt.orchestration, nil)
 			if got := strings.ToLower(cfg.Orchestration.LogLevel); got != tt.want {
 				t.Errorf("log level = %q, want %q", got, tt.want)
 			}
 		})
 	}
-	if _, err := ParseConfig([]byte(servers + "orchestration:\n  enable_logging: sometimes\n")); err == nil {
+	if _, err := ParseConfig([]byte(oneExecutor + "orchestration:\n  enable_logging: sometimes\n")); err == nil {
 		t.Error("enable_logging: sometimes = nil error, want a type error")
 	}
 }
@@ -428,14 +400,13 @@ func TestEnableLogging(t *testing.T) {
 // turned off, llm.deadline_reserve defaults to a third of query_timeout
 // and must leave the LLM some time, llm.max_response_bytes has a range.
 func TestParseConfigLLMFaults(t *testing.T) {
-	const servers = "mcp_servers:\n  m:\n    transport: stdio\n    command: x\n    priority: 1\n    capabilities: [execute_query]\n"
 	tests := []struct {
 		name         string
 		yaml         string // after the servers
 		wantFallback string
 		wantReserve  time.Duration
 		wantMax      int64
-		wantErr      string
+		wantErr      []string
 	}{
 		{name: "defaults", yaml: "llm:\n  provider: openai\n  model: m\n",
 			wantFallback: ProviderBuiltin, wantReserve: 10 * time.Second, wantMax: DefaultLLMMaxResponseBytes},
@@ -446,22 +417,16 @@ func TestParseConfigLLMFaults(t *testing.T) {
 		{name: "set", yaml: "llm:\n  deadline_reserve: 5s\n  max_response_bytes: 1048576\n",
 			wantFallback: ProviderBuiltin, wantReserve: 5 * time.Second, wantMax: 1 << 20},
 		{name: "reserve as long as the question", yaml: "orchestration:\n  query_timeout: 5s\nllm:\n  deadline_reserve: 5s\n",
-			wantErr: "llm.deadline_reserve: 5s leaves the LLM no time"},
-		{name: "negative reserve", yaml: "llm:\n  deadline_reserve: -1s\n", wantErr: "llm.deadline_reserve: -1s must not be negative"},
-		{name: "tiny response bound", yaml: "llm:\n  max_response_bytes: 10\n", wantErr: "llm.max_response_bytes: 10 is out of range"},
-		{name: "unknown fallback", yaml: "llm:\n  fallback: gpt\n", wantErr: `unknown fallback "gpt" (want builtin, or none to turn it off)`},
+			wantErr: []string{"llm.deadline_reserve: 5s leaves the LLM no time"}},
+		{name: "negative reserve", yaml: "llm:\n  deadline_reserve: -1s\n", wantErr: []string{"llm.deadline_reserve: -1s must not be negative"}},
+		{name: "tiny response bound", yaml: "llm:\n  max_response_bytes: 10\n", wantErr: []string{"llm.max_response_bytes: 10 is out of range"}},
+		{name: "unknown fallback", yaml: "llm:\n  fallback: gpt\n", wantErr: []string{`unknown fallback "gpt" (want builtin, or none to turn it off)`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := ParseConfig([]byte(servers + tt.yaml))
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("ParseConfig = %v, want %q", err, tt.wantErr)
-				}
+			cfg := parseExpecting(t, oneExecutor+tt.yaml, tt.wantErr)
+			if cfg == nil {
 				return
-			}
-			if err != nil {
-				t.Fatalf("ParseConfig: %v", err)
 			}
 			l := cfg.LLMSettings()
 			if l.Fallback != tt.wantFallback || l.DeadlineReserve != tt.wantReserve || l.MaxResponseBytes != tt.wantMax {
@@ -470,4 +435,31 @@ func TestParseConfigLLMFaults(t *testing.T) {
 			}
 		})
 	}
+}
+
+// oneExecutor is the smallest valid mcp_servers section: one stdio server
+// that executes queries.
+const oneExecutor = "mcp_servers:\n  m:\n    transport: stdio\n    command: x\n    priority: 1\n    capabilities: [execute_query]\n"
+
+// parseExpecting parses yaml. With wantErr nil it must be valid, and its
+// configuration is returned; otherwise its error must contain every one of
+// wantErr, and nil is returned.
+func parseExpecting(tb testing.TB, yaml string, wantErr []string) *Config {
+	tb.Helper()
+	cfg, err := ParseConfig([]byte(yaml))
+	if wantErr == nil {
+		if err != nil {
+			tb.Fatalf("ParseConfig: %v", err)
+		}
+		return cfg
+	}
+	if err == nil {
+		tb.Fatalf("ParseConfig = nil error, want %q", wantErr)
+	}
+	for _, w := range wantErr {
+		if !strings.Contains(err.Error(), w) {
+			tb.Errorf("error = %q\nwant it to contain %q", err, w)
+		}
+	}
+	return nil
 }

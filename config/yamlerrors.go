@@ -182,7 +182,7 @@ func nearest(key string, known []string) string {
 		bestD = 2
 	}
 	for _, k := range known {
-		if d := catalog.EditDistance(strings.ToLower(key), k); d < bestD {
+		if d := catalog.EditDistance(strings.ToLower(key), k, bestD); d < bestD {
 			best, bestD = k, d
 		}
 	}

@@ -439,12 +439,24 @@ func (db *DB) Validate(ctx context.Context, query string) error {
 func waitError(ctx context.Context, err error, conns int, timeout time.Duration) error {
 	switch {
 	case ctx.Err() != nil:
-		return sqlerr.New(sqlerr.Timeout, "query interrupted: the request was cancelled")
+		return cancelledError()
 	case errors.Is(err, context.DeadlineExceeded):
 		return sqlerr.New(sqlerr.Timeout, fmt.Sprintf(
 			"database busy: all %d connections ran other queries for %s; try again shortly", conns, timeout))
 	}
 	return nil
+}
+
+// cancelledError is the error of a query whose caller went away.
+func cancelledError() *sqlerr.Error {
+	return sqlerr.New(sqlerr.Timeout, "query interrupted: the request was cancelled")
+}
+
+// statementTimeoutError is the error of a query that ran past the statement
+// timeout d, on any engine: TIMEOUT, with how to make the query cheaper.
+func statementTimeoutError(d time.Duration) *sqlerr.Error {
+	return sqlerr.New(sqlerr.Timeout, fmt.Sprintf(
+		"query interrupted after the %s statement timeout: make it cheaper (filter earlier, avoid cross joins and unbounded recursion, add LIMIT)", d))
 }
 
 // withConn runs fn on a pooled connection under the statement timeout, while
@@ -497,11 +509,9 @@ func (db *DB) withConn(ctx context.Context, fn func(ctx context.Context, c *sql.
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
-			return sqlerr.New(sqlerr.Timeout, "query interrupted: the request was cancelled")
+			return cancelledError()
 		case errors.Is(qctx.Err(), context.DeadlineExceeded):
-			return sqlerr.New(sqlerr.Timeout, fmt.Sprintf(
-				"query interrupted after the %s statement timeout: make it cheaper (filter earlier, avoid cross joins and unbounded recursion, add LIMIT)",
-				db.opts.QueryTimeout))
+			return statementTimeoutError(db.opts.QueryTimeout)
 		}
 	}
 	return err

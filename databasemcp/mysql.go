@@ -282,12 +282,8 @@ func (m *MySQL) withConn(ctx context.Context, fn func(ctx context.Context, c *sq
 	c, err := m.db.Conn(waitCtx)
 	cancelWait()
 	if err != nil {
-		switch {
-		case ctx.Err() != nil:
-			return sqlerr.New(sqlerr.Timeout, "query interrupted: the request was cancelled")
-		case errors.Is(err, context.DeadlineExceeded):
-			return sqlerr.New(sqlerr.Timeout, fmt.Sprintf(
-				"database busy: all %d connections ran other queries for %s; try again shortly", m.conns, m.opts.QueryTimeout))
+		if busy := waitError(ctx, err, m.conns, m.opts.QueryTimeout); busy != nil {
+			return busy
 		}
 		return m.unavailable(err)
 	}
@@ -296,7 +292,7 @@ func (m *MySQL) withConn(ctx context.Context, fn func(ctx context.Context, c *sq
 	defer cancel()
 	err = fn(qctx, c)
 	if err != nil && ctx.Err() != nil {
-		return sqlerr.New(sqlerr.Timeout, "query interrupted: the request was cancelled")
+		return cancelledError()
 	}
 	if err != nil && errors.Is(qctx.Err(), context.DeadlineExceeded) {
 		return m.timeoutError()
@@ -311,11 +307,7 @@ func (m *MySQL) unavailable(err error) *sqlerr.Error {
 	return sqlerr.New(sqlerr.DatabaseError, "database unavailable: "+mysqlconfig.ConnectError(m.target, err).Error()+"; try again")
 }
 
-func (m *MySQL) timeoutError() *sqlerr.Error {
-	return sqlerr.New(sqlerr.Timeout, fmt.Sprintf(
-		"query interrupted after the %s statement timeout: make it cheaper (filter earlier, avoid cross joins and unbounded recursion, add LIMIT)",
-		m.opts.QueryTimeout))
-}
+func (m *MySQL) timeoutError() *sqlerr.Error { return statementTimeoutError(m.opts.QueryTimeout) }
 
 // discard makes the pool drop c (its session state is unknown: a
 // cancelled read, a failed rollback).

@@ -221,7 +221,7 @@ func (p *Postgres) withConn(ctx context.Context, fresh bool, fn func(ctx context
 	case err == nil:
 		return nil
 	case ctx.Err() != nil:
-		return sqlerr.New(sqlerr.Timeout, "query interrupted: the request was cancelled")
+		return cancelledError()
 	case errors.Is(qctx.Err(), context.DeadlineExceeded):
 		return p.timeoutError()
 	case sessionLost(c.Conn(), err):
@@ -266,8 +266,4 @@ func (p *Postgres) acquire(ctx context.Context, fresh bool) (*pgxpool.Conn, erro
 	}
 }
 
-func (p *Postgres) timeoutError() *sqlerr.Error {
-	return sqlerr.New(sqlerr.Timeout, fmt.Sprintf(
-		"query interrupted after the %s statement timeout: make it cheaper (filter earlier, avoid cross joins and unbounded recursion, add LIMIT)",
-		p.opts.QueryTimeout))
-}
+func (p *Postgres) timeoutError() *sqlerr.Error { return statementTimeoutError(p.opts.QueryTimeout) }

@@ -119,7 +119,8 @@ func TestInstallAllocator(t *testing.T) {
 	}
 }
 
-func installInChild(t *testing.T, mode string) {
+func installInChild(t testing.TB, mode string) {
+	t.Helper()
 	versions := validatedModules
 	if mode == "other-libc" {
 		versions = map[string]string{}
@@ -146,7 +147,7 @@ func installInChild(t *testing.T, mode string) {
 // concurrentQueries runs the queries that allocate most (strftime on every
 // row, sorts, long strings) on 8 connections at once and compares each
 // with its serial result.
-func concurrentQueries(t *testing.T) {
+func concurrentQueries(t testing.TB) {
 	path := testfixture.SalesDB(t, 5000)
 	db, err := Open(context.Background(), path, Options{Connections: 8})
 	if err != nil {
@@ -278,7 +279,7 @@ func (b block) fill() {
 	}
 }
 
-func (b block) check(t *testing.T) bool {
+func (b block) check(t testing.TB) bool {
 	t.Helper()
 	for i, c := range bytesAt(b.p, b.n) {
 		if want := b.seed + byte(i*7); c != want {
@@ -293,7 +294,7 @@ func (b block) check(t *testing.T) bool {
 // around, as len(script) operations of connection id: a byte's value mod 4
 // is malloc, realloc, free or hand off, the next two bytes a size (up to
 // 64 KiB, which crosses the allocator's page sizes).
-func runScript(t *testing.T, a *shardedAllocator, id int32, script []byte, g int, handoff chan block) {
+func runScript(t testing.TB, a *shardedAllocator, id int32, script []byte, g int, handoff chan block) {
 	var live []block
 	defer func() {
 		for _, b := range live {

@@ -23,6 +23,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/coalesce"
 	"talk2tables/config"
 	"talk2tables/mcptasks"
 	"talk2tables/orchestrator"
@@ -46,6 +47,7 @@ type Orchestrator interface {
 	Resources(ctx context.Context) ([]orchestrator.ResourceSnapshot, error)
 	Health() mcpclient.Health
 	GeneratorName() string
+	OfflineGenerator() sqlgen.Generator
 	Downstreams() []mcpclient.Downstream
 	CallTool(ctx context.Context, serverID, tool string, args any, opts mcpclient.CallOptions) (*mcp.CallToolResult, error)
 	ReadResource(ctx context.Context, serverID, uri string, opts mcpclient.CallOptions) ([]mcp.ResourceContents, error)
@@ -78,10 +80,13 @@ type Gateway struct {
 	resRoutes  map[string]resourceRoute       // prefixed URI → downstream
 	authRoutes map[string]map[string]mcp.Tool // forward_auth server → tools seen
 	stopWatch  func()
-	refreshing bool
-	dirty      bool
-	closed     bool
-	wg         sync.WaitGroup
+	// refresher rebuilds the re-exposed tools and resources in the
+	// background when the orchestrator reports a change (a notification
+	// arrives on a transport's reader, which must not wait); changes during
+	// a rebuild cause one more.
+	refresher *coalesce.Runner
+	closed    bool
+	wg        sync.WaitGroup
 }
 
 // route is a re-exposed downstream tool.
@@ -100,7 +105,7 @@ type resourceRoute struct {
 type Option func(*Gateway)
 
 // WithOfflineGenerator sets the generator that answers when sampling the
-// client's model fails (default: the built-in offline generator).
+// client's model fails (default: the orchestrator's built-in planner).
 func WithOfflineGenerator(g sqlgen.Generator) Option { return func(gw *Gateway) { gw.offline = g } }
 
 // WithWebhookClient sets the HTTP client of approval webhooks.
@@ -128,7 +133,7 @@ func New(orch Orchestrator, cfg *config.Config, logger *slog.Logger, opts ...Opt
 		o(g)
 	}
 	if g.offline == nil {
-		g.offline = newOfflineGenerator(logger)
+		g.offline = orch.OfflineGenerator()
 	}
 	g.search = newSearchIndex(g)
 	g.srv = server.NewMCPServer(ServerName, Version,
@@ -144,7 +149,8 @@ func New(orch Orchestrator, cfg *config.Config, logger *slog.Logger, opts ...Opt
 	)
 	g.srv.AddTools(g.ownTools()...)
 	g.refresh()
-	g.stopWatch = orch.Watch(func(mcpclient.Change) { g.refreshLater() })
+	g.refresher = coalesce.New(g.refresh)
+	g.stopWatch = orch.Watch(func(mcpclient.Change) { g.refresher.Request() })
 	return g
 }
 
@@ -163,40 +169,12 @@ func (g *Gateway) Close() {
 	g.closed = true
 	g.mu.Unlock()
 	g.stopWatch()
+	g.refresher.Stop()
 	g.runs.closeAll()
 	if g.tasks != nil {
 		g.tasks.Close()
 	}
 	g.wg.Wait()
-}
-
-// refreshLater rebuilds the re-exposed tools and resources in the
-// background (a change notification arrives on a transport's reader, which
-// must not wait); changes during a rebuild cause one more.
-func (g *Gateway) refreshLater() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.closed {
-		return
-	}
-	g.dirty = true
-	if g.refreshing {
-		return
-	}
-	g.refreshing = true
-	g.wg.Go(func() {
-		for {
-			g.mu.Lock()
-			if !g.dirty || g.closed {
-				g.refreshing = false
-				g.mu.Unlock()
-				return
-			}
-			g.dirty = false
-			g.mu.Unlock()
-			g.refresh()
-		}
-	})
 }
 
 // refresh sets the MCP server's tools and resources from the downstream

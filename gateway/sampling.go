@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,17 +13,12 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"talk2tables/orchestrator"
-	"talk2tables/orchestrator/builtin"
 	"talk2tables/orchestrator/sqlgen"
 )
 
 // SamplingGeneratorName is the generator a result names when the client's
 // own model wrote its SQL.
 const SamplingGeneratorName = "sampling"
-
-// newOfflineGenerator is the generator that answers when the client's
-// model does not.
-func newOfflineGenerator(logger *slog.Logger) sqlgen.Generator { return builtin.New(logger) }
 
 // sampleFunc asks the client's model for one completion.
 type sampleFunc func(ctx context.Context, p mcp.CreateMessageParams) (*mcp.CreateMessageResult, error)

@@ -146,3 +146,12 @@ func TestNoSamplingWhenLLMConfiguredOrOff(t *testing.T) {
 		t.Errorf("the client's model was asked %d times with sampling off", len(p))
 	}
 }
+
+// The sampling fallback is the orchestrator's own built-in planner, not a
+// second instance with a second model cache.
+func TestSamplingFallbackIsTheOrchestratorsPlanner(t *testing.T) {
+	st := newStack(t, "")
+	if st.gw.offline != st.orch.OfflineGenerator() {
+		t.Errorf("gateway offline generator = %p, want the orchestrator's %p", st.gw.offline, st.orch.OfflineGenerator())
+	}
+}

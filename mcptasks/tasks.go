@@ -78,15 +78,15 @@ type Options struct {
 
 // Tasks holds the tasks of one MCP server. Close it when done.
 type Tasks struct {
-	srv   *server.MCPServer
-	opts  Options
-	log   *slog.Logger
-	now   func() time.Time
-	bg    context.Context
-	stop  context.CancelFunc
-	wg    sync.WaitGroup
-	mu    sync.Mutex
-	tasks map[string]*task
+	srv  *server.MCPServer
+	opts Options
+	log  *slog.Logger
+	now  func() time.Time
+	wg   sync.WaitGroup
+
+	mu     sync.Mutex
+	closed bool // Close was called: no task starts any more
+	tasks  map[string]*task
 }
 
 // task is one call running or run as a task.
@@ -120,14 +120,17 @@ func New(srv *server.MCPServer, opts Options) *Tasks {
 		log = slog.New(slog.DiscardHandler)
 	}
 	server.WithExtensions(map[string]any{Extension: map[string]any{}})(srv)
-	t := &Tasks{srv: srv, opts: opts, log: log.With("component", "mcp_tasks"), now: time.Now, tasks: map[string]*task{}}
-	t.bg, t.stop = context.WithCancel(context.Background())
-	return t
+	return &Tasks{srv: srv, opts: opts, log: log.With("component", "mcp_tasks"), now: time.Now, tasks: map[string]*task{}}
 }
 
 // Close cancels the tasks still running and waits for them to end.
 func (t *Tasks) Close() {
-	t.stop()
+	t.mu.Lock()
+	t.closed = true
+	for _, tk := range t.tasks {
+		tk.cancel() // a task still working is kept in t.tasks until it ends
+	}
+	t.mu.Unlock()
 	t.wg.Wait()
 }
 
@@ -177,7 +180,7 @@ func (t *Tasks) start(r *http.Request, tool string, inner []byte) (task, bool) {
 	tk := &task{id: rand.Text(), owner: ownerOf(r), tool: tool, created: now, updated: now, status: StatusWorking}
 	t.mu.Lock()
 	t.sweepLocked(now)
-	if t.bg.Err() != nil {
+	if t.closed {
 		t.mu.Unlock()
 		return task{}, false
 	}
@@ -192,7 +195,6 @@ func (t *Tasks) start(r *http.Request, tool string, inner []byte) (task, bool) {
 		ctx = t.opts.ContextFunc(ctx, r)
 	}
 	ctx, tk.cancel = context.WithCancel(ctx)
-	stopWithServer := context.AfterFunc(t.bg, tk.cancel)
 	ctx = context.WithValue(ctx, taskKey{}, &taskHandle{t: t, task: tk})
 	t.tasks[tk.id] = tk
 	created := *tk
@@ -202,7 +204,6 @@ func (t *Tasks) start(r *http.Request, tool string, inner []byte) (task, bool) {
 
 	go func() {
 		defer t.wg.Done()
-		defer stopWithServer()
 		defer tk.cancel()
 		resp := t.call(ctx, inner)
 		t.finish(tk, resp)

@@ -244,3 +244,24 @@ func TestTaskExpiry(t *testing.T) {
 		t.Errorf("running task past its TTL = %+v, want still working", r)
 	}
 }
+
+// Close cancels a task that is still running and waits for it; a call after
+// Close runs synchronously.
+func TestCloseCancelsRunningTasks(t *testing.T) {
+	url, tasks := fixtureServer(t, Options{})
+	c := &client{url: url, auth: "Bearer one", extensions: true}
+	created := c.tool(t, "slow_compute", map[string]any{"seconds": 600})
+	if created.Result["status"] != StatusWorking {
+		t.Fatalf("tools/call = %+v, want a working task", created)
+	}
+	closed := make(chan struct{})
+	go func() { tasks.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(30 * time.Second): // a hang guard, not a speed check
+		t.Fatal("Close did not return: the running task was not cancelled")
+	}
+	if r := c.tool(t, "slow_compute", map[string]any{"seconds": 0}); r.Result["resultType"] == "task" {
+		t.Errorf("tools/call after Close = %+v, want a synchronous result", r.Result)
+	}
+}

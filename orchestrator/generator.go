@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"talk2tables/config"
+	"talk2tables/orchestrator/builtin"
 	"talk2tables/orchestrator/sqlgen"
 )
 
@@ -18,6 +19,11 @@ func NewGenerator(cfg config.LLMConfig, logger *slog.Logger) (sqlgen.Generator, 
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	return newGenerator(cfg, logger, builtin.New(logger))
+}
+
+// newGenerator is NewGenerator with offline as its built-in generator.
+func newGenerator(cfg config.LLMConfig, logger *slog.Logger, offline *builtin.Generator) (sqlgen.Generator, error) {
 	provider := strings.ToLower(strings.TrimSpace(cfg.Provider))
 	key := ""
 	if cfg.APIKeyEnv != "" {
@@ -28,11 +34,11 @@ func NewGenerator(cfg config.LLMConfig, logger *slog.Logger) (sqlgen.Generator, 
 	case provider == "" || provider == config.ProviderBuiltin:
 		logger.Info("no LLM configured; using the built-in generator", "event", "llm_not_configured",
 			"component", "sqlgen", "provider", provider)
-		return newBuiltin(logger)
+		return offline, nil
 	case needsKey && cfg.APIKeyEnv != "" && key == "":
 		logger.Warn("LLM API key not set; using the built-in generator", "event", "llm_not_configured",
 			"component", "sqlgen", "provider", provider, "api_key_env", cfg.APIKeyEnv)
-		return newBuiltin(logger)
+		return offline, nil
 	}
 	llm, err := sqlgen.NewLLM(sqlgen.LLMOptions{
 		Provider:    provider,
@@ -57,11 +63,7 @@ func NewGenerator(cfg config.LLMConfig, logger *slog.Logger) (sqlgen.Generator, 
 		primary = sqlgen.NewCircuit(llm, cfg.CircuitFailures, cfg.CircuitCooldown, logger)
 	}
 	if cfg.Fallback == config.ProviderBuiltin {
-		b, err := newBuiltin(logger)
-		if err != nil {
-			return nil, err
-		}
-		return sqlgen.Fallback(primary, b), nil
+		return sqlgen.Fallback(primary, offline), nil
 	}
 	return primary, nil
 }

@@ -162,3 +162,15 @@ func TestLLMCircuitBreaker(t *testing.T) {
 		t.Errorf("llm_circuit_open = %v, want 1", got)
 	}
 }
+
+// The built-in planner New builds is the one OfflineGenerator hands out
+// (to the gateway's sampling fallback): one model cache, not two.
+func TestOneOfflinePlanner(t *testing.T) {
+	f := newFixture(t)
+	cfg := inprocConfig()
+	cfg.LLM.Provider = config.ProviderBuiltin
+	o := newOrch(t, cfg, WithInProcessServer("database_mcp", f.dbServer(t)), WithInProcessServer("product_metadata_mcp", f.metaServer(t)))
+	if o.OfflineGenerator() != o.gen {
+		t.Errorf("OfflineGenerator = %p, want the orchestrator's own built-in generator %p", o.OfflineGenerator(), o.gen)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"talk2tables/config"
+	"talk2tables/orchestrator/builtin"
 	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/mcpclient"
 	"talk2tables/orchestrator/resources"
@@ -27,10 +28,13 @@ import (
 // Orchestrator answers questions with the configured MCP servers and a SQL
 // generator. It is safe for concurrent use.
 type Orchestrator struct {
-	cfg     *config.Config
-	log     *slog.Logger
-	gen     sqlgen.Generator
-	ownGen  bool // gen was built by New from the llm config (Close tidies it)
+	cfg    *config.Config
+	log    *slog.Logger
+	gen    sqlgen.Generator
+	ownGen bool // gen was built by New from the llm config (Close tidies it)
+	// offline is the built-in planner: gen itself or gen's fallback when
+	// New built gen, and the gateway's sampling fallback (one model cache).
+	offline *builtin.Generator
 	metrics *Metrics
 
 	clients *mcpclient.Pool
@@ -97,8 +101,9 @@ func New(ctx context.Context, cfg *config.Config, logger *slog.Logger, opts ...O
 	for _, opt := range opts {
 		opt(o)
 	}
+	o.offline = builtin.New(logger)
 	if o.gen == nil {
-		g, err := NewGenerator(cfg.LLMSettings(), logger)
+		g, err := newGenerator(cfg.LLMSettings(), logger, o.offline)
 		if err != nil {
 			return nil, err
 		}
@@ -163,6 +168,12 @@ func (o *Orchestrator) RoutingTable() map[string]string { return o.clients.Routi
 
 // GeneratorName names the generator answering questions.
 func (o *Orchestrator) GeneratorName() string { return o.gen.Name() }
+
+// OfflineGenerator is the built-in planner the orchestrator answers with
+// offline (its generator, or that generator's fallback), for a face that
+// needs one of its own kind of fallback (the gateway, when the client's
+// model cannot answer): one model cache serves both.
+func (o *Orchestrator) OfflineGenerator() sqlgen.Generator { return o.offline }
 
 // ResourceSnapshot is one server's resources as last gathered.
 type ResourceSnapshot struct {

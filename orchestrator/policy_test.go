@@ -107,20 +107,49 @@ func TestServerEverythingNotSubscribed(t *testing.T) {
 	if canSub && !dbSubs {
 		t.Error("database://schema not subscribed to, want it (it feeds the prompt)")
 	}
-	// Ask it for its simulated updates (every 5 s to subscribers): none come.
-	err = ev.Call(context.Background(), "tools/call", func(ctx context.Context, cl *client.Client) error {
-		req := mcp.CallToolRequest{}
-		req.Params.Name = "toggle-subscriber-updates"
-		_, err := cl.CallTool(ctx, req)
-		return err
+	// Ask it for its simulated updates: it sends one to each subscribed
+	// resource at once, before its reply, then every 5 s. The stdio client
+	// handles notifications in order on its reading goroutine, so when the
+	// reply is back any update sent with it has invalidated the cache: the
+	// cached snapshot still being there means none came.
+	toggle := func() {
+		t.Helper()
+		err := ev.Call(context.Background(), "tools/call", func(ctx context.Context, cl *client.Client) error {
+			req := mcp.CallToolRequest{}
+			req.Params.Name = "toggle-subscriber-updates"
+			_, err := cl.CallTool(ctx, req)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	toggle()
+	if snap, expired := o.cache.Lookup("everything", time.Now()); snap == nil && !expired {
+		t.Error("server-everything invalidated the cache: it sent an update for a resource, want none subscribed")
+	}
+	// The control: once one of its resources is subscribed to (by hand, as
+	// the orchestrator would not), restarting the updates invalidates it.
+	var uri string
+	for _, s := range g.Snaps {
+		if s.ServerID == "everything" {
+			for u := range s.Resources {
+				uri = u
+				break
+			}
+		}
+	}
+	err = ev.Call(context.Background(), "resources/subscribe", func(ctx context.Context, cl *client.Client) error {
+		req := mcp.SubscribeRequest{}
+		req.Params.URI = uri
+		return cl.Subscribe(ctx, req)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(6 * time.Second)
-	for _, e := range logs.Events(t, "resource_cache_invalidated") {
-		if e["server"] == "everything" {
-			t.Errorf("server-everything invalidated the cache: %v", e)
-		}
+	toggle() // off
+	toggle() // on: an update for uri at once
+	if snap, _ := o.cache.Lookup("everything", time.Now()); snap != nil {
+		t.Errorf("the cache still holds server-everything's resources after an update of subscribed %s: the control failed", uri)
 	}
 }

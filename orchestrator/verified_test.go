@@ -37,7 +37,7 @@ func newBook(tb testing.TB) *verified.Book {
 
 // verifiedOrch is the sample database and catalog in-process, with a
 // state database, answered by gen.
-func verifiedOrch(t *testing.T, f *fixture, gen Option) (*Orchestrator, *verified.Book) {
+func verifiedOrch(t testing.TB, f *fixture, gen Option) (*Orchestrator, *verified.Book) {
 	t.Helper()
 	book := newBook(t)
 	o := newOrch(t, inprocConfig(), WithInProcessServer("database_mcp", f.dbServer(t)),

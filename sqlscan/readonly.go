@@ -178,7 +178,7 @@ func (d Dialect) explainOptions(toks []Token, i int) int {
 	// EXPLAIN ( option [, ...] ) statement: an option list starts with an
 	// option name, a statement in parentheses with a statement keyword.
 	if i+1 < len(toks) && toks[i].IsPunct("(") && toks[i+1].Kind == Word && !statementStart(toks[i+1].Upper) {
-		if j := closingParen(toks, i); j > 0 {
+		if j := ClosingParen(toks, i); j > 0 {
 			return j + 1
 		}
 		return len(toks)
@@ -194,8 +194,9 @@ func statementStart(w string) bool {
 	return w == "SELECT" || w == "WITH" || w == "VALUES" || w == "TABLE"
 }
 
-// closingParen returns the index of the ')' matching the '(' at open, or -1.
-func closingParen(toks []Token, open int) int {
+// ClosingParen returns the index of the ')' matching the '(' at toks[open],
+// or -1 when it is not closed.
+func ClosingParen(toks []Token, open int) int {
 	depth := 0
 	for j := open; j < len(toks); j++ {
 		switch {

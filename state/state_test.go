@@ -18,7 +18,7 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 // engines opens a fresh state database of each engine: an SQLite file in
 // a temp dir and a PostgreSQL database of the test cluster.
-func engines(t *testing.T) map[string]config.StateConfig {
+func engines(t testing.TB) map[string]config.StateConfig {
 	t.Helper()
 	return map[string]config.StateConfig{
 		EngineSQLite:   {Path: filepath.Join(t.TempDir(), "state.db")},

@@ -15,7 +15,7 @@ import (
 
 // withDefaultFilter is the sample environment whose catalog counts only
 // orders that were not cancelled, by default.
-func withDefaultFilter(t *testing.T) *env {
+func withDefaultFilter(t testing.TB) *env {
 	t.Helper()
 	path := filepath.Join(testfixture.RepoRoot(t), "testdata", "sales_catalog.json")
 	var cat map[string]any

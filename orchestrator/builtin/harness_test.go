@@ -250,7 +250,7 @@ func sameRows(got, want [][]any, ordered bool) error {
 
 // check generates SQL for the question and compares its rows with the
 // hand-written SQL's; the hand-written SQL must return data.
-func (e *env) check(t *testing.T, g *Generator, c question) {
+func (e *env) check(t testing.TB, g *Generator, c question) {
 	t.Helper()
 	want := e.rows(t, c.want)
 	if empty(want) {
@@ -274,7 +274,7 @@ func (e *env) check(t *testing.T, g *Generator, c question) {
 
 // checkLoose is check with the evaluation harness's comparison: extra
 // result columns (a key beside a name) are fine.
-func (e *env) checkLoose(t *testing.T, g *Generator, c question) {
+func (e *env) checkLoose(t testing.TB, g *Generator, c question) {
 	t.Helper()
 	want := e.rows(t, c.want)
 	if empty(want) {
@@ -301,7 +301,7 @@ func head(r [][]any) [][]any {
 }
 
 // declines asserts the generator refuses the question with a hint.
-func (e *env) declines(t *testing.T, g *Generator, q string) *sqlgen.SQLGenerationError {
+func (e *env) declines(t testing.TB, g *Generator, q string) *sqlgen.SQLGenerationError {
 	t.Helper()
 	req := e.req
 	req.Question = q

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"talk2tables/catalog"
+	"talk2tables/jsonval"
 )
 
 // Dialects the planner writes.
@@ -346,15 +347,15 @@ func (r *renderer) cond(c *cond) string {
 	case cLike:
 		switch r.dialect {
 		case dialectPostgres:
-			return r.expr(c.e) + " ILIKE " + quote(str(c.values[0]))
+			return r.expr(c.e) + " ILIKE " + quote(jsonval.Text(c.values[0]))
 		case dialectMySQL:
 			// Case-insensitive as SQLite's LIKE whatever the collation; a
 			// backslash is LIKE's escape in MySQL, so one in the pattern is
 			// doubled for LIKE and again for the string.
-			pattern := strings.ReplaceAll(str(c.values[0]), `\`, `\\`)
+			pattern := strings.ReplaceAll(jsonval.Text(c.values[0]), `\`, `\\`)
 			return "LOWER(" + r.expr(c.e) + ") LIKE LOWER(" + r.quote(pattern) + ")"
 		}
-		return r.expr(c.e) + " LIKE " + quote(str(c.values[0]))
+		return r.expr(c.e) + " LIKE " + quote(jsonval.Text(c.values[0]))
 	case cOr:
 		parts := make([]string, len(c.subs))
 		for i, s := range c.subs {
@@ -412,7 +413,7 @@ func (r *renderer) literal(v any, c *column) string {
 		}
 		return "0"
 	}
-	return r.quote(str(v))
+	return r.quote(jsonval.Text(v))
 }
 
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

@@ -3,7 +3,6 @@ package builtin
 import (
 	"encoding/json"
 	"sort"
-	"strconv"
 
 	"talk2tables/catalog"
 	"talk2tables/orchestrator/sqlgen"
@@ -121,22 +120,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-func str(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case json.Number:
-		return x.String()
-	case int:
-		return strconv.Itoa(x)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case bool:
-		return strconv.FormatBool(x)
-	}
-	return ""
 }

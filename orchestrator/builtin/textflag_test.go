@@ -56,7 +56,7 @@ func TestTextFlagWithoutCatalog(t *testing.T) {
 }
 
 // countRows is the row count of a listing, or the value of a one-cell count.
-func countRows(t *testing.T, db *sql.DB, q string) int64 {
+func countRows(t testing.TB, db *sql.DB, q string) int64 {
 	t.Helper()
 	rows, err := db.Query(q)
 	if err != nil {

@@ -202,43 +202,9 @@ var numberWords = map[string]int{
 	"fifty": 50, "hundred": 100, "once": 1, "twice": 2, "thrice": 3,
 }
 
-// dlDistance is the optimal-string-alignment Damerau-Levenshtein distance,
-// capped: it returns max+1 as soon as the distance must exceed max.
-func dlDistance(a, b string, max int) int {
-	la, lb := len(a), len(b)
-	if d := la - lb; d > max || -d > max {
-		return max + 1
-	}
-	var buf [3][48]int
-	if lb+1 > len(buf[0]) {
-		return max + 1
-	}
-	prev2, prev, cur := buf[0][:lb+1], buf[1][:lb+1], buf[2][:lb+1]
-	for j := 0; j <= lb; j++ {
-		prev[j] = j
-	}
-	for i := 1; i <= la; i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= lb; j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				v = min(v, prev2[j-2]+1)
-			}
-			cur[j] = v
-			rowMin = min(rowMin, v)
-		}
-		if rowMin > max {
-			return max + 1
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[lb]
-}
+// dlDistance is catalog.EditDistance (the optimal-string-alignment
+// distance, capped at max+1), under the name the lexicon calls it by.
+func dlDistance(a, b string, max int) int { return catalog.EditDistance(a, b, max) }
 
 // typoLimit is the number of edits tolerated in a word of n letters: none
 // below 5 letters (short words are too easily another word), 1 up to 8, 2

@@ -21,6 +21,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"talk2tables/coalesce"
 	"talk2tables/config"
 	"talk2tables/telemetry"
 )
@@ -73,9 +74,9 @@ type Conn struct {
 	reconnecting bool
 	connectedAt  int // how many times it connected
 	// toolsRefresh and resourcesRefresh re-list the server's tools and
-	// resources after a list_changed notification (refreshLater).
-	toolsRefresh     refresh
-	resourcesRefresh refresh
+	// resources after a list_changed notification (refreshJob).
+	toolsRefresh     *coalesce.Runner
+	resourcesRefresh *coalesce.Runner
 	// rawHeaders are sent as they are (no ${VAR} expansion) over the
 	// configured headers: a forward_auth caller's Authorization.
 	rawHeaders map[string]string
@@ -518,58 +519,29 @@ func (c *Conn) onNotification(n mcp.JSONRPCNotification) {
 		c.resourceUpdated(uri)
 	case string(mcp.MethodNotificationResourcesListChanged):
 		c.resourcesChanged(n.Method)
-		c.refreshResourcesLater()
+		c.resourcesRefresh.Request() // re-list them in the background
 	case string(mcp.MethodNotificationProgress):
 		c.p.routeProgress(n)
 	case mcp.MethodNotificationToolsListChanged:
 		c.log.Info("tools changed on server", "event", "tools_list_changed", "component", "mcp_client")
-		c.refreshToolsLater()
+		c.toolsRefresh.Request() // re-list them in the background
 	}
 }
 
-// refreshToolsLater re-lists the server's tools in the background after a
-// tools/list_changed notification (see refreshLater).
-func (c *Conn) refreshToolsLater() {
-	c.refreshLater(&c.toolsRefresh, func(ctx context.Context) { _ = c.refreshTools(ctx) })
-}
-
-// refresh is the state of one kind of background refresh of a server
-// (its tools, its resources); c.mu guards it.
-type refresh struct {
-	dirty   bool // a notification came since the refresh running started
-	running bool
-}
-
-// refreshLater runs fn in the background: the notification asking for it
-// arrives on the transport's reader, which must not wait for the answer to
-// its own request. Notifications that arrive during a refresh cause one
-// more refresh, never a pile of them.
-func (c *Conn) refreshLater(r *refresh, fn func(ctx context.Context)) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.p.closed() {
-		return
-	}
-	r.dirty = true
-	if r.running {
-		return
-	}
-	r.running = true
-	c.p.wg.Go(func() {
-		for {
-			c.mu.Lock()
-			if !r.dirty || c.p.closed() {
-				r.running = false
-				c.mu.Unlock()
-				return
-			}
-			r.dirty = false
-			c.mu.Unlock()
-			ctx, stop := c.p.background()
-			fn(ctx)
-			stop()
+// refreshJob is fn on a background context, for a coalesce.Runner: the
+// notification asking for it arrives on the transport's reader, which must
+// not wait for the answer to its own request, and notifications that
+// arrive during a refresh cause one more refresh, never a pile of them.
+// Nothing runs once the pool is closed.
+func (c *Conn) refreshJob(fn func(ctx context.Context)) func() {
+	return func() {
+		if c.p.closed() {
+			return
 		}
-	})
+		ctx, stop := c.p.background()
+		defer stop()
+		fn(ctx)
+	}
 }
 
 // refreshTools replaces the server's tool list (and so its routes) with a

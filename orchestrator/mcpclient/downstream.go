@@ -224,12 +224,6 @@ func (p *Pool) routeProgress(n mcp.JSONRPCNotification) {
 	fn.(func(float64, float64, string))(num("progress"), num("total"), msg)
 }
 
-// refreshResourcesLater re-lists the server's resources in the background
-// after a resources/list_changed notification (see refreshLater).
-func (c *Conn) refreshResourcesLater() {
-	c.refreshLater(&c.resourcesRefresh, c.refreshResources)
-}
-
 // refreshResources replaces the server's resource list with a fresh one.
 func (c *Conn) refreshResources(ctx context.Context) {
 	_, gen, ok := c.current()

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"talk2tables/coalesce"
 	"talk2tables/config"
 )
 
@@ -144,7 +145,10 @@ func New(cfg *config.Config, logger *slog.Logger, opts Options) *Pool {
 		if sc.OAuth != nil {
 			p.oauth[id] = newOAuthSource(id, sc, logger.With("mcp_server", id))
 		}
-		p.conns[id] = &Conn{id: id, cfg: sc, p: p, state: StateDisconnected, log: logger.With("mcp_server", id)}
+		c := &Conn{id: id, cfg: sc, p: p, state: StateDisconnected, log: logger.With("mcp_server", id)}
+		c.toolsRefresh = coalesce.New(c.refreshJob(func(ctx context.Context) { _ = c.refreshTools(ctx) }))
+		c.resourcesRefresh = coalesce.New(c.refreshJob(c.refreshResources))
+		p.conns[id] = c
 	}
 	p.ordered = sortedConns(p.conns)
 	return p
@@ -203,6 +207,8 @@ func (p *Pool) Close() {
 		var wg sync.WaitGroup
 		for _, c := range p.ordered {
 			wg.Go(c.close)
+			wg.Go(c.toolsRefresh.Stop)
+			wg.Go(c.resourcesRefresh.Stop)
 		}
 		for _, a := range p.authServers {
 			wg.Go(a.close)

@@ -12,6 +12,7 @@ import (
 
 	"talk2tables/catalog"
 	"talk2tables/config"
+	"talk2tables/jsonval"
 	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/mcpclient"
 )
@@ -174,22 +175,6 @@ func (rc *Cache) discoveryQuery(ctx context.Context, c *mcpclient.Conn, sql stri
 	return out, nil
 }
 
-// str reads a discovery value as text ("" for NULL).
-func str(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case float64:
-		if x == float64(int64(x)) {
-			return fmt.Sprintf("%d", int64(x))
-		}
-		return fmt.Sprint(x)
-	}
-	return fmt.Sprint(v)
-}
-
 // num reads a discovery value as an integer (0 for NULL or text that is no
 // number; booleans as 0/1).
 func num(v any) int64 {
@@ -313,7 +298,7 @@ func (rc *Cache) guessDialect(ctx context.Context, c *mcpclient.Conn) (string, e
 	}
 	v := ""
 	if len(rows) > 0 {
-		v = strings.ToLower(str(rows[0]["v"]))
+		v = strings.ToLower(jsonval.Text(rows[0]["v"]))
 	}
 	if strings.Contains(v, "postgres") || strings.Contains(v, "cockroach") || strings.Contains(v, "yugabyte") {
 		return config.DialectPostgres, nil
@@ -353,7 +338,7 @@ func (rc *Cache) discoverBySQL(ctx context.Context, c *mcpclient.Conn) (*discove
 	rc.discoverValues(ctx, c, d, tables)
 	doc.Today = rc.discoverToday(ctx, c, d)
 	if rows, err := rc.discoveryQuery(ctx, c, d.database); err == nil && len(rows) > 0 {
-		doc.Database = path.Base(str(rows[0]["db"]))
+		doc.Database = path.Base(jsonval.Text(rows[0]["db"]))
 	}
 	return doc, nil
 }
@@ -371,27 +356,27 @@ func (rc *Cache) discoverColumns(ctx context.Context, c *mcpclient.Conn, d sqlDi
 	var tables []*discoveredTable
 	byKey := map[string]*discoveredTable{}
 	for _, r := range rows {
-		if str(r["table_name"]) == "" || str(r["column_name"]) == "" {
+		if jsonval.Text(r["table_name"]) == "" || jsonval.Text(r["column_name"]) == "" {
 			return nil, fmt.Errorf("the catalog statement answered rows without table_name and column_name (%v); "+
 				"the executor did not run it as %s; set the server's dialect or schema_discovery", r, d.name)
 		}
-		schema := str(r["table_schema"])
+		schema := jsonval.Text(r["table_schema"])
 		if slicesContains(d.hiddenSchemas, schema) {
 			schema = ""
 		}
-		key := schema + "." + str(r["table_name"])
+		key := schema + "." + jsonval.Text(r["table_name"])
 		t := byKey[key]
 		if t == nil {
-			t = &discoveredTable{Name: str(r["table_name"]), Schema: schema, Columns: []*discoveredCol{},
+			t = &discoveredTable{Name: jsonval.Text(r["table_name"]), Schema: schema, Columns: []*discoveredCol{},
 				ForeignKeys: []discoveredFK{}, Indexes: []json.RawMessage{}, byName: map[string]*discoveredCol{}}
-			if k := strings.ToLower(str(r["table_type"])); k == "view" || strings.Contains(k, "view") {
+			if k := strings.ToLower(jsonval.Text(r["table_type"])); k == "view" || strings.Contains(k, "view") {
 				t.Kind, t.RowCount = "view", -1
 			}
 			byKey[key] = t
 			tables = append(tables, t)
 		}
-		col := &discoveredCol{Name: str(r["column_name"]), Type: str(r["data_type"]),
-			Nullable: strings.EqualFold(str(r["is_nullable"]), "YES"), PrimaryKey: num(r["pk"]) > 0}
+		col := &discoveredCol{Name: jsonval.Text(r["column_name"]), Type: jsonval.Text(r["data_type"]),
+			Nullable: strings.EqualFold(jsonval.Text(r["is_nullable"]), "YES"), PrimaryKey: num(r["pk"]) > 0}
 		t.Columns = append(t.Columns, col)
 		t.byName[col.Name] = col
 		if t.Kind == "" && isTextType(col.Type) {
@@ -440,8 +425,8 @@ func (rc *Cache) discoverKeys(ctx context.Context, c *mcpclient.Conn, d sqlDiale
 			return err
 		}
 		for _, r := range rows {
-			if t := find(str(r["table_schema"]), str(r["table_name"])); t != nil {
-				if col := t.byName[str(r["column_name"])]; col != nil {
+			if t := find(jsonval.Text(r["table_schema"]), jsonval.Text(r["table_name"])); t != nil {
+				if col := t.byName[jsonval.Text(r["column_name"])]; col != nil {
 					col.PrimaryKey, col.Nullable = true, false
 				}
 			}
@@ -458,14 +443,14 @@ func (rc *Cache) discoverKeys(ctx context.Context, c *mcpclient.Conn, d sqlDiale
 	var order []fkKey
 	groups := map[fkKey]*discoveredFK{}
 	for _, r := range rows {
-		t := find(str(r["table_schema"]), str(r["table_name"]))
+		t := find(jsonval.Text(r["table_schema"]), jsonval.Text(r["table_name"]))
 		if t == nil {
 			continue
 		}
-		k := fkKey{t, str(r["fk_name"])}
+		k := fkKey{t, jsonval.Text(r["fk_name"])}
 		fk := groups[k]
-		refTable := str(r["ref_table"])
-		if rs := str(r["ref_schema"]); rs != "" && !slicesContains(d.hiddenSchemas, rs) {
+		refTable := jsonval.Text(r["ref_table"])
+		if rs := jsonval.Text(r["ref_schema"]); rs != "" && !slicesContains(d.hiddenSchemas, rs) {
 			refTable = rs + "." + refTable
 		}
 		if fk == nil {
@@ -476,8 +461,8 @@ func (rc *Cache) discoverKeys(ctx context.Context, c *mcpclient.Conn, d sqlDiale
 			fk.Column += ","
 			fk.ReferencesColumn += ","
 		}
-		fk.Column += str(r["column_name"])
-		ref := str(r["ref_column"])
+		fk.Column += jsonval.Text(r["column_name"])
+		ref := jsonval.Text(r["ref_column"])
 		if ref == "" {
 			ref = primaryKeyOf(find("", refTable))
 		}
@@ -569,7 +554,7 @@ func (rc *Cache) discoverValues(ctx context.Context, c *mcpclient.Conn, d sqlDia
 			vals := make([][]string, len(cols))
 			for _, r := range rows {
 				if i := num(r["i"]); i >= 0 && int(i) < len(cols) {
-					vals[i] = append(vals[i], str(r["v"]))
+					vals[i] = append(vals[i], jsonval.Text(r["v"]))
 				}
 			}
 			for i, col := range cols {
@@ -585,7 +570,7 @@ func (rc *Cache) discoverValues(ctx context.Context, c *mcpclient.Conn, d sqlDia
 // discoverToday is the database's current date, else the clock's (UTC).
 func (rc *Cache) discoverToday(ctx context.Context, c *mcpclient.Conn, d sqlDialect) string {
 	if rows, err := rc.discoveryQuery(ctx, c, d.today); err == nil && len(rows) > 0 {
-		if t := str(rows[0]["today"]); len(t) >= 10 {
+		if t := jsonval.Text(rows[0]["today"]); len(t) >= 10 {
 			return t[:10]
 		}
 	}

@@ -304,7 +304,7 @@ func scanExpr(toks []sqlscan.Token) (exprScan, bool) {
 		case t.Kind == sqlscan.Word && (t.Upper == "SELECT" || t.Upper == "OVER" || t.Upper == "FILTER"):
 			return r, false
 		case t.Kind == sqlscan.Word && i+1 < len(toks) && toks[i+1].IsPunct("("):
-			end := matchParen(toks, i+1)
+			end := sqlscan.ClosingParen(toks, i+1)
 			if end < 0 {
 				return r, false
 			}
@@ -335,23 +335,6 @@ func scanExpr(toks []sqlscan.Token) (exprScan, bool) {
 		}
 	}
 	return r, true
-}
-
-// matchParen returns the index of the ')' closing the '(' at open, or -1.
-func matchParen(toks []sqlscan.Token, open int) int {
-	depth := 0
-	for i := open; i < len(toks); i++ {
-		switch {
-		case toks[i].IsPunct("("):
-			depth++
-		case toks[i].IsPunct(")"):
-			depth--
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
 }
 
 // exprText normalises an expression for comparison: words and quoted

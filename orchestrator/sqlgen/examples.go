@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"talk2tables/jsonval"
 )
 
 // examples are facts of the live database shown to the model as worked
@@ -188,7 +189,7 @@ func (e *examples) fromEntities(sets []any) {
 		if name == "" || v["key"] == nil {
 			continue
 		}
-		k := scalarString(v["key"])
+		k := jsonval.Text(v["key"])
 		if _, ok := v["key"].(string); ok {
 			k = "'" + strings.ReplaceAll(k, "'", "''") + "'"
 		}

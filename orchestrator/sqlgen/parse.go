@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"talk2tables/catalog"
+	"talk2tables/jsonval"
 	"talk2tables/sqlerr"
 	"talk2tables/sqlscan"
 )
@@ -238,12 +239,12 @@ func (w wirePlan) plan() Plan {
 			case map[string]any:
 				m := make(map[string]string, len(v))
 				for col, val := range v {
-					m[col] = scalarString(val)
+					m[col] = jsonval.Text(val)
 				}
 				p.ResolvedEntities[phrase] = m
 			case nil:
 			default:
-				p.ResolvedEntities[phrase] = map[string]string{"value": scalarString(v)}
+				p.ResolvedEntities[phrase] = map[string]string{"value": jsonval.Text(v)}
 			}
 		}
 	}
@@ -308,24 +309,6 @@ func confidence(v any) float64 {
 		return 1
 	}
 	return f
-}
-
-// scalarString renders a JSON value as text: numbers without exponent,
-// strings as-is, anything else as compact JSON.
-func scalarString(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case float64:
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(v)
-	case nil:
-		return ""
-	default:
-		b, _ := json.Marshal(v)
-		return string(b)
-	}
 }
 
 // balancedEnd returns the offset just past the '}' that closes the object
@@ -419,7 +402,7 @@ func startsLikeSQL(s string) bool {
 	// A typo of SELECT must look like one: upper case in the answer and
 	// followed by more SQL, so that prose starting "Select the ..." is not
 	// mistaken for it.
-	return len(toks) > 1 && toks[0].Text == w && len(w) >= 4 && catalog.EditDistance(w, "SELECT") <= 2
+	return len(toks) > 1 && toks[0].Text == w && len(w) >= 4 && catalog.EditDistance(w, "SELECT", 2) <= 2
 }
 
 // statementKeywords start read-only statements.

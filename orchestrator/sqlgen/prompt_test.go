@@ -85,7 +85,7 @@ func goldenRepair() *Repair {
 
 // checkPromptGolden builds req's prompts and compares them with the golden
 // file name (refreshed instead with UPDATE_GOLDEN=1).
-func checkPromptGolden(t *testing.T, name string, req Request) {
+func checkPromptGolden(t testing.TB, name string, req Request) {
 	t.Helper()
 	system, user := BuildPrompt(req)
 	got := "=== system ===\n" + system + "\n=== user ===\n" + user + "\n"

@@ -180,7 +180,8 @@ func TestWideRepairWidens(t *testing.T) {
 	first := Request{Question: q, Dialect: "sqlite", Today: "2026-01-15", Servers: servers, Rendered: base}
 	_, user := BuildPrompt(first)
 	if shownTables(user, names)["transit_ridership_counts"] {
-		t.Skip("the first selection already holds transit_ridership_counts; the widening has nothing to add")
+		t.Fatalf("the first selection of %q already holds transit_ridership_counts, so the repair has nothing to widen: "+
+			"pick a question whose first prompt lacks it", q)
 	}
 	tests := []struct {
 		name string
