@@ -274,7 +274,7 @@ func (l *lexicon) typoIn(cands []*lexEntry, toks []token, i int, hits []*lexEntr
 				break
 			}
 			lim := typoLimit(len(want))
-			dk := min(dlDistance(t.s, want, lim), dlDistance(t.w, want, lim))
+			dk := min(catalog.EditDistance(t.s, want, lim), catalog.EditDistance(t.w, want, lim))
 			if dk > lim {
 				ok = false
 				break

@@ -202,10 +202,6 @@ var numberWords = map[string]int{
 	"fifty": 50, "hundred": 100, "once": 1, "twice": 2, "thrice": 3,
 }
 
-// dlDistance is catalog.EditDistance (the optimal-string-alignment
-// distance, capped at max+1), under the name the lexicon calls it by.
-func dlDistance(a, b string, max int) int { return catalog.EditDistance(a, b, max) }
-
 // typoLimit is the number of edits tolerated in a word of n letters: none
 // below 5 letters (short words are too easily another word), 1 up to 8, 2
 // from 9.
