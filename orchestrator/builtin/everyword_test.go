@@ -91,6 +91,14 @@ func TestEveryWordRules(t *testing.T) {
 		{"When was Cleo Dunn hired?", `SELECT hired_on FROM brewer WHERE full_name = 'Cleo Dunn'`, false},
 		{"Who are the two earliest hired brewers, and when were they hired?",
 			`SELECT full_name, hired_on FROM brewer ORDER BY hired_on LIMIT 2`, false},
+		{"Name the brewer who was hired first.", `SELECT full_name FROM brewer ORDER BY hired_on LIMIT 1`, false},
+		{"On average, how many grams does a batch hop have?", `SELECT AVG(grams) FROM batch_hop`, false},
+		{"In 2025, how many batches were started?",
+			`SELECT COUNT(*) FROM batch WHERE started_on >= '2025-01-01' AND started_on < '2026-01-01'`, false},
+		{"Which brewers were hired in the 2010s?",
+			`SELECT full_name FROM brewer WHERE hired_on >= '2010-01-01' AND hired_on < '2020-01-01'`, false},
+		{"Which brewers were hired after 2012, and when were they hired?",
+			`SELECT full_name, hired_on FROM brewer WHERE hired_on >= '2013-01-01'`, false},
 	}
 	declined := []string{
 		"What is the average number of grams per batch?",                       // one figure, or one per batch?
@@ -98,6 +106,7 @@ func TestEveryWordRules(t *testing.T) {
 		"Who tasted batch 7?",                                                  // a person, through which key?
 		"List the brewers whose founded year is 1996 please and their batches", // two tables
 		"How many batches were started in each year of founding?",              // which year?
+		"Give every brewer a mentor.",                                          // a write
 	}
 	for _, mode := range []string{"schema only", "drafted catalog"} {
 		t.Run(mode, func(t *testing.T) {
