@@ -169,7 +169,13 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 		return sqlgen.Plan{}, false, decline("%q could be the rows of %s or the kinds of %s they list", b.q.subject.text, p.root.name, k.name).
 			withHint("ask about %s by its own name, or say which %s rows", k.name, p.root.name)
 	}
-	if t := b.subject; t != nil && p.root != t && !p.joins.in[t] {
+	if s := r.q.subject; s != nil && s.isTable() && b.subject != nil {
+		// "how many garden plots" (a garden table, a plot table): not the gardens alone
+		if t, err := b.tableOf(s); err == nil && t != b.subject && !planUses(p, t) {
+			return sqlgen.Plan{}, false, decline("I did not see how %s enters the answer", t.name)
+		}
+	}
+	if t := b.subject; t != nil && !planUses(p, t) {
 		// "what grades did S get, and in which courses?": the rows asked
 		// about never reach the answer
 		return sqlgen.Plan{}, false, decline("I did not see how %s enters the answer", t.name)
@@ -756,3 +762,17 @@ func (r *creader) givesRows() bool {
 }
 
 var giveVerbs = setOf("give", "assign", "award", "grant", "set")
+
+// planUses: t is the plan's root, joined, or read in one of its
+// subqueries.
+func planUses(p *plan, t *table) bool {
+	if p.root == t || p.joins.in[t] {
+		return true
+	}
+	for _, c := range p.where {
+		if c.kind == cSemi && c.semi != nil && (c.semi.joins.root == t || c.semi.joins.in[t]) {
+			return true
+		}
+	}
+	return false
+}

@@ -76,7 +76,7 @@ func init() {
 		"me", "us", "my", "our", "your", "it", "its", "they", "them", "their", "theirs", "his", "her", "he", "she",
 		"him", "there", "here", "this", "these", "those", "please", "kindly", "can", "could", "would", "will you",
 		"all", "any", "also", "just", "currently", "exist", "exists", "existing", "listed", "recorded",
-		"stored", "registered", "known", "got", "get", "gets",
+		"stored", "registered", "known", "defined", "on file", "got", "get", "gets",
 		"what", "which", "who", "whom", "whose", "that", "where", "whats", "hi", "hey", "ok", "okay",
 		"ones", "record", "records", "entry", "entries", "row", "rows", "in total", "in all",
 		"altogether", "overall", "respectively", "respective", "corresponding",
