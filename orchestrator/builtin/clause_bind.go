@@ -108,35 +108,44 @@ func (b *clauseBinder) rowsOf(c *chunk) (*table, error) {
 // else the table of what is counted or aggregated, else the one table
 // holding every column named (narrowed by the named rows and values).
 func (b *clauseBinder) bindSubject() error {
-	if c := b.q.which; c != nil && c.isTable() {
-		t, err := b.tableOf(c)
-		if err != nil {
-			return err
-		}
+	t, err := b.namedSubject()
+	if err != nil || t != nil {
 		b.subject = t
-		return nil
+		return err
+	}
+	if t, err = b.aggregatedSubject(); err != nil || t != nil {
+		b.subject = t
+		return err
+	}
+	t, err = b.holdingSubject()
+	b.subject = t
+	return err
+}
+
+// namedSubject is the table the question names as its rows: after
+// which/what, as what is counted, as "how many times", or as the rows
+// asked about or ranked; nil when it names none.
+func (b *clauseBinder) namedSubject() (*table, error) {
+	if c := b.q.which; c != nil && c.isTable() {
+		return b.tableOf(c)
 	}
 	for _, it := range b.q.items {
 		// "how many telescopes ... at observatories with a dome": the rows counted
 		if it.agg != nil && it.agg.rows != nil && it.agg.fn == "COUNT" {
-			t, err := b.tableOf(it.agg.rows)
-			if err != nil {
-				return err
-			}
-			b.subject = t
-			return nil
+			return b.tableOf(it.agg.rows)
 		}
 	}
 	for _, c := range []*chunk{b.q.timesOf, b.q.subject, b.q.ranked} {
 		if c != nil && c.isTable() {
-			t, err := b.tableOf(c)
-			if err != nil {
-				return err
-			}
-			b.subject = t
-			return nil
+			return b.tableOf(c)
 		}
 	}
+	return nil, nil
+}
+
+// aggregatedSubject is the table whose rows an aggregate counts, or the
+// one table holding the column it computes; nil when none.
+func (b *clauseBinder) aggregatedSubject() (*table, error) {
 	aggs := []*cagg{}
 	for _, it := range b.q.items {
 		if it.agg != nil {
@@ -148,12 +157,7 @@ func (b *clauseBinder) bindSubject() error {
 	}
 	for _, a := range aggs {
 		if a.rows != nil {
-			t, err := b.tableOf(a.rows)
-			if err != nil {
-				return err
-			}
-			b.subject = t
-			return nil
+			return b.tableOf(a.rows)
 		}
 	}
 	for _, a := range aggs {
@@ -166,11 +170,16 @@ func (b *clauseBinder) bindSubject() error {
 		}
 		if len(ts) == 1 {
 			for t := range ts {
-				b.subject = t
+				return t, nil
 			}
-			return nil
 		}
 	}
+	return nil, nil
+}
+
+// holdingSubject is the one table holding every column named, narrowed by
+// the named rows and values.
+func (b *clauseBinder) holdingSubject() (*table, error) {
 	var named []*chunk
 	for _, c := range b.q.cs {
 		if c.isColumn() && c.role != "" && !strings.HasPrefix(c.role, "value") {
@@ -203,12 +212,11 @@ func (b *clauseBinder) bindSubject() error {
 	}
 	switch len(cands) {
 	case 1:
-		b.subject = cands[0]
-		return nil
+		return cands[0], nil
 	case 0:
-		return notMine("I can't tell which table the question is about").withHint("name the table, e.g. how many followed by a table's rows")
+		return nil, notMine("I can't tell which table the question is about").withHint("name the table, e.g. how many followed by a table's rows")
 	}
-	return notMine("the columns named are in several tables (%s)", tableNames(cands)).withHint("name the table the rows are of")
+	return nil, notMine("the columns named are in several tables (%s)", tableNames(cands)).withHint("name the table the rows are of")
 }
 
 // holdsAll: t has a column of every column chunk (any strength).
