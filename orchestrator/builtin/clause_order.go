@@ -598,68 +598,79 @@ func (r *creader) readAggregates() error {
 			r.q.ranked = r.rankOwner(i)
 			i = t.end - 1
 		case c.is(cwAgg) && (c.kind == ckWord || r.aggArgAt(i+1)) || superFn(c) != "" && r.inAggregateList(i):
-			fns := []*chunk{c}
-			j := r.next(i + 1)
-			for {
-				nx := r.at(j)
-				if free(nx) && (nx.is(cwAnd) || nx.kind == ckWord && nx.text == "and") {
-					if ag := r.at(r.next(j + 1)); free(ag) && (ag.is(cwAgg) || superFn(ag) != "") {
-						r.use(nx, "and")
-						j = r.next(j + 1)
-						continue
-					}
-				}
-				if free(nx) && (nx.is(cwAgg) || superFn(nx) != "") && nx != fns[len(fns)-1] {
-					fns = append(fns, nx)
-					j = r.next(j + 1)
-					continue
-				}
-				break
+			next, err := r.readAggregate(i, c)
+			if err != nil {
+				return err
 			}
-			if of := r.at(j); free(of) && of.kind == ckWord && of.text == "of" {
-				r.use(of, "of")
-				j = r.next(j + 1)
-			}
-			if nb := r.at(j); free(nb) && nb.is(cwCount) && nb.kind == ckWord {
-				// "the average number of seats": a number column
-				if col := r.at(r.next(j + 1)); free(col) && col.isColumn() && numericCol(col) && !col.isTable() {
-					if per := r.at(r.next(r.next(j+1) + 1)); per != nil && per.kind == ckWord && per.text == "per" {
-						// "the average number of minutes per caller": one
-						// figure (the total over the callers) or one each?
-						return finalDecline("%q per row of what follows: one average over all of them, or one for each?", c.text+" "+nb.text+" "+col.text).
-							withHint("ask for the total %s divided by the number of rows, or the average %s for each", col.text, col.text)
-					}
-					r.use(nb, "number of")
-					j = r.next(j + 1)
-				}
-			}
-			arg := r.at(j)
-			if !free(arg) || !arg.isColumn() {
-				if c.kind != ckWord {
-					continue // a column named like an aggregate ("Average")
-				}
-				return decline("%q of what? I found no column after it", c.text).withHint("e.g. %s followed by a number column", c.text)
-			}
-			r.use(arg, "aggregated")
-			for _, f := range fns {
-				fn := f.info.fn
-				if fn == "" {
-					fn = superFn(f)
-				}
-				r.use(f, "%s", fn)
-				r.q.items = append(r.q.items, &citem{agg: &cagg{fn: fn, arg: arg}, pos: r.cs.index(f)})
-			}
-			// "the total revenue and quantity": the same aggregate of both
-			if and, nx := r.at(j+1), r.at(r.next(j+2)); len(fns) == 1 && free(and) && and.is(cwAnd) && free(nx) && nx.isColumn() && numericCol(nx) {
-				r.use(and, "and")
-				r.use(nx, "aggregated")
-				r.q.items = append(r.q.items, &citem{agg: &cagg{fn: c.info.fn, arg: nx}, pos: r.cs.index(nx)})
-				j = r.cs.index(nx)
-			}
-			i = j
+			i = next
 		}
 	}
 	return nil
+}
+
+// readAggregate reads "the average (and maximum) of C", "the total C and
+// D", "the average number of C" from the aggregate word at i; it returns
+// the index of the last chunk it read.
+func (r *creader) readAggregate(i int, c *chunk) (int, error) {
+	fns := []*chunk{c}
+	j := r.next(i + 1)
+	for {
+		nx := r.at(j)
+		if free(nx) && (nx.is(cwAnd) || nx.kind == ckWord && nx.text == "and") {
+			if ag := r.at(r.next(j + 1)); free(ag) && (ag.is(cwAgg) || superFn(ag) != "") {
+				r.use(nx, "and")
+				j = r.next(j + 1)
+				continue
+			}
+		}
+		if free(nx) && (nx.is(cwAgg) || superFn(nx) != "") && nx != fns[len(fns)-1] {
+			fns = append(fns, nx)
+			j = r.next(j + 1)
+			continue
+		}
+		break
+	}
+	if of := r.at(j); free(of) && of.kind == ckWord && of.text == "of" {
+		r.use(of, "of")
+		j = r.next(j + 1)
+	}
+	if nb := r.at(j); free(nb) && nb.is(cwCount) && nb.kind == ckWord {
+		// "the average number of seats": a number column
+		if col := r.at(r.next(j + 1)); free(col) && col.isColumn() && numericCol(col) && !col.isTable() {
+			if per := r.at(r.next(r.next(j+1) + 1)); per != nil && per.kind == ckWord && per.text == "per" {
+				// "the average number of minutes per caller": one
+				// figure (the total over the callers) or one each?
+				return 0, finalDecline("%q per row of what follows: one average over all of them, or one for each?", c.text+" "+nb.text+" "+col.text).
+					withHint("ask for the total %s divided by the number of rows, or the average %s for each", col.text, col.text)
+			}
+			r.use(nb, "number of")
+			j = r.next(j + 1)
+		}
+	}
+	arg := r.at(j)
+	if !free(arg) || !arg.isColumn() {
+		if c.kind != ckWord {
+			return i, nil // a column named like an aggregate ("Average")
+		}
+		return 0, decline("%q of what? I found no column after it", c.text).withHint("e.g. %s followed by a number column", c.text)
+	}
+	r.use(arg, "aggregated")
+	for _, f := range fns {
+		fn := f.info.fn
+		if fn == "" {
+			fn = superFn(f)
+		}
+		r.use(f, "%s", fn)
+		r.q.items = append(r.q.items, &citem{agg: &cagg{fn: fn, arg: arg}, pos: r.cs.index(f)})
+	}
+	// "the total revenue and quantity": the same aggregate of both
+	if and, nx := r.at(j+1), r.at(r.next(j+2)); len(fns) == 1 && free(and) && and.is(cwAnd) && free(nx) && nx.isColumn() && numericCol(nx) {
+		r.use(and, "and")
+		r.use(nx, "aggregated")
+		r.q.items = append(r.q.items, &citem{agg: &cagg{fn: c.info.fn, arg: nx}, pos: r.cs.index(nx)})
+		j = r.cs.index(nx)
+	}
+	return j, nil
 }
 
 // hasCountItem: the question already asks for a count.
