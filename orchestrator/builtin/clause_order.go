@@ -262,94 +262,16 @@ func (r *creader) readSuperlatives() error {
 			r.q.rankBy, r.q.limit = o, n
 			continue
 		}
-		t := r.term(j)
+		matched, aggregate, err := r.rankByTerm(i, j, c, o)
 		switch {
-		case t.agg != nil:
-			r.useTerm(t, j, "ranked by")
-			o.agg = t.agg
-		case t.col != nil && (c.info.unit == "" || t.rows == nil):
-			if !orderable(t.col) {
-				return notMine("%q ranks %q, which is not a number or a date", c.text, t.col.text)
+		case err != nil:
+			return err
+		case aggregate:
+			continue
+		case !matched:
+			if err := r.rankByContext(i, c, o); err != nil {
+				return err
 			}
-			if r.q.whichCol != nil {
-				return notMine("%q ranks values of %q by a column of their rows", c.text, r.q.whichCol.text)
-			}
-			if !r.namesTable() && !c.is(cwCommon) {
-				// "the highest discount": its maximum
-				fn := "MAX"
-				if c.info.dir < 0 {
-					fn = "MIN"
-				}
-				r.useTerm(t, j, "aggregated")
-				r.use(c, "%s", fn)
-				r.q.items = append(r.q.items, &citem{agg: &cagg{fn: fn, arg: t.col}, pos: i})
-				continue
-			}
-			r.useTerm(t, j, "ranked by")
-			o.col = t.col
-			if nx := r.at(r.next(t.end)); free(nx) && nx.isTable() && t.col.isColumnOf(nx) {
-				// "the highest rated film"... the column's own table follows
-				r.use(nx, "the rows ranked")
-				r.q.ranked = nx
-			}
-		case t.rows != nil && r.rankedBy(t.end) != nil:
-			// "the 3 largest T by C"
-			by := r.rankedBy(t.end)
-			r.use(t.rows, "the rows ranked")
-			r.use(r.at(r.next(t.end)), "by")
-			r.use(by, "ranked by")
-			r.q.ranked, o.col, o.unit = t.rows, by, ""
-		case t.rows != nil && c.info.unit != "":
-			// "the youngest T": the table's column the adjective speaks of
-			r.use(t.rows, "the rows ranked")
-			r.q.ranked, o.of = t.rows, t.rows
-		case t.rows != nil && r.rankOwner(i) != nil:
-			// "the T with the most U": how many rows each has
-			r.use(t.rows, "counted per ranked row")
-			o.agg = &cagg{fn: "COUNT", rows: t.rows}
-		case t.rows != nil && !sizeSuperlatives[c.text]:
-			// "top 5 T": by what? an analyst's default measure
-			return notMine("%q %s ranks by no column", c.text, t.rows.text)
-		case t.rows != nil:
-			// "the largest T": its size
-			r.use(t.rows, "the rows ranked")
-			r.q.ranked, o.of = t.rows, t.rows
-			if o.unit == "" {
-				o.unit = unitSize
-			}
-		case c.info.unit != "" && r.dateVerbBefore(i) != nil:
-			// "the vintner born earliest": the date the verb names
-			r.use(r.dateVerbBefore(i), "the date ranked by")
-			o.verb = true
-		case r.columnBeforeRank(i) != nil:
-			// "which T opened first": the column right before
-			col := r.columnBeforeRank(i)
-			r.use(col, "ranked by")
-			o.col = col
-		case c.info.unit != "":
-			// "which T is the oldest"
-		case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i) && r.verbColumn(r.at(r.prev(i-1)), false) != nil:
-			// "which parcel weighs the most": the column the verb names
-			pv := r.at(r.prev(i - 1))
-			o.colDirect = r.verbColumn(pv, false)
-			r.use(pv, "ranked by %s", o.colDirect.name)
-		case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i) && (clauseWords[r.at(r.prev(i-1)).text].cw != cwLink || r.verbColumn(r.at(r.prev(i-1)), true) != nil) && !participleLike(r.at(r.prev(i-1)).text):
-			// "which T weighs the most": of the rows themselves, a verb I don't know
-			return decline("I don't know what %q means here", r.at(r.prev(i-1)).text).
-				withHint("name the column to rank by, e.g. with the highest followed by a column")
-		case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i):
-			// "which T was observed the most": how many rows link to each
-			if pv := r.at(r.prev(i - 1)); pv.verb {
-				r.use(pv, "counted per ranked row")
-				o.agg = &cagg{fn: "COUNT", rows: pv}
-			} else {
-				r.use(pv, "the link counted")
-				o.agg = &cagg{fn: "COUNT", linked: true}
-			}
-			r.q.ranked = r.q.which
-		default:
-			return decline("%q: the %s what? name what to rank by", c.text, c.text).
-				withHint("e.g. the %s followed by a column", c.text)
 		}
 		if r.q.ranked == nil {
 			if ow := r.rankOwner(i); ow != nil {
@@ -357,6 +279,114 @@ func (r *creader) readSuperlatives() error {
 			}
 		}
 		r.q.rankBy, r.q.limit = o, n
+	}
+	return nil
+}
+
+// rankByTerm reads what follows a superlative at i (j is the next
+// chunk): an aggregate, a column, or the rows ranked. aggregate: the
+// superlative was read as MAX or MIN of a column, not a ranking; matched:
+// the term said what to rank by.
+func (r *creader) rankByTerm(i, j int, c *chunk, o *corder) (matched, aggregate bool, err error) {
+	t := r.term(j)
+	switch {
+	case t.agg != nil:
+		r.useTerm(t, j, "ranked by")
+		o.agg = t.agg
+	case t.col != nil && (c.info.unit == "" || t.rows == nil):
+		if !orderable(t.col) {
+			return false, false, notMine("%q ranks %q, which is not a number or a date", c.text, t.col.text)
+		}
+		if r.q.whichCol != nil {
+			return false, false, notMine("%q ranks values of %q by a column of their rows", c.text, r.q.whichCol.text)
+		}
+		if !r.namesTable() && !c.is(cwCommon) {
+			// "the highest discount": its maximum
+			fn := "MAX"
+			if c.info.dir < 0 {
+				fn = "MIN"
+			}
+			r.useTerm(t, j, "aggregated")
+			r.use(c, "%s", fn)
+			r.q.items = append(r.q.items, &citem{agg: &cagg{fn: fn, arg: t.col}, pos: i})
+			return true, true, nil
+		}
+		r.useTerm(t, j, "ranked by")
+		o.col = t.col
+		if nx := r.at(r.next(t.end)); free(nx) && nx.isTable() && t.col.isColumnOf(nx) {
+			// "the highest rated film"... the column's own table follows
+			r.use(nx, "the rows ranked")
+			r.q.ranked = nx
+		}
+	case t.rows != nil && r.rankedBy(t.end) != nil:
+		// "the 3 largest T by C"
+		by := r.rankedBy(t.end)
+		r.use(t.rows, "the rows ranked")
+		r.use(r.at(r.next(t.end)), "by")
+		r.use(by, "ranked by")
+		r.q.ranked, o.col, o.unit = t.rows, by, ""
+	case t.rows != nil && c.info.unit != "":
+		// "the youngest T": the table's column the adjective speaks of
+		r.use(t.rows, "the rows ranked")
+		r.q.ranked, o.of = t.rows, t.rows
+	case t.rows != nil && r.rankOwner(i) != nil:
+		// "the T with the most U": how many rows each has
+		r.use(t.rows, "counted per ranked row")
+		o.agg = &cagg{fn: "COUNT", rows: t.rows}
+	case t.rows != nil && !sizeSuperlatives[c.text]:
+		// "top 5 T": by what? an analyst's default measure
+		return false, false, notMine("%q %s ranks by no column", c.text, t.rows.text)
+	case t.rows != nil:
+		// "the largest T": its size
+		r.use(t.rows, "the rows ranked")
+		r.q.ranked, o.of = t.rows, t.rows
+		if o.unit == "" {
+			o.unit = unitSize
+		}
+	default:
+		return false, false, nil
+	}
+	return true, false, nil
+}
+
+// rankByContext reads what a superlative with nothing to rank after it
+// ranks by: a date or a column a verb before it names, or how many rows
+// link to the rows asked about.
+func (r *creader) rankByContext(i int, c *chunk, o *corder) error {
+	switch {
+	case c.info.unit != "" && r.dateVerbBefore(i) != nil:
+		// "the vintner born earliest": the date the verb names
+		r.use(r.dateVerbBefore(i), "the date ranked by")
+		o.verb = true
+	case r.columnBeforeRank(i) != nil:
+		// "which T opened first": the column right before
+		col := r.columnBeforeRank(i)
+		r.use(col, "ranked by")
+		o.col = col
+	case c.info.unit != "":
+		// "which T is the oldest"
+	case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i) && r.verbColumn(r.at(r.prev(i-1)), false) != nil:
+		// "which parcel weighs the most": the column the verb names
+		pv := r.at(r.prev(i - 1))
+		o.colDirect = r.verbColumn(pv, false)
+		r.use(pv, "ranked by %s", o.colDirect.name)
+	case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i) && (clauseWords[r.at(r.prev(i-1)).text].cw != cwLink || r.verbColumn(r.at(r.prev(i-1)), true) != nil) && !participleLike(r.at(r.prev(i-1)).text):
+		// "which T weighs the most": of the rows themselves, a verb I don't know
+		return decline("I don't know what %q means here", r.at(r.prev(i-1)).text).
+			withHint("name the column to rank by, e.g. with the highest followed by a column")
+	case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i):
+		// "which T was observed the most": how many rows link to each
+		if pv := r.at(r.prev(i - 1)); pv.verb {
+			r.use(pv, "counted per ranked row")
+			o.agg = &cagg{fn: "COUNT", rows: pv}
+		} else {
+			r.use(pv, "the link counted")
+			o.agg = &cagg{fn: "COUNT", linked: true}
+		}
+		r.q.ranked = r.q.which
+	default:
+		return decline("%q: the %s what? name what to rank by", c.text, c.text).
+			withHint("e.g. the %s followed by a column", c.text)
 	}
 	return nil
 }
