@@ -223,50 +223,11 @@ func (r *creader) readComparison(i int) error {
 		return nil
 	}
 	if n := r.numAt(i + 1); n != nil {
-		k := r.cs.index(n)
-		if op == "between" {
-			ab := r.between(n, k)
-			if ab == nil {
-				return decline("%q needs two numbers: between A and B", c.text).withHint("e.g. between 10 and 20")
-			}
-			cd.a, cd.b = ab[0], ab[1]
-		} else {
-			cd.a = n.num
-			r.use(n, "%s", n.text)
-		}
-		r.use(c, "%s", op)
-		end := r.cs.index(n) + 1
-		if op == "between" {
-			end = k + 3
-		}
-		r.compared(cd, i, end)
-		return nil
+		return r.readAgainstNumber(i, c, cd, n)
 	}
 	// "than the average age", "above the average"
 	if ag := r.at(j); free(ag) && ag.is(cwAgg) {
-		k := r.next(j + 1)
-		if of := r.at(k); free(of) && of.kind == ckWord && of.text == "of" {
-			k = r.next(k + 1)
-		}
-		col := r.at(k)
-		if !free(col) || !col.isColumn() {
-			col = r.colBefore(i)
-		} else {
-			r.use(col, "averaged")
-		}
-		if col == nil {
-			return decline("%q the %s of what?", c.text, ag.text)
-		}
-		r.use(c, "%s", op)
-		r.use(ag, "%s over all rows", ag.info.fn)
-		left := r.colBefore(i)
-		if left == nil {
-			left = col
-		} else {
-			r.use(left, "compared")
-		}
-		r.addCond(&ccond{kind: ccAvg, op: op, col: left, other: col, fn: ag.info.fn, src: c})
-		return nil
+		return r.readAgainstAggregate(i, j, c, ag, op)
 	}
 	// "different from X", "other than 'x'": a value
 	if v := r.at(j); free(v) && (v.kind == ckLit || v.onlyValue()) && (op == "<>" || op == "=") {
@@ -297,6 +258,58 @@ func (r *creader) readComparison(i int) error {
 		return nil // "between" a date range reads it, or the word is left over
 	}
 	return decline("I don't know what %q compares", c.text).withHint("say it with a number, e.g. %s 10", c.text)
+}
+
+// readAgainstNumber reads "above 20", "between 10 and 20": the number n
+// after the comparator at i, and the column it compares.
+func (r *creader) readAgainstNumber(i int, c *chunk, cd *ccond, n *chunk) error {
+	k := r.cs.index(n)
+	if cd.op == "between" {
+		ab := r.between(n, k)
+		if ab == nil {
+			return decline("%q needs two numbers: between A and B", c.text).withHint("e.g. between 10 and 20")
+		}
+		cd.a, cd.b = ab[0], ab[1]
+	} else {
+		cd.a = n.num
+		r.use(n, "%s", n.text)
+	}
+	r.use(c, "%s", cd.op)
+	end := r.cs.index(n) + 1
+	if cd.op == "between" {
+		end = k + 3
+	}
+	r.compared(cd, i, end)
+	return nil
+}
+
+// readAgainstAggregate reads a comparison with an aggregate over all rows
+// ("older than the average age", "above the average"): the aggregate at
+// j, the column after it (or before the comparator at i).
+func (r *creader) readAgainstAggregate(i, j int, c, ag *chunk, op string) error {
+	k := r.next(j + 1)
+	if of := r.at(k); free(of) && of.kind == ckWord && of.text == "of" {
+		k = r.next(k + 1)
+	}
+	col := r.at(k)
+	if !free(col) || !col.isColumn() {
+		col = r.colBefore(i)
+	} else {
+		r.use(col, "averaged")
+	}
+	if col == nil {
+		return decline("%q the %s of what?", c.text, ag.text)
+	}
+	r.use(c, "%s", op)
+	r.use(ag, "%s over all rows", ag.info.fn)
+	left := r.colBefore(i)
+	if left == nil {
+		left = col
+	} else {
+		r.use(left, "compared")
+	}
+	r.addCond(&ccond{kind: ccAvg, op: op, col: left, other: col, fn: ag.info.fn, src: c})
+	return nil
 }
 
 // index is the position of a chunk.
