@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -117,15 +118,78 @@ func FromValue(v any) (*Schema, error) {
 	return Parse(data)
 }
 
-// UnmarshalJSON decodes a table; a missing row_count is -1 (unknown).
-func (t *Table) UnmarshalJSON(data []byte) error {
-	type plain Table
-	p := plain{RowCount: -1}
+// UnmarshalJSON decodes a schema; a source that is not a string is left
+// empty.
+func (s *Schema) UnmarshalJSON(data []byte) error {
+	type plain Schema
+	var p struct {
+		plain
+		Source json.RawMessage `json:"source"`
+	}
 	if err := json.Unmarshal(data, &p); err != nil {
 		return err
 	}
-	*t = Table(p)
+	*s = Schema(p.plain)
+	s.Source = lenientString(p.Source)
 	return nil
+}
+
+// UnmarshalJSON decodes a table. Servers other than database-mcp vary in
+// the parts no reader relies on, so those are read leniently: a missing or
+// null row_count is -1 (unknown), a whole-valued float is taken as a count,
+// and a comment or indexes of another shape are left empty.
+func (t *Table) UnmarshalJSON(data []byte) error {
+	type plain Table
+	var p struct {
+		plain
+		RowCount json.RawMessage `json:"row_count"`
+		Comment  json.RawMessage `json:"comment"`
+		Indexes  json.RawMessage `json:"indexes"`
+	}
+	if err := json.Unmarshal(data, &p); err != nil {
+		return err
+	}
+	*t = Table(p.plain)
+	t.RowCount = -1
+	if len(p.RowCount) > 0 && string(p.RowCount) != "null" {
+		if json.Unmarshal(p.RowCount, &t.RowCount) != nil {
+			var f float64
+			if json.Unmarshal(p.RowCount, &f) != nil || f != math.Trunc(f) {
+				return fmt.Errorf("table %q: row_count %s is not a whole number", t.Name, p.RowCount)
+			}
+			t.RowCount = int64(f)
+		}
+	}
+	t.Comment = lenientString(p.Comment)
+	if json.Unmarshal(p.Indexes, &t.Indexes) != nil {
+		t.Indexes = nil
+	}
+	return nil
+}
+
+// UnmarshalJSON decodes a column; a comment that is not a string is left
+// empty.
+func (c *Column) UnmarshalJSON(data []byte) error {
+	type plain Column
+	var p struct {
+		plain
+		Comment json.RawMessage `json:"comment"`
+	}
+	if err := json.Unmarshal(data, &p); err != nil {
+		return err
+	}
+	*c = Column(p.plain)
+	c.Comment = lenientString(p.Comment)
+	return nil
+}
+
+// lenientString is a JSON string's value, "" for anything else.
+func lenientString(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
 }
 
 // UnmarshalJSON decodes a list of values, keeping the strings.
