@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 )
 
@@ -116,6 +117,43 @@ func FromValue(v any) (*Schema, error) {
 		return nil, fmt.Errorf("parse schema: %w", err)
 	}
 	return Parse(data)
+}
+
+// IsResource reports whether a resource decoded as generic JSON is a
+// schema by its shape: an object whose "tables" is a non-empty array of
+// objects, the first with "columns".
+func IsResource(obj map[string]any) bool {
+	tbls, ok := obj["tables"].([]any)
+	if !ok || len(tbls) == 0 {
+		return false
+	}
+	t0, ok := tbls[0].(map[string]any)
+	if !ok {
+		return false
+	}
+	_, ok = t0["columns"]
+	return ok
+}
+
+// FromResources returns the first of a server's resources (URI → generic
+// JSON), in URI order, that is a schema (IsResource) and parses; nil when
+// none is.
+func FromResources(res map[string]any) *Schema {
+	uris := make([]string, 0, len(res))
+	for u := range res {
+		uris = append(uris, u)
+	}
+	sort.Strings(uris)
+	for _, u := range uris {
+		obj, ok := res[u].(map[string]any)
+		if !ok || !IsResource(obj) {
+			continue
+		}
+		if s, err := FromValue(obj); err == nil {
+			return s
+		}
+	}
+	return nil
 }
 
 // UnmarshalJSON decodes a schema; a source that is not a string is left

@@ -138,3 +138,33 @@ func TestLookups(t *testing.T) {
 		t.Errorf("Edges = %+v, want orders → sales.customers (its own schema's)", edges)
 	}
 }
+
+func TestFromResources(t *testing.T) {
+	var good any
+	if err := json.Unmarshal([]byte(served), &good); err != nil {
+		t.Fatal(err)
+	}
+	bad := map[string]any{"tables": []any{map[string]any{"name": 1, "columns": []any{}}}}
+	tests := []struct {
+		name string
+		res  map[string]any
+		want string // the database of the schema found, "" for none
+	}{
+		{"none", map[string]any{"a://x": "text", "b://catalog": map[string]any{"version": 2.0, "tables": map[string]any{}}}, ""},
+		{"empty tables is no schema", map[string]any{"a://s": map[string]any{"tables": []any{}}}, ""},
+		{"one", map[string]any{"z://schema": good, "a://text": "x"}, "shop"},
+		{"the first that parses, in URI order", map[string]any{"a://bad": bad, "b://schema": good}, "shop"},
+		{"only one that does not parse", map[string]any{"a://bad": bad}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ""
+			if s := FromResources(tt.res); s != nil {
+				got = s.Database
+			}
+			if got != tt.want {
+				t.Errorf("FromResources = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
