@@ -322,24 +322,35 @@ type Edge struct {
 }
 
 // Edges are the schema's foreign keys whose referenced table is in the
-// schema, in table order then key order. A table in a named schema that
-// references a bare name means the table of its own schema when there is
-// one.
+// schema (Referenced), in table order then key order.
 func (s *Schema) Edges() []Edge {
 	var out []Edge
 	for i := range s.Tables {
 		t := &s.Tables[i]
 		for _, fk := range t.ForeignKeys {
-			to := s.Table(fk.ReferencesTable)
-			if t.Schema != "" && !strings.Contains(fk.ReferencesTable, ".") {
-				if own := s.Table(t.Schema + "." + fk.ReferencesTable); own != nil {
-					to = own
-				}
-			}
-			if to != nil {
+			if to := s.Referenced(t, fk.ReferencesTable); to != nil {
 				out = append(out, Edge{From: t, To: to, Key: fk})
 			}
 		}
 	}
 	return out
+}
+
+// Referenced resolves the table a foreign key of from names: the table of
+// that qualified name, else the one of that name in from's own schema,
+// else one of that bare name (Table); nil when none is.
+func (s *Schema) Referenced(from *Table, name string) *Table {
+	for i := range s.Tables {
+		if s.Tables[i].QualifiedName() == name {
+			return &s.Tables[i]
+		}
+	}
+	if from != nil && from.Schema != "" {
+		for i := range s.Tables {
+			if s.Tables[i].Schema == from.Schema && s.Tables[i].Name == name {
+				return &s.Tables[i]
+			}
+		}
+	}
+	return s.Table(name)
 }

@@ -133,9 +133,19 @@ func TestLookups(t *testing.T) {
 	if !s.Table("big_orders").View() || orders.View() {
 		t.Error("View() does not tell the view from the table")
 	}
+	// "customers" is the unqualified table when there is one (database-mcp
+	// qualifies a reference outside the default schema) …
 	edges := s.Edges()
-	if len(edges) != 1 || edges[0].From != orders || edges[0].To != s.Table("sales.customers") {
-		t.Errorf("Edges = %+v, want orders → sales.customers (its own schema's)", edges)
+	if len(edges) != 1 || edges[0].From != orders || edges[0].To != &s.Tables[2] {
+		t.Errorf("Edges = %+v, want orders → customers", edges)
+	}
+	// … else the one of the referencing table's own schema.
+	s.Tables = s.Tables[:2]
+	if to := s.Referenced(&s.Tables[0], "customers"); to != &s.Tables[1] {
+		t.Errorf("Referenced(customers) = %v, want sales.customers", to)
+	}
+	if to := s.Referenced(&s.Tables[0], "nope"); to != nil {
+		t.Errorf("Referenced(nope) = %v, want nil", to)
 	}
 }
 
