@@ -1,24 +1,15 @@
 package catalog
 
+import "talk2tables/schema"
+
 // Recognising the resources of docs/contracts.md §1–§2 by shape, as JSON
 // decodes them (map[string]any, []any, float64): the planner and the
 // orchestrator read whatever a server serves, so they tell a schema from a
 // semantic model, an entity list or a version-1 catalog by its keys.
 
 // IsSchemaResource: a database schema, an object whose "tables" is an array
-// of objects with "columns" (contracts §2).
-func IsSchemaResource(obj map[string]any) bool {
-	tbls, ok := obj["tables"].([]any)
-	if !ok || len(tbls) == 0 {
-		return false
-	}
-	t0, ok := tbls[0].(map[string]any)
-	if !ok {
-		return false
-	}
-	_, ok = t0["columns"]
-	return ok
-}
+// of objects with "columns" (contracts §2; schema.IsResource).
+func IsSchemaResource(obj map[string]any) bool { return schema.IsResource(obj) }
 
 // IsSemanticResource: a semantic model, "version" 2 and a "tables" object
 // (contracts §1).

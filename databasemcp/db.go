@@ -47,6 +47,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"talk2tables/resultlimit"
+	"talk2tables/schema"
 	"talk2tables/sqlerr"
 )
 
@@ -178,7 +179,7 @@ type DB struct {
 	opened       string   // the data version at Open, where Watch starts
 
 	schemaMu sync.Mutex
-	schema   *Schema // cached without Today
+	schema   *schema.Schema // cached without Today
 }
 
 // sqliteMagic is the first 16 bytes of every SQLite 3 database file.
@@ -289,27 +290,10 @@ func (db *DB) Path() string { return db.path }
 // Options are the effective options (defaults applied).
 func (db *DB) Options() Options { return db.opts }
 
-// Result is the answer of a query, the JSON text of a successful
-// execute_query.
-type Result struct {
-	Columns   []string `json:"columns"`
-	Rows      [][]any  `json:"rows"`
-	RowCount  int      `json:"row_count"`
-	Truncated bool     `json:"truncated"`
-	// Note says which size bound cut the result (rows left out, long cells
-	// cut) and how to see the rest; empty when none did.
-	Note      string  `json:"note,omitempty"`
-	ElapsedMS float64 `json:"elapsed_ms"`
-	// DataVersion identifies the database file's content the result was
-	// read from (file identity, size and modification time): a client may
-	// cache the result until it changes.
-	DataVersion string `json:"data_version,omitempty"`
-}
-
 // Query runs one read-only query and returns at most maxRows rows (0 means
 // the default of Options; above HardMaxRows is an error). Errors are
 // *sqlerr.Error with the category of the failure.
-func (db *DB) Query(ctx context.Context, query string, maxRows int) (*Result, error) {
+func (db *DB) Query(ctx context.Context, query string, maxRows int) (*schema.Result, error) {
 	start := time.Now()
 	switch {
 	case maxRows == 0:
@@ -321,7 +305,7 @@ func (db *DB) Query(ctx context.Context, query string, maxRows int) (*Result, er
 	if e := checkQuery(query, db.opts.MaxQueryLength); e != nil {
 		return nil, e
 	}
-	res := &Result{Columns: []string{}, Rows: [][]any{}}
+	res := &schema.Result{Columns: []string{}, Rows: [][]any{}}
 	col := resultlimit.NewCollector(db.limits(maxRows))
 	err := db.withConn(ctx, func(ctx context.Context, c *sql.Conn, v *fileVersion) error {
 		res.DataVersion = v.String()

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"talk2tables/internal/testfixture"
+	"talk2tables/schema"
 	"talk2tables/sqlerr"
 )
 
@@ -212,7 +213,7 @@ func TestSchemaViews(t *testing.T) {
 	if tb.Name != "items" || tb.Kind != "" || tb.RowCount != 2 || len(tb.Columns[1].DistinctValues) != 2 {
 		t.Errorf("table = %+v, want items without kind, 2 rows, its distinct names", tb)
 	}
-	if v.Name != "Item Names" || v.Kind != KindView || v.RowCount != -1 || len(v.Columns) != 1 || v.Columns[0].DistinctValues != nil {
+	if v.Name != "Item Names" || v.Kind != schema.KindView || v.RowCount != -1 || len(v.Columns) != 1 || v.Columns[0].DistinctValues != nil {
 		t.Errorf("view = %+v, want kind view, row count -1, one column without values", v)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"talk2tables/internal/pgtest"
 	"talk2tables/mcpserve"
 	"talk2tables/pgconfig"
+	"talk2tables/schema"
 	"talk2tables/sqlerr"
 )
 
@@ -201,13 +202,13 @@ func callTool(tb testing.TB, c *client.Client, name string, args map[string]any)
 }
 
 // execute runs execute_query and decodes a successful result.
-func execute(tb testing.TB, c *client.Client, args map[string]any) *Result {
+func execute(tb testing.TB, c *client.Client, args map[string]any) *schema.Result {
 	tb.Helper()
 	text, isErr := callTool(tb, c, "execute_query", args)
 	if isErr {
 		tb.Fatalf("execute_query(%v) failed: %s", args, text)
 	}
-	var r Result
+	var r schema.Result
 	if err := json.Unmarshal([]byte(text), &r); err != nil {
 		tb.Fatalf("decode result %q: %v", text, err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"talk2tables/resultlimit"
+	"talk2tables/schema"
 	"talk2tables/sqlerr"
 	"talk2tables/sqlscan"
 )
@@ -26,7 +27,7 @@ import (
 // as they arrive; once the result holds maxRows rows and one more arrives,
 // the session is closed, which ends the query in the server. Errors are
 // *sqlerr.Error with the category of the failure.
-func (m *MySQL) Query(ctx context.Context, query string, maxRows int) (*Result, error) {
+func (m *MySQL) Query(ctx context.Context, query string, maxRows int) (*schema.Result, error) {
 	start := time.Now()
 	switch {
 	case maxRows == 0:
@@ -73,8 +74,8 @@ func (m *MySQL) guard(query string) (string, *sqlerr.Error) {
 // ONLY, the statement, ROLLBACK, and the release of named locks a stored
 // function may have taken (they outlive the transaction and would stay
 // with the pooled session).
-func (m *MySQL) run(ctx context.Context, body string, maxRows int) (*Result, error) {
-	res := &Result{Columns: []string{}, Rows: [][]any{}}
+func (m *MySQL) run(ctx context.Context, body string, maxRows int) (*schema.Result, error) {
+	res := &schema.Result{Columns: []string{}, Rows: [][]any{}}
 	err := m.withConn(ctx, func(ctx context.Context, c *sql.Conn) error {
 		return m.inReadOnly(ctx, c, func(ctx context.Context) error {
 			qctx, cancel := context.WithCancel(ctx)
@@ -131,7 +132,7 @@ func (m *MySQL) inReadOnly(ctx context.Context, c *sql.Conn, fn func(ctx context
 // converting each value to JSON by its column type (jsonValueMySQL). more is
 // true when a row past the bounds arrived (the rest was not read); the
 // caller closes rows.
-func collectMySQL(rows *sql.Rows, lim resultlimit.Limits, res *Result) (more bool, err error) {
+func collectMySQL(rows *sql.Rows, lim resultlimit.Limits, res *schema.Result) (more bool, err error) {
 	cts, err := rows.ColumnTypes()
 	if err != nil {
 		return false, err

@@ -9,13 +9,15 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"talk2tables/schema"
 )
 
 // Schema returns the database schema read from information_schema: every
 // table and view of the DSN's database the user may see. It is cached for
 // schemaTTL; Today is the server's CURRENT_DATE (UTC unless the DSN sets
 // time_zone), or Options.Today when set.
-func (m *MySQL) Schema(ctx context.Context) (*Schema, error) {
+func (m *MySQL) Schema(ctx context.Context) (*schema.Schema, error) {
 	s, err := m.loadSchema(ctx)
 	if err != nil {
 		return nil, err
@@ -33,7 +35,7 @@ func (m *MySQL) Schema(ctx context.Context) (*Schema, error) {
 	return &out, nil
 }
 
-func (m *MySQL) loadSchema(ctx context.Context) (*Schema, error) {
+func (m *MySQL) loadSchema(ctx context.Context) (*schema.Schema, error) {
 	m.schemaMu.Lock()
 	defer m.schemaMu.Unlock()
 	if m.schema != nil && time.Since(m.schemaLoaded) < schemaTTL {
@@ -55,7 +57,7 @@ func (m *MySQL) loadSchema(ctx context.Context) (*Schema, error) {
 
 // myTable is a table being read, with what the later steps need.
 type myTable struct {
-	Table
+	schema.Table
 	view     bool
 	estimate int64
 	textCols []int
@@ -71,8 +73,8 @@ type mySchemaReader struct {
 	tables map[string]*myTable
 }
 
-func (r *mySchemaReader) read(ctx context.Context) (*Schema, error) {
-	s := &Schema{Dialect: "mysql", Tables: []Table{}}
+func (r *mySchemaReader) read(ctx context.Context) (*schema.Schema, error) {
+	s := &schema.Schema{Dialect: "mysql", Tables: []schema.Table{}}
 	if err := r.conn.QueryRowContext(ctx, "SELECT DATABASE()").Scan(&s.Database); err != nil {
 		return nil, err
 	}
@@ -117,9 +119,9 @@ ORDER BY TABLE_NAME`))
 			return err
 		}
 		t := &myTable{estimate: est, enums: map[int][]string{},
-			Table: Table{Name: name, Columns: []Column{}, ForeignKeys: []ForeignKey{}, Indexes: []Index{}}}
+			Table: schema.Table{Name: name, Columns: []schema.Column{}, ForeignKeys: []schema.ForeignKey{}, Indexes: []schema.Index{}}}
 		if kind == "VIEW" {
-			t.view, t.Kind, t.RowCount = true, KindView, -1
+			t.view, t.Kind, t.RowCount = true, schema.KindView, -1
 		} else {
 			t.Comment = comment
 		}
@@ -149,7 +151,7 @@ FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_N
 		if !ok {
 			continue
 		}
-		c := Column{Name: name, Type: typ, Nullable: nullable == "YES", PrimaryKey: key == "PRI" && !t.view, Comment: comment}
+		c := schema.Column{Name: name, Type: typ, Nullable: nullable == "YES", PrimaryKey: key == "PRI" && !t.view, Comment: comment}
 		t.Columns = append(t.Columns, c)
 		i := len(t.Columns) - 1
 		switch strings.ToLower(dataType) {
@@ -205,7 +207,7 @@ ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION`))
 	}
 	defer rows.Close()
 	type key struct{ table, name string }
-	fks := map[key]*ForeignKey{}
+	fks := map[key]*schema.ForeignKey{}
 	var order []key
 	for rows.Next() {
 		var table, name, col, refTable, refCol string
@@ -221,7 +223,7 @@ ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION`))
 			fk.ReferencesColumn += "," + refCol
 			continue
 		}
-		fks[k] = &ForeignKey{Column: col, ReferencesTable: refTable, ReferencesColumn: refCol}
+		fks[k] = &schema.ForeignKey{Column: col, ReferencesTable: refTable, ReferencesColumn: refCol}
 		order = append(order, k)
 	}
 	if err := rows.Err(); err != nil {
@@ -264,7 +266,7 @@ ORDER BY s.TABLE_NAME, s.INDEX_NAME, s.SEQ_IN_INDEX`))
 			t.Indexes[n-1].Columns = append(t.Indexes[n-1].Columns, col)
 			continue
 		}
-		t.Indexes = append(t.Indexes, Index{Name: name, Columns: []string{col}, Unique: nonUnique == 0})
+		t.Indexes = append(t.Indexes, schema.Index{Name: name, Columns: []string{col}, Unique: nonUnique == 0})
 	}
 	return rows.Err()
 }

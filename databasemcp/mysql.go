@@ -15,6 +15,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"talk2tables/mysqlconfig"
+	"talk2tables/schema"
 	"talk2tables/sqlerr"
 )
 
@@ -50,7 +51,7 @@ type MySQL struct {
 	releaseLocks bool
 
 	schemaMu     sync.Mutex
-	schema       *Schema // cached without Today
+	schema       *schema.Schema // cached without Today
 	schemaLoaded time.Time
 
 	verMu sync.Mutex

@@ -9,6 +9,7 @@ import (
 
 	"talk2tables/internal/mariadbtest"
 	"talk2tables/mysqlconfig"
+	"talk2tables/schema"
 	"talk2tables/sqlerr"
 )
 
@@ -52,7 +53,7 @@ func TestMySQLServesTheSample(t *testing.T) {
 	if s.Dialect != "mysql" || s.Database != db.Name || s.Today != "2026-11-21" || len(s.Tables) != 4 {
 		t.Fatalf("schema = %s %s %s with %d tables", s.Dialect, s.Database, s.Today, len(s.Tables))
 	}
-	tables := map[string]Table{}
+	tables := map[string]schema.Table{}
 	for _, tb := range s.Tables {
 		tables[tb.Name] = tb
 	}
@@ -60,7 +61,7 @@ func TestMySQLServesTheSample(t *testing.T) {
 	if sales.RowCount != 2000 || !strings.Contains(sales.Comment, "Order lines") {
 		t.Errorf("sales: rows %d, comment %q", sales.RowCount, sales.Comment)
 	}
-	cols := map[string]Column{}
+	cols := map[string]schema.Column{}
 	for _, c := range sales.Columns {
 		cols[c.Name] = c
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"talk2tables/resultlimit"
+	"talk2tables/schema"
 	"talk2tables/sqlerr"
 	"talk2tables/sqlscan"
 )
@@ -25,7 +26,7 @@ const cursorName = "talk2tables_cursor"
 // TABLE or WITH query is read through a cursor, so PostgreSQL computes only
 // the rows returned (plus one to tell truncation); EXPLAIN runs as is.
 // Errors are *sqlerr.Error with the category of the failure.
-func (p *Postgres) Query(ctx context.Context, query string, maxRows int) (*Result, error) {
+func (p *Postgres) Query(ctx context.Context, query string, maxRows int) (*schema.Result, error) {
 	start := time.Now()
 	switch {
 	case maxRows == 0:
@@ -55,10 +56,10 @@ func (p *Postgres) Query(ctx context.Context, query string, maxRows int) (*Resul
 // (direct: run it as is), ROLLBACK, and release any session-level advisory
 // lock a view or a mislabelled function may have taken (they outlive the
 // rollback and would stay with the pooled session).
-func (p *Postgres) run(ctx context.Context, body string, direct bool, maxRows int) (*Result, error) {
-	var res *Result
+func (p *Postgres) run(ctx context.Context, body string, direct bool, maxRows int) (*schema.Result, error) {
+	var res *schema.Result
 	err := p.retryOnLoss(ctx, func(ctx context.Context, fresh bool) error {
-		res = &Result{Columns: []string{}, Rows: [][]any{}}
+		res = &schema.Result{Columns: []string{}, Rows: [][]any{}}
 		return p.withConn(ctx, fresh, func(ctx context.Context, c *pgx.Conn) error {
 			b := &pgx.Batch{}
 			b.Queue("BEGIN READ ONLY")
@@ -92,7 +93,7 @@ const unlockAdvisory = "SELECT pg_catalog.pg_advisory_unlock_all()"
 
 // readBatch reads the results of run's batch: BEGIN, the statement (or
 // DECLARE and FETCH), ROLLBACK, and the advisory unlock when queued.
-func readBatch(br pgx.BatchResults, explain, unlock bool, lim resultlimit.Limits, res *Result) error {
+func readBatch(br pgx.BatchResults, explain, unlock bool, lim resultlimit.Limits, res *schema.Result) error {
 	if _, err := br.Exec(); err != nil {
 		return err
 	}
@@ -119,7 +120,7 @@ func readBatch(br pgx.BatchResults, explain, unlock bool, lim resultlimit.Limits
 // MaxRows rows, values cut to MaxCellBytes, rows past MaxBytes left out),
 // converting each value to JSON (jsonValuePG); Truncated and Note say when a
 // bound cut the result.
-func collect(rows pgx.Rows, lim resultlimit.Limits, res *Result) error {
+func collect(rows pgx.Rows, lim resultlimit.Limits, res *schema.Result) error {
 	defer rows.Close()
 	fds := rows.FieldDescriptions()
 	res.Columns = make([]string, len(fds))

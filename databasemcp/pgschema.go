@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"talk2tables/schema"
 )
 
 // Schema returns the database schema read from pg_catalog: every table,
@@ -16,7 +18,7 @@ import (
 // system ones and objects of extensions. It is cached for schemaTTL; Today
 // is the server's current_date (UTC unless the DSN sets a time zone), or
 // Options.Today when set.
-func (p *Postgres) Schema(ctx context.Context) (*Schema, error) {
+func (p *Postgres) Schema(ctx context.Context) (*schema.Schema, error) {
 	s, err := p.loadSchema(ctx)
 	if err != nil {
 		return nil, err
@@ -34,7 +36,7 @@ func (p *Postgres) Schema(ctx context.Context) (*Schema, error) {
 	return &out, nil
 }
 
-func (p *Postgres) loadSchema(ctx context.Context) (*Schema, error) {
+func (p *Postgres) loadSchema(ctx context.Context) (*schema.Schema, error) {
 	p.schemaMu.Lock()
 	defer p.schemaMu.Unlock()
 	if p.schema != nil && time.Since(p.schemaLoaded) < schemaTTL {
@@ -56,7 +58,7 @@ func (p *Postgres) loadSchema(ctx context.Context) (*Schema, error) {
 
 // pgTable is a table being read, with what the later steps need.
 type pgTable struct {
-	Table
+	schema.Table
 	oid      uint32
 	relkind  string
 	attnames map[int16]string
@@ -73,8 +75,8 @@ type schemaReader struct {
 }
 
 // read runs the steps in order.
-func (r *schemaReader) read(ctx context.Context) (*Schema, error) {
-	s := &Schema{Dialect: "postgres", Tables: []Table{}}
+func (r *schemaReader) read(ctx context.Context) (*schema.Schema, error) {
+	s := &schema.Schema{Dialect: "postgres", Tables: []schema.Table{}}
 	if err := r.conn.QueryRow(ctx, "SELECT current_database()").Scan(&s.Database); err != nil {
 		return nil, err
 	}
@@ -117,17 +119,17 @@ ORDER BY n.nspname <> 'public', n.nspname, c.relname`)
 		return err
 	}
 	var oid uint32
-	var schema, name, kind, comment string
+	var nsp, name, kind, comment string
 	var tuples float64
-	_, err = pgx.ForEachRow(rows, []any{&oid, &schema, &name, &kind, &tuples, &comment}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&oid, &nsp, &name, &kind, &tuples, &comment}, func() error {
 		t := &pgTable{oid: oid, relkind: kind, attnames: map[int16]string{}, enums: map[int][]string{},
-			Table: Table{Name: name, Comment: comment, Columns: []Column{}, ForeignKeys: []ForeignKey{}, Indexes: []Index{}}}
-		if schema != "public" {
-			t.Schema = schema
+			Table: schema.Table{Name: name, Comment: comment, Columns: []schema.Column{}, ForeignKeys: []schema.ForeignKey{}, Indexes: []schema.Index{}}}
+		if nsp != "public" {
+			t.Schema = nsp
 		}
 		switch kind {
 		case "v", "m":
-			t.Kind = KindView
+			t.Kind = schema.KindView
 		}
 		switch {
 		case kind == "v" || kind == "f":
@@ -174,7 +176,7 @@ ORDER BY a.attrelid, a.attnum`, r.oids())
 	_, err = pgx.ForEachRow(rows, []any{&rel, &num, &name, &typ, &notNull, &comment, &category, &labels}, func() error {
 		t := r.tables[rel]
 		t.attnames[num] = name
-		t.Columns = append(t.Columns, Column{Name: name, Type: typ, Nullable: !notNull, Comment: comment})
+		t.Columns = append(t.Columns, schema.Column{Name: name, Type: typ, Nullable: !notNull, Comment: comment})
 		i := len(t.Columns) - 1
 		switch {
 		case labels != nil:
@@ -224,8 +226,8 @@ FROM pg_constraint WHERE conrelid = ANY($1) AND contype IN ('p', 'f') ORDER BY c
 		if !ok {
 			return nil
 		}
-		t.ForeignKeys = append(t.ForeignKeys, ForeignKey{Column: strings.Join(cols, ","),
-			ReferencesTable: qualified(rt.Table), ReferencesColumn: strings.Join(refCols, ",")})
+		t.ForeignKeys = append(t.ForeignKeys, schema.ForeignKey{Column: strings.Join(cols, ","),
+			ReferencesTable: rt.Table.QualifiedName(), ReferencesColumn: strings.Join(refCols, ",")})
 		return nil
 	})
 	return err
@@ -242,14 +244,6 @@ func names(attnames map[int16]string, nums []int16) ([]string, bool) {
 		out[i] = name
 	}
 	return out, true
-}
-
-// qualified is the key a table goes by: "schema.table" outside public.
-func qualified(t Table) string {
-	if t.Schema == "" {
-		return t.Name
-	}
-	return t.Schema + "." + t.Name
 }
 
 // readIndexes reads the indexes not made for a primary key, unique or
@@ -272,7 +266,7 @@ ORDER BY i.indrelid, ic.relname`, r.oids())
 	var cols []string
 	_, err = pgx.ForEachRow(rows, []any{&rel, &name, &unique, &cols}, func() error {
 		t := r.tables[rel]
-		t.Indexes = append(t.Indexes, Index{Name: name, Columns: append([]string(nil), cols...), Unique: unique})
+		t.Indexes = append(t.Indexes, schema.Index{Name: name, Columns: append([]string(nil), cols...), Unique: unique})
 		return nil
 	})
 	return err
@@ -318,7 +312,7 @@ const distinctTimeout = 2 * time.Second
 // SQLite's views).
 func (r *schemaReader) readDistinctValues(ctx context.Context) error {
 	type key struct {
-		schema, table, column string
+		nsp, table, column string
 	}
 	stats := map[key][]string{}
 	rows, err := r.conn.Query(ctx, `
@@ -329,11 +323,11 @@ FROM pg_stats s WHERE NOT inherited AND schemaname <> 'information_schema' AND s
 	if err != nil {
 		return err
 	}
-	var schema, table, column string
+	var nsp, table, column string
 	var nd, tuples float64
 	var mcv []string
-	_, err = pgx.ForEachRow(rows, []any{&schema, &table, &column, &nd, &mcv, &tuples}, func() error {
-		k := key{schema, table, column}
+	_, err = pgx.ForEachRow(rows, []any{&nsp, &table, &column, &nd, &mcv, &tuples}, func() error {
+		k := key{nsp, table, column}
 		distinct := nd
 		if nd < 0 {
 			distinct = -nd * tuples
@@ -351,9 +345,9 @@ FROM pg_stats s WHERE NOT inherited AND schemaname <> 'information_schema' AND s
 		return err
 	}
 	for _, t := range r.order {
-		schema := t.Schema
-		if schema == "" {
-			schema = "public"
+		nsp := t.Schema
+		if nsp == "" {
+			nsp = "public"
 		}
 		for i, labels := range t.enums {
 			if len(labels) <= maxDistinctValues {
@@ -363,7 +357,7 @@ FROM pg_stats s WHERE NOT inherited AND schemaname <> 'information_schema' AND s
 		}
 		for _, i := range t.textCols {
 			c := &t.Columns[i]
-			vals, ok := stats[key{schema, t.Name, c.Name}]
+			vals, ok := stats[key{nsp, t.Name, c.Name}]
 			if !ok && (t.relkind == "r" || t.relkind == "p") {
 				vals = r.sampleDistinct(ctx, t, c.Name)
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"talk2tables/pgconfig"
+	"talk2tables/schema"
 	"talk2tables/sqlerr"
 )
 
@@ -52,7 +53,7 @@ type Postgres struct {
 	unlockAdvisory bool
 
 	schemaMu     sync.Mutex
-	schema       *Schema // cached without Today
+	schema       *schema.Schema // cached without Today
 	schemaLoaded time.Time
 
 	verMu sync.Mutex // the data version (pgversion.go), reused for dataVersionTTL

@@ -16,6 +16,7 @@ import (
 	"talk2tables/internal/pgtest"
 	"talk2tables/mcpserve"
 	"talk2tables/pgconfig"
+	"talk2tables/schema"
 	"talk2tables/sqlerr"
 )
 
@@ -137,11 +138,11 @@ func TestPostgresSchema(t *testing.T) {
 	if s.Dialect != "postgres" || s.Today != "2026-06-30" || s.Database != db.Name {
 		t.Errorf("schema header = %s %s %s", s.Dialect, s.Today, s.Database)
 	}
-	byKey := map[string]Table{}
+	byKey := map[string]schema.Table{}
 	var order []string
 	for _, tb := range s.Tables {
-		byKey[qualified(tb)] = tb
-		order = append(order, qualified(tb))
+		byKey[tb.QualifiedName()] = tb
+		order = append(order, tb.QualifiedName())
 	}
 	want := []string{"completed_sales", "customers", "orders", "products", "region_totals", "sales", "tickets",
 		"archive.note_links", "archive.order_notes"}
@@ -152,14 +153,14 @@ func TestPostgresSchema(t *testing.T) {
 	if sales.Kind != "" || sales.RowCount != 2000 || !strings.Contains(sales.Comment, "Order lines") {
 		t.Errorf("sales = kind %q rows %d comment %q", sales.Kind, sales.RowCount, sales.Comment)
 	}
-	col := func(tb Table, name string) Column {
+	col := func(tb schema.Table, name string) schema.Column {
 		for _, c := range tb.Columns {
 			if c.Name == name {
 				return c
 			}
 		}
 		t.Fatalf("%s has no column %s", tb.Name, name)
-		return Column{}
+		return schema.Column{}
 	}
 	if c := col(sales, "sale_id"); !c.PrimaryKey || c.Nullable || c.Type != "integer" {
 		t.Errorf("sales.sale_id = %+v", c)
@@ -176,7 +177,7 @@ func TestPostgresSchema(t *testing.T) {
 	if c := col(byKey["customers"], "customer_name"); c.DistinctValues != nil {
 		t.Errorf("customer_name has %d distinct values listed, want none (high cardinality)", len(c.DistinctValues))
 	}
-	wantFK := []ForeignKey{{Column: "order_id", ReferencesTable: "orders", ReferencesColumn: "order_id"},
+	wantFK := []schema.ForeignKey{{Column: "order_id", ReferencesTable: "orders", ReferencesColumn: "order_id"},
 		{Column: "product_id", ReferencesTable: "products", ReferencesColumn: "product_id"}}
 	if !slices.Equal(sales.ForeignKeys, wantFK) {
 		t.Errorf("sales foreign keys = %+v, want %+v", sales.ForeignKeys, wantFK)
@@ -211,7 +212,7 @@ func TestPostgresSchema(t *testing.T) {
 	if notes.Schema != "archive" || !col(notes, "order_id").PrimaryKey || !col(notes, "line").PrimaryKey {
 		t.Errorf("archive.order_notes = %+v", notes)
 	}
-	if fk := links.ForeignKeys; len(fk) != 1 || fk[0] != (ForeignKey{Column: "order_id,line", ReferencesTable: "archive.order_notes", ReferencesColumn: "order_id,line"}) {
+	if fk := links.ForeignKeys; len(fk) != 1 || fk[0] != (schema.ForeignKey{Column: "order_id,line", ReferencesTable: "archive.order_notes", ReferencesColumn: "order_id,line"}) {
 		t.Errorf("composite foreign key = %+v", fk)
 	}
 	// Today from the server when not pinned (the sessions run in UTC).

@@ -6,68 +6,18 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"talk2tables/schema"
 )
 
 // maxDistinctValues is the most distinct values a TEXT column may have for
 // the schema to list them.
 const maxDistinctValues = 10
 
-// Schema is the JSON of the database://schema resource.
-type Schema struct {
-	Dialect  string  `json:"dialect"`
-	Today    string  `json:"today"`
-	Database string  `json:"database"`
-	Tables   []Table `json:"tables"`
-}
-
-// Table describes one user table or view (docs/contracts.md §2).
-type Table struct {
-	Name string `json:"name"`
-	// Schema is the table's schema; omitted for SQLite (and PostgreSQL's public).
-	Schema string `json:"schema,omitempty"`
-	// Kind is "view" for views; omitted for tables.
-	Kind string `json:"kind,omitempty"`
-	// RowCount is -1 for views: counting would run the view.
-	RowCount    int64        `json:"row_count"`
-	Comment     string       `json:"comment,omitempty"`
-	Columns     []Column     `json:"columns"`
-	ForeignKeys []ForeignKey `json:"foreign_keys"`
-	Indexes     []Index      `json:"indexes"`
-}
-
-// Column describes one column. DistinctValues is set only for TEXT columns
-// with at most 10 distinct non-null values.
-type Column struct {
-	Name           string   `json:"name"`
-	Type           string   `json:"type"`
-	Nullable       bool     `json:"nullable"`
-	PrimaryKey     bool     `json:"primary_key"`
-	DistinctValues []string `json:"distinct_values,omitempty"`
-	Comment        string   `json:"comment,omitempty"`
-}
-
-// KindView marks a view in Table.Kind.
-const KindView = "view"
-
-// ForeignKey is one column reference to another table.
-type ForeignKey struct {
-	Column           string `json:"column"`
-	ReferencesTable  string `json:"references_table"`
-	ReferencesColumn string `json:"references_column"`
-}
-
-// Index is an explicitly created index (SQLite's automatic indexes for
-// PRIMARY KEY and UNIQUE constraints are left out).
-type Index struct {
-	Name    string   `json:"name"`
-	Columns []string `json:"columns"`
-	Unique  bool     `json:"unique"`
-}
-
 // Schema returns the database schema. Everything but Today is read once and
 // cached (the database is read-only); Today is SQLite's date('now'), or
 // Options.Today when set.
-func (db *DB) Schema(ctx context.Context) (*Schema, error) {
+func (db *DB) Schema(ctx context.Context) (*schema.Schema, error) {
 	s, err := db.loadSchema(ctx)
 	if err != nil {
 		return nil, err
@@ -85,13 +35,13 @@ func (db *DB) Schema(ctx context.Context) (*Schema, error) {
 	return &out, nil
 }
 
-func (db *DB) loadSchema(ctx context.Context) (*Schema, error) {
+func (db *DB) loadSchema(ctx context.Context) (*schema.Schema, error) {
 	db.schemaMu.Lock()
 	defer db.schemaMu.Unlock()
 	if db.schema != nil {
 		return db.schema, nil
 	}
-	s := &Schema{Dialect: "sqlite", Database: filepath.Base(db.path), Tables: []Table{}}
+	s := &schema.Schema{Dialect: "sqlite", Database: filepath.Base(db.path), Tables: []schema.Table{}}
 	if db.opts.Name != "" {
 		s.Database = db.opts.Name
 	}
@@ -122,11 +72,11 @@ func (db *DB) loadSchema(ctx context.Context) (*Schema, error) {
 	return s, nil
 }
 
-func (db *DB) table(ctx context.Context, name string, view bool) (*Table, error) {
-	t := &Table{Name: name, Columns: []Column{}, ForeignKeys: []ForeignKey{}, Indexes: []Index{}}
+func (db *DB) table(ctx context.Context, name string, view bool) (*schema.Table, error) {
+	t := &schema.Table{Name: name, Columns: []schema.Column{}, ForeignKeys: []schema.ForeignKey{}, Indexes: []schema.Index{}}
 	qn := quoteIdent(name)
 	if view {
-		t.Kind, t.RowCount = KindView, -1
+		t.Kind, t.RowCount = schema.KindView, -1
 	} else if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM "+qn).Scan(&t.RowCount); err != nil {
 		return nil, err
 	}
@@ -136,7 +86,7 @@ func (db *DB) table(ctx context.Context, name string, view bool) (*Table, error)
 		return nil, err
 	}
 	for rows.Next() {
-		var c Column
+		var c schema.Column
 		var notNull, pk int
 		if err := rows.Scan(&c.Name, &c.Type, &notNull, &pk); err != nil {
 			rows.Close()
@@ -171,7 +121,7 @@ func (db *DB) table(ctx context.Context, name string, view bool) (*Table, error)
 		return nil, err
 	}
 	for rows.Next() {
-		var fk ForeignKey
+		var fk schema.ForeignKey
 		var to *string
 		if err := rows.Scan(&fk.ReferencesTable, &fk.Column, &to); err != nil {
 			rows.Close()
@@ -204,7 +154,7 @@ func (db *DB) table(ctx context.Context, name string, view bool) (*Table, error)
 		return nil, err
 	}
 	for _, in := range idx {
-		ix := Index{Name: in}
+		ix := schema.Index{Name: in}
 		if err := db.sql.QueryRowContext(ctx, `SELECT "unique" FROM pragma_index_list(?) WHERE name = ?`, name, in).Scan(&ix.Unique); err != nil {
 			return nil, err
 		}

@@ -15,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"talk2tables/resultlimit"
+	"talk2tables/schema"
 	"talk2tables/sqlerr"
 	"talk2tables/sqlscan"
 	"talk2tables/telemetry"
@@ -33,9 +34,9 @@ const SchemaURI = "database://schema"
 // PostgreSQL (*Postgres) or MySQL/MariaDB (*MySQL). All give the same contracts: Query and Validate
 // return *sqlerr.Error for SQL failures, Schema the database://schema JSON.
 type Backend interface {
-	Query(ctx context.Context, query string, maxRows int) (*Result, error)
+	Query(ctx context.Context, query string, maxRows int) (*schema.Result, error)
 	Validate(ctx context.Context, query string) error
-	Schema(ctx context.Context) (*Schema, error)
+	Schema(ctx context.Context) (*schema.Schema, error)
 	// Options are the effective limits (defaults applied).
 	Options() Options
 	// Dialect is "sqlite", "postgres" or "mysql" (sqlscan.Dialect's names).

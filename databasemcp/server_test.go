@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"talk2tables/internal/testfixture"
+	"talk2tables/schema"
 	"talk2tables/sqlerr"
 )
 
@@ -76,7 +77,7 @@ func TestTransports(t *testing.T) {
 	}
 }
 
-func readSchema(tb testing.TB, c *client.Client) *Schema {
+func readSchema(tb testing.TB, c *client.Client) *schema.Schema {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -100,7 +101,7 @@ func readSchema(tb testing.TB, c *client.Client) *Schema {
 	if !ok || tc.MIMEType != "application/json" {
 		tb.Fatalf("read %s: contents %+v, want application/json text", SchemaURI, res.Contents[0])
 	}
-	var s Schema
+	var s schema.Schema
 	if err := json.Unmarshal([]byte(tc.Text), &s); err != nil {
 		tb.Fatalf("decode schema: %v", err)
 	}
@@ -118,7 +119,7 @@ func TestSchemaResource(t *testing.T) {
 	if s.Today != today {
 		t.Errorf("today = %q, want %q", s.Today, today)
 	}
-	tables := map[string]Table{}
+	tables := map[string]schema.Table{}
 	var names []string
 	for _, tb := range s.Tables {
 		tables[tb.Name] = tb
@@ -131,14 +132,14 @@ func TestSchemaResource(t *testing.T) {
 	if sales.RowCount != 2000 {
 		t.Errorf("sales row_count = %d, want 2000", sales.RowCount)
 	}
-	cols := map[string]Column{}
+	cols := map[string]schema.Column{}
 	for _, c := range sales.Columns {
 		cols[c.Name] = c
 	}
 	if len(sales.Columns) != 9 {
 		t.Errorf("sales has %d columns, want 9", len(sales.Columns))
 	}
-	if got, want := cols["region"], (Column{Name: "region", Type: "TEXT", DistinctValues: []string{"East", "North", "South", "West"}}); !reflect.DeepEqual(got, want) {
+	if got, want := cols["region"], (schema.Column{Name: "region", Type: "TEXT", DistinctValues: []string{"East", "North", "South", "West"}}); !reflect.DeepEqual(got, want) {
 		t.Errorf("sales.region = %+v, want %+v", got, want)
 	}
 	if got := cols["sale_id"]; !got.PrimaryKey || got.Nullable || got.Type != "INTEGER" {
@@ -147,14 +148,14 @@ func TestSchemaResource(t *testing.T) {
 	if got := cols["sale_date"]; got.DistinctValues != nil {
 		t.Errorf("sales.sale_date distinct values = %v, want none (high cardinality)", got.DistinctValues)
 	}
-	wantFK := []ForeignKey{
+	wantFK := []schema.ForeignKey{
 		{Column: "product_id", ReferencesTable: "products", ReferencesColumn: "product_id"},
 		{Column: "order_id", ReferencesTable: "orders", ReferencesColumn: "order_id"},
 	}
 	if !sameElements(sales.ForeignKeys, wantFK) {
 		t.Errorf("sales foreign keys = %+v, want %+v", sales.ForeignKeys, wantFK)
 	}
-	wantIdx := []Index{
+	wantIdx := []schema.Index{
 		{Name: "idx_sales_order_id", Columns: []string{"order_id"}},
 		{Name: "idx_sales_product_id", Columns: []string{"product_id"}},
 		{Name: "idx_sales_region", Columns: []string{"region"}},
@@ -164,7 +165,7 @@ func TestSchemaResource(t *testing.T) {
 	if !reflect.DeepEqual(sales.Indexes, wantIdx) {
 		t.Errorf("sales indexes = %+v, want %+v", sales.Indexes, wantIdx)
 	}
-	status := map[string]Column{}
+	status := map[string]schema.Column{}
 	for _, c := range tables["orders"].Columns {
 		status[c.Name] = c
 	}

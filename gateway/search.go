@@ -18,6 +18,7 @@ import (
 
 	"talk2tables/answer"
 	"talk2tables/catalog"
+	"talk2tables/schema"
 )
 
 // Kinds of search hits.
@@ -235,38 +236,19 @@ func addResources(serverID string, resources map[string]any, add func(searchHit,
 	}
 }
 
-// schemaTables is the part of the schema resource indexed.
-type schemaTables struct {
-	Tables []struct {
-		Name    string `json:"name"`
-		Schema  string `json:"schema"`
-		Comment string `json:"comment"`
-		Columns []struct {
-			Name    string   `json:"name"`
-			Type    string   `json:"type"`
-			Comment string   `json:"comment"`
-			Values  []string `json:"distinct_values"`
-		} `json:"columns"`
-	} `json:"tables"`
-}
-
 func addSchema(serverID string, obj map[string]any, add func(searchHit, searchDoc)) {
-	var st schemaTables
-	b, err := json.Marshal(obj)
-	if err != nil || json.Unmarshal(b, &st) != nil {
+	st, err := schema.FromValue(obj)
+	if err != nil {
 		return
 	}
 	for _, t := range st.Tables {
-		name := t.Name
-		if t.Schema != "" {
-			name = t.Schema + "." + t.Name
-		}
+		name := t.QualifiedName()
 		var cols []string
 		for _, c := range t.Columns {
 			cols = append(cols, c.Name)
 			add(searchHit{Kind: KindColumn, Name: name + "." + c.Name, Server: serverID,
 				Description: strings.TrimSpace(c.Type + " " + c.Comment)},
-				searchDoc{Name: words(c.Name), Words: words(t.Name) + " " + strings.Join(c.Values, " "), Text: c.Comment})
+				searchDoc{Name: words(c.Name), Words: words(t.Name) + " " + strings.Join(c.DistinctValues, " "), Text: c.Comment})
 		}
 		add(searchHit{Kind: KindTable, Name: name, Server: serverID, Description: t.Comment},
 			searchDoc{Name: words(t.Name), Words: words(strings.Join(cols, " ")), Text: t.Comment})

@@ -12,6 +12,7 @@ import (
 
 	"talk2tables/catalog"
 	"talk2tables/orchestrator/verified"
+	"talk2tables/schema"
 )
 
 // dbKnowledge is what the verified questions need of one database: its
@@ -38,23 +39,6 @@ func (b *requestBase) knowledge(db string) *dbKnowledge {
 	k := b.buildKnowledge(db)
 	b.know[db] = k
 	return k
-}
-
-// schemaDoc is the part of a schema resource (docs/contracts.md §2) the
-// verified questions read.
-type schemaDoc struct {
-	Dialect string `json:"dialect"`
-	Today   string `json:"today"`
-	Tables  []struct {
-		Name    string `json:"name"`
-		Schema  string `json:"schema,omitempty"`
-		Kind    string `json:"kind,omitempty"`
-		Columns []struct {
-			Name           string `json:"name"`
-			Type           string `json:"type"`
-			DistinctValues []any  `json:"distinct_values,omitempty"`
-		} `json:"columns"`
-	} `json:"tables"`
 }
 
 func (b *requestBase) buildKnowledge(db string) *dbKnowledge {
@@ -86,7 +70,9 @@ func (b *requestBase) buildKnowledge(db string) *dbKnowledge {
 			}
 			switch {
 			case sc.ID == db && catalog.IsSchemaResource(obj) && out.schema == "":
-				out.readSchema(obj)
+				if d := sc.TypedSchema(); d != nil {
+					out.readSchema(d)
+				}
 			case catalog.IsEntityListResource(obj):
 				var doc struct {
 					Entities []*catalog.EntitySet `json:"entities"`
@@ -108,11 +94,7 @@ func (b *requestBase) buildKnowledge(db string) *dbKnowledge {
 
 // readSchema reads the tables, columns and few distinct values of a schema
 // resource, and hashes its structure.
-func (dk *dbKnowledge) readSchema(obj map[string]any) {
-	var doc schemaDoc
-	if remarshal(obj, &doc) != nil {
-		return
-	}
+func (dk *dbKnowledge) readSchema(doc *schema.Schema) {
 	if dk.k.Dialect == "" {
 		dk.k.Dialect = doc.Dialect
 	}
@@ -126,10 +108,7 @@ func (dk *dbKnowledge) readSchema(obj map[string]any) {
 	}
 	var shapes []shape
 	for _, t := range doc.Tables {
-		name := t.Name
-		if t.Schema != "" {
-			name = t.Schema + "." + t.Name
-		}
+		name := t.QualifiedName()
 		s := shape{Table: name, Kind: t.Kind}
 		var cols []string
 		for _, c := range t.Columns {
@@ -137,11 +116,7 @@ func (dk *dbKnowledge) readSchema(obj map[string]any) {
 			s.Columns = append(s.Columns, [2]string{c.Name, strings.ToUpper(c.Type)})
 			if len(c.DistinctValues) > 0 {
 				key := strings.ToLower(name + "." + c.Name)
-				for _, v := range c.DistinctValues {
-					if str, ok := v.(string); ok {
-						dk.k.Distinct[key] = append(dk.k.Distinct[key], str)
-					}
-				}
+				dk.k.Distinct[key] = append(dk.k.Distinct[key], c.DistinctValues...)
 			}
 		}
 		dk.k.Columns[strings.ToLower(name)] = cols

@@ -68,7 +68,7 @@ func newRequestBase(g *resources.Gathered, exec *mcpclient.Conn, budget int) *re
 	for i, s := range g.Snaps {
 		c := g.Conns[i]
 		b.servers[i] = sqlgen.ServerContext{ID: c.ID(), Name: c.Config().Name, Priority: c.Config().Priority,
-			Domains: c.Config().Domains, Capabilities: c.Config().Capabilities, Resources: s.Resources,
+			Domains: c.Config().Domains, Capabilities: c.Config().Capabilities, Resources: s.Resources, Schema: s.Schema,
 			Version: strconv.FormatUint(s.Version, 10), RelevantOnly: c.Config().RelevantOnly()}
 		if s.Resources == nil {
 			b.servers[i].Resources = map[string]any{}

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"talk2tables/catalog"
-	"talk2tables/databasemcp"
+	"talk2tables/schema"
 )
 
 var placeholderRe = regexp.MustCompile(`\{([^{}]*)\}`)
@@ -19,19 +19,15 @@ var placeholderRe = regexp.MustCompile(`\{([^{}]*)\}`)
 // no rows: WHERE 1 = 0). Each problem names the catalog path and what to
 // do; an error means the schema could not be read.
 func Check(ctx context.Context, s *catalog.Semantic, src Source) ([]catalog.Problem, error) {
-	schema, err := src.Schema(ctx)
+	sch, err := src.Schema(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read schema: %w", err)
 	}
-	q := quoterFor(schema.Dialect)
-	live := map[string]*databasemcp.Table{}
-	for i := range schema.Tables {
-		t := &schema.Tables[i]
-		key := t.Name
-		if t.Schema != "" {
-			key = t.Schema + "." + t.Name
-		}
-		live[key] = t
+	q := quoterFor(sch.Dialect)
+	live := map[string]*schema.Table{}
+	for i := range sch.Tables {
+		t := &sch.Tables[i]
+		live[t.QualifiedName()] = t
 	}
 	var problems []catalog.Problem
 	add := func(path, format string, args ...any) {
@@ -54,7 +50,7 @@ func Check(ctx context.Context, s *catalog.Semantic, src Source) ([]catalog.Prob
 				add(catalog.PathKey(path+".columns", cname), "table %q has no column %q; rename the entry to one of its columns or remove it", name, cname)
 			}
 		}
-		if lt.Kind == databasemcp.KindView && t.Role != catalog.RoleView {
+		if lt.Kind == schema.KindView && t.Role != catalog.RoleView {
 			add(path+".role", "%q is a view in the database; set role to view", name)
 		}
 	}

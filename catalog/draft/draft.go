@@ -24,18 +24,17 @@ import (
 	"time"
 
 	"talk2tables/catalog"
-	"talk2tables/databasemcp"
+	"talk2tables/schema"
 	"talk2tables/sqlscan"
 )
 
-// Source is the database side the drafter reads: *databasemcp.DB satisfies
-// it (and any backend that serves the same schema and query shapes).
+// Source is the database side the drafter reads: database-mcp's backends
+// satisfy it (and any backend that serves the same schema and query shapes,
+// package schema).
 type Source interface {
-	Schema(ctx context.Context) (*databasemcp.Schema, error)
-	Query(ctx context.Context, sql string, maxRows int) (*databasemcp.Result, error)
+	Schema(ctx context.Context) (*schema.Schema, error)
+	Query(ctx context.Context, sql string, maxRows int) (*schema.Result, error)
 }
-
-var _ Source = (*databasemcp.DB)(nil)
 
 // Defaults of Options.
 const (
@@ -106,7 +105,7 @@ var starterAggregationTerms = map[string]string{
 type drafter struct {
 	src    Source
 	opts   Options
-	schema *databasemcp.Schema
+	schema *schema.Schema
 	q      quoter                 // the schema's dialect's identifier quotes
 	tables []*tableDraft          // in catalog key order
 	byKey  map[string]*tableDraft // catalog key -> table
@@ -125,7 +124,7 @@ func (d *drafter) notef(table, format string, args ...any) {
 }
 
 // query runs one sampling statement under the statement timeout.
-func (d *drafter) query(ctx context.Context, sql string, maxRows int) (*databasemcp.Result, error) {
+func (d *drafter) query(ctx context.Context, sql string, maxRows int) (*schema.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, d.opts.QueryTimeout)
 	defer cancel()
 	return d.src.Query(ctx, sql, maxRows)
@@ -141,14 +140,14 @@ func Draft(ctx context.Context, src Source, opts Options) (*catalog.Semantic, er
 	if err != nil {
 		return nil, err
 	}
-	schema, err := src.Schema(ctx)
+	sch, err := src.Schema(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read schema: %w", err)
 	}
-	if len(schema.Tables) == 0 {
+	if len(sch.Tables) == 0 {
 		return nil, errors.New("the database has no tables or views to describe")
 	}
-	d := &drafter{src: src, opts: opts, schema: schema, q: quoterFor(schema.Dialect)}
+	d := &drafter{src: src, opts: opts, schema: sch, q: quoterFor(sch.Dialect)}
 	d.collect()
 	if err := d.forEachTable(ctx, func(ctx context.Context, t *tableDraft) {
 		t.prof = d.profileTable(ctx, t.src)

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"talk2tables/catalog"
-	"talk2tables/databasemcp"
+	"talk2tables/schema"
 )
 
 func TestClassifyType(t *testing.T) {
@@ -32,7 +32,7 @@ func TestClassifyType(t *testing.T) {
 
 // col builds a column draft with a sampled profile, in a table of rows rows.
 func col(name, typ string, rows int64, p profile, samples ...any) *colDraft {
-	t := &tableDraft{key: "things", src: &databasemcp.Table{Name: "things", RowCount: rows},
+	t := &tableDraft{key: "things", src: &schema.Table{Name: "things", RowCount: rows},
 		prof: &tableProfile{ok: true, sampled: rows}, byName: map[string]*colDraft{}}
 	p.samples = nil
 	for _, v := range samples {
@@ -48,7 +48,7 @@ func col(name, typ string, rows int64, p profile, samples ...any) *colDraft {
 		}
 		p.distinct = int64(len(seen))
 	}
-	c := &colDraft{t: t, src: databasemcp.Column{Name: name, Type: typ}, tc: classifyType(typ),
+	c := &colDraft{t: t, src: schema.Column{Name: name, Type: typ}, tc: classifyType(typ),
 		toks: catalog.IdentifierWords(name), prof: &p, out: &catalog.Column{}}
 	t.cols = []*colDraft{c}
 	t.byName[name] = c
@@ -156,7 +156,7 @@ func TestMeasureType(t *testing.T) {
 
 // table builds a table draft from classified columns.
 func table(name string, refIn int, fksOut int, cols ...*colDraft) *tableDraft {
-	t := &tableDraft{key: name, src: &databasemcp.Table{Name: name, RowCount: 100}, prof: &tableProfile{ok: true, sampled: 100},
+	t := &tableDraft{key: name, src: &schema.Table{Name: name, RowCount: 100}, prof: &tableProfile{ok: true, sampled: 100},
 		byName: map[string]*colDraft{}, refIn: refIn}
 	for i := 0; i < fksOut; i++ {
 		t.fksOut = append(t.fksOut, &tableDraft{key: "other" + string(rune('a'+i))})
@@ -251,7 +251,7 @@ func TestRole(t *testing.T) {
 	id := func(n string) *colDraft { return kinded(n, catalog.KindIdentifier, profile{}) }
 	m := func(n string) *colDraft { return kinded(n, catalog.KindMeasure, profile{}) }
 	view := table("v", 0, 0, m("x"))
-	view.src.Kind = databasemcp.KindView
+	view.src.Kind = schema.KindView
 	tests := []struct {
 		name  string
 		table *tableDraft

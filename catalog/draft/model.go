@@ -6,12 +6,12 @@ import (
 	"strings"
 
 	"talk2tables/catalog"
-	"talk2tables/databasemcp"
+	"talk2tables/schema"
 )
 
 // tableDraft is one table (or view) while it is drafted.
 type tableDraft struct {
-	src      *databasemcp.Table
+	src      *schema.Table
 	key      string // catalog key: the name, or "schema.table"
 	prof     *tableProfile
 	cols     []*colDraft // schema order
@@ -27,7 +27,7 @@ type tableDraft struct {
 // colDraft is one column while it is drafted.
 type colDraft struct {
 	t    *tableDraft
-	src  databasemcp.Column
+	src  schema.Column
 	tc   typeClass
 	prof *profile
 	toks []string
@@ -38,7 +38,7 @@ type colDraft struct {
 func (c *colDraft) name() string { return c.src.Name }
 
 // view reports whether the table is a view.
-func (t *tableDraft) view() bool { return t.src.Kind == databasemcp.KindView }
+func (t *tableDraft) view() bool { return t.src.View() }
 
 // rows is the table's row count (-1 when unknown, e.g. a view).
 func (t *tableDraft) rows() int64 { return t.src.RowCount }
@@ -59,10 +59,7 @@ func (d *drafter) collect() {
 	d.byKey = map[string]*tableDraft{}
 	for i := range d.schema.Tables {
 		st := &d.schema.Tables[i]
-		key := st.Name
-		if st.Schema != "" {
-			key = st.Schema + "." + st.Name
-		}
+		key := st.QualifiedName()
 		t := &tableDraft{src: st, key: key, byName: map[string]*colDraft{}, measures: map[string]*catalog.Measure{}}
 		for _, c := range st.Columns {
 			if strings.TrimSpace(c.Name) == "" {

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"talk2tables/databasemcp"
+	"talk2tables/schema"
 	"talk2tables/sqlscan"
 )
 
@@ -109,7 +109,7 @@ func (q quoter) quote(s string) string {
 }
 
 // from names a table in FROM: "schema"."table" when it has a schema.
-func (q quoter) from(t *databasemcp.Table) string {
+func (q quoter) from(t *schema.Table) string {
 	if t.Schema != "" {
 		return q.quote(t.Schema) + "." + q.quote(t.Name)
 	}
@@ -122,7 +122,7 @@ const maxQueryChars = 12000
 
 // profileTable samples one table: one statistics query per chunk of columns
 // over the first SampleRows rows, then the first rows themselves.
-func (d *drafter) profileTable(ctx context.Context, t *databasemcp.Table) *tableProfile {
+func (d *drafter) profileTable(ctx context.Context, t *schema.Table) *tableProfile {
 	p := &tableProfile{cols: map[string]*profile{}}
 	for _, c := range t.Columns {
 		p.cols[c.Name] = &profile{distinct: -1}
@@ -131,7 +131,7 @@ func (d *drafter) profileTable(ctx context.Context, t *databasemcp.Table) *table
 		return p
 	}
 	limit := d.opts.SampleRows
-	if t.Kind == databasemcp.KindView {
+	if t.Kind == schema.KindView {
 		limit = min(limit, d.opts.ViewSampleRows)
 	}
 	p.ok = true
@@ -156,9 +156,9 @@ func (d *drafter) profileTable(ctx context.Context, t *databasemcp.Table) *table
 }
 
 // chunkColumns splits columns so each statistics query stays short.
-func chunkColumns(cols []databasemcp.Column) [][]databasemcp.Column {
-	var out [][]databasemcp.Column
-	var cur []databasemcp.Column
+func chunkColumns(cols []schema.Column) [][]schema.Column {
+	var out [][]schema.Column
+	var cur []schema.Column
 	size := 0
 	for _, c := range cols {
 		n := 4*len(quoter('"').quote(c.Name)) + 64
@@ -186,7 +186,7 @@ const (
 //
 //	SELECT COUNT(*), COUNT("a"), COUNT(DISTINCT "a"), MIN("a"), MAX("a"), ...
 //	FROM (SELECT "a", ... FROM "t" LIMIT 10000) AS s
-func (d *drafter) statistics(ctx context.Context, t *databasemcp.Table, cols []databasemcp.Column, limit int, level statLevel, p *tableProfile) error {
+func (d *drafter) statistics(ctx context.Context, t *schema.Table, cols []schema.Column, limit int, level statLevel, p *tableProfile) error {
 	sel := []string{"COUNT(*)"}
 	inner := make([]string, len(cols))
 	type slot struct{ count, distinct, min, max int } // positions in the select list, -1: not asked
@@ -239,7 +239,7 @@ const sampleSize = 50
 // sampleRows reads the first rows for value patterns (dates, emails, decimal
 // places); a column that is NULL in all of them but has values gets a
 // targeted query for its first non-null values.
-func (d *drafter) sampleRows(ctx context.Context, t *databasemcp.Table, p *tableProfile) error {
+func (d *drafter) sampleRows(ctx context.Context, t *schema.Table, p *tableProfile) error {
 	names := make([]string, len(t.Columns))
 	for i, c := range t.Columns {
 		names[i] = d.q.quote(c.Name)

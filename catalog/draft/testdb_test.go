@@ -60,6 +60,8 @@ func buildDB(tb testing.TB, ddl string, fill func(ins func(table string, vals ..
 }
 
 // openSource opens a test database read-only the way catalog init does.
+var _ Source = (*databasemcp.DB)(nil)
+
 func openSource(tb testing.TB, path string) *databasemcp.DB {
 	tb.Helper()
 	db, err := databasemcp.Open(context.Background(), path, databasemcp.Options{})

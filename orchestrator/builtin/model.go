@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"talk2tables/catalog"
+	"talk2tables/schema"
 )
 
 // model is the compiled, typed view of one database: its schema, what the
@@ -226,18 +227,18 @@ func databaseName(s string) string {
 // "<measure> by <group>" as asked. Other views (an adjective and a table
 // noun) keep their meaning: a named subset of rows.
 func withoutViews(src sources) (sources, bool) {
-	var keep []schemaTable
+	var keep []schema.Table
 	for _, t := range src.schema.Tables {
-		if t.Kind != "view" || !groupedName(t.Name) {
+		if !t.View() || !groupedName(t.Name) {
 			keep = append(keep, t)
 		}
 	}
 	if len(keep) == len(src.schema.Tables) {
 		return src, false
 	}
-	schema := *src.schema
-	schema.Tables = keep
-	src.schema = &schema
+	kept := *src.schema
+	kept.Tables = keep
+	src.schema = &kept
 	return src, true
 }
 
@@ -251,23 +252,17 @@ func groupedName(name string) bool {
 	return false
 }
 
-func (m *model) buildTables(s *schemaDoc) {
+func (m *model) buildTables(s *schema.Schema) {
 	for _, st := range s.Tables {
 		if st.Name == "" {
 			continue
 		}
-		full := st.Name
-		if st.Schema != "" {
-			full = st.Schema + "." + st.Name
-		}
+		full := st.QualifiedName()
 		if m.byName[strings.ToLower(full)] != nil {
 			continue
 		}
-		t := &table{name: full, schema: st.Schema, bare: st.Name, view: st.Kind == "view",
-			byName: map[string]*column{}, rows: -1}
-		if st.RowCount != nil {
-			t.rows = *st.RowCount
-		}
+		t := &table{name: full, schema: st.Schema, bare: st.Name, view: st.View(),
+			byName: map[string]*column{}, rows: st.RowCount}
 		for _, sc := range st.Columns {
 			if sc.Name == "" || t.byName[strings.ToLower(sc.Name)] != nil {
 				continue
@@ -275,8 +270,8 @@ func (m *model) buildTables(s *schemaDoc) {
 			c := &column{t: t, name: sc.Name, typ: strings.ToUpper(sc.Type), pk: sc.PrimaryKey, nullable: sc.Nullable}
 			c.classifyType()
 			for _, v := range sc.DistinctValues {
-				if s, ok := v.(string); ok && strings.TrimSpace(s) != "" {
-					c.values = append(c.values, s)
+				if strings.TrimSpace(v) != "" {
+					c.values = append(c.values, v)
 				}
 			}
 			t.cols = append(t.cols, c)
@@ -377,7 +372,7 @@ func lowerAll(ws []string) []string {
 
 // buildEdges adds the schema's single-column foreign keys, then catalog
 // references the schema does not declare.
-func (m *model) buildEdges(s *schemaDoc, sem *catalog.Semantic) {
+func (m *model) buildEdges(s *schema.Schema, sem *catalog.Semantic) {
 	add := func(t *table, col, rt, rc string) {
 		c := t.column(col)
 		to := m.table(rt)
@@ -404,11 +399,7 @@ func (m *model) buildEdges(s *schemaDoc, sem *catalog.Semantic) {
 		to.in = append(to.in, e)
 	}
 	for _, st := range s.Tables {
-		full := st.Name
-		if st.Schema != "" {
-			full = st.Schema + "." + st.Name
-		}
-		t := m.table(full)
+		t := m.table(st.QualifiedName())
 		if t == nil {
 			continue
 		}

@@ -6,42 +6,12 @@ import (
 
 	"talk2tables/catalog"
 	"talk2tables/orchestrator/sqlgen"
+	"talk2tables/schema"
 )
-
-// schemaDoc is the database schema resource (docs/contracts.md §2).
-type schemaDoc struct {
-	Dialect  string        `json:"dialect"`
-	Today    string        `json:"today"`
-	Database string        `json:"database"`
-	Tables   []schemaTable `json:"tables"`
-}
-
-type schemaTable struct {
-	Name        string         `json:"name"`
-	Schema      string         `json:"schema"`
-	Kind        string         `json:"kind"`
-	RowCount    *int64         `json:"row_count"`
-	Columns     []schemaColumn `json:"columns"`
-	ForeignKeys []schemaFK     `json:"foreign_keys"`
-}
-
-type schemaColumn struct {
-	Name           string `json:"name"`
-	Type           string `json:"type"`
-	Nullable       bool   `json:"nullable"`
-	PrimaryKey     bool   `json:"primary_key"`
-	DistinctValues []any  `json:"distinct_values"`
-}
-
-type schemaFK struct {
-	Column           string `json:"column"`
-	ReferencesTable  string `json:"references_table"`
-	ReferencesColumn string `json:"references_column"`
-}
 
 // sources is what the servers' resources hold, recognised by shape.
 type sources struct {
-	schema   *schemaDoc
+	schema   *schema.Schema
 	semantic *catalog.Semantic // the first semantic model, with every entity list merged in
 	v1       *catalog.Semantic // a version-1 catalog converted in memory
 }
@@ -66,10 +36,7 @@ func gather(servers []sqlgen.ServerContext) sources {
 			switch {
 			case catalog.IsSchemaResource(obj):
 				if src.schema == nil {
-					var d schemaDoc
-					if remarshal(obj, &d) == nil && len(d.Tables) > 0 {
-						src.schema = &d
-					}
+					src.schema = s.TypedSchema() // the first that parses, parsed once where gathered
 				}
 			case catalog.IsSemanticResource(obj):
 				var sem catalog.Semantic

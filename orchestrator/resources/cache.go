@@ -18,6 +18,7 @@ import (
 	"talk2tables/config"
 	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/mcpclient"
+	"talk2tables/schema"
 )
 
 // maxParallelReads bounds concurrent resources/read calls to one server.
@@ -28,6 +29,9 @@ const maxParallelReads = 8
 type Snapshot struct {
 	ServerID  string
 	Resources map[string]any // URI → parsed JSON value, or text
+	// Schema is the server's schema resource (or the one discovered),
+	// parsed once here for every reader; nil when it has none.
+	Schema    *schema.Schema
 	FetchedAt time.Time
 	// Version is unique to this fetch (a counter bumped on every fetch of
 	// any server), so generators may cache what they derive from Resources
@@ -224,8 +228,8 @@ func (rc *Cache) fetch(ctx context.Context, c *mcpclient.Conn, opID string) (*Sn
 		}
 	}
 	subscribeRead(ctx, c, res)
-	rc.addSchema(ctx, c, res)
-	snap := &Snapshot{ServerID: c.ID(), Resources: res, FetchedAt: time.Now(), Version: rc.fetches.Add(1)}
+	typed := rc.addSchema(ctx, c, res)
+	snap := &Snapshot{ServerID: c.ID(), Resources: res, Schema: typed, FetchedAt: time.Now(), Version: rc.fetches.Add(1)}
 	rc.mu.Lock()
 	if rc.ttl > 0 && rc.gens[c.ID()] == gen {
 		rc.entries[c.ID()] = cacheEntry{snap: snap, expires: snap.FetchedAt.Add(rc.ttl)}

@@ -10,11 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"talk2tables/catalog"
 	"talk2tables/config"
 	"talk2tables/jsonval"
 	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/mcpclient"
+	"talk2tables/schema"
 )
 
 // Schema discovery: a third-party executor (DBHub's execute_sql, …) often
@@ -58,7 +58,7 @@ func discovers(c *mcpclient.Conn) bool {
 }
 
 // discoveredDoc is the schema resource's shape (docs/contracts.md §2) plus
-// where it came from.
+// where it came from; the dialect and database are left out when unknown.
 type discoveredDoc struct {
 	Dialect  string             `json:"dialect,omitempty"`
 	Today    string             `json:"today"`
@@ -67,45 +67,44 @@ type discoveredDoc struct {
 	Tables   []*discoveredTable `json:"tables"`
 }
 
+// discoveredTable is a table being discovered: its schema entry, and
+// where its columns are.
 type discoveredTable struct {
-	Name        string            `json:"name"`
-	Schema      string            `json:"schema,omitempty"`
-	Kind        string            `json:"kind,omitempty"`
-	RowCount    int64             `json:"row_count"`
-	Columns     []*discoveredCol  `json:"columns"`
-	ForeignKeys []discoveredFK    `json:"foreign_keys"`
-	Indexes     []json.RawMessage `json:"indexes"`
-	textCols    []*discoveredCol  // columns whose values may be listed
-	byName      map[string]*discoveredCol
+	schema.Table
+	textCols []int          // columns whose values may be listed
+	byName   map[string]int // column name → index in Columns
 }
 
-type discoveredCol struct {
-	Name           string   `json:"name"`
-	Type           string   `json:"type"`
-	Nullable       bool     `json:"nullable"`
-	PrimaryKey     bool     `json:"primary_key"`
-	DistinctValues []string `json:"distinct_values,omitempty"`
+func newDiscoveredTable(name, nsp string) *discoveredTable {
+	return &discoveredTable{Table: schema.Table{Name: name, Schema: nsp, Columns: []schema.Column{},
+		ForeignKeys: []schema.ForeignKey{}, Indexes: []schema.Index{}}, byName: map[string]int{}}
 }
 
-type discoveredFK struct {
-	Column           string `json:"column"`
-	ReferencesTable  string `json:"references_table"`
-	ReferencesColumn string `json:"references_column"`
+// typed is the discovered schema as readers take it.
+func (doc *discoveredDoc) typed() *schema.Schema {
+	s := &schema.Schema{Dialect: doc.Dialect, Today: doc.Today, Database: doc.Database, Source: doc.Source,
+		Tables: make([]schema.Table, len(doc.Tables))}
+	for i, t := range doc.Tables {
+		s.Tables[i] = t.Table
+	}
+	return s
 }
 
 // addSchema discovers the executor's schema into values (its resources just
-// read) when none of them is a schema, and records the schema's source.
-// A failed discovery is logged; the resources are kept without it.
-func (rc *Cache) addSchema(ctx context.Context, c *mcpclient.Conn, values map[string]any) {
+// read) when none of them is a schema, and records the schema's source. It
+// returns the schema parsed: the resource's, or the one discovered; nil when
+// there is none. A failed discovery is logged; the resources are kept
+// without it.
+func (rc *Cache) addSchema(ctx context.Context, c *mcpclient.Conn, values map[string]any) *schema.Schema {
 	for uri, v := range values {
-		if obj, ok := v.(map[string]any); ok && catalog.IsSchemaResource(obj) {
+		if obj, ok := v.(map[string]any); ok && schema.IsResource(obj) {
 			c.SetSchemaSource("resource " + uri)
-			return
+			return schema.FromResources(values)
 		}
 	}
 	if !discovers(c) {
 		c.SetSchemaSource("")
-		return
+		return nil
 	}
 	t0 := time.Now()
 	doc, err := rc.discoverSchema(ctx, c)
@@ -113,16 +112,17 @@ func (rc *Cache) addSchema(ctx context.Context, c *mcpclient.Conn, values map[st
 		c.SetSchemaSource("")
 		c.Log().Warn("schema discovery failed", "event", "schema_discovery_failed", "component", "discovery",
 			"duration_ms", ms(time.Since(t0)), "error", err.Error())
-		return
+		return nil
 	}
 	var v any
 	if err := convertJSON(doc, &v); err != nil {
-		return
+		return nil
 	}
 	values[discoveredSchemaURI] = v
 	c.SetSchemaSource(doc.Source)
 	c.Log().Info("schema discovered", "event", "schema_discovered", "component", "discovery",
 		"duration_ms", ms(time.Since(t0)), "source", doc.Source, "tables", len(doc.Tables), "dialect", doc.Dialect)
+	return doc.typed()
 }
 
 // discoverSchema runs the configured way of discovery (schema_discovery).
@@ -360,27 +360,26 @@ func (rc *Cache) discoverColumns(ctx context.Context, c *mcpclient.Conn, d sqlDi
 			return nil, fmt.Errorf("the catalog statement answered rows without table_name and column_name (%v); "+
 				"the executor did not run it as %s; set the server's dialect or schema_discovery", r, d.name)
 		}
-		schema := jsonval.Text(r["table_schema"])
-		if slicesContains(d.hiddenSchemas, schema) {
-			schema = ""
+		nsp := jsonval.Text(r["table_schema"])
+		if slicesContains(d.hiddenSchemas, nsp) {
+			nsp = ""
 		}
-		key := schema + "." + jsonval.Text(r["table_name"])
+		key := nsp + "." + jsonval.Text(r["table_name"])
 		t := byKey[key]
 		if t == nil {
-			t = &discoveredTable{Name: jsonval.Text(r["table_name"]), Schema: schema, Columns: []*discoveredCol{},
-				ForeignKeys: []discoveredFK{}, Indexes: []json.RawMessage{}, byName: map[string]*discoveredCol{}}
+			t = newDiscoveredTable(jsonval.Text(r["table_name"]), nsp)
 			if k := strings.ToLower(jsonval.Text(r["table_type"])); k == "view" || strings.Contains(k, "view") {
-				t.Kind, t.RowCount = "view", -1
+				t.Kind, t.RowCount = schema.KindView, -1
 			}
 			byKey[key] = t
 			tables = append(tables, t)
 		}
-		col := &discoveredCol{Name: jsonval.Text(r["column_name"]), Type: jsonval.Text(r["data_type"]),
+		col := schema.Column{Name: jsonval.Text(r["column_name"]), Type: jsonval.Text(r["data_type"]),
 			Nullable: strings.EqualFold(jsonval.Text(r["is_nullable"]), "YES"), PrimaryKey: num(r["pk"]) > 0}
 		t.Columns = append(t.Columns, col)
-		t.byName[col.Name] = col
+		t.byName[col.Name] = len(t.Columns) - 1
 		if t.Kind == "" && isTextType(col.Type) {
-			t.textCols = append(t.textCols, col)
+			t.textCols = append(t.textCols, len(t.Columns)-1)
 		}
 	}
 	return tables, nil
@@ -408,12 +407,12 @@ func isTextType(t string) bool {
 // reads foreign keys; a reference without a column means the referenced
 // table's primary key.
 func (rc *Cache) discoverKeys(ctx context.Context, c *mcpclient.Conn, d sqlDialect, tables []*discoveredTable) error {
-	find := func(schema, name string) *discoveredTable {
-		if slicesContains(d.hiddenSchemas, schema) {
-			schema = ""
+	find := func(nsp, name string) *discoveredTable {
+		if slicesContains(d.hiddenSchemas, nsp) {
+			nsp = ""
 		}
 		for _, t := range tables {
-			if t.Name == name && t.Schema == schema {
+			if t.Name == name && t.Schema == nsp {
 				return t
 			}
 		}
@@ -426,8 +425,8 @@ func (rc *Cache) discoverKeys(ctx context.Context, c *mcpclient.Conn, d sqlDiale
 		}
 		for _, r := range rows {
 			if t := find(jsonval.Text(r["table_schema"]), jsonval.Text(r["table_name"])); t != nil {
-				if col := t.byName[jsonval.Text(r["column_name"])]; col != nil {
-					col.PrimaryKey, col.Nullable = true, false
+				if i, ok := t.byName[jsonval.Text(r["column_name"])]; ok {
+					t.Columns[i].PrimaryKey, t.Columns[i].Nullable = true, false
 				}
 			}
 		}
@@ -441,7 +440,7 @@ func (rc *Cache) discoverKeys(ctx context.Context, c *mcpclient.Conn, d sqlDiale
 		name string
 	}
 	var order []fkKey
-	groups := map[fkKey]*discoveredFK{}
+	groups := map[fkKey]*schema.ForeignKey{}
 	for _, r := range rows {
 		t := find(jsonval.Text(r["table_schema"]), jsonval.Text(r["table_name"]))
 		if t == nil {
@@ -454,7 +453,7 @@ func (rc *Cache) discoverKeys(ctx context.Context, c *mcpclient.Conn, d sqlDiale
 			refTable = rs + "." + refTable
 		}
 		if fk == nil {
-			fk = &discoveredFK{ReferencesTable: refTable}
+			fk = &schema.ForeignKey{ReferencesTable: refTable}
 			groups[k] = fk
 			order = append(order, k)
 		} else {
@@ -479,13 +478,7 @@ func primaryKeyOf(t *discoveredTable) string {
 	if t == nil {
 		return ""
 	}
-	var pk []string
-	for _, col := range t.Columns {
-		if col.PrimaryKey {
-			pk = append(pk, col.Name)
-		}
-	}
-	return strings.Join(pk, ",")
+	return strings.Join(t.PrimaryKey(), ",")
 }
 
 // qualified is the table's name in SQL.
@@ -540,8 +533,8 @@ func (rc *Cache) discoverValues(ctx context.Context, c *mcpclient.Conn, d sqlDia
 		for start := 0; start < len(t.textCols); start += discoveryBatch {
 			cols := t.textCols[start:min(start+discoveryBatch, len(t.textCols))]
 			parts := make([]string, len(cols))
-			for i, col := range cols {
-				q := d.quote(col.Name)
+			for i, ci := range cols {
+				q := d.quote(t.Columns[ci].Name)
 				parts[i] = fmt.Sprintf("SELECT %d AS i, v FROM (SELECT DISTINCT CAST(%s AS %s) AS v FROM %s WHERE %s IS NOT NULL LIMIT %d) AS d%d",
 					i, q, d.textType, d.qualified(t), q, maxDiscoveryValues+1, i)
 			}
@@ -557,10 +550,10 @@ func (rc *Cache) discoverValues(ctx context.Context, c *mcpclient.Conn, d sqlDia
 					vals[i] = append(vals[i], jsonval.Text(r["v"]))
 				}
 			}
-			for i, col := range cols {
+			for i, ci := range cols {
 				if n := len(vals[i]); n > 0 && n <= maxDiscoveryValues {
 					sort.Strings(vals[i])
-					col.DistinctValues = vals[i]
+					t.Columns[ci].DistinctValues = vals[i]
 				}
 			}
 		}
@@ -636,11 +629,12 @@ func (rc *Cache) discoverBySearch(ctx context.Context, c *mcpclient.Conn, tool s
 
 // tableFromSearch converts a searched table to the schema's shape.
 func tableFromSearch(st searchedTable) *discoveredTable {
-	t := &discoveredTable{Name: st.Name, RowCount: -1, Columns: []*discoveredCol{}, ForeignKeys: []discoveredFK{},
-		Indexes: []json.RawMessage{}}
-	if st.Schema != "" && st.Schema != "main" && st.Schema != "public" {
-		t.Schema = st.Schema
+	nsp := st.Schema
+	if nsp == "main" || nsp == "public" {
+		nsp = ""
 	}
+	t := newDiscoveredTable(st.Name, nsp)
+	t.RowCount = -1
 	if st.RowCount != nil {
 		t.RowCount = *st.RowCount
 	}
@@ -653,7 +647,7 @@ func tableFromSearch(st searchedTable) *discoveredTable {
 		}
 	}
 	for _, c := range st.Columns {
-		col := &discoveredCol{Name: c.Name, Type: c.Type, Nullable: c.Nullable == nil || *c.Nullable, PrimaryKey: pk[c.Name]}
+		col := schema.Column{Name: c.Name, Type: c.Type, Nullable: c.Nullable == nil || *c.Nullable, PrimaryKey: pk[c.Name]}
 		if col.PrimaryKey {
 			col.Nullable = false
 		}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
 	"talk2tables/jsonval"
+	"talk2tables/schema"
 )
 
 // examples are facts of the live database shown to the model as worked
@@ -47,7 +49,7 @@ func (e examples) lines() string {
 // them by shape (docs/contracts.md): a schema has a "tables" array, a
 // semantic model has "version" 2 and a "tables" object, an entity list has an
 // "entities" array. Earlier (more preferred) servers win.
-func liveExamples(servers []ServerContext) examples {
+func liveExamples(servers []ServerContext, schemas schemaTables) examples {
 	var e examples
 	for _, sc := range servers {
 		uris := make([]string, 0, len(sc.Resources))
@@ -60,8 +62,8 @@ func liveExamples(servers []ServerContext) examples {
 			if !ok {
 				continue
 			}
-			if tables, ok := obj["tables"].([]any); ok {
-				e.fromSchema(tables)
+			if _, ok := obj["tables"].([]any); ok {
+				e.fromSchema(schemas[sc.ID+"\x00"+u])
 			}
 			if tables, ok := obj["tables"].(map[string]any); ok {
 				e.fromSemantic(tables, obj["measures"])
@@ -76,17 +78,17 @@ func liveExamples(servers []ServerContext) examples {
 
 // fromSchema finds a column name shared by two tables (not an id, which
 // joins make common) and, failing a catalog, a date-typed column.
-func (e *examples) fromSchema(tables []any) {
+func (e *examples) fromSchema(tables []*schema.Table) {
 	owners := map[string][]string{}
 	var names []string
 	for _, t := range tables {
-		tm, _ := t.(map[string]any)
-		tname, _ := tm["name"].(string)
-		cols, _ := tm["columns"].([]any)
-		for _, c := range cols {
-			cm, _ := c.(map[string]any)
-			cname, _ := cm["name"].(string)
-			if cname == "" || tname == "" {
+		if t == nil {
+			continue
+		}
+		tname := t.Name
+		for _, c := range t.Columns {
+			cname := c.Name
+			if cname == "" {
 				continue
 			}
 			key := strings.ToLower(cname)
@@ -94,8 +96,7 @@ func (e *examples) fromSchema(tables []any) {
 				names = append(names, key)
 			}
 			owners[key] = append(owners[key], tname+"."+cname)
-			typ, _ := cm["type"].(string)
-			if e.dateColumn == "" && isDateType(typ) {
+			if e.dateColumn == "" && isDateType(c.Type) {
 				e.dateColumn = tname + "." + cname
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"talk2tables/schema"
 )
 
 // wholeSetValues is the most values an entity set may have and still be
@@ -147,15 +149,17 @@ type layoutBuilder struct {
 	seq   int
 	// catalogSource maps a catalog resource ("server\x00uri") to its source.
 	catalogSource map[string]int
+	// tables are the schema resources' tables, decoded.
+	tables schemaTables
 }
 
 // buildLayout cuts the rendering of sorted (fullText, which starts with
 // header) into the fragments a question's prompt is assembled from.
-func buildLayout(sorted []ServerContext, header, fullText string, budget int) *layout {
+func buildLayout(sorted []ServerContext, tables schemaTables, header, fullText string, budget int) *layout {
 	var nb [6]byte
 	_, _ = rand.Read(nb[:])
 	b := &layoutBuilder{l: &layout{budget: budget, header: header, fullText: fullText},
-		nonce: hex.EncodeToString(nb[:]), catalogSource: map[string]int{}}
+		nonce: hex.EncodeToString(nb[:]), catalogSource: map[string]int{}, tables: tables}
 	b.registerSchemas(sorted)
 	b.matchCatalogs(sorted)
 	for i, sc := range sorted {
@@ -195,16 +199,14 @@ func buildLayout(sorted []ServerContext, header, fullText string, budget int) *l
 func (b *layoutBuilder) registerSchemas(sorted []ServerContext) {
 	for _, sc := range sorted {
 		for _, uri := range sortedKeys(sc.Resources) {
-			obj, _ := sc.Resources[uri].(map[string]any)
-			tables, ok := obj["tables"].([]any)
+			tables, ok := b.tables[sc.ID+"\x00"+uri]
 			if !ok {
 				continue
 			}
 			src := b.newSource()
 			for _, t := range tables {
-				tm, _ := t.(map[string]any)
-				if name := tableKey(tm); name != "" {
-					b.l.units[b.unitFor(src, name)].fromSchema = true
+				if t != nil {
+					b.l.units[b.unitFor(src, t.QualifiedName())].fromSchema = true
 				}
 			}
 			b.catalogSource[sc.ID+"\x00"+uri] = src
@@ -277,16 +279,6 @@ func (b *layoutBuilder) unitFor(src int, name string) int {
 	return u
 }
 
-// tableKey is a schema table's name as SQL and catalogs key it: schema.name
-// outside SQLite and PostgreSQL's public schema.
-func tableKey(tm map[string]any) string {
-	name, _ := tm["name"].(string)
-	if sch, _ := tm["schema"].(string); sch != "" && name != "" {
-		return sch + "." + name
-	}
-	return name
-}
-
 // server renders one server as pieces: "Server N: {...}" with its
 // resources as a slot.
 func (b *layoutBuilder) server(i int, sc ServerContext) piece {
@@ -305,7 +297,7 @@ func (b *layoutBuilder) server(i int, sc ServerContext) piece {
 		key := compactJSON(uri) + ":"
 		switch classify(res[uri], sc.RelevantOnly) {
 		case resSchema:
-			it.body = append(piece{{lit: key}}, b.schemaBody(res[uri], b.catalogSource[sc.ID+"\x00"+uri])...)
+			it.body = append(piece{{lit: key}}, b.schemaBody(res[uri], b.catalogSource[sc.ID+"\x00"+uri], b.tables[sc.ID+"\x00"+uri])...)
 		case resCatalog:
 			it.body = append(piece{{lit: key}}, b.catalogBody(res[uri], b.catalogSource[sc.ID+"\x00"+uri])...)
 		case resOptional:
@@ -370,17 +362,17 @@ func split(obj map[string]any, slots map[string]*slot) piece {
 	return append(p, part{lit: text[prev:]})
 }
 
-// schemaBody renders a schema resource with its tables as units.
-func (b *layoutBuilder) schemaBody(v any, src int) piece {
+// schemaBody renders a schema resource with its tables as units; typed are
+// its tables decoded, in the same order.
+func (b *layoutBuilder) schemaBody(v any, src int, typed []*schema.Table) piece {
 	obj := v.(map[string]any)
 	tables, _ := obj["tables"].([]any)
 	sl := &slot{open: "[", close: "]"}
-	for _, t := range tables {
-		tm, _ := t.(map[string]any)
+	for i, t := range tables {
 		it := item{unit: -1, res: -1, set: -1, body: piece{{lit: compactJSON(t)}}}
-		if name := tableKey(tm); name != "" {
-			it.unit = b.unitFor(src, name)
-			b.describeSchemaTable(b.l.units[it.unit], tm)
+		if i < len(typed) && typed[i] != nil {
+			it.unit = b.unitFor(src, typed[i].QualifiedName())
+			b.describeSchemaTable(b.l.units[it.unit], typed[i])
 		}
 		it.chars = len(it.body[0].lit)
 		b.charge(it.unit, it.chars)
@@ -544,26 +536,22 @@ func (b *layoutBuilder) entitySetItem(s any, src int) item {
 }
 
 // describeSchemaTable adds a schema table's words to its unit's document.
-func (b *layoutBuilder) describeSchemaTable(u *unit, tm map[string]any) {
-	name, _ := tm["name"].(string)
-	u.doc.Name += " " + normWords(name)
-	if c, _ := tm["comment"].(string); c != "" {
-		u.doc.Text += " " + normWords(c)
+func (b *layoutBuilder) describeSchemaTable(u *unit, t *schema.Table) {
+	u.doc.Name += " " + normWords(t.Name)
+	if t.Comment != "" {
+		u.doc.Text += " " + normWords(t.Comment)
 	}
-	cols, _ := tm["columns"].([]any)
-	for _, c := range cols {
-		cm, _ := c.(map[string]any)
-		cn, _ := cm["name"].(string)
-		if cn == "" {
+	for _, c := range t.Columns {
+		if c.Name == "" {
 			continue
 		}
-		u.cols = append(u.cols, cn)
-		u.doc.Columns += " " + normWords(cn)
-		for _, v := range stringsOf(cm["distinct_values"]) {
+		u.cols = append(u.cols, c.Name)
+		u.doc.Columns += " " + normWords(c.Name)
+		for _, v := range c.DistinctValues {
 			u.doc.Values += " " + normWords(v)
 		}
-		if cc, _ := cm["comment"].(string); cc != "" {
-			u.doc.Text += " " + normWords(cc)
+		if c.Comment != "" {
+			u.doc.Text += " " + normWords(c.Comment)
 		}
 	}
 }
@@ -606,23 +594,20 @@ func (b *layoutBuilder) linkForeignKeys(sorted []ServerContext) {
 				continue
 			}
 			s := b.l.sources[src]
-			if tables, ok := obj["tables"].([]any); ok {
-				for _, t := range tables {
-					tm, _ := t.(map[string]any)
-					from, ok := s.byName[tableKey(tm)]
-					if !ok {
-						continue
-					}
-					sch, _ := tm["schema"].(string)
-					fks, _ := tm["foreign_keys"].([]any)
-					for _, fk := range fks {
-						fm, _ := fk.(map[string]any)
-						ref, _ := fm["references_table"].(string)
-						if to, ok := s.byName[ref]; ok {
-							link(from, to)
-						} else if to, ok := s.byName[sch+"."+ref]; ok && sch != "" {
-							link(from, to)
-						}
+			for _, t := range b.tables[sc.ID+"\x00"+uri] {
+				if t == nil {
+					continue
+				}
+				from, ok := s.byName[t.QualifiedName()]
+				if !ok {
+					continue
+				}
+				for _, fk := range t.ForeignKeys {
+					ref := fk.ReferencesTable
+					if to, ok := s.byName[ref]; ok {
+						link(from, to)
+					} else if to, ok := s.byName[t.Schema+"."+ref]; ok && t.Schema != "" {
+						link(from, to)
 					}
 				}
 			}

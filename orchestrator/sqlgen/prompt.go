@@ -404,7 +404,8 @@ func RenderServersWith(servers []ServerContext, opts RenderOptions) *RenderedSer
 		b.WriteString(compactJSON(sc))
 		b.WriteString("\n")
 	}
-	r.examples = liveExamples(sorted)
+	tables := decodeSchemas(sorted)
+	r.examples = liveExamples(sorted, tables)
 	if ex := r.examples.lines(); ex != "" {
 		b.WriteString("\n")
 		b.WriteString(ex)
@@ -418,7 +419,7 @@ func RenderServersWith(servers []ServerContext, opts RenderOptions) *RenderedSer
 	r.tablesTotal = countTables(sorted)
 	r.tablesShown = r.tablesTotal
 	if needsLayout(sorted) || (r.budget > 0 && EstimateTokens(len(r.text)+minOverhead) > r.budget) {
-		r.layout = buildLayout(sorted, serversHeader, r.text, r.budget)
+		r.layout = buildLayout(sorted, tables, serversHeader, r.text, r.budget)
 		r.tablesTotal = len(r.layout.units)
 	}
 	return r

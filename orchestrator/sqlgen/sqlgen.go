@@ -6,6 +6,7 @@ package sqlgen
 import (
 	"context"
 
+	"talk2tables/schema"
 	"talk2tables/sqlerr"
 )
 
@@ -54,6 +55,10 @@ type ServerContext struct {
 	// Resources maps a resource URI to its parsed JSON value (map[string]any,
 	// []any, ...), or to the raw text when the resource is not JSON.
 	Resources map[string]any `json:"resources"`
+	// Schema is the schema among Resources, parsed once where the
+	// resources are gathered; nil when there is none, or when the caller
+	// did not parse it (TypedSchema parses it then).
+	Schema *schema.Schema `json:"-"`
 	// RelevantOnly: resources that are neither a database schema nor a
 	// catalog (docs/contracts.md §1-§2) go into the LLM prompt only when
 	// the question is about them (RenderedServers.Select); false: all of
@@ -64,6 +69,16 @@ type ServerContext struct {
 	// generators may cache what they derive from Resources by (ID,
 	// Version). Empty means unknown: derive afresh every time.
 	Version string `json:"-"`
+}
+
+// TypedSchema is the server's schema resource parsed: Schema when the
+// gatherer set it, else the first schema among Resources
+// (schema.FromResources); nil when it serves none.
+func (sc *ServerContext) TypedSchema() *schema.Schema {
+	if sc.Schema != nil {
+		return sc.Schema
+	}
+	return schema.FromResources(sc.Resources)
 }
 
 // Repair describes the failed attempt a retry must fix.
