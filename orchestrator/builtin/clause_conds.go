@@ -937,7 +937,14 @@ func (r *creader) valueCond(i int) {
 	cd := &ccond{kind: ccValue, vals: []*chunk{c}, src: c}
 	// "country France", "France country", "whose country is France"
 	if col := r.colBefore(i); col != nil && valueOf(c, col) {
-		r.use(col, "the value's column")
+		k := r.cs.index(col)
+		if and, first := r.at(k-1), r.at(k-2); free(and) && and.is(cwAnd) && first != nil && first.isColumn() && !first.onlyValue() {
+			// "the names and types of T that are V or W": asked for too
+			r.use(col, "shown, and the value's column")
+			r.q.items = append(r.q.items, &citem{col: col, pos: k})
+		} else {
+			r.use(col, "the value's column")
+		}
 		cd.col = col
 	} else if nx := r.at(i + 1); free(nx) && nx.isColumn() && valueOf(c, nx) && !nx.isTable() {
 		r.use(nx, "the value's column")

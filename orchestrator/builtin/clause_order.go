@@ -919,7 +919,8 @@ func (r *creader) agentBy(i int) bool {
 		return false
 	}
 	w := pv.text
-	return pv.is(cwLink) || pv.verb || pv.kind == ckWord && pv.info.cw == cwNone && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en"))
+	return pv.is(cwLink) || pv.verb || pv.kind == ckWord && pv.info.cw == cwNone && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en")) ||
+		pv.kind == ckWord && (w == "was" || w == "were" || w == "is" || w == "are") // "made by": "were by"
 }
 
 // everyWords say "every row" when nothing is computed per group.

@@ -439,6 +439,10 @@ func (m *model) addColumnWords() {
 					m.lex.addColumn(tw+" "+short, c, strengthWord)
 				}
 			}
+			if f, ok := irregularParticiples[ws[len(ws)-1]]; ok && len(ws) == 2 && reversibleHeads[ws[0]] {
+				// "build year" for a year_built column
+				m.lex.addColumn(f[0]+" "+ws[0], c, idStrength)
+			}
 			if last := ws[len(ws)-1]; len(ws) == 2 && reversibleHeads[last] {
 				// "year of planting" for planting_year, "date of death" for death_date
 				m.lex.addColumn(last+" of "+ws[0], c, idStrength)
