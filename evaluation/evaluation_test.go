@@ -26,7 +26,7 @@ var floors = map[string]floor{
 	fixtures.Parcels:  {untouched: 0.80, edited: 0.80}, // 82% / 83%
 	// Fresh benchmark-style questions (branch valid): unseen until their
 	// wrong answers were turned into declines or answers on 2026-11-26.
-	fixtures.Rescue: {untouched: 0.37}, // 66/174 (2026-11-26)
+	fixtures.Rescue: {untouched: 0.39}, // 69/174 (2026-11-26)
 	fixtures.Hangar: {untouched: 0.31}, // 49/158 (2026-11-26)
 	// Fresh benchmark-style questions (branch fresh), written without
 	// reading the planner; their wrong answers are in knownWrong.
