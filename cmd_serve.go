@@ -17,6 +17,7 @@ import (
 	"talk2tables/config"
 	"talk2tables/gateway"
 	"talk2tables/orchestrator"
+	"talk2tables/orchestrator/verified"
 	"talk2tables/server"
 	"talk2tables/web"
 )
@@ -44,17 +45,9 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	if *addr != "" {
 		cfg.HTTP.Addr = *addr
 	}
-
-	listenAddr, warning, err := listenPolicy(cfg.HTTP.Addr, server.KeysConfigured(cfg.HTTP), cfg.HTTP.AllowUnauthenticated)
+	listenAddr, err := serveListenAddr(cfg.HTTP, logger)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
-	}
-	if warning != "" {
-		logger.Warn(warning, "event", "http_unauthenticated", "addr", listenAddr)
-	} else if listenAddr != cfg.HTTP.Addr {
-		logger.Info("no API keys configured: listening on the loopback interface only", "event", "http_loopback_only",
-			"addr", listenAddr, "configured", cfg.HTTP.Addr,
-			"hint", "set http.api_keys_env (and its variable), or http.allow_unauthenticated: true, to listen on other interfaces")
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -63,29 +56,23 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 		return fmt.Errorf("serve: %w", stateError(err))
 	}
 	defer closeBook()
-	orchOpts = append(orchOpts, orchestrator.WithMetrics(orchestrator.NewMetrics(reg)))
-	var serverOpts []server.Option
-	if book != nil {
-		orchOpts = append(orchOpts, orchestrator.WithVerified(book))
-	}
-	orch, err := orchestrator.New(ctx, cfg, logger, orchOpts...)
+	orch, err := startOrchestrator(ctx, cfg, logger, reg, book, orchOpts)
 	if err != nil {
-		return fmt.Errorf("serve: start orchestrator: %w", err)
-	}
-	if book != nil {
-		serverOpts = append(serverOpts, server.WithVerified(orch))
+		return fmt.Errorf("serve: %w", err)
 	}
 	defer func() {
 		if err := orch.Close(); err != nil {
 			logger.Warn("close orchestrator", "event", "mcp_connection_closed", "error", err.Error())
 		}
 	}()
-
-	// The MCP face (ask, run_sql, downstream tools) at /mcp and /sse.
+	var serverOpts []server.Option
 	var gwOpts []gateway.Option
 	if book != nil {
+		serverOpts = append(serverOpts, server.WithVerified(orch))
 		gwOpts = append(gwOpts, gateway.WithVerified(orch))
 	}
+
+	// The MCP face (ask, run_sql, downstream tools) at /mcp and /sse.
 	gw := gateway.New(orch, cfg, logger, gwOpts...)
 	defer gw.Close()
 	mcpHandlers, err := gw.HTTPHandlers()
@@ -105,6 +92,48 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 		}
 		defer stop()
 	}
+	handler := server.New(orch, cfg.HTTP, web.Files, logger, reg,
+		append(serverOpts, server.WithMCP(mcpHandlers.Streamable, mcpHandlers.SSE))...)
+	return serveUntilDone(ctx, cfg, handler, ln, mcpHandlers, logger, io)
+}
+
+// startOrchestrator starts the orchestrator with its metrics in reg and,
+// when there is one, the verified-answer book.
+func startOrchestrator(ctx context.Context, cfg *config.Config, logger *slog.Logger, reg *prometheus.Registry,
+	book *verified.Book, orchOpts []orchestrator.Option) (*orchestrator.Orchestrator, error) {
+	orchOpts = append(orchOpts, orchestrator.WithMetrics(orchestrator.NewMetrics(reg)))
+	if book != nil {
+		orchOpts = append(orchOpts, orchestrator.WithVerified(book))
+	}
+	orch, err := orchestrator.New(ctx, cfg, logger, orchOpts...)
+	if err != nil {
+		return nil, fmt.Errorf("start orchestrator: %w", err)
+	}
+	return orch, nil
+}
+
+// serveListenAddr applies listenPolicy to http.addr and logs what it decided
+// when that is not simply the configured address.
+func serveListenAddr(h config.HTTPConfig, logger *slog.Logger) (string, error) {
+	listenAddr, warning, err := listenPolicy(h.Addr, server.KeysConfigured(h), h.AllowUnauthenticated)
+	if err != nil {
+		return "", err
+	}
+	if warning != "" {
+		logger.Warn(warning, "event", "http_unauthenticated", "addr", listenAddr)
+	} else if listenAddr != h.Addr {
+		logger.Info("no API keys configured: listening on the loopback interface only", "event", "http_loopback_only",
+			"addr", listenAddr, "configured", h.Addr,
+			"hint", "set http.api_keys_env (and its variable), or http.allow_unauthenticated: true, to listen on other interfaces")
+	}
+	return listenAddr, nil
+}
+
+// serveUntilDone serves handler on ln until ctx is done or the server fails,
+// then shuts down: the MCP event streams close, in-flight requests get
+// http.shutdown_timeout to finish, and what still runs after that is stopped.
+func serveUntilDone(ctx context.Context, cfg *config.Config, handler http.Handler, ln net.Listener,
+	mcpHandlers *gateway.Handlers, logger *slog.Logger, io stdio) error {
 	// Requests run under baseCtx; when the shutdown grace period ends, it is
 	// cancelled with server.ErrShuttingDown so questions still running stop
 	// and their clients get a 503 (or an SSE error event) rather than a cut
@@ -112,8 +141,7 @@ func runServe(ctx context.Context, args []string, io stdio) error {
 	baseCtx, cancelBase := context.WithCancelCause(context.Background())
 	defer cancelBase(nil)
 	srv := &http.Server{
-		Handler: server.New(orch, cfg.HTTP, web.Files, logger, reg,
-			append(serverOpts, server.WithMCP(mcpHandlers.Streamable, mcpHandlers.SSE))...),
+		Handler:           handler,
 		BaseContext:       func(net.Listener) context.Context { return baseCtx },
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,

@@ -138,6 +138,36 @@ func NewLLM(cfg LLMOptions, logger *slog.Logger) (*LLM, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	cfg.setDefaults()
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	baseURL, err := normaliseBaseURL(cfg.Provider, cfg.BaseURL)
+	if err != nil {
+		return nil, notConfigured("llm.base_url: %v", err)
+	}
+	cfg.BaseURL = baseURL
+
+	client, own := cfg.httpClient()
+	l := &LLM{opts: cfg, name: cfg.Provider + ":" + cfg.Model, logger: logger, own: own, sleep: sleepCtx}
+	model, jsonMode, err := newModel(cfg, client)
+	if err != nil {
+		return nil, notConfigured("cannot set up the %s client: %v", cfg.Provider, err)
+	}
+	l.model = model
+	l.jsonMode.Store(jsonMode)
+	return l, nil
+}
+
+// notConfigured is the SQLGenerationError for a configuration that cannot
+// reach an LLM; the message says what to set.
+func notConfigured(format string, args ...any) error {
+	return &SQLGenerationError{Reason: ReasonNotConfigured, Message: fmt.Sprintf(format, args...)}
+}
+
+// setDefaults normalises the provider name and fills every unset limit, and
+// the API key variable's name, with its default.
+func (cfg *LLMOptions) setDefaults() {
 	cfg.Provider = strings.ToLower(strings.TrimSpace(cfg.Provider))
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
@@ -168,39 +198,40 @@ func NewLLM(cfg LLMOptions, logger *slog.Logger) (*LLM, error) {
 			cfg.APIKeyEnv = "ANTHROPIC_API_KEY"
 		}
 	}
+}
 
-	notConfigured := func(format string, args ...any) error {
-		return &SQLGenerationError{Reason: ReasonNotConfigured, Message: fmt.Sprintf(format, args...)}
-	}
+// check reports a missing or unknown provider, a missing model or a missing
+// API key as not_configured, saying how to set it.
+func (cfg *LLMOptions) check() error {
 	switch cfg.Provider {
 	case ProviderOpenAI, ProviderAnthropic, ProviderOllama:
 	case "":
-		return nil, notConfigured("no LLM provider is configured: set llm.provider to openai, anthropic or ollama " +
+		return notConfigured("no LLM provider is configured: set llm.provider to openai, anthropic or ollama " +
 			"(with llm.model and the API key in the environment), or to builtin for the offline generator")
 	default:
-		return nil, notConfigured("unknown llm.provider %q: use openai (any OpenAI-compatible base_url), anthropic, "+
+		return notConfigured("unknown llm.provider %q: use openai (any OpenAI-compatible base_url), anthropic, "+
 			"ollama, or builtin for the offline generator", cfg.Provider)
 	}
 	if strings.TrimSpace(cfg.Model) == "" {
-		return nil, notConfigured("llm.model is required for provider %s (e.g. %s)", cfg.Provider, exampleModel(cfg.Provider))
+		return notConfigured("llm.model is required for provider %s (e.g. %s)", cfg.Provider, exampleModel(cfg.Provider))
 	}
 	if cfg.Provider != ProviderOllama && cfg.APIKey == "" {
 		hint := ""
 		if cfg.BaseURL != "" {
 			hint = " (a local OpenAI-compatible server accepts any non-empty value)"
 		}
-		return nil, notConfigured("no API key for the %s LLM: set the environment variable %s%s, or name another "+
+		return notConfigured("no API key for the %s LLM: set the environment variable %s%s, or name another "+
 			"variable in llm.api_key_env, or set llm.provider: builtin to use the offline generator",
 			cfg.Provider, cfg.APIKeyEnv, hint)
 	}
-	baseURL, err := normaliseBaseURL(cfg.Provider, cfg.BaseURL)
-	if err != nil {
-		return nil, notConfigured("llm.base_url: %v", err)
-	}
-	cfg.BaseURL = baseURL
+	return nil
+}
 
-	var own *http.Transport
-	client := &http.Client{}
+// httpClient is the client the LLM calls go through: a copy of
+// cfg.HTTPClient, or a new one on a transport of its own (returned as own, to
+// close with the LLM), with response bodies bounded and recorded.
+func (cfg *LLMOptions) httpClient() (client *http.Client, own *http.Transport) {
+	client = &http.Client{}
 	if cfg.HTTPClient != nil {
 		c := *cfg.HTTPClient
 		client = &c
@@ -216,34 +247,35 @@ func NewLLM(cfg LLMOptions, logger *slog.Logger) (*LLM, error) {
 	}
 	// Each request to the LLM is a client span when tracing is on.
 	client.Transport = telemetry.HTTPTransport(&recordingTransport{base: base, limit: cfg.MaxResponseBytes}, "llm")
+	return client, own
+}
 
-	l := &LLM{opts: cfg, name: cfg.Provider + ":" + cfg.Model, logger: logger, own: own, sleep: sleepCtx}
+// newModel builds the langchaingo model for cfg.Provider; jsonMode says
+// whether the provider is asked for JSON output.
+func newModel(cfg LLMOptions, client *http.Client) (model llms.Model, jsonMode bool, err error) {
 	switch cfg.Provider {
 	case ProviderOpenAI:
 		o := []openai.Option{openai.WithToken(cfg.APIKey), openai.WithModel(cfg.Model), openai.WithHTTPClient(client)}
 		if cfg.BaseURL != "" {
 			o = append(o, openai.WithBaseURL(cfg.BaseURL))
 		}
-		l.model, err = openai.New(o...)
-		l.jsonMode.Store(true)
+		model, err = openai.New(o...)
+		jsonMode = true
 	case ProviderAnthropic:
 		o := []anthropic.Option{anthropic.WithToken(cfg.APIKey), anthropic.WithModel(cfg.Model), anthropic.WithHTTPClient(client)}
 		if cfg.BaseURL != "" {
 			o = append(o, anthropic.WithBaseURL(cfg.BaseURL))
 		}
-		l.model, err = anthropic.New(o...)
+		model, err = anthropic.New(o...)
 	case ProviderOllama:
 		o := []ollama.Option{ollama.WithModel(cfg.Model), ollama.WithHTTPClient(client)}
 		if cfg.BaseURL != "" {
 			o = append(o, ollama.WithServerURL(cfg.BaseURL))
 		}
-		l.model, err = ollama.New(o...)
-		l.jsonMode.Store(true)
+		model, err = ollama.New(o...)
+		jsonMode = true
 	}
-	if err != nil {
-		return nil, notConfigured("cannot set up the %s client: %v", cfg.Provider, err)
-	}
-	return l, nil
+	return model, jsonMode, err
 }
 
 func exampleModel(provider string) string {
