@@ -364,32 +364,17 @@ func (l *LLM) complete(ctx context.Context, system, user string) (string, Usage,
 			return text, usage, nil
 		}
 		if ctx.Err() != nil {
-			return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
-				Message: fmt.Sprintf("stopped waiting for the LLM (%s): the query was cancelled or ran out of time", l.name),
-				Err:     fmt.Errorf("%w (last error: %v)", ctx.Err(), err)}
+			return "", Usage{}, l.stoppedWaiting(ctx.Err(), err)
 		}
 		if bctx.Err() != nil {
 			return "", Usage{}, l.outOfTime(share, attempts)
 		}
 		status, retryAfter, tooLarge := rec.get()
-		retryable := false
+		retryErr, fatal, dropJSON := l.judgeFailure(err, callErr, status, tooLarge, jsonFallbackUsed)
 		switch {
-		case tooLarge:
-			// Another request would most likely be answered the same way.
-			return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
-				Message: fmt.Sprintf("the LLM (%s) answered with more than %s (llm.max_response_bytes); it was not read further: "+
-					"check llm.base_url and llm.max_tokens", l.name, byteSize(l.opts.MaxResponseBytes)),
-				Err: fmt.Errorf("%w: %v", ErrLLMResponseTooLarge, err)}
-		case errors.Is(callErr, context.DeadlineExceeded):
-			lastErr = fmt.Errorf("no answer within %s: %w", l.opts.Timeout, ErrLLMTimeout)
-			retryable = true
-		case status == http.StatusUnauthorized || status == http.StatusForbidden:
-			return "", Usage{}, &SQLGenerationError{Reason: ReasonNotConfigured,
-				Message: fmt.Sprintf("the %s LLM rejected the API key (HTTP %d): check the key in the environment "+
-					"variable %s (llm.api_key_env) and that it may use model %q", l.opts.Provider, status, l.keyEnv(), l.opts.Model),
-				Err: err}
-		case status == http.StatusBadRequest && l.jsonMode.Load() && !jsonFallbackUsed &&
-			strings.Contains(strings.ToLower(err.Error()), "response_format"):
+		case fatal != nil:
+			return "", Usage{}, fatal
+		case dropJSON:
 			// Some OpenAI-compatible servers refuse json_object: stop asking.
 			l.jsonMode.Store(false)
 			jsonFallbackUsed = true
@@ -397,53 +382,98 @@ func (l *LLM) complete(ctx context.Context, system, user string) (string, Usage,
 				"event", "error_occurred", "component", "llm", "generator", l.name)
 			retry--
 			continue
-		case status == http.StatusTooManyRequests || status >= 500:
-			lastErr = fmt.Errorf("HTTP %d: %w", status, err)
-			retryable = true
-		case status >= 400:
-			return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
-				Message: fmt.Sprintf("the LLM (%s) refused the request with HTTP %d: %s%s",
-					l.name, status, providerMessage(err), statusHint(status)),
-				Err: err}
-		case status == 0:
-			lastErr = fmt.Errorf("cannot reach %s: %w", l.endpoint(), err)
-			retryable = true
-		default: // 2xx with an unreadable body
-			return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
-				Message: fmt.Sprintf("the LLM (%s) answered HTTP %d with invalid JSON, not a chat completion: "+
-					"check that llm.base_url points at an OpenAI-compatible API", l.name, status),
-				Err: fmt.Errorf("%w: %v", ErrLLMInvalidResponse, err)}
 		}
-		if !retryable || retry >= l.opts.MaxRetries {
+		lastErr = retryErr
+		if retry >= l.opts.MaxRetries {
 			break
 		}
-		wait := l.backoff(retry)
-		if retryAfter > 0 {
-			wait = min(retryAfter, l.opts.MaxRetryDelay)
-		}
-		if dl, ok := bctx.Deadline(); ok && time.Until(dl) < wait {
-			return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
-				Message: fmt.Sprintf("the LLM (%s) failed and waiting %s to retry would pass its deadline (the query's, less llm.deadline_reserve)",
-					l.name, wait.Round(time.Millisecond)),
-				Err: lastErr}
-		}
-		l.logger.Warn("llm request failed; retrying", "event", "error_occurred", "component", "llm",
-			"generator", l.name, "attempt", attempts, "status", status, "wait_ms", wait.Milliseconds(), "error", lastErr.Error())
-		if err := l.sleep(bctx, wait); err != nil {
-			if ctx.Err() == nil {
-				return "", Usage{}, l.outOfTime(share, attempts)
-			}
-			return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
-				Message: fmt.Sprintf("stopped waiting for the LLM (%s): the query was cancelled or ran out of time", l.name),
-				Err:     fmt.Errorf("%w (last error: %v)", err, lastErr)}
+		if err := l.waitToRetry(ctx, bctx, share, retry, attempts, status, retryAfter, lastErr); err != nil {
+			return "", Usage{}, err
 		}
 	}
+	return "", Usage{}, l.gaveUp(lastErr, attempts)
+}
+
+// judgeFailure says what a failed call means: fatal ends the completion with
+// that error; dropJSON asks again without JSON mode; otherwise the call may
+// be retried, and retryErr says why it failed.
+func (l *LLM) judgeFailure(err, callErr error, status int, tooLarge, jsonFallbackUsed bool) (retryErr, fatal error, dropJSON bool) {
+	switch {
+	case tooLarge:
+		// Another request would most likely be answered the same way.
+		return nil, &SQLGenerationError{Reason: ReasonLLMCommunication,
+			Message: fmt.Sprintf("the LLM (%s) answered with more than %s (llm.max_response_bytes); it was not read further: "+
+				"check llm.base_url and llm.max_tokens", l.name, byteSize(l.opts.MaxResponseBytes)),
+			Err: fmt.Errorf("%w: %v", ErrLLMResponseTooLarge, err)}, false
+	case errors.Is(callErr, context.DeadlineExceeded):
+		return fmt.Errorf("no answer within %s: %w", l.opts.Timeout, ErrLLMTimeout), nil, false
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		return nil, &SQLGenerationError{Reason: ReasonNotConfigured,
+			Message: fmt.Sprintf("the %s LLM rejected the API key (HTTP %d): check the key in the environment "+
+				"variable %s (llm.api_key_env) and that it may use model %q", l.opts.Provider, status, l.keyEnv(), l.opts.Model),
+			Err: err}, false
+	case status == http.StatusBadRequest && l.jsonMode.Load() && !jsonFallbackUsed &&
+		strings.Contains(strings.ToLower(err.Error()), "response_format"):
+		return nil, nil, true
+	case status == http.StatusTooManyRequests || status >= 500:
+		return fmt.Errorf("HTTP %d: %w", status, err), nil, false
+	case status >= 400:
+		return nil, &SQLGenerationError{Reason: ReasonLLMCommunication,
+			Message: fmt.Sprintf("the LLM (%s) refused the request with HTTP %d: %s%s",
+				l.name, status, providerMessage(err), statusHint(status)),
+			Err: err}, false
+	case status == 0:
+		return fmt.Errorf("cannot reach %s: %w", l.endpoint(), err), nil, false
+	default: // 2xx with an unreadable body
+		return nil, &SQLGenerationError{Reason: ReasonLLMCommunication,
+			Message: fmt.Sprintf("the LLM (%s) answered HTTP %d with invalid JSON, not a chat completion: "+
+				"check that llm.base_url points at an OpenAI-compatible API", l.name, status),
+			Err: fmt.Errorf("%w: %v", ErrLLMInvalidResponse, err)}, false
+	}
+}
+
+// waitToRetry logs the failed attempt and sleeps before the next one: the
+// backoff, or the server's Retry-After capped at llm.max_retry_delay. It
+// fails when the wait would pass the LLM's deadline or ctx ends during it.
+func (l *LLM) waitToRetry(ctx, bctx context.Context, share time.Duration, retry, attempts, status int,
+	retryAfter time.Duration, lastErr error) error {
+	wait := l.backoff(retry)
+	if retryAfter > 0 {
+		wait = min(retryAfter, l.opts.MaxRetryDelay)
+	}
+	if dl, ok := bctx.Deadline(); ok && time.Until(dl) < wait {
+		return &SQLGenerationError{Reason: ReasonLLMCommunication,
+			Message: fmt.Sprintf("the LLM (%s) failed and waiting %s to retry would pass its deadline (the query's, less llm.deadline_reserve)",
+				l.name, wait.Round(time.Millisecond)),
+			Err: lastErr}
+	}
+	l.logger.Warn("llm request failed; retrying", "event", "error_occurred", "component", "llm",
+		"generator", l.name, "attempt", attempts, "status", status, "wait_ms", wait.Milliseconds(), "error", lastErr.Error())
+	if err := l.sleep(bctx, wait); err != nil {
+		if ctx.Err() == nil {
+			return l.outOfTime(share, attempts)
+		}
+		return l.stoppedWaiting(err, lastErr)
+	}
+	return nil
+}
+
+// stoppedWaiting is the error when the query is cancelled or out of time
+// while waiting for the LLM; last is the attempt's own error.
+func (l *LLM) stoppedWaiting(cause, last error) error {
+	return &SQLGenerationError{Reason: ReasonLLMCommunication,
+		Message: fmt.Sprintf("stopped waiting for the LLM (%s): the query was cancelled or ran out of time", l.name),
+		Err:     fmt.Errorf("%w (last error: %v)", cause, last)}
+}
+
+// gaveUp is the error after the last retry failed with lastErr.
+func (l *LLM) gaveUp(lastErr error, attempts int) error {
 	if errors.Is(lastErr, ErrLLMTimeout) {
-		return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
+		return &SQLGenerationError{Reason: ReasonLLMCommunication,
 			Message: fmt.Sprintf("the LLM (%s) did not answer within %s (llm.timeout), %d attempt(s)", l.name, l.opts.Timeout, attempts),
 			Err:     lastErr}
 	}
-	return "", Usage{}, &SQLGenerationError{Reason: ReasonLLMCommunication,
+	return &SQLGenerationError{Reason: ReasonLLMCommunication,
 		Message: fmt.Sprintf("the LLM (%s) kept failing after %d attempt(s); check that it is running and reachable at %s",
 			l.name, attempts, l.endpoint()),
 		Err: lastErr}
