@@ -83,93 +83,106 @@ func classify(err error) classified {
 		mbe   *http.MaxBytesError
 		te    *orchestrator.TimeoutError
 	)
-	c := func(status int, code, msg string) classified {
-		return classified{status: status, detail: errorDetail{Code: code, Message: msg}}
-	}
 	switch {
 	case errors.As(err, &ae):
-		out := c(ae.Status, ae.Code, ae.Message)
+		out := outcome(ae.Status, ae.Code, ae.Message)
 		out.detail.Field = ae.Field
 		out.retryAfter = ae.RetryAfter
 		return out
 	case errors.As(err, &mbe):
-		return c(http.StatusRequestEntityTooLarge, "body_too_large",
+		return outcome(http.StatusRequestEntityTooLarge, "body_too_large",
 			fmt.Sprintf("the request body is larger than %d bytes; send a shorter request", mbe.Limit))
 	case errors.Is(err, ErrShuttingDown):
-		out := c(http.StatusServiceUnavailable, "shutting_down",
+		out := outcome(http.StatusServiceUnavailable, "shutting_down",
 			"the server is shutting down and stopped this question; try again in a moment")
 		out.retryAfter = 5
 		return out
 	case errors.As(err, &te):
-		return c(http.StatusGatewayTimeout, "timeout", timeoutMessage(te))
+		return outcome(http.StatusGatewayTimeout, "timeout", timeoutMessage(te))
 	case errors.Is(err, context.DeadlineExceeded):
-		return c(http.StatusGatewayTimeout, "timeout",
+		return outcome(http.StatusGatewayTimeout, "timeout",
 			"the question took longer than the configured query timeout; try a narrower question (a shorter period, fewer groups) or try again")
 	case errors.Is(err, context.Canceled):
-		return c(499, "client_closed_request", "the request was cancelled by the client")
+		return outcome(499, "client_closed_request", "the request was cancelled by the client")
 	case errors.As(err, &ue):
-		out := c(http.StatusBadRequest, "unknown_server", ue.Error())
+		out := outcome(http.StatusBadRequest, "unknown_server", ue.Error())
 		out.detail.Field = "server"
 		return out
 	case errors.As(err, &exec):
-		if exec.Reason == executor.ReasonNoExecutor {
-			return c(http.StatusServiceUnavailable, "no_executor",
-				"no connected MCP server can execute SQL; check /api/servers and the execute_query capability in the configuration")
-		}
-		if exec.Category == sqlerr.DatabaseError {
-			// The database, not the SQL: a server-side fault until restored.
-			out := c(http.StatusServiceUnavailable, CodeDatabaseUnavailable, sqlMessage(exec))
-			out.detail.Category = exec.Category
-			out.retryAfter = max(1, int(math.Ceil(exec.RetryAfter.Seconds())))
-			if exec.RetryAfter <= 0 {
-				out.retryAfter = 5
-			}
-			return out
-		}
-		out := c(http.StatusUnprocessableEntity, "sql_execution_failed", sqlMessage(exec))
-		out.detail.Category = exec.Category
-		return out
+		return execFailure(exec)
 	case errors.As(err, &gen):
-		switch gen.Reason {
-		case orchestrator.ReasonNotConfigured:
-			return c(http.StatusServiceUnavailable, "llm_not_configured", safeGenMessage(gen,
-				"no LLM is configured; set llm.provider in the configuration (or use the builtin generator)"))
-		case orchestrator.ReasonLLMCommunication:
-			return llmFailure(gen)
-		case orchestrator.ReasonDeclined:
-			out := c(http.StatusUnprocessableEntity, "question_declined", safeGenMessage(gen,
-				"the question could not be understood well enough to answer; rephrase it with the names of tables, columns or things in your data"))
-			out.detail.Hint = gen.Hint
-			return out
-		default:
-			return c(http.StatusUnprocessableEntity, "invalid_sql", safeGenMessage(gen,
-				"no valid read-only SQL could be generated for this question; rephrase it and try again"))
-		}
+		return generationFailure(gen)
 	case errors.As(err, &none):
 		capability := none.Capability
 		if capability == "" {
 			capability = "the required capability"
 		}
-		return c(http.StatusServiceUnavailable, "no_mcp_available",
+		return outcome(http.StatusServiceUnavailable, "no_mcp_available",
 			fmt.Sprintf("no connected MCP server provides %s; check /api/servers and the configuration", capability))
 	case errors.As(err, &conn) && conn.Phase == mcpclient.PhaseUnresponsive:
-		out := c(http.StatusServiceUnavailable, "mcp_unresponsive",
+		out := outcome(http.StatusServiceUnavailable, "mcp_unresponsive",
 			fmt.Sprintf("the MCP server %q stopped answering; it is probed every moment and restarted if it stays silent: try again shortly (see /api/servers)", conn.Server))
 		out.retryAfter = max(1, int(conn.RetryAfter.Seconds()))
 		return out
 	case errors.As(err, &conn):
-		return c(http.StatusBadGateway, "mcp_unavailable",
+		return outcome(http.StatusBadGateway, "mcp_unavailable",
 			fmt.Sprintf("the MCP server %q is not reachable; check /api/servers and try again shortly", conn.Server))
 	case errors.As(err, &shape):
-		return c(http.StatusBadGateway, "executor_result_unreadable",
+		return outcome(http.StatusBadGateway, "executor_result_unreadable",
 			fmt.Sprintf("the executor %q answered with a result that is not a table (check its tool and sql_tool in the configuration): %s",
 				shape.Server, shape.Detail))
 	case errors.As(err, &fetch):
-		return c(http.StatusBadGateway, "resource_fetch_failed",
+		return outcome(http.StatusBadGateway, "resource_fetch_failed",
 			fmt.Sprintf("resources from the MCP server %q could not be fetched; check /api/servers and try again shortly", fetch.Server))
 	default:
-		return c(http.StatusInternalServerError, "internal_error",
+		return outcome(http.StatusInternalServerError, "internal_error",
 			"an unexpected error occurred; try again, and report it with the request id if it persists")
+	}
+}
+
+// outcome is a classified error with no field, category or retry hint.
+func outcome(status int, code, msg string) classified {
+	return classified{status: status, detail: errorDetail{Code: code, Message: msg}}
+}
+
+// execFailure maps a failed execution: no executor, the database itself
+// unavailable (retry later), or the SQL failing (the client's to fix).
+func execFailure(exec *executor.QueryExecutionError) classified {
+	if exec.Reason == executor.ReasonNoExecutor {
+		return outcome(http.StatusServiceUnavailable, "no_executor",
+			"no connected MCP server can execute SQL; check /api/servers and the execute_query capability in the configuration")
+	}
+	if exec.Category == sqlerr.DatabaseError {
+		// The database, not the SQL: a server-side fault until restored.
+		out := outcome(http.StatusServiceUnavailable, CodeDatabaseUnavailable, sqlMessage(exec))
+		out.detail.Category = exec.Category
+		out.retryAfter = max(1, int(math.Ceil(exec.RetryAfter.Seconds())))
+		if exec.RetryAfter <= 0 {
+			out.retryAfter = 5
+		}
+		return out
+	}
+	out := outcome(http.StatusUnprocessableEntity, "sql_execution_failed", sqlMessage(exec))
+	out.detail.Category = exec.Category
+	return out
+}
+
+// generationFailure maps a SQL generation error by its reason.
+func generationFailure(gen *orchestrator.SQLGenerationError) classified {
+	switch gen.Reason {
+	case orchestrator.ReasonNotConfigured:
+		return outcome(http.StatusServiceUnavailable, "llm_not_configured", safeGenMessage(gen,
+			"no LLM is configured; set llm.provider in the configuration (or use the builtin generator)"))
+	case orchestrator.ReasonLLMCommunication:
+		return llmFailure(gen)
+	case orchestrator.ReasonDeclined:
+		out := outcome(http.StatusUnprocessableEntity, "question_declined", safeGenMessage(gen,
+			"the question could not be understood well enough to answer; rephrase it with the names of tables, columns or things in your data"))
+		out.detail.Hint = gen.Hint
+		return out
+	default:
+		return outcome(http.StatusUnprocessableEntity, "invalid_sql", safeGenMessage(gen,
+			"no valid read-only SQL could be generated for this question; rephrase it and try again"))
 	}
 }
 
@@ -181,24 +194,21 @@ const CodeDatabaseUnavailable = "database_unavailable"
 // that name no endpoint (the generator's own message is used where it
 // names only the provider and model).
 func llmFailure(gen *orchestrator.SQLGenerationError) classified {
-	c := func(status int, code, msg string) classified {
-		return classified{status: status, detail: errorDetail{Code: code, Message: msg}}
-	}
 	switch {
 	case errors.Is(gen, sqlgen.ErrLLMTimeout):
-		return c(http.StatusGatewayTimeout, "llm_timeout", safeGenMessage(gen,
+		return outcome(http.StatusGatewayTimeout, "llm_timeout", safeGenMessage(gen,
 			"the language model did not answer in time")+"; try again later")
 	case errors.Is(gen, sqlgen.ErrLLMResponseTooLarge):
-		return c(http.StatusBadGateway, "llm_response_too_large", safeGenMessage(gen,
+		return outcome(http.StatusBadGateway, "llm_response_too_large", safeGenMessage(gen,
 			"the language model's answer was over llm.max_response_bytes"))
 	case errors.Is(gen, sqlgen.ErrLLMInvalidResponse):
-		return c(http.StatusBadGateway, "llm_invalid_response", safeGenMessage(gen,
+		return outcome(http.StatusBadGateway, "llm_invalid_response", safeGenMessage(gen,
 			"the language model answered with invalid JSON"))
 	case errors.Is(gen, sqlgen.ErrCircuitOpen):
-		return c(http.StatusBadGateway, "llm_unavailable",
+		return outcome(http.StatusBadGateway, "llm_unavailable",
 			"the language model kept failing, so it is not asked for a while; try again later, or configure llm.fallback: builtin")
 	}
-	return c(http.StatusBadGateway, "llm_unavailable",
+	return outcome(http.StatusBadGateway, "llm_unavailable",
 		"the language model could not be reached or kept failing; check the llm settings and API key, then try again")
 }
 
