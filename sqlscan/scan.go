@@ -245,34 +245,11 @@ func (s *scanner) next() {
 		end, ok := closeEscapeString(sql, i+1)
 		s.add(String, end, !ok)
 	case pg && c == '$' && i+1 < n && !isDigit(sql[i+1]):
-		if tag := dollarTag(sql[i:]); tag != "" {
-			end, ok := n, false
-			if j := strings.Index(sql[i+len(tag):], tag); j >= 0 {
-				end, ok = i+len(tag)+j+len(tag), true
-			}
-			s.add(String, end, !ok)
-		} else {
-			s.add(Punct, i+1, false)
-		}
+		s.dollarQuoted()
 	case c == '"' || (c == '`' && !pg):
-		end, ok := closeQuote(sql, i, c)
-		inner := sql[i+1 : end]
-		if ok {
-			inner = sql[i+1 : end-1]
-		}
-		name := strings.ReplaceAll(inner, string([]byte{c, c}), string(c))
-		s.toks = append(s.toks, Token{Kind: Quoted, Text: sql[i:end], Upper: strings.ToUpper(name), Pos: i, Unterminated: !ok})
-		s.i = end
+		s.quotedIdent(c)
 	case c == '[' && !pg:
-		j := strings.IndexByte(sql[i:], ']')
-		t := Token{Kind: Quoted, Pos: i}
-		if j < 0 {
-			t.Text, t.Upper, t.Unterminated = sql[i:], strings.ToUpper(sql[i+1:]), true
-		} else {
-			t.Text, t.Upper = sql[i:i+j+1], strings.ToUpper(sql[i+1:i+j])
-		}
-		s.toks = append(s.toks, t)
-		s.i += len(t.Text)
+		s.bracketIdent()
 	case isDigit(c) || (c == '.' && i+1 < n && isDigit(sql[i+1])):
 		j := i + 1
 		for j < n && (isWordByte(sql[j]) || sql[j] == '.' ||
@@ -288,27 +265,83 @@ func (s *scanner) next() {
 		s.toks = append(s.toks, Token{Kind: Word, Text: sql[i:j], Upper: strings.ToUpper(sql[i:j]), Pos: i})
 		s.i = j
 	case pg && c == '$': // $1: a parameter (a '$' before anything else was handled above)
-		j := i + 1
-		for j < n && isDigit(sql[j]) {
-			j++
-		}
-		if j == i+1 {
-			s.add(Punct, j, false)
-		} else {
-			s.add(Param, j, false)
-		}
+		s.numberedParam()
 	case !pg && (c == '?' || c == ':' || c == '@' || c == '$'):
-		j := i + 1
-		for j < n && (isWordByte(sql[j]) || sql[j] == '$') {
-			j++
-		}
-		if c != '?' && j == i+1 { // a lone ':' etc. is punctuation
-			s.add(Punct, j, false)
-		} else {
-			s.add(Param, j, false)
-		}
+		s.namedParam(c)
 	default:
 		s.add(Punct, i+punctLen(sql[i:], pg), false)
+	}
+}
+
+// dollarQuoted scans a PostgreSQL dollar-quoted string ($$...$$, $tag$...$tag$);
+// a '$' that opens no tag is punctuation.
+func (s *scanner) dollarQuoted() {
+	sql, i, n := s.sql, s.i, len(s.sql)
+	if tag := dollarTag(sql[i:]); tag != "" {
+		end, ok := n, false
+		if j := strings.Index(sql[i+len(tag):], tag); j >= 0 {
+			end, ok = i+len(tag)+j+len(tag), true
+		}
+		s.add(String, end, !ok)
+	} else {
+		s.add(Punct, i+1, false)
+	}
+}
+
+// quotedIdent scans an identifier quoted with q (a doubled q stands for
+// itself); Upper is the unquoted name.
+func (s *scanner) quotedIdent(q byte) {
+	sql, i := s.sql, s.i
+	end, ok := closeQuote(sql, i, q)
+	inner := sql[i+1 : end]
+	if ok {
+		inner = sql[i+1 : end-1]
+	}
+	name := strings.ReplaceAll(inner, string([]byte{q, q}), string(q))
+	s.toks = append(s.toks, Token{Kind: Quoted, Text: sql[i:end], Upper: strings.ToUpper(name), Pos: i, Unterminated: !ok})
+	s.i = end
+}
+
+// bracketIdent scans a [bracketed] identifier (not in PostgreSQL).
+func (s *scanner) bracketIdent() {
+	sql, i := s.sql, s.i
+	j := strings.IndexByte(sql[i:], ']')
+	t := Token{Kind: Quoted, Pos: i}
+	if j < 0 {
+		t.Text, t.Upper, t.Unterminated = sql[i:], strings.ToUpper(sql[i+1:]), true
+	} else {
+		t.Text, t.Upper = sql[i:i+j+1], strings.ToUpper(sql[i+1:i+j])
+	}
+	s.toks = append(s.toks, t)
+	s.i += len(t.Text)
+}
+
+// numberedParam scans a PostgreSQL $1 parameter; a '$' with no digits is
+// punctuation.
+func (s *scanner) numberedParam() {
+	sql, i, n := s.sql, s.i, len(s.sql)
+	j := i + 1
+	for j < n && isDigit(sql[j]) {
+		j++
+	}
+	if j == i+1 {
+		s.add(Punct, j, false)
+	} else {
+		s.add(Param, j, false)
+	}
+}
+
+// namedParam scans a SQLite parameter: ?, ?NNN, :name, @name or $name.
+func (s *scanner) namedParam(c byte) {
+	sql, i, n := s.sql, s.i, len(s.sql)
+	j := i + 1
+	for j < n && (isWordByte(sql[j]) || sql[j] == '$') {
+		j++
+	}
+	if c != '?' && j == i+1 { // a lone ':' etc. is punctuation
+		s.add(Punct, j, false)
+	} else {
+		s.add(Param, j, false)
 	}
 }
 
