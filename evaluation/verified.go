@@ -68,20 +68,7 @@ func RunVerified(ctx context.Context, name string, opts Options, share int, vari
 	if err != nil {
 		return nil, err
 	}
-	rep := &VerifiedReport{Fixture: name, Edited: opts.Edited}
-	before := map[string]Outcome{}
-	for _, r := range base.Results {
-		before[r.Question.ID] = r.Outcome
-		if r.Outcome == Declined && !r.Question.Decline {
-			rep.Declined = append(rep.Declined, r.Question.ID)
-		}
-	}
-	slices.Sort(rep.Declined)
-	for _, id := range rep.Declined {
-		if taughtShare(id, share) {
-			rep.Taught = append(rep.Taught, id)
-		}
-	}
+	rep, before := pickTaught(base, name, opts.Edited, share)
 
 	dir := filepath.Join(opts.Dir, "verified")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -121,43 +108,83 @@ func RunVerified(ctx context.Context, name string, opts Options, share int, vari
 			return nil, fmt.Errorf("fixture %s: verify %s: %w", name, id, err)
 		}
 	}
+	if err := askTaught(ctx, rep, gold, ask, byID, variants); err != nil {
+		return nil, err
+	}
+	if err := askRest(ctx, rep, gold, ask, qs, before); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// pickTaught starts the report from the plain run: the questions it
+// declined that should have been answered, and the share of them to teach.
+// before is each question's outcome in that run.
+func pickTaught(base *Report, name string, edited bool, share int) (rep *VerifiedReport, before map[string]Outcome) {
+	rep = &VerifiedReport{Fixture: name, Edited: edited}
+	before = map[string]Outcome{}
+	for _, r := range base.Results {
+		before[r.Question.ID] = r.Outcome
+		if r.Outcome == Declined && !r.Question.Decline {
+			rep.Declined = append(rep.Declined, r.Question.ID)
+		}
+	}
+	slices.Sort(rep.Declined)
+	for _, id := range rep.Declined {
+		if taughtShare(id, share) {
+			rep.Taught = append(rep.Taught, id)
+		}
+	}
+	return rep, before
+}
+
+// askTaught asks each taught question as taught, as a paraphrase and as
+// each of its variants.
+func askTaught(ctx context.Context, rep *VerifiedReport, gold, ask *Env, byID map[string]fixtures.Question,
+	variants map[string][]Variant) error {
 	for _, id := range rep.Taught {
 		q := byID[id]
-		goldSQL := q.GoldFor(opts.Edited)
+		goldSQL := q.GoldFor(rep.Edited)
 		if err := askVerified(ctx, gold, ask, &rep.Exact, id, q.Text, goldSQL, q.Ordered); err != nil {
-			return nil, err
+			return err
 		}
 		if err := askVerified(ctx, gold, ask, &rep.Paraphrase, id, Paraphrase(q.Text), goldSQL, q.Ordered); err != nil {
-			return nil, err
+			return err
 		}
 		vs, ok := variants[id]
 		switch {
 		case !ok:
-			return nil, fmt.Errorf("fixture %s: no variant written for %s %q: add one to the variants table (none when it names no value, year or number)",
-				name, id, q.Text)
+			return fmt.Errorf("fixture %s: no variant written for %s %q: add one to the variants table (none when it names no value, year or number)",
+				rep.Fixture, id, q.Text)
 		case len(vs) == 0:
 			rep.NoSlot = append(rep.NoSlot, id)
 		}
 		for _, v := range vs {
 			if err := askVerified(ctx, gold, ask, &rep.Variant, id, v.Text, strings.NewReplacer(v.Replace...).Replace(goldSQL), q.Ordered); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
+	return nil
+}
+
+// askRest asks every question not taught again and records those whose
+// outcome moved from before.
+func askRest(ctx context.Context, rep *VerifiedReport, gold, ask *Env, qs []fixtures.Question, before map[string]Outcome) error {
 	for _, q := range qs {
-		if slices.Contains(rep.Taught, q.ID) || (len(q.Edits) > 0 && !opts.Edited) {
+		if slices.Contains(rep.Taught, q.ID) || (len(q.Edits) > 0 && !rep.Edited) {
 			continue
 		}
-		res, err := judge(ctx, gold, ask, q, opts.Edited)
+		res, err := judge(ctx, gold, ask, q, rep.Edited)
 		if err != nil {
-			return nil, fmt.Errorf("fixture %s, question %s: %w", name, q.ID, err)
+			return fmt.Errorf("fixture %s, question %s: %w", rep.Fixture, q.ID, err)
 		}
 		rep.Rest++
 		if res.Outcome != before[q.ID] {
 			rep.Moved = append(rep.Moved, fmt.Sprintf("%s: %s → %s", q.ID, before[q.ID], res.Outcome))
 		}
 	}
-	return rep, nil
+	return nil
 }
 
 // taughtShare picks the questions of a share by a hash of their id (about
