@@ -261,69 +261,15 @@ func (k kind) convert(v any) (any, bool) {
 		return nil, true
 	}
 	if k > kindText { // a date in one layout
-		s, isStr := v.(string)
-		if !isStr {
-			return nil, false
-		}
-		s = strings.TrimSpace(s)
-		layout := dateLayouts[int(k)-int(kindText)-1]
-		t, err := time.Parse(layout, s)
-		if err != nil {
-			return nil, false
-		}
-		if layout == time.DateOnly {
-			return s, true // already ISO
-		}
-		return t.Format(time.DateOnly), true
+		return toDate(dateLayouts[int(k)-int(kindText)-1], v)
 	}
 	switch k {
 	case kindInteger:
-		switch x := v.(type) {
-		case int64:
-			return x, true
-		case float64:
-			if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
-				return int64(x), true
-			}
-		case string:
-			s := strings.TrimSpace(x)
-			if isInteger(s) {
-				n, err := strconv.ParseInt(s, 10, 64)
-				return n, err == nil
-			}
-		}
-		return nil, false
+		return toInteger(v)
 	case kindDecimal:
-		switch x := v.(type) {
-		case int64:
-			return float64(x), true
-		case float64:
-			return x, true
-		case string:
-			s := strings.TrimSpace(x)
-			if !isDecimal(s) {
-				return nil, false
-			}
-			f, err := strconv.ParseFloat(s, 64)
-			return f, err == nil
-		}
-		return nil, false
+		return toDecimal(v)
 	case kindDateTime:
-		switch x := v.(type) {
-		case time.Time:
-			return x.UTC().Format("2006-01-02 15:04:05"), true
-		case string:
-			s := strings.TrimSpace(x)
-			t, ok := parseDateTime(s)
-			if !ok {
-				return nil, false
-			}
-			if len(s) == len(time.DateTime) && s[10] == ' ' {
-				return s, true // already as SQLite writes it
-			}
-			return t.UTC().Format(time.DateTime), true
-		}
-		return nil, false
+		return toDateTime(v)
 	case kindBool:
 		b, isBool := v.(bool)
 		if !isBool {
@@ -334,6 +280,85 @@ func (k kind) convert(v any) (any, bool) {
 		}
 		return int64(0), true
 	}
+	return toText(v)
+}
+
+// toDate turns text in layout into an ISO date.
+func toDate(layout string, v any) (any, bool) {
+	s, isStr := v.(string)
+	if !isStr {
+		return nil, false
+	}
+	s = strings.TrimSpace(s)
+	t, err := time.Parse(layout, s)
+	if err != nil {
+		return nil, false
+	}
+	if layout == time.DateOnly {
+		return s, true // already ISO
+	}
+	return t.Format(time.DateOnly), true
+}
+
+// toInteger turns a whole number, or text spelling one, into an int64.
+func toInteger(v any) (any, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return int64(x), true
+		}
+	case string:
+		s := strings.TrimSpace(x)
+		if isInteger(s) {
+			n, err := strconv.ParseInt(s, 10, 64)
+			return n, err == nil
+		}
+	}
+	return nil, false
+}
+
+// toDecimal turns a number, or text spelling one, into a float64.
+func toDecimal(v any) (any, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case string:
+		s := strings.TrimSpace(x)
+		if !isDecimal(s) {
+			return nil, false
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		return f, err == nil
+	}
+	return nil, false
+}
+
+// toDateTime turns a time, or text in a date-time layout, into UTC text
+// as SQLite writes it.
+func toDateTime(v any) (any, bool) {
+	switch x := v.(type) {
+	case time.Time:
+		return x.UTC().Format("2006-01-02 15:04:05"), true
+	case string:
+		s := strings.TrimSpace(x)
+		t, ok := parseDateTime(s)
+		if !ok {
+			return nil, false
+		}
+		if len(s) == len(time.DateTime) && s[10] == ' ' {
+			return s, true // already as SQLite writes it
+		}
+		return t.UTC().Format(time.DateTime), true
+	}
+	return nil, false
+}
+
+// toText writes any cell value as text.
+func toText(v any) (any, bool) {
 	switch x := v.(type) {
 	case string:
 		return x, true
