@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -22,97 +23,132 @@ import (
 // runDatabaseMCP serves the read-only MCP server over a SQLite file, a
 // PostgreSQL database or a MySQL/MariaDB database.
 func runDatabaseMCP(ctx context.Context, args []string, io stdio) error {
-	fs := newFlagSet("database-mcp", "--db FILE | --dsn postgres://... | --dsn mysql://... [flags]", io)
-	dbPath := fs.String("db", "", "SQLite database to serve read-only, e.g. testdata/sales.db, or CSV, TSV, JSON Lines or Parquet files "+
-		"(a file or a directory of them, one table per file), loaded into a SQLite database in the user cache directory (this or --dsn)")
-	dsn := fs.String("dsn", "", "PostgreSQL or MySQL/MariaDB database to serve read-only: postgres://user@host:5432/dbname or 'host=... dbname=...' "+
-		"(a password missing from it comes from PGPASSWORD, ~/.pgpass or --password-env); mysql://user@host:3306/dbname or user@tcp(host:3306)/dbname "+
-		"(from "+mysqlconfig.EnvPassword+" or --password-env) (this or --db)")
-	passwordEnv := fs.String("password-env", "", "name of the environment variable holding the database password (with --dsn)")
-	maxConns := fs.Int("max-conns", databasemcp.DefaultPostgresConns, "PostgreSQL or MySQL connections in the pool (with --dsn)")
-	transport := fs.String("transport", mcpserve.Stdio, "MCP transport: stdio, sse (/sse + /message) or http (streamable HTTP, /mcp)")
-	addr := fs.String("addr", ":8000", "listen address for the sse and http transports")
-	timeout := fs.Duration("query-timeout", databasemcp.DefaultQueryTimeout, "statement timeout; a longer query is interrupted and reported as TIMEOUT")
-	maxRows := fs.Int("max-rows", databasemcp.DefaultMaxRows,
-		fmt.Sprintf("rows execute_query returns when the caller gives no max_rows (1..%d)", databasemcp.HardMaxRows))
-	connections := fs.Int("connections", databasemcp.DefaultConnections(),
-		fmt.Sprintf("SQLite connections in the pool (with --db): the most queries running at once, the rest wait in line (1..%d)", databasemcp.MaxConnections))
-	maxValue := fs.Int("max-value-bytes", databasemcp.DefaultMaxValueBytes,
-		"SQLite's length limit (with --db): no string or blob a query builds may be longer (RESOURCE_LIMIT)")
-	maxCell := fs.Int("max-cell-bytes", databasemcp.DefaultMaxCellBytes, "a result value longer than this (as JSON) is cut, ending in …")
-	maxResult := fs.Int("max-result-bytes", databasemcp.DefaultMaxResultBytes,
-		"the rows of a result past this many bytes (as JSON) are left out and the result is marked truncated")
-	today := fs.String("today", "", "report this date (YYYY-MM-DD) as today in the schema resource instead of the clock's, for data that ends on a fixed day")
-	logLevel := fs.String("log-level", envOr(config.EnvLogLevel, "info"), "log level: debug, info, warn or error (logs go to stderr; default from $"+config.EnvLogLevel+")")
-	logFormat := fs.String("log-format", envOr(config.EnvLogFormat, "json"), "log format: json or text (default from $"+config.EnvLogFormat+")")
-	if err := parseFlags(fs, args); err != nil {
+	f := addDatabaseMCPFlags(newFlagSet("database-mcp", "--db FILE | --dsn postgres://... | --dsn mysql://... [flags]", io))
+	if err := parseFlags(f.fs, args); err != nil {
 		return err
 	}
-	switch {
-	case *dbPath == "" && *dsn == "":
-		fmt.Fprintln(io.err, "talk2tables database-mcp: --db (SQLite) or --dsn (PostgreSQL, MySQL) is required")
-		fs.Usage()
-		return errUsage
-	case *dbPath != "" && *dsn != "":
-		fmt.Fprintln(io.err, "talk2tables database-mcp: give --db (SQLite) or --dsn (PostgreSQL, MySQL), not both")
-		fs.Usage()
-		return errUsage
-	case *passwordEnv != "" && *dsn == "":
-		return fmt.Errorf("database-mcp: --password-env applies to --dsn (PostgreSQL, MySQL) only")
+	if err := f.check(io); err != nil {
+		return err
 	}
-	switch *transport {
-	case mcpserve.Stdio, mcpserve.SSE, mcpserve.StreamableHTTP:
-	default:
-		return fmt.Errorf("database-mcp: --transport %q is not one of stdio, sse, http", *transport)
-	}
-	if *timeout <= 0 {
-		return fmt.Errorf("database-mcp: --query-timeout must be positive, got %s", *timeout)
-	}
-	if *maxRows < 1 || *maxRows > databasemcp.HardMaxRows {
-		return fmt.Errorf("database-mcp: --max-rows must be between 1 and %d, got %d", databasemcp.HardMaxRows, *maxRows)
-	}
-	if *maxConns < 1 || *maxConns > 1000 {
-		return fmt.Errorf("database-mcp: --max-conns must be between 1 and 1000, got %d", *maxConns)
-	}
-	if *connections < 1 || *connections > databasemcp.MaxConnections {
-		return fmt.Errorf("database-mcp: --connections must be between 1 and %d, got %d", databasemcp.MaxConnections, *connections)
-	}
-	if *maxValue < 1 || *maxCell < 1 || *maxResult < 1 {
-		return fmt.Errorf("database-mcp: --max-value-bytes, --max-cell-bytes and --max-result-bytes must be positive")
-	}
-	logger, err := newLogger(io.err, *logLevel, *logFormat)
+	logger, err := newLogger(io.err, *f.logLevel, *f.logFormat)
 	if err != nil {
 		return fmt.Errorf("database-mcp: %w", err)
 	}
 	// NewServer tags its own logger with mcp_server; cmdLog tags this
 	// command's lines the same way without the attribute appearing twice.
 	cmdLog := logger.With("mcp_server", databasemcp.ServerName)
-	opts := databasemcp.Options{QueryTimeout: *timeout, MaxRows: *maxRows, Today: *today,
-		Connections: *connections, MaxValueBytes: *maxValue, MaxCellBytes: *maxCell, MaxResultBytes: *maxResult}
+	opts := databasemcp.Options{QueryTimeout: *f.timeout, MaxRows: *f.maxRows, Today: *f.today,
+		Connections: *f.connections, MaxValueBytes: *f.maxValue, MaxCellBytes: *f.maxCell, MaxResultBytes: *f.maxResult}
 
 	start := time.Now()
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	var watching sync.WaitGroup
 	defer func() { stopWatch(); watching.Wait() }()
-	db, err := openServed(ctx, cmdLog, *dbPath, *dsn, *passwordEnv, *maxConns, *connections, opts)
+	db, err := openServed(ctx, cmdLog, *f.dbPath, *f.dsn, *f.passwordEnv, *f.maxConns, *f.connections, opts)
 	if err != nil {
 		return fmt.Errorf("database-mcp: %w", err)
 	}
 	defer db.Close()
 	defer func() { stopWatch(); watching.Wait() }() // the watchers stop before the database closes
 	cmdLog.Info("database opened read-only", append(db.where, "event", "database_opened", "dialect", db.Dialect(),
-		"transport", *transport, "query_timeout", timeout.String(), "max_rows", *maxRows,
+		"transport", *f.transport, "query_timeout", f.timeout.String(), "max_rows", *f.maxRows,
 		"duration_ms", time.Since(start).Milliseconds())...)
 
 	srv := databasemcp.NewServer(db.servedBackend, logger)
 	db.watch(watchCtx, &watching, srv, cmdLog)
 	err = mcpserve.Serve(ctx, srv, mcpserve.Options{
-		Transport: *transport, Addr: *addr, Stdin: io.in, Stdout: io.out, Logger: cmdLog,
+		Transport: *f.transport, Addr: *f.addr, Stdin: io.in, Stdout: io.out, Logger: cmdLog,
 	})
 	if err != nil {
 		return fmt.Errorf("database-mcp: %w", err)
 	}
 	cmdLog.Info("database mcp server stopped", "event", "database_closed")
+	return nil
+}
+
+// databaseMCPFlags are database-mcp's flags.
+type databaseMCPFlags struct {
+	fs          *flag.FlagSet
+	dbPath      *string
+	dsn         *string
+	passwordEnv *string
+	maxConns    *int
+	transport   *string
+	addr        *string
+	timeout     *time.Duration
+	maxRows     *int
+	connections *int
+	maxValue    *int
+	maxCell     *int
+	maxResult   *int
+	today       *string
+	logLevel    *string
+	logFormat   *string
+}
+
+// addDatabaseMCPFlags defines database-mcp's flags on fs.
+func addDatabaseMCPFlags(fs *flag.FlagSet) *databaseMCPFlags {
+	f := &databaseMCPFlags{fs: fs}
+	f.dbPath = fs.String("db", "", "SQLite database to serve read-only, e.g. testdata/sales.db, or CSV, TSV, JSON Lines or Parquet files "+
+		"(a file or a directory of them, one table per file), loaded into a SQLite database in the user cache directory (this or --dsn)")
+	f.dsn = fs.String("dsn", "", "PostgreSQL or MySQL/MariaDB database to serve read-only: postgres://user@host:5432/dbname or 'host=... dbname=...' "+
+		"(a password missing from it comes from PGPASSWORD, ~/.pgpass or --password-env); mysql://user@host:3306/dbname or user@tcp(host:3306)/dbname "+
+		"(from "+mysqlconfig.EnvPassword+" or --password-env) (this or --db)")
+	f.passwordEnv = fs.String("password-env", "", "name of the environment variable holding the database password (with --dsn)")
+	f.maxConns = fs.Int("max-conns", databasemcp.DefaultPostgresConns, "PostgreSQL or MySQL connections in the pool (with --dsn)")
+	f.transport = fs.String("transport", mcpserve.Stdio, "MCP transport: stdio, sse (/sse + /message) or http (streamable HTTP, /mcp)")
+	f.addr = fs.String("addr", ":8000", "listen address for the sse and http transports")
+	f.timeout = fs.Duration("query-timeout", databasemcp.DefaultQueryTimeout, "statement timeout; a longer query is interrupted and reported as TIMEOUT")
+	f.maxRows = fs.Int("max-rows", databasemcp.DefaultMaxRows,
+		fmt.Sprintf("rows execute_query returns when the caller gives no max_rows (1..%d)", databasemcp.HardMaxRows))
+	f.connections = fs.Int("connections", databasemcp.DefaultConnections(),
+		fmt.Sprintf("SQLite connections in the pool (with --db): the most queries running at once, the rest wait in line (1..%d)", databasemcp.MaxConnections))
+	f.maxValue = fs.Int("max-value-bytes", databasemcp.DefaultMaxValueBytes,
+		"SQLite's length limit (with --db): no string or blob a query builds may be longer (RESOURCE_LIMIT)")
+	f.maxCell = fs.Int("max-cell-bytes", databasemcp.DefaultMaxCellBytes, "a result value longer than this (as JSON) is cut, ending in …")
+	f.maxResult = fs.Int("max-result-bytes", databasemcp.DefaultMaxResultBytes,
+		"the rows of a result past this many bytes (as JSON) are left out and the result is marked truncated")
+	f.today = fs.String("today", "", "report this date (YYYY-MM-DD) as today in the schema resource instead of the clock's, for data that ends on a fixed day")
+	f.logLevel = fs.String("log-level", envOr(config.EnvLogLevel, "info"), "log level: debug, info, warn or error (logs go to stderr; default from $"+config.EnvLogLevel+")")
+	f.logFormat = fs.String("log-format", envOr(config.EnvLogFormat, "json"), "log format: json or text (default from $"+config.EnvLogFormat+")")
+	return f
+}
+
+// check reports a missing or doubled database, a flag that does not apply
+// and every value out of range.
+func (f *databaseMCPFlags) check(io stdio) error {
+	switch {
+	case *f.dbPath == "" && *f.dsn == "":
+		fmt.Fprintln(io.err, "talk2tables database-mcp: --db (SQLite) or --dsn (PostgreSQL, MySQL) is required")
+		f.fs.Usage()
+		return errUsage
+	case *f.dbPath != "" && *f.dsn != "":
+		fmt.Fprintln(io.err, "talk2tables database-mcp: give --db (SQLite) or --dsn (PostgreSQL, MySQL), not both")
+		f.fs.Usage()
+		return errUsage
+	case *f.passwordEnv != "" && *f.dsn == "":
+		return fmt.Errorf("database-mcp: --password-env applies to --dsn (PostgreSQL, MySQL) only")
+	}
+	switch *f.transport {
+	case mcpserve.Stdio, mcpserve.SSE, mcpserve.StreamableHTTP:
+	default:
+		return fmt.Errorf("database-mcp: --transport %q is not one of stdio, sse, http", *f.transport)
+	}
+	if *f.timeout <= 0 {
+		return fmt.Errorf("database-mcp: --query-timeout must be positive, got %s", *f.timeout)
+	}
+	if *f.maxRows < 1 || *f.maxRows > databasemcp.HardMaxRows {
+		return fmt.Errorf("database-mcp: --max-rows must be between 1 and %d, got %d", databasemcp.HardMaxRows, *f.maxRows)
+	}
+	if *f.maxConns < 1 || *f.maxConns > 1000 {
+		return fmt.Errorf("database-mcp: --max-conns must be between 1 and 1000, got %d", *f.maxConns)
+	}
+	if *f.connections < 1 || *f.connections > databasemcp.MaxConnections {
+		return fmt.Errorf("database-mcp: --connections must be between 1 and %d, got %d", databasemcp.MaxConnections, *f.connections)
+	}
+	if *f.maxValue < 1 || *f.maxCell < 1 || *f.maxResult < 1 {
+		return fmt.Errorf("database-mcp: --max-value-bytes, --max-cell-bytes and --max-result-bytes must be positive")
+	}
 	return nil
 }
 
