@@ -189,69 +189,12 @@ func (b *Book) fill(ctx context.Context, e *state.Entry, h holes, req Request, t
 			continue // the same value
 		}
 		said := req.Question[toks[from].start:toks[to-1].end]
-		f := fill{slot: s}
-		sub := Substitution{Kind: s.Kind, Column: s.Column, From: s.Phrase, To: said}
-		switch s.Kind {
-		case KindNumber:
-			f.texts, sub.Value = numberText(d, e.SQL, s, ws[0]), ws[0]
-		case KindYear:
-			oldY, err1 := strconv.Atoi(s.Value)
-			newY, err2 := strconv.Atoi(ws[0])
-			if err1 != nil || err2 != nil {
-				return nil
-			}
-			if f.texts, err = shiftYears(d, e.SQL, s, newY-oldY); err != nil {
-				return nil
-			}
-			sub.Value = ws[0]
-		case KindDate:
-			oldD, err1 := time.Parse(time.DateOnly, s.Value)
-			newD, err2 := time.Parse(time.DateOnly, ws[0])
-			if err1 != nil || err2 != nil {
-				return nil
-			}
-			if f.texts, err = shiftDays(d, e.SQL, s, int(newD.Sub(oldD).Hours()/24)); err != nil {
-				return nil
-			}
-			sub.Value = ws[0]
-		case KindValue:
-			v, ok := r.Value(ctx, e.Database, s, said)
-			if !ok && Normalize(s.Phrase) != Normalize(s.Value) {
-				// The verified question said the value in the plural: so
-				// may this one ("teapots" for 'Teapot').
-				for _, one := range singulars(said) {
-					if v, ok = r.Value(ctx, e.Database, s, one); ok {
-						break
-					}
-				}
-			}
-			if !ok {
-				return nil
-			}
-			q, ok := quoteString(d, v)
-			if !ok {
-				return nil
-			}
-			f.texts, sub.Value = []string{q}, v
-		case KindEntity:
-			key, isText, ok := r.EntityKey(ctx, e.Database, s, said)
-			if !ok {
-				return nil
-			}
-			text := key
-			if isText {
-				if text, ok = quoteString(d, key); !ok {
-					return nil
-				}
-			} else if !isNumberText(key) && !isSignedNumber(key) {
-				return nil
-			}
-			f.texts, sub.Value = []string{text}, key
-		default:
+		texts, value, ok := slotTexts(ctx, d, e, s, ws, said, r)
+		if !ok {
 			return nil
 		}
-		fills = append(fills, f)
-		hit.Substituted = append(hit.Substituted, sub)
+		fills = append(fills, fill{slot: s, texts: texts})
+		hit.Substituted = append(hit.Substituted, Substitution{Kind: s.Kind, Column: s.Column, From: s.Phrase, To: said, Value: value})
 	}
 	sql, err := substitute(e.SQL, fills)
 	if err != nil {
@@ -260,6 +203,85 @@ func (b *Book) fill(ctx context.Context, e *state.Entry, h holes, req Request, t
 	}
 	hit.SQL = sql
 	return hit
+}
+
+// slotTexts is the SQL text for each span of e's slot s when the question
+// says ws (said, as written) in its place, and the value that stands there;
+// ok is false when it does not fit.
+func slotTexts(ctx context.Context, d sqlscan.Dialect, e *state.Entry, s state.Slot, ws []string, said string,
+	r Resolver) (texts []string, value string, ok bool) {
+	var err error
+	switch s.Kind {
+	case KindNumber:
+		return numberText(d, e.SQL, s, ws[0]), ws[0], true
+	case KindYear:
+		oldY, err1 := strconv.Atoi(s.Value)
+		newY, err2 := strconv.Atoi(ws[0])
+		if err1 != nil || err2 != nil {
+			return nil, "", false
+		}
+		if texts, err = shiftYears(d, e.SQL, s, newY-oldY); err != nil {
+			return nil, "", false
+		}
+		return texts, ws[0], true
+	case KindDate:
+		oldD, err1 := time.Parse(time.DateOnly, s.Value)
+		newD, err2 := time.Parse(time.DateOnly, ws[0])
+		if err1 != nil || err2 != nil {
+			return nil, "", false
+		}
+		if texts, err = shiftDays(d, e.SQL, s, int(newD.Sub(oldD).Hours()/24)); err != nil {
+			return nil, "", false
+		}
+		return texts, ws[0], true
+	case KindValue:
+		return valueText(ctx, d, e, s, said, r)
+	case KindEntity:
+		return entityText(ctx, d, e, s, said, r)
+	}
+	return nil, "", false
+}
+
+// valueText looks up the stored value said names in s's column and quotes it.
+func valueText(ctx context.Context, d sqlscan.Dialect, e *state.Entry, s state.Slot, said string,
+	r Resolver) ([]string, string, bool) {
+	v, ok := r.Value(ctx, e.Database, s, said)
+	if !ok && Normalize(s.Phrase) != Normalize(s.Value) {
+		// The verified question said the value in the plural: so
+		// may this one ("teapots" for 'Teapot').
+		for _, one := range singulars(said) {
+			if v, ok = r.Value(ctx, e.Database, s, one); ok {
+				break
+			}
+		}
+	}
+	if !ok {
+		return nil, "", false
+	}
+	q, ok := quoteString(d, v)
+	if !ok {
+		return nil, "", false
+	}
+	return []string{q}, v, true
+}
+
+// entityText looks up the key of the entity said names, quoted when it is
+// text; a key that is neither text nor a number does not fit.
+func entityText(ctx context.Context, d sqlscan.Dialect, e *state.Entry, s state.Slot, said string,
+	r Resolver) ([]string, string, bool) {
+	key, isText, ok := r.EntityKey(ctx, e.Database, s, said)
+	if !ok {
+		return nil, "", false
+	}
+	text := key
+	if isText {
+		if text, ok = quoteString(d, key); !ok {
+			return nil, "", false
+		}
+	} else if !isNumberText(key) && !isSignedNumber(key) {
+		return nil, "", false
+	}
+	return []string{text}, key, true
 }
 
 func isSignedNumber(s string) bool { return len(s) > 1 && s[0] == '-' && isNumberText(s[1:]) }
