@@ -94,58 +94,9 @@ type options struct {
 }
 
 func run() error {
-	var o options
-	var levels, allocators, sides string
-	flag.StringVar(&o.mode, "mode", "sql", "sql (/api/sql beside the C floor), query (/api/query) or cache (result cache on vs off)")
-	flag.DurationVar(&o.duration, "duration", 5*time.Second, "length of one run (sql mode: per side, level and round)")
-	flag.IntVar(&o.rounds, "rounds", 3, "sql mode: alternating rounds per level")
-	flag.StringVar(&levels, "levels", "1,2,4,16", "sql mode: client counts")
-	flag.StringVar(&o.floor, "floor", "go", "sql mode: go (the bare engine: modernc, one connection per goroutine) or c (python3's sqlite3)")
-	flag.StringVar(&sides, "sides", "sql,query", "sql mode: endpoints measured beside the floor (sql, query; /api/sql first)")
-	flag.StringVar(&allocators, "allocators", "", "sql mode: SQLite allocators to compare, e.g. sharded,libc (each gets its own floor and database-mcp; default: the environment's "+databasemcp.AllocatorEnv+")")
-	flag.BoolVar(&o.cache, "cache", false, "sql mode: the result cache on (off by default: every request runs its query)")
-	flag.IntVar(&o.concurrency, "concurrency", 16, "query and cache modes: concurrent clients")
-	flag.IntVar(&o.rows, "rows", 50000, "sales rows in the generated database")
-	flag.StringVar(&o.dbPath, "db", "", "use this sample database instead of generating one")
-	flag.StringVar(&o.catalogPath, "catalog", "testdata/sales_catalog.json", "catalog (run from the repository root)")
-	flag.StringVar(&o.transport, "transport", "stdio", "how serve reaches database-mcp: stdio (a child process) or inprocess")
-	flag.IntVar(&o.connections, "connections", 0, "database-mcp's pool size (0: its default from the cores)")
-	flag.StringVar(&o.python, "python", "", "python3 for the C floor (default /usr/bin/python3, else python3 on PATH)")
-	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured runs to this file")
-	flag.StringVar(&o.memProfile, "memprofile", "", "query mode: write a heap profile taken after the run to this file")
-	flag.StringVar(&o.logLevel, "log-level", "error", "stack log level (debug, info, warn, error); logs go to stderr")
-	flag.Parse()
-	for _, f := range strings.Split(levels, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 {
-			return fmt.Errorf("-levels: %q is not a positive number", f)
-		}
-		o.levels = append(o.levels, n)
-	}
-	for _, f := range strings.Split(sides, ",") {
-		f = strings.TrimSpace(f)
-		if _, ok := apiSides[f]; !ok {
-			return fmt.Errorf("-sides: %q is not sql or query", f)
-		}
-		o.sides = append(o.sides, f)
-	}
-	if o.sides[0] != "sql" {
-		return errors.New("-sides: sql must come first (the target is /api/sql's)")
-	}
-	o.allocators = []string{""}
-	if allocators != "" {
-		o.allocators = nil
-		for _, f := range strings.Split(allocators, ",") {
-			switch f = strings.TrimSpace(f); f {
-			case "sharded", "libc":
-				o.allocators = append(o.allocators, f)
-			default:
-				return fmt.Errorf("-allocators: %q is not sharded or libc", f)
-			}
-		}
-	}
-	if o.concurrency < 1 || o.duration <= 0 || o.rows < 1 || o.rounds < 1 {
-		return errors.New("-concurrency, -duration, -rounds and -rows must be positive")
+	o, err := parseOptions()
+	if err != nil {
+		return err
 	}
 	if o.cpuProfile != "" {
 		f, err := os.Create(o.cpuProfile)
@@ -178,6 +129,64 @@ func run() error {
 		return cacheMode(ctx, o)
 	}
 	return fmt.Errorf("-mode %q: want sql, query or cache", o.mode)
+}
+
+// parseOptions reads the flags into options and checks them.
+func parseOptions() (options, error) {
+	var o options
+	var levels, allocators, sides string
+	flag.StringVar(&o.mode, "mode", "sql", "sql (/api/sql beside the C floor), query (/api/query) or cache (result cache on vs off)")
+	flag.DurationVar(&o.duration, "duration", 5*time.Second, "length of one run (sql mode: per side, level and round)")
+	flag.IntVar(&o.rounds, "rounds", 3, "sql mode: alternating rounds per level")
+	flag.StringVar(&levels, "levels", "1,2,4,16", "sql mode: client counts")
+	flag.StringVar(&o.floor, "floor", "go", "sql mode: go (the bare engine: modernc, one connection per goroutine) or c (python3's sqlite3)")
+	flag.StringVar(&sides, "sides", "sql,query", "sql mode: endpoints measured beside the floor (sql, query; /api/sql first)")
+	flag.StringVar(&allocators, "allocators", "", "sql mode: SQLite allocators to compare, e.g. sharded,libc (each gets its own floor and database-mcp; default: the environment's "+databasemcp.AllocatorEnv+")")
+	flag.BoolVar(&o.cache, "cache", false, "sql mode: the result cache on (off by default: every request runs its query)")
+	flag.IntVar(&o.concurrency, "concurrency", 16, "query and cache modes: concurrent clients")
+	flag.IntVar(&o.rows, "rows", 50000, "sales rows in the generated database")
+	flag.StringVar(&o.dbPath, "db", "", "use this sample database instead of generating one")
+	flag.StringVar(&o.catalogPath, "catalog", "testdata/sales_catalog.json", "catalog (run from the repository root)")
+	flag.StringVar(&o.transport, "transport", "stdio", "how serve reaches database-mcp: stdio (a child process) or inprocess")
+	flag.IntVar(&o.connections, "connections", 0, "database-mcp's pool size (0: its default from the cores)")
+	flag.StringVar(&o.python, "python", "", "python3 for the C floor (default /usr/bin/python3, else python3 on PATH)")
+	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured runs to this file")
+	flag.StringVar(&o.memProfile, "memprofile", "", "query mode: write a heap profile taken after the run to this file")
+	flag.StringVar(&o.logLevel, "log-level", "error", "stack log level (debug, info, warn, error); logs go to stderr")
+	flag.Parse()
+	for _, f := range strings.Split(levels, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return o, fmt.Errorf("-levels: %q is not a positive number", f)
+		}
+		o.levels = append(o.levels, n)
+	}
+	for _, f := range strings.Split(sides, ",") {
+		f = strings.TrimSpace(f)
+		if _, ok := apiSides[f]; !ok {
+			return o, fmt.Errorf("-sides: %q is not sql or query", f)
+		}
+		o.sides = append(o.sides, f)
+	}
+	if o.sides[0] != "sql" {
+		return o, errors.New("-sides: sql must come first (the target is /api/sql's)")
+	}
+	o.allocators = []string{""}
+	if allocators != "" {
+		o.allocators = nil
+		for _, f := range strings.Split(allocators, ",") {
+			switch f = strings.TrimSpace(f); f {
+			case "sharded", "libc":
+				o.allocators = append(o.allocators, f)
+			default:
+				return o, fmt.Errorf("-allocators: %q is not sharded or libc", f)
+			}
+		}
+	}
+	if o.concurrency < 1 || o.duration <= 0 || o.rows < 1 || o.rounds < 1 {
+		return o, errors.New("-concurrency, -duration, -rounds and -rows must be positive")
+	}
+	return o, nil
 }
 
 func newClient(conc int) *http.Client {
