@@ -236,6 +236,8 @@ func systemPrompt(key systemKey) string {
 	return text
 }
 
+// renderSystem writes the system message for key: the task, the numbered
+// rules, today's date and the answer's JSON shape.
 func renderSystem(key systemKey) string {
 	dialect, today := key.dialect, key.today
 	var s strings.Builder
@@ -248,6 +250,28 @@ func renderSystem(key systemKey) string {
 			"read-only %s query over the database described by the MCP servers' resources below.\n\n", dialect)
 	}
 	s.WriteString("Rules:\n")
+	rules := systemRules(key)
+	for i, r := range rules {
+		fmt.Fprintf(&s, "%d. %s\n", i+1, r)
+	}
+	fmt.Fprintf(&s, "\nToday is %s", today)
+	if key.multi {
+		s.WriteString(" (each database's own date is listed with it)")
+	}
+	s.WriteString(".\n\n")
+	s.WriteString("Answer with one JSON object and nothing else, exactly in this shape:\n")
+	if key.multi {
+		s.WriteString(multiContract)
+	} else {
+		s.WriteString(ResponseContract)
+	}
+	s.WriteString("\n")
+	return s.String()
+}
+
+// systemRules are the system message's rules for key: the general ones,
+// those for several databases, then each dialect's specifics.
+func systemRules(key systemKey) []string {
 	rules := []string{
 		"Use only the tables and columns listed in the database schema resource (tables[].name, " +
 			"tables[].columns[].name), spelled exactly. Never invent a table or a column.",
@@ -287,6 +311,13 @@ func renderSystem(key systemKey) string {
 	if key.multi {
 		rules = append(rules, multiRules()...)
 	}
+	return append(rules, dialectRules(key.dialect)...)
+}
+
+// dialectRules are the specifics of each dialect in dialect (several joined
+// with " or ").
+func dialectRules(dialect string) []string {
+	var rules []string
 	for _, d := range strings.Split(dialect, " or ") {
 		switch {
 		case strings.EqualFold(d, "sqlite"):
@@ -305,22 +336,7 @@ func renderSystem(key systemKey) string {
 				"only when case matters); LIMIT, no TOP; no variables (@x := ...), no SELECT ... INTO.")
 		}
 	}
-	for i, r := range rules {
-		fmt.Fprintf(&s, "%d. %s\n", i+1, r)
-	}
-	fmt.Fprintf(&s, "\nToday is %s", today)
-	if key.multi {
-		s.WriteString(" (each database's own date is listed with it)")
-	}
-	s.WriteString(".\n\n")
-	s.WriteString("Answer with one JSON object and nothing else, exactly in this shape:\n")
-	if key.multi {
-		s.WriteString(multiContract)
-	} else {
-		s.WriteString(ResponseContract)
-	}
-	s.WriteString("\n")
-	return s.String()
+	return rules
 }
 
 // syntaxOf names the SQL syntax the statement is written in.
