@@ -85,28 +85,8 @@ func Start(ctx context.Context, opts EnvOptions) (_ *Env, err error) {
 			e.Close()
 		}
 	}()
-	dbOpts := databasemcp.Options{Today: opts.Today.Format(time.DateOnly), MaxRows: maxRows}
-	if opts.Postgres != nil {
-		pg, err := databasemcp.OpenPostgres(ctx, databasemcp.PostgresConfig{Conn: opts.Postgres}, dbOpts)
-		if err != nil {
-			return nil, err
-		}
-		e.db = pg
-		e.stop = append(e.stop, func() { pg.Close() })
-	} else if opts.MySQL != nil {
-		my, err := databasemcp.OpenMySQL(ctx, databasemcp.MySQLConfig{Conn: opts.MySQL}, dbOpts)
-		if err != nil {
-			return nil, err
-		}
-		e.db = my
-		e.stop = append(e.stop, func() { my.Close() })
-	} else {
-		lite, err := databasemcp.Open(ctx, opts.DBPath, dbOpts)
-		if err != nil {
-			return nil, err
-		}
-		e.db = lite
-		e.stop = append(e.stop, func() { lite.Close() })
+	if err := e.openDB(ctx, opts); err != nil {
+		return nil, err
 	}
 	servers := map[string]*server.MCPServer{databaseID: databasemcp.NewServer(e.db, logger)}
 	if opts.CatalogPath != "" {
@@ -121,30 +101,9 @@ func Start(ctx context.Context, opts EnvOptions) (_ *Env, err error) {
 	cfg.LLM.Provider = config.ProviderBuiltin
 	cfg.Orchestration.PingInterval = 0
 	cfg.HTTP.MaxRowsLimit = maxRows
-	var inproc []orchestrator.Option
-	for id, s := range servers {
-		sc := config.ServerConfig{Name: id, Priority: 10,
-			Capabilities: []string{config.CapListResources}}
-		if id == databaseID {
-			sc.Capabilities = append(sc.Capabilities, config.CapExecuteQuery, config.CapValidateQuery)
-		} else {
-			sc.Priority = 1 // the catalog wins names over the schema
-		}
-		switch opts.Transport {
-		case "", InProcess:
-			sc.Transport = config.TransportInProcess
-			inproc = append(inproc, orchestrator.WithInProcessServer(id, s))
-		case StreamableHTTP:
-			url, stop, err := serveHTTP(s, logger)
-			if err != nil {
-				return nil, fmt.Errorf("serve %s over streamable HTTP: %w", id, err)
-			}
-			e.stop = append(e.stop, stop)
-			sc.Transport, sc.URL = "streamable_http", url
-		default:
-			return nil, fmt.Errorf("unknown transport %q (want %s or %s)", opts.Transport, InProcess, StreamableHTTP)
-		}
-		cfg.MCPServers[id] = sc
+	inproc, err := e.addServers(cfg, servers, opts.Transport, logger)
+	if err != nil {
+		return nil, err
 	}
 	if opts.Verified != nil {
 		inproc = append(inproc, orchestrator.WithVerified(opts.Verified))
@@ -159,6 +118,67 @@ func Start(ctx context.Context, opts EnvOptions) (_ *Env, err error) {
 	cfg.HTTP.RateLimit, cfg.HTTP.APIKeysEnv = 0, ""
 	e.api = apiserver.New(e.orch, cfg.HTTP, nil, logger, nil)
 	return e, nil
+}
+
+// openDB opens the database opts names (PostgreSQL, MySQL or the SQLite
+// file) read-only as the one database-mcp serves.
+func (e *Env) openDB(ctx context.Context, opts EnvOptions) error {
+	dbOpts := databasemcp.Options{Today: opts.Today.Format(time.DateOnly), MaxRows: maxRows}
+	if opts.Postgres != nil {
+		pg, err := databasemcp.OpenPostgres(ctx, databasemcp.PostgresConfig{Conn: opts.Postgres}, dbOpts)
+		if err != nil {
+			return err
+		}
+		e.db = pg
+		e.stop = append(e.stop, func() { pg.Close() })
+	} else if opts.MySQL != nil {
+		my, err := databasemcp.OpenMySQL(ctx, databasemcp.MySQLConfig{Conn: opts.MySQL}, dbOpts)
+		if err != nil {
+			return err
+		}
+		e.db = my
+		e.stop = append(e.stop, func() { my.Close() })
+	} else {
+		lite, err := databasemcp.Open(ctx, opts.DBPath, dbOpts)
+		if err != nil {
+			return err
+		}
+		e.db = lite
+		e.stop = append(e.stop, func() { lite.Close() })
+	}
+	return nil
+}
+
+// addServers puts each server in cfg, reached over transport: in process
+// (the options returned connect them) or streamable HTTP on a local port.
+func (e *Env) addServers(cfg *config.Config, servers map[string]*server.MCPServer, transport string,
+	logger *slog.Logger) ([]orchestrator.Option, error) {
+	var inproc []orchestrator.Option
+	for id, s := range servers {
+		sc := config.ServerConfig{Name: id, Priority: 10,
+			Capabilities: []string{config.CapListResources}}
+		if id == databaseID {
+			sc.Capabilities = append(sc.Capabilities, config.CapExecuteQuery, config.CapValidateQuery)
+		} else {
+			sc.Priority = 1 // the catalog wins names over the schema
+		}
+		switch transport {
+		case "", InProcess:
+			sc.Transport = config.TransportInProcess
+			inproc = append(inproc, orchestrator.WithInProcessServer(id, s))
+		case StreamableHTTP:
+			url, stop, err := serveHTTP(s, logger)
+			if err != nil {
+				return nil, fmt.Errorf("serve %s over streamable HTTP: %w", id, err)
+			}
+			e.stop = append(e.stop, stop)
+			sc.Transport, sc.URL = "streamable_http", url
+		default:
+			return nil, fmt.Errorf("unknown transport %q (want %s or %s)", transport, InProcess, StreamableHTTP)
+		}
+		cfg.MCPServers[id] = sc
+	}
+	return inproc, nil
 }
 
 // serveHTTP serves s over streamable HTTP on a free local port until stop.
