@@ -278,17 +278,8 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "", "script exhausted")
 		return
 	}
-	if step.Delay > 0 {
-		t := time.NewTimer(step.Delay)
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			t.Stop()
-			return
-		case <-s.done:
-			t.Stop()
-			return
-		}
+	if step.Delay > 0 && !s.delay(r, step.Delay) {
+		return
 	}
 	status := step.Status
 	if status == 0 {
@@ -302,6 +293,28 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	s.writeAnswer(w, wr, req, step)
+}
+
+// delay waits d before answering; false when the request or the server
+// ended first.
+func (s *Server) delay(r *http.Request, d time.Duration) bool {
+	t := time.NewTimer(d)
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+		t.Stop()
+		return false
+	case <-s.done:
+		t.Stop()
+		return false
+	}
+}
+
+// writeAnswer writes a successful step: its raw body, a padded answer, a
+// stream of chunks, or one chat completion.
+func (s *Server) writeAnswer(w http.ResponseWriter, wr wireRequest, req Request, step Step) {
 	if step.Raw != "" {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusOK)
