@@ -20,6 +20,7 @@ import (
 	"talk2tables/orchestrator"
 	"talk2tables/orchestrator/executor"
 	"talk2tables/orchestrator/mcpclient"
+	"talk2tables/orchestrator/verified"
 	"talk2tables/state"
 )
 
@@ -272,40 +273,9 @@ func runVerifiedImport(ctx context.Context, args []string, io stdio) error {
 	defer orch.Close()
 
 	// Check every entry first: nothing is stored unless all are good.
-	var (
-		keep      []state.Entry
-		keepLines []int
-		unchanged int
-		seen      = map[string]int{} // database + normalized question → line
-	)
-	for i, fe := range entries {
-		by := cmp.Or(strings.TrimSpace(fe.VerifiedBy), "cli")
-		e, err := orch.CheckEntry(ctx, orchestrator.Teach{Question: fe.Question, SQL: fe.SQL, Server: fe.Database, By: by})
-		if err != nil {
-			return fmt.Errorf("verified import: %w", &lineError{file, lines[i], importProblem(err)})
-		}
-		if !fe.VerifiedAt.IsZero() {
-			e.VerifiedAt = fe.VerifiedAt
-		}
-		key := e.Database + "\x00" + e.Normalized
-		if prev, ok := seen[key]; ok {
-			return fmt.Errorf("verified import: %w", &lineError{file, lines[i],
-				fmt.Sprintf("the question %q is the one at line %d (after normalising case, punctuation and stop words)", fe.Question, prev)})
-		}
-		seen[key] = lines[i]
-		cur, found, err := book.Store().Find(ctx, e.Database, e.Normalized)
-		if err != nil {
-			return fmt.Errorf("verified import: %w", err)
-		}
-		switch {
-		case found && strings.TrimSpace(cur.SQL) == strings.TrimSpace(e.SQL):
-			unchanged++
-			continue
-		case found && !replace:
-			return fmt.Errorf("verified import: %w", &lineError{file, lines[i],
-				fmt.Sprintf("the question %q is verified already (entry %d) with other SQL; give --replace to replace it", cur.Question, cur.ID)})
-		}
-		keep, keepLines = append(keep, e), append(keepLines, lines[i])
+	keep, keepLines, unchanged, err := checkImport(ctx, orch, book, file, entries, lines, replace)
+	if err != nil {
+		return fmt.Errorf("verified import: %w", err)
 	}
 	added, replaced, err := book.Store().Import(ctx, keep, replace)
 	if err != nil {
@@ -317,6 +287,46 @@ func runVerifiedImport(ctx context.Context, args []string, io stdio) error {
 	}
 	fmt.Fprintf(io.err, "talk2tables: %s: %d verified questions added, %d replaced, %d unchanged\n", file, added, replaced, unchanged)
 	return nil
+}
+
+// checkImport checks each entry of file (entries[i] at lines[i]) and
+// returns those to store, with their lines, and how many are verified
+// already with the same SQL. An entry that fails its checks, repeats an
+// earlier one, or would replace other SQL without replace is an error
+// naming its line.
+func checkImport(ctx context.Context, orch *orchestrator.Orchestrator, book *verified.Book, file string,
+	entries []verifiedFileEntry, lines []int, replace bool) (keep []state.Entry, keepLines []int, unchanged int, err error) {
+	seen := map[string]int{} // database + normalized question → line
+	for i, fe := range entries {
+		by := cmp.Or(strings.TrimSpace(fe.VerifiedBy), "cli")
+		e, err := orch.CheckEntry(ctx, orchestrator.Teach{Question: fe.Question, SQL: fe.SQL, Server: fe.Database, By: by})
+		if err != nil {
+			return nil, nil, 0, &lineError{file, lines[i], importProblem(err)}
+		}
+		if !fe.VerifiedAt.IsZero() {
+			e.VerifiedAt = fe.VerifiedAt
+		}
+		key := e.Database + "\x00" + e.Normalized
+		if prev, ok := seen[key]; ok {
+			return nil, nil, 0, &lineError{file, lines[i],
+				fmt.Sprintf("the question %q is the one at line %d (after normalising case, punctuation and stop words)", fe.Question, prev)}
+		}
+		seen[key] = lines[i]
+		cur, found, err := book.Store().Find(ctx, e.Database, e.Normalized)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		switch {
+		case found && strings.TrimSpace(cur.SQL) == strings.TrimSpace(e.SQL):
+			unchanged++
+			continue
+		case found && !replace:
+			return nil, nil, 0, &lineError{file, lines[i],
+				fmt.Sprintf("the question %q is verified already (entry %d) with other SQL; give --replace to replace it", cur.Question, cur.ID)}
+		}
+		keep, keepLines = append(keep, e), append(keepLines, lines[i])
+	}
+	return keep, keepLines, unchanged, nil
 }
 
 // importProblem says what is wrong with an entry, naming its key.
