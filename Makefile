@@ -33,7 +33,7 @@ run: build data
 test: lint deps test-go test-node
 
 test-go:
-	$(GO) test -race -count=1 -timeout 20m ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 
 ## deps: install the test dependencies that are missing (npm packages, chromium, PostgreSQL, MariaDB)
 deps:
