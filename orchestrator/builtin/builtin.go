@@ -469,7 +469,7 @@ func namesNoOne(toks []token, p *plan) error {
 			continue
 		}
 		c := s.e.col
-		if slices.Contains(c.t.label, c) || slices.Contains(c.t.nameCols, c) {
+		if c.isName() {
 			named = true
 		}
 		if c.fk != nil && c.fk.ref.numeric && (len(c.fk.to.label) > 0 || len(c.fk.to.nameCols) > 0) && !wholeRow(p, c.t) && !saysKey {
@@ -514,7 +514,7 @@ func showsRows(p *plan, t *table) bool {
 		return true
 	}
 	for _, s := range p.sels {
-		if s.e.kind == eCol && s.e.col.t == t && (s.e.col.pk || slices.Contains(t.label, s.e.col) || slices.Contains(t.nameCols, s.e.col)) {
+		if s.e.kind == eCol && s.e.col.t == t && (s.e.col.pk || s.e.col.isName()) {
 			return true
 		}
 	}

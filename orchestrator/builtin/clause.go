@@ -692,7 +692,7 @@ func showsAName(p *plan) bool {
 			continue
 		}
 		c := s.e.col
-		if slices.Contains(c.t.label, c) || slices.Contains(c.t.nameCols, c) {
+		if c.isName() {
 			return true
 		}
 		if !wholeRow(p, c.t) && !c.numeric && !c.isKey() && !c.dateType && c.kind != catalog.KindDate && c.kind != "flag" && !c.numberAsText() {

@@ -734,7 +734,7 @@ func pluralValue(v *chunk) bool {
 		if m.kind != mValue || strings.EqualFold(m.value, v.text) {
 			return false
 		}
-		if m.c.isKey() || len(m.c.t.cols) <= 3 && (slices.Contains(m.c.t.label, m.c) || slices.Contains(m.c.t.nameCols, m.c)) {
+		if m.c.isKey() || len(m.c.t.cols) <= 3 && m.c.isName() {
 			return false // the name of one row of a codes table ("the trainees"): the rows linking to it
 		}
 		cols = appendUnique(cols, m.c)

@@ -3,6 +3,7 @@ package builtin
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -127,6 +128,12 @@ func (c *column) view() bool { return c.t.view }
 
 // isKey reports whether the column identifies rows: never summed or averaged.
 func (c *column) isKey() bool { return c.kind == catalog.KindIdentifier || c.pk || c.fk != nil }
+
+// isName: the column is (part of) its table's name — the catalog's label
+// or the name its identifiers suggest.
+func (c *column) isName() bool {
+	return slices.Contains(c.t.label, c) || slices.Contains(c.t.nameCols, c)
+}
 
 // numberAsText: numbers stored in a text column (the catalog says it is a
 // measure): compared, ordered and aggregated after a CAST.
