@@ -164,7 +164,7 @@ func (b *binder) assembleWhere(p *plan) error {
 		e := expr{kind: eCol, col: c.col}
 		switch {
 		case c.col.numeric:
-		case numericText(c.col) || c.col.numberAsText():
+		case c.col.textNumber():
 			e.cast = true // a number stored as text: compared as a number
 		default:
 			return decline("%s is not a number column", c.col.ref())

@@ -389,7 +389,7 @@ func (b *binder) bindRanking() error {
 			return err
 		}
 	}
-	b.order = append(b.order, orderItem{sel: -1, e: expr{kind: eCol, col: col}, desc: r.dir > 0})
+	b.order = append(b.order, orderItem{sel: -1, e: expr{kind: eCol, col: col, cast: col.textNumber()}, desc: r.dir > 0})
 	if col.nullable {
 		// the oldest guest is one whose birth date is known
 		b.orderNotNull = col

@@ -71,6 +71,7 @@ type ccond struct {
 	kind  ccondKind
 	col   *chunk   // the column; nil when implied (by a value, a unit, the subject's date)
 	unit  string   // the quantity an adjective speaks of (older → age)
+	of    *chunk   // the table right before the comparator whose unit is meant ("trains longer than 200 metres")
 	vals  []*chunk // ccValue: values, literals, numbers
 	op    string
 	a, b  float64

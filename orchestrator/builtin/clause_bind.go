@@ -23,7 +23,11 @@ type clauseBinder struct {
 	exists  map[*table]*ccond  // ccExists / ccCount per related table
 	// negSemi: a negated value on rows of a related table ("owners who do
 	// not have a dog"): no such rows, not rows of another value
-	negSemi  map[*table]bool
+	negSemi map[*table]bool
+	// within: a condition on a table that rows of a related table named
+	// before it reach ("pupils who joined a club run by X": the club's
+	// organiser, not the pupil's own key to the staff)
+	within   map[*table]*table
 	resolved map[string]map[string]string
 	assume   []string
 	cols     map[*chunk]*column // bound column chunks
@@ -43,7 +47,7 @@ type clauseBinder struct {
 }
 
 func newClauseBinder(m *model, q *cquery, today time.Time) *clauseBinder {
-	return &clauseBinder{m: m, q: q, today: today, semi: map[*table][]*cond{}, exists: map[*table]*ccond{}, negSemi: map[*table]bool{},
+	return &clauseBinder{m: m, q: q, today: today, semi: map[*table][]*cond{}, exists: map[*table]*ccond{}, negSemi: map[*table]bool{}, within: map[*table]*table{},
 		resolved: map[string]map[string]string{}, cols: map[*chunk]*column{}, tables: map[*table]bool{},
 		filtered: map[*column]bool{}}
 }

@@ -33,6 +33,22 @@ func (r *creader) colBefore(i int) *chunk {
 	return nil
 }
 
+// adjTable is the table named right before the comparator at i, across
+// "that are", "which were": whose unit an adjective speaks of.
+func (r *creader) adjTable(i int) *chunk {
+	for k := i - 1; k >= 0; k-- {
+		c := r.at(k)
+		switch {
+		case c.kind == ckWord && (linkWords[c.text] || c.is(cwHave)):
+			continue
+		case c.isTable() && !c.isValue():
+			return c
+		}
+		return nil
+	}
+	return nil
+}
+
 // emptiable: "no <column>" means an empty column — a year, a date or a
 // key ("no opening year", "no conductor"), not a quantity ("no stock": zero?).
 func emptiable(c *chunk) bool {
@@ -409,6 +425,9 @@ func (r *creader) compared(cd *ccond, i, end int) {
 			r.addCond(&ccond{kind: ccCount, op: cd.op, a: cd.a, b: cd.b, linked: true, src: cd.src})
 			return
 		}
+	}
+	if cd.unit != "" && r.colBefore(i) == nil {
+		cd.of = r.adjTable(i)
 	}
 	if col := r.colBefore(i); col != nil {
 		r.use(col, "compared")
@@ -1120,6 +1139,13 @@ func (r *creader) keyListedFirst(s, t *chunk) bool {
 	return false
 }
 
+// countedBefore: a table counted ("how many T") stands before i.
+func (r *creader) countedBefore(i int) bool {
+	return slices.ContainsFunc(r.q.items, func(it *citem) bool {
+		return it.agg != nil && it.agg.rows != nil && r.cs.index(it.agg.rows) < i
+	})
+}
+
 // readSelect reads what is left: the columns to show, the subject table,
 // distinct, flags used as adjectives ("<flag> T").
 func (r *creader) readSelect() error {
@@ -1132,6 +1158,13 @@ func (r *creader) readSelect() error {
 			r.use(c, "distinct")
 			r.q.distinct = true
 		case c.isTable() && (!c.isColumn() || r.q.subject == nil && !r.columnHere(i)):
+			if r.q.subject == nil && r.countedBefore(i) && !r.valueTable(i) && r.relationBefore(i) {
+				// "how many players are on teams run by X": the teams are
+				// related rows of the players counted
+				r.use(c, "related rows")
+				r.addCond(&ccond{kind: ccExists, rows: c, src: c})
+				continue
+			}
 			if r.q.subject == nil {
 				r.use(c, "the rows asked about")
 				r.q.subject = c

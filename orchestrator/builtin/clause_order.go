@@ -510,7 +510,7 @@ var sizeSuperlatives = setOf("largest", "the largest", "biggest", "the biggest",
 // orderable: a column whose values rank (numbers, dates).
 func orderable(c *chunk) bool {
 	for _, col := range c.columns() {
-		if col.numeric || col.dateType || col.kind == "date" || numericText(col) || col.numberAsText() {
+		if col.numeric || col.dateType || col.kind == "date" || col.textNumber() {
 			return true
 		}
 	}
@@ -822,6 +822,11 @@ func (r *creader) countTarget(i int) cterm {
 					return cterm{err: notMine("%q of %q: a quantity to add up, or its distinct values?", r.at(i).text, t.text)}
 				}
 			}
+			if e := refNamedBy(t); e != nil && !distinct {
+				// "count the kite owners": every owner, or the owners of a kite?
+				return cterm{err: finalDecline("%q could mean every row of %s or only those %s refers to", t.text, e.to.name, e.from.name).
+					withHint("ask for the number of %s, or the number of different %s in %s", e.to.name, e.col.name, e.from.name)}
+			}
 			r.use(r.at(i), "count")
 			r.use(t, "counted (distinct values)")
 			return cterm{agg: &cagg{fn: "COUNT", arg: t, distinct: true}, end: k + 1}
@@ -832,6 +837,21 @@ func (r *creader) countTarget(i int) cterm {
 		return r.valueCount(i, lastValue)
 	}
 	return r.valueCount(i, lastValue)
+}
+
+// refNamedBy: a phrase of several words naming only a foreign key whose last
+// word names the table it refers to ("kite owners" for a kite's owner key):
+// the rows of that table, or the ones referred to.
+func refNamedBy(c *chunk) *edge {
+	words := strings.Fields(c.text)
+	cols := c.columns()
+	if len(words) < 2 || len(cols) != 1 || cols[0].fk == nil {
+		return nil
+	}
+	if e := cols[0].fk; catalog.Singular(words[len(words)-1]) == e.to.lastWord {
+		return e
+	}
+	return nil
 }
 
 // factQuantityOf: an additive column of another, fact table the table

@@ -71,7 +71,7 @@ func (b *clauseBinder) bindRank(p *plan) error {
 		desc = !desc // the oldest was born first
 	}
 	p.where = append(p.where, &cond{kind: cNotNull, e: expr{kind: eCol, col: col}})
-	p.order = append(p.order, orderItem{sel: -1, e: expr{kind: eCol, col: col, cast: col.numberAsText() || numericText(col)}, desc: desc})
+	p.order = append(p.order, orderItem{sel: -1, e: expr{kind: eCol, col: col, cast: col.textNumber()}, desc: desc})
 	if k := col.t.key; k != nil && k != col && !b.q.distinct {
 		// ties in a stable order: by the key, the latest first for dates
 		p.order = append(p.order, orderItem{sel: -1, e: expr{kind: eCol, col: k}, desc: desc && (o.unit == unitDate || col.kind == catalog.KindDate)})
@@ -212,7 +212,7 @@ func (b *clauseBinder) orderItem(p *plan, o *corder) (orderItem, error) {
 			desc = !desc
 		}
 		b.resolve(o.col.text, "column", c.ref())
-		return orderItem{sel: -1, e: expr{kind: eCol, col: c, cast: c.numberAsText() || numericText(c)}, desc: desc}, nil
+		return orderItem{sel: -1, e: expr{kind: eCol, col: c, cast: c.textNumber()}, desc: desc}, nil
 	case o.unit == unitAlpha:
 		for i, s := range p.sels {
 			if s.e.kind == eCol && !s.e.col.numeric {
@@ -239,7 +239,7 @@ func (b *clauseBinder) orderItem(p *plan, o *corder) (orderItem, error) {
 		if o.unit == unitAge && birthLike(c) {
 			desc = !desc
 		}
-		return orderItem{sel: -1, e: expr{kind: eCol, col: c, cast: c.numberAsText() || numericText(c)}, desc: desc}, nil
+		return orderItem{sel: -1, e: expr{kind: eCol, col: c, cast: c.textNumber()}, desc: desc}, nil
 	case o.of != nil:
 		// "ordered by T": its name
 		t, err := b.tableOf(o.of)

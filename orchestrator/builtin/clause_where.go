@@ -68,6 +68,11 @@ func (b *clauseBinder) bindConds(p *plan) error {
 			}
 			c = orCond(c, ac)
 		}
+		if r := b.relatedBefore(cd, t); r != nil {
+			b.semi[t] = append(b.semi[t], c)
+			b.within[t] = r
+			continue
+		}
 		if t == b.root || b.reachable(t) {
 			if !b.need(t) {
 				return decline("%s is reached from %s in more than one way", t.name, b.root.name)
@@ -87,6 +92,35 @@ func (b *clauseBinder) bindConds(p *plan) error {
 	}
 	p.where = append(p.where, b.where...)
 	return nil
+}
+
+// relatedBefore is the related table ("T that have a U") named before the
+// condition on t that reaches t itself: the condition describes those rows,
+// not the subject's own link to t.
+func (b *clauseBinder) relatedBefore(cd *ccond, t *table) *table {
+	if t == b.root || cd.src == nil {
+		return nil
+	}
+	at := b.q.cs.index(cd.src)
+	var found *table
+	best := -1
+	for _, e := range b.q.conds {
+		if e.kind != ccExists || e.neg || e.rows == nil {
+			continue
+		}
+		k := b.q.cs.index(e.rows)
+		if k < 0 || k > at || k < best {
+			continue
+		}
+		r, err := b.tableOf(e.rows)
+		if err != nil || r == t || r == b.root || b.reachable(r) {
+			continue
+		}
+		if _, ok := b.m.reach(r, t); ok {
+			found, best = r, k
+		}
+	}
+	return found
 }
 
 func orCond(a, c *cond) *cond {
@@ -572,7 +606,13 @@ func (b *clauseBinder) cmpCond(cd *ccond) (*cond, *table, error) {
 		}
 		col = c
 	} else if cd.unit != "" {
-		c, err := b.unitColumn(b.subject, cd.unit)
+		t := b.subject
+		if cd.of != nil {
+			if ot, err := b.tableOf(cd.of); err == nil {
+				t = ot
+			}
+		}
+		c, err := b.unitColumn(t, cd.unit)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -589,7 +629,7 @@ func (b *clauseBinder) cmpCond(cd *ccond) (*cond, *table, error) {
 	case col.numeric:
 	case col.kind == catalog.KindDate || col.dateType:
 		return b.yearOnDate(cd, col)
-	case numericText(col) || col.numberAsText():
+	case col.textNumber():
 		e.cast = true
 		b.assume = append(b.assume, fmt.Sprintf("%s is stored as text: compared as a number", col.ref()))
 	default:
@@ -868,6 +908,13 @@ func (b *clauseBinder) semiJoins(p *plan) error {
 		inner := b.semi[t]
 		delete(b.semi, t)
 		ts := []*table{t}
+		for _, u := range sortedTables(b.semi) {
+			if b.within[u] == t {
+				ts = append(ts, u)
+				inner = append(inner, b.semi[u]...)
+				delete(b.semi, u)
+			}
+		}
 		if cd.kind == ccExists && cd.neg {
 			// "never placed an order for a lamp": the conditions on
 			// the rows those link to are inside the "never"
@@ -920,7 +967,13 @@ func (b *clauseBinder) semiJoin(ts []*table, conds []*cond, ex *ccond) (*cond, e
 			return nil, finalDecline("%s and %s are linked in more than one way (by several keys), and I don't know which link you mean", b.root.name, t.name)
 		}
 	}
-	r := b.m.bridge(append([]*table{b.root}, ts...))
+	bridged := []*table{b.root}
+	for _, t := range ts {
+		if b.within[t] == nil || !slices.Contains(ts, b.within[t]) {
+			bridged = append(bridged, t)
+		}
+	}
+	r := b.m.bridge(bridged)
 	if r == nil || r == b.root {
 		return nil, decline("%s is not linked to %s through the data's keys in one way", tableNames(ts), b.root.name)
 	}
@@ -929,12 +982,27 @@ func (b *clauseBinder) semiJoin(ts []*table, conds []*cond, ex *ccond) (*cond, e
 	if len(toRoot) == 0 {
 		return nil, decline("%s is not linked to %s through the data's keys", tableNames(ts), b.root.name)
 	}
+	if len(toRoot) == 1 && !namesTarget(toRoot[0]) && !b.linkNamed() {
+		if x := b.m.otherLink(r, b.root); x != nil {
+			// "which coach does player X have": the mentor, or the
+			// coaches of X's teams?
+			return nil, finalDecline("%s and %s are linked by %s and through %s, and I don't know which link you mean", r.name, b.root.name, toRoot[0].col.name, x.name).
+				withHint("name the link, e.g. with the word of %s", toRoot[0].col.name)
+		}
+	}
 	last := toRoot[len(toRoot)-1]
 	js := newJoinSet(r)
 	for _, e := range toRoot[:len(toRoot)-1] {
 		js.need(b.m, e.to)
 	}
 	for _, t := range ts {
+		if v := b.within[t]; v != nil && slices.Contains(ts, v) {
+			if !js.need(b.m, v) || !js.needVia(b.m, v, t) {
+				return nil, decline("%s is not linked to %s in one way", t.name, v.name)
+			}
+			b.tables[t] = true
+			continue
+		}
 		if !js.need(b.m, t) {
 			return nil, decline("%s is not linked to %s in one way", t.name, b.root.name)
 		}
@@ -1002,6 +1070,12 @@ func (b *clauseBinder) countSemi(sj *semiJoin, ex *ccond, link *column) (bool, e
 		return false, decline("%q: I can't compare how many rows that way", ex.src.text)
 	}
 	return false, nil
+}
+
+// linkNamed: a verb of the question names how the rows are linked (not a
+// table's noun that is also a verb: "coach").
+func (b *clauseBinder) linkNamed() bool {
+	return slices.ContainsFunc(b.q.cs, func(c *chunk) bool { return c.role != "" && c.is(cwLink) && !c.isTable() })
 }
 
 // namesTarget: a key column named after the table it refers to

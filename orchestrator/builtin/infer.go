@@ -208,6 +208,12 @@ func pickLabel(t *table, labels []*column) []*column {
 		return []*column{first, lastName}
 	}
 	for _, c := range labels {
+		if ws := catalog.IdentifierWords(c.name); len(ws) == 2 && ws[1] == "name" && (ws[0] == "full" || ws[0] == "display") {
+			// a person's whole name (a "Title" beside it is Dr or Mr)
+			return []*column{c}
+		}
+	}
+	for _, c := range labels {
 		ws := catalog.IdentifierWords(c.name)
 		head := ws[len(ws)-1]
 		switch {
@@ -220,7 +226,7 @@ func pickLabel(t *table, labels []*column) []*column {
 	}
 	for _, c := range labels {
 		ws := catalog.IdentifierWords(c.name)
-		if len(ws) == 2 && ws[1] == "name" && (ws[0] == "company" || ws[0] == "full" || ws[0] == "display") {
+		if len(ws) == 2 && ws[1] == "name" && ws[0] == "company" {
 			return []*column{c}
 		}
 	}

@@ -121,9 +121,12 @@ func (m *model) findPaths(t *table) (map[*table]path, map[*table]bool) {
 		}
 		for _, x := range next {
 			if ambiguous[x] {
-				// what lies beyond an ambiguous table is ambiguous too
+				// what lies beyond an ambiguous table is ambiguous too,
+				// unless a shorter path reaches it already
 				for _, e := range x.out {
-					ambiguous[e.to] = true
+					if _, done := best[e.to]; !done {
+						ambiguous[e.to] = true
+					}
 				}
 			}
 		}
@@ -200,6 +203,51 @@ func (j *joinSet) need(m *model, t *table) bool {
 		return true
 	}
 	ps, amb := m.paths(j.root)
+	p, ok := ps[t]
+	if !ok || amb[t] {
+		return false
+	}
+	for _, e := range p {
+		if j.in[e.to] {
+			if !j.has(e) {
+				return false
+			}
+			continue
+		}
+		j.edges = append(j.edges, e)
+		j.in[e.to] = true
+	}
+	return true
+}
+
+// otherLink is a table linking a and b besides a's own key to b: one with
+// a key to a that reaches b in at most two hops without passing through a
+// (a pupil's membership of a club a teacher runs, beside the pupil's tutor
+// key).
+func (m *model) otherLink(a, b *table) *table {
+	for _, x := range m.tables {
+		if x == a || x == b || x.view || !slices.ContainsFunc(x.out, func(o *edge) bool { return o.to == a }) {
+			continue
+		}
+		for _, e1 := range x.out {
+			if e1.to == a || e1.to == x {
+				continue
+			}
+			if e1.to == b || slices.ContainsFunc(e1.to.out, func(e2 *edge) bool { return e2.to == b }) {
+				return x
+			}
+		}
+	}
+	return nil
+}
+
+// needVia adds the path to t from via, a table already joined: the link
+// the question names ("a club run by X": the club's organiser).
+func (j *joinSet) needVia(m *model, via, t *table) bool {
+	if !j.in[via] {
+		return false
+	}
+	ps, amb := m.paths(via)
 	p, ok := ps[t]
 	if !ok || amb[t] {
 		return false

@@ -141,6 +141,10 @@ func (c *column) numberAsText() bool {
 	return !c.numeric && !c.boolean && !c.dateType && c.kind == catalog.KindMeasure
 }
 
+// textNumber: numbers stored as text, by the catalog's kind or by every
+// value it lists; compared and ordered as numbers.
+func (c *column) textNumber() bool { return c.numberAsText() || numericText(c) }
+
 func (c *column) additive() bool {
 	return c.kind == catalog.KindMeasure && c.measure == catalog.MeasureAdditive
 }

@@ -1,0 +1,138 @@
+package builtin
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"talk2tables/orchestrator/sqlgen"
+)
+
+// clubDB is a small sports club of our own making, for the rules on which
+// link a word takes: players have a tutor (a role key to coach) and play
+// in teams that a coach runs (through roster), so a player and a coach
+// are linked two ways; a coach has a full name beside a title (Mr, Ms);
+// a player's weight is a number stored as text ('9.5' sorts after '10.2'
+// as text); a team's coach key is named after its table.
+func clubDB(tb testing.TB) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "club.db")
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	exec := func(q string, args ...any) {
+		tb.Helper()
+		if _, err := db.Exec(q, args...); err != nil {
+			tb.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec(`CREATE TABLE coach (coach_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, title TEXT NOT NULL)`)
+	exec(`CREATE TABLE team (team_id INTEGER PRIMARY KEY, team_name TEXT NOT NULL,
+		coach_id INTEGER NOT NULL REFERENCES coach(coach_id))`)
+	exec(`CREATE TABLE player (player_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL,
+		tutor_id INTEGER REFERENCES coach(coach_id), weight_kg TEXT NOT NULL, height_cm INTEGER NOT NULL)`)
+	exec(`CREATE TABLE roster (player_id INTEGER NOT NULL REFERENCES player(player_id),
+		team_id INTEGER NOT NULL REFERENCES team(team_id))`)
+	coaches := []string{"Ann Vale", "Cal Dorn", "Eda Fenn", "Gus Holt"}
+	titles := []string{"Ms", "Mr", "Ms", "Mr"}
+	for i, n := range coaches {
+		exec(`INSERT INTO coach VALUES (?,?,?)`, i+1, n, titles[i])
+	}
+	// coach 1 runs teams 1 and 5, coach 4 runs none
+	for i, n := range []string{"Otters", "Herons", "Lynxes", "Falcons", "Badgers"} {
+		exec(`INSERT INTO team VALUES (?,?,?)`, i+1, n, []int{1, 2, 3, 2, 1}[i])
+	}
+	players := []string{"Bo Reed", "Di Lund", "Fay Moss", "Hal Pike", "Ivo Quin", "Jo Roth",
+		"Kit Sand", "Lu Tamm", "Mo Ueda", "Ned Voss", "Oli Wren", "Pam Yule"}
+	for i, n := range players {
+		var tutor any
+		if i%6 != 5 {
+			tutor = 1 + i/3 // coach 1 tutors players 1-3
+		}
+		weight := fmt.Sprintf("%.1f", 8.5+float64(i*i)*1.3) // 8.5 … 165.8: one and three digits
+		exec(`INSERT INTO player VALUES (?,?,?,?,?)`, i+1, n, tutor, weight, 150+4*i)
+	}
+	for p := 1; p <= 12; p++ {
+		exec(`INSERT INTO roster VALUES (?,?)`, p, 1+p%5)
+		if p%4 == 0 {
+			exec(`INSERT INTO roster VALUES (?,?)`, p, 1+(p+2)%5)
+		}
+	}
+	return path
+}
+
+// TestLinkRules: a comparison binds to the table named before it, a value
+// after related rows describes those rows, a person's full name is their
+// name (not a title), a text-typed number is ordered as a number, and a
+// question whose words leave two links open is declined.
+func TestLinkRules(t *testing.T) {
+	path := clubDB(t)
+	answered := []struct {
+		q, want string
+		ordered bool
+	}{
+		{"Which teams have players taller than 190 centimetres?",
+			`SELECT team_name FROM team WHERE team_id IN (SELECT r.team_id FROM roster r JOIN player p ON p.player_id = r.player_id WHERE p.height_cm > 190)`, false},
+		{"For each coach, the number of teams they coach.",
+			`SELECT c.full_name, COUNT(*) FROM team t JOIN coach c ON c.coach_id = t.coach_id GROUP BY c.coach_id, c.full_name`, false},
+	}
+	teamOfAnn := `SELECT COUNT(DISTINCT r.player_id) FROM roster r JOIN team t ON t.team_id = r.team_id JOIN coach c ON c.coach_id = t.coach_id WHERE c.full_name = 'Ann Vale'`
+	catalogOnly := []struct {
+		q, want string
+		ordered bool
+	}{
+		{"name of the player with the smallest weight", `SELECT full_name FROM player ORDER BY CAST(weight_kg AS REAL) LIMIT 1`, false},
+		{"How many different players have played in a team coached by Ann Vale?", teamOfAnn, false},
+		{"How many players are on teams coached by Ann Vale?", teamOfAnn, false},
+	}
+	declined := []string{
+		"Which coach does Bo Reed have?", // the tutor, or the coaches of Bo's teams?
+		"Count the team coaches.",        // every coach, or those running a team?
+	}
+	for _, mode := range []string{"schema only", "drafted catalog"} {
+		t.Run(mode, func(t *testing.T) {
+			cat := ""
+			if mode == "drafted catalog" {
+				cat = draftCatalog(t, path)
+			}
+			e := newEnv(t, path, cat)
+			g := New(nil)
+			qs := answered
+			if cat != "" {
+				// the catalog knows the coaches' names and that the weights
+				// are numbers
+				qs = append(qs, catalogOnly...)
+			}
+			for _, c := range qs {
+				req := e.req
+				req.Question = c.q
+				plan, err := g.Generate(context.Background(), req)
+				if err != nil {
+					t.Errorf("%q: %v", c.q, err)
+					continue
+				}
+				if err := sameRowsLoose(e.rows(t, plan.SQL), e.rows(t, c.want), c.ordered); err != nil {
+					t.Errorf("%q wrong: %v\n  sql:  %s\n  want: %s", c.q, err, plan.SQL, c.want)
+				}
+			}
+			for _, q := range declined {
+				req := e.req
+				req.Question = q
+				plan, err := g.Generate(context.Background(), req)
+				var ge *sqlgen.SQLGenerationError
+				if err == nil {
+					t.Errorf("%q must be declined (%s), got %s", q, mode, plan.SQL)
+				} else if errors.As(err, &ge) {
+					t.Logf("%s: %q declined: %s", mode, q, ge.Message)
+				} else {
+					t.Errorf("%q: %v", q, err)
+				}
+			}
+		})
+	}
+}
