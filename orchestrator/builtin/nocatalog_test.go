@@ -110,12 +110,16 @@ var noCatalogWrong = map[string]string{
 	"ma-owners-count-2":        "'the boat owners' counted as distinct owners in boats (15), not the rows of owners (16)",
 	"ma-sailboats-by-length-2": "'in descending order of length' orders the text-typed length as text ('9.8' before '12.2')",
 	"ma-long-boats-berths":     "'berths used by boats longer than 15 metres' compares the berth's lengthLimit, not the boat's length",
+	// waterworks (fresh, first asked at main c231ad8): in knownWrong too.
+	"ww-not-low":            "'not in the Low pressure zone' read as the value 'Low pressure' of FaultReports.FaultType, not PressureZone <> 'Low'",
+	"ww-hired-after-2019-2": "the table noun 'technicians' also read as the value Grade = 'Technician'",
+	"ww-senior-or-lead":     "'which technicians are senior or lead grade' answered with the distinct grades, not the technicians",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
 // with the schema alone: what the planner achieves (raise it when it does
 // better; it may never fall).
-var noCatalogFloor = map[string]int{"bikeshop": 40, "parcels": 37, "allotments": 95, "ferries": 89, "orchestra": 82, "permits": 75, "rescue": 46, "hangar": 37, "clinic": 114, "campus": 112, "marina": 107}
+var noCatalogFloor = map[string]int{"bikeshop": 40, "parcels": 37, "allotments": 95, "ferries": 89, "orchestra": 82, "permits": 75, "rescue": 46, "hangar": 37, "clinic": 114, "campus": 112, "marina": 107, "waterworks": 56}
 
 func schemaOnlyRequest(tb testing.TB, path, today string) sqlgen.Request {
 	tb.Helper()
