@@ -113,12 +113,16 @@ var noCatalogWrong = map[string]string{
 	"ap-south-or-east":         "'list the sites in the South or East regions' lists the regions, not the sites",
 	"ap-never-inspector-2":     "'beekeepers who have not inspected any hive' goes through the hive's keeper_id, not inspection.inspector_id",
 	"ap-top3-harvests-2":       "'the 3 largest harvests by weight' orders the text-typed weight as text ('9.5' before '28.0')",
+	// waterworks (fresh, first asked at main c231ad8): in knownWrong too.
+	"ww-not-low":            "'not in the Low pressure zone' read as the value 'Low pressure' of FaultReports.FaultType, not PressureZone <> 'Low'",
+	"ww-hired-after-2019-2": "the table noun 'technicians' also read as the value Grade = 'Technician'",
+	"ww-senior-or-lead":     "'which technicians are senior or lead grade' answered with the distinct grades, not the technicians",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
 // with the schema alone: what the planner achieves (raise it when it does
 // better; it may never fall).
-var noCatalogFloor = map[string]int{"bikeshop": 40, "parcels": 37, "allotments": 95, "ferries": 89, "orchestra": 82, "permits": 75, "rescue": 49, "hangar": 37, "clinic": 115, "campus": 116, "marina": 111, "apiary": 92}
+var noCatalogFloor = map[string]int{"bikeshop": 40, "parcels": 37, "allotments": 95, "ferries": 89, "orchestra": 82, "permits": 75, "rescue": 49, "hangar": 37, "clinic": 115, "campus": 116, "marina": 111, "apiary": 92, "waterworks": 56}
 
 func schemaOnlyRequest(tb testing.TB, path, today string) sqlgen.Request {
 	tb.Helper()
