@@ -176,6 +176,16 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 			return sqlgen.Plan{}, false, decline("I did not see how %s enters the answer", t.name)
 		}
 	}
+	for _, c := range r.cs {
+		if c.role == "" || c.kind != ckWord || !c.is(cwLink) {
+			continue
+		}
+		if t := m.verbTable(c.text); t != nil && !planUses(p, t) {
+			// "riders who have not serviced any bike": through the
+			// services, not the bikes' own rider key
+			return sqlgen.Plan{}, false, decline("%q names %s, and I did not see how it enters the answer", c.text, t.name)
+		}
+	}
 	if t := b.subject; t != nil && !planUses(p, t) {
 		// "what grades did S get, and in which courses?": the rows asked
 		// about never reach the answer

@@ -21,7 +21,8 @@ const (
 
 // chunk is one piece of a question: a phrase of one or more tokens.
 type chunk struct {
-	i, j  int // tokens [i, j)
+	i, j  int  // tokens [i, j)
+	stop  bool // a sentence ends right before it
 	text  string
 	orig  string // as typed, capitals kept
 	kind  chunkKind
@@ -181,6 +182,7 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 			orig = append(orig, o)
 		}
 		c.text, c.orig = strings.Join(text, " "), strings.Join(orig, " ")
+		c.stop = toks[c.i].stop
 		if c.kind == ckWord && c.info.cw == cwNone && m.databaseWord(c.text) {
 			// "the allotment sites": the database's own name
 			c.info = cinfo{cw: cwFiller}
@@ -414,6 +416,9 @@ func verbNotColumn(toks []token, c *chunk, before []*chunk) bool {
 	relative := false
 	switch toks[c.i-1].w {
 	case "who", "that", "which":
+		if c.i == 1 {
+			return false // "which certified T": the question's opening, an adjective after it
+		}
 		relative = true // "who observed X": a verb whatever a column is called
 	case "were", "was", "been", "being", "is", "are", "have", "has", "had":
 	default:

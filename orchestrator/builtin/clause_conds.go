@@ -837,7 +837,7 @@ func (r *creader) readValues() error {
 			continue
 		}
 		switch {
-		case c.onlyValue() || c.isValue() && r.valueContext(i):
+		case c.onlyValue() || c.isValue() && r.valueContext(i) && !tableOwnValue(c):
 			r.valueCond(i)
 		case c.kind == ckLit:
 			col := r.colBefore(i)
@@ -1221,6 +1221,15 @@ func (r *creader) readSelect() error {
 			// state of the rows (a yes/no or a value) I could not read
 			return finalDecline("%q says something of the rows that I could not read as a condition", c.text).
 				withHint("say the value, e.g. whose %s is ...", c.text)
+		case c.isColumn() && !c.isTable() && r.valueRightBefore(i) != nil && (valueOf(r.valueRightBefore(i), c) || !numericCol(c)):
+			// "the Alpine or Coastal routes": the values' own column, not
+			// one to show; "the High risk band" where the value is another
+			// column's: two readings of the words
+			if v := r.valueRightBefore(i); !valueOf(v, c) {
+				return finalDecline("I don't know how %q relates to %q here", c.text, v.text).
+					withHint("say the column, e.g. whose %s is ...", c.text)
+			}
+			r.use(c, "the column of the values")
 		case c.isColumn():
 			r.use(c, "shown")
 			r.q.items = append(r.q.items, &citem{col: c, pos: i})
@@ -1231,6 +1240,32 @@ func (r *creader) readSelect() error {
 		}
 	}
 	return nil
+}
+
+// tableOwnValue: the phrase names a table and a value of that table's own
+// column ("of technicians" in a table of technicians with a grade
+// 'Technician'): the table's rows, not those of the value.
+func tableOwnValue(c *chunk) bool {
+	ts := c.tables()
+	if len(ts) == 0 {
+		return false
+	}
+	for _, m := range c.ms {
+		if (m.kind == mValue || m.kind == mEntity) && !slices.Contains(ts, m.t) {
+			return false
+		}
+	}
+	return true
+}
+
+// valueRightBefore is the value read right before the column at i ("the
+// Alpine or Coastal routes").
+func (r *creader) valueRightBefore(i int) *chunk {
+	v := r.at(i - 1)
+	if v == nil || v.role != "value" || r.at(i).stop || strings.HasSuffix(v.orig, "'s") || strings.HasSuffix(v.orig, "’s") {
+		return nil // "in the Lakes? Name …", "every cat's name"
+	}
+	return v
 }
 
 // keyWords name a row's key.

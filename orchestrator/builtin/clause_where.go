@@ -973,6 +973,13 @@ func (b *clauseBinder) semiJoin(ts []*table, conds []*cond, ex *ccond) (*cond, e
 			bridged = append(bridged, t)
 		}
 	}
+	for _, t := range bridged[1:] {
+		if ps, amb := b.m.paths(t); len(ps[b.root]) > 0 && amb[b.root] {
+			// "which ward is kiosk X in": through the kiosk's street, or
+			// through the repairs naming the kiosk and a ward?
+			return nil, finalDecline("%s reaches %s in more than one way, and I don't know which link you mean", t.name, b.root.name)
+		}
+	}
 	r := b.m.bridge(bridged)
 	if r == nil || r == b.root {
 		return nil, decline("%s is not linked to %s through the data's keys in one way", tableNames(ts), b.root.name)

@@ -16,7 +16,8 @@ import (
 // in teams that a coach runs (through roster), so a player and a coach
 // are linked two ways; a coach has a full name beside a title (Mr, Ms);
 // a player's weight is a number stored as text ('9.5' sorts after '10.2'
-// as text); a team's coach key is named after its table.
+// as text); a team's coach key is named after its table; a coach's rank
+// holds 'Coach' beside the table's own name; trainings are of teams.
 func clubDB(tb testing.TB) string {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), "club.db")
@@ -31,21 +32,25 @@ func clubDB(tb testing.TB) string {
 			tb.Fatalf("%s: %v", q, err)
 		}
 	}
-	exec(`CREATE TABLE coach (coach_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, title TEXT NOT NULL)`)
+	exec(`CREATE TABLE coach (coach_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, title TEXT NOT NULL, rank TEXT NOT NULL)`)
 	exec(`CREATE TABLE team (team_id INTEGER PRIMARY KEY, team_name TEXT NOT NULL,
-		coach_id INTEGER NOT NULL REFERENCES coach(coach_id))`)
+		coach_id INTEGER NOT NULL REFERENCES coach(coach_id), division TEXT NOT NULL)`)
 	exec(`CREATE TABLE player (player_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL,
-		tutor_id INTEGER REFERENCES coach(coach_id), weight_kg TEXT NOT NULL, height_cm INTEGER NOT NULL)`)
+		tutor_id INTEGER REFERENCES coach(coach_id), weight_kg TEXT NOT NULL, height_cm INTEGER NOT NULL,
+		insured TEXT NOT NULL)`)
+	exec(`CREATE TABLE training (training_id INTEGER PRIMARY KEY, team_id INTEGER NOT NULL REFERENCES team(team_id),
+		held_on TEXT NOT NULL)`)
 	exec(`CREATE TABLE roster (player_id INTEGER NOT NULL REFERENCES player(player_id),
 		team_id INTEGER NOT NULL REFERENCES team(team_id))`)
 	coaches := []string{"Ann Vale", "Cal Dorn", "Eda Fenn", "Gus Holt"}
 	titles := []string{"Ms", "Mr", "Ms", "Mr"}
 	for i, n := range coaches {
-		exec(`INSERT INTO coach VALUES (?,?,?)`, i+1, n, titles[i])
+		exec(`INSERT INTO coach VALUES (?,?,?,?)`, i+1, n, titles[i], []string{"Coach", "Assistant"}[i%2])
 	}
 	// coach 1 runs teams 1 and 5, coach 4 runs none
 	for i, n := range []string{"Otters", "Herons", "Lynxes", "Falcons", "Badgers"} {
-		exec(`INSERT INTO team VALUES (?,?,?)`, i+1, n, []int{1, 2, 3, 2, 1}[i])
+		exec(`INSERT INTO team VALUES (?,?,?,?)`, i+1, n, []int{1, 2, 3, 2, 1}[i], []string{"Upper", "Lower", "Middle", "Upper", "Middle"}[i])
+		exec(`INSERT INTO training VALUES (?,?,?)`, i+1, 1+i%3, fmt.Sprintf("2025-03-%02d", 1+i))
 	}
 	players := []string{"Bo Reed", "Di Lund", "Fay Moss", "Hal Pike", "Ivo Quin", "Jo Roth",
 		"Kit Sand", "Lu Tamm", "Mo Ueda", "Ned Voss", "Oli Wren", "Pam Yule"}
@@ -55,7 +60,7 @@ func clubDB(tb testing.TB) string {
 			tutor = 1 + i/3 // coach 1 tutors players 1-3
 		}
 		weight := fmt.Sprintf("%.1f", 8.5+float64(i*i)*1.3) // 8.5 … 165.8: one and three digits
-		exec(`INSERT INTO player VALUES (?,?,?,?,?)`, i+1, n, tutor, weight, 150+4*i)
+		exec(`INSERT INTO player VALUES (?,?,?,?,?,?)`, i+1, n, tutor, weight, 150+4*i, []string{"Y", "N", "N"}[i%3])
 	}
 	for p := 1; p <= 12; p++ {
 		exec(`INSERT INTO roster VALUES (?,?)`, p, 1+p%5)
@@ -78,6 +83,8 @@ func TestLinkRules(t *testing.T) {
 	}{
 		{"Which teams have players taller than 190 centimetres?",
 			`SELECT team_name FROM team WHERE team_id IN (SELECT r.team_id FROM roster r JOIN player p ON p.player_id = r.player_id WHERE p.height_cm > 190)`, false},
+		{"List the teams in the Upper or Lower divisions.", `SELECT team_name FROM team WHERE division IN ('Upper', 'Lower')`, false},
+		{"Show the full name of coaches.", `SELECT full_name FROM coach`, false},
 		{"For each coach, the number of teams they coach.",
 			`SELECT c.full_name, COUNT(*) FROM team t JOIN coach c ON c.coach_id = t.coach_id GROUP BY c.coach_id, c.full_name`, false},
 	}
@@ -89,10 +96,13 @@ func TestLinkRules(t *testing.T) {
 		{"name of the player with the smallest weight", `SELECT full_name FROM player ORDER BY CAST(weight_kg AS REAL) LIMIT 1`, false},
 		{"How many different players have played in a team coached by Ann Vale?", teamOfAnn, false},
 		{"How many players are on teams coached by Ann Vale?", teamOfAnn, false},
+		{"Which insured players are taller than 180 centimetres?", `SELECT full_name FROM player WHERE insured = 'Y' AND height_cm > 180`, false},
 	}
 	declined := []string{
-		"Which coach does Bo Reed have?", // the tutor, or the coaches of Bo's teams?
-		"Count the team coaches.",        // every coach, or those running a team?
+		"Which coach does Bo Reed have?",              // the tutor, or the coaches of Bo's teams?
+		"Count the team coaches.",                     // every coach, or those running a team?
+		"Which coaches have not trained any team?",    // the verb names trainings, which the teams' coach key never reaches
+		"List the teams in the Upper or Middle rank.", // the values are divisions, "rank" a coach's column
 	}
 	for _, mode := range []string{"schema only", "drafted catalog"} {
 		t.Run(mode, func(t *testing.T) {

@@ -25,6 +25,8 @@ type token struct {
 	quoted bool
 	// pause: a comma, semicolon or colon comes right before the token
 	pause bool
+	// stop: a full stop, question or exclamation mark comes right before it
+	stop bool
 }
 
 // tokenize splits text into lower-case tokens. Punctuation, underscores and
@@ -34,9 +36,10 @@ type token struct {
 func tokenize(text string) []token {
 	rs := []rune(text)
 	var out []token
-	pause := false
+	pause, stop := false, false
 	add := func(t token) {
 		t.pause, pause = pause, false
+		t.stop, stop = stop, false
 		out = append(out, t)
 	}
 	for i := 0; i < len(rs); {
@@ -86,6 +89,7 @@ func tokenize(text string) []token {
 			i = j
 		default:
 			pause = pause || r == ',' || r == ';' || r == ':'
+			stop = stop || r == '.' || r == '?' || r == '!'
 			i++
 		}
 	}

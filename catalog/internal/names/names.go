@@ -70,7 +70,7 @@ func Phone(toks []string) bool {
 	return hasAny(toks, set("phone", "fax", "mobile", "telephone", "tel", "cell")) != ""
 }
 
-var labelWords = set("name", "title", "label", "caption", "headline", "fullname", "displayname", "username", "nickname")
+var labelWords = set("name", "nm", "title", "label", "caption", "headline", "fullname", "displayname", "username", "nickname")
 
 // Label reports whether the words name a row in words ("Name", "product_name",
 // "Title", "full name"), not a first or last name on its own.
@@ -85,16 +85,18 @@ func Label(toks []string) bool {
 	return labelWords[l] || strings.HasSuffix(l, "name") && len(l) > 4 && !set("surname", "firstname", "lastname")[l]
 }
 
-// GivenName reports "Forename", "given_name", "patron_first_name".
+// GivenName reports "Forename", "given_name", "patron_first_name", "fname".
 func GivenName(toks []string) bool {
 	j := joined(toks)
-	return strings.HasSuffix(j, "firstname") || strings.HasSuffix(j, "givenname") || strings.HasSuffix(j, "forename")
+	return strings.HasSuffix(j, "firstname") || strings.HasSuffix(j, "givenname") || strings.HasSuffix(j, "forename") ||
+		strings.HasSuffix(j, "firstnm") || last(toks) == "fname" // abbreviated: "nm" for name, "fname"
 }
 
-// FamilyName reports "Surname", "family_name", "patron_last_name".
+// FamilyName reports "Surname", "family_name", "patron_last_name", "lname".
 func FamilyName(toks []string) bool {
 	j := joined(toks)
-	return strings.HasSuffix(j, "lastname") || strings.HasSuffix(j, "surname") || strings.HasSuffix(j, "familyname")
+	return strings.HasSuffix(j, "lastname") || strings.HasSuffix(j, "surname") || strings.HasSuffix(j, "familyname") ||
+		strings.HasSuffix(j, "lastnm") || last(toks) == "lname"
 }
 
 var textWords = set("email", "mail", "url", "uri", "website", "web", "link", "homepage", "address", "street", "description", "desc",
