@@ -32,6 +32,10 @@ func (d *drafter) words() {
 			name = strings.Join(ws[1:], "_")
 		}
 		t.out.Words = tableWords(name)
+		if ws := catalog.IdentifierWords(name); len(ws) > 1 && recordHeads[catalog.Singular(ws[len(ws)-1])] && !d.tableNamed(strings.Join(ws[:len(ws)-1], "_")) {
+			// "FaultReports", "inspection_log": what people call the faults
+			t.out.Words = append(t.out.Words, tableWords(strings.Join(ws[:len(ws)-1], "_"))...)
+		}
 		used := map[string]bool{}
 		heads := map[string]int{}
 		for _, c := range t.cols {
@@ -63,6 +67,10 @@ func (d *drafter) words() {
 			if c.out.Kind == catalog.KindLabel && len(t.out.Label) == 1 && (phrase == "name" || phrase == "title") {
 				add(c, t.singular()+" "+phrase)
 			}
+			if n := unitSuffix(c.toks); n > 0 && c.out.Kind == catalog.KindMeasure {
+				// "VolumeM3", "depth_cm": the volume, the depth
+				add(c, strings.Join(c.toks[:len(c.toks)-n], " "))
+			}
 			if len(c.toks) > 1 && c.out.Kind != catalog.KindIdentifier && !anyToken(c.toks, relationWords) {
 				head := c.toks[len(c.toks)-1]
 				if !genericHeads[head] && heads[head] == 1 && len(head) > 2 && !isDigits(head) {
@@ -88,6 +96,37 @@ func (d *drafter) words() {
 			}
 		}
 	}
+}
+
+// recordHeads are last words of a table's name that say its rows record
+// something ("fault reports", "inspection log"): the something names them too.
+var recordHeads = map[string]bool{"report": true, "record": true, "entry": true, "log": true}
+
+// tableNamed reports whether a table is called name (any case, singular or plural).
+func (d *drafter) tableNamed(name string) bool {
+	want := catalog.Singular(strings.Join(catalog.IdentifierWords(name), " "))
+	for _, t := range d.tables {
+		if catalog.Singular(strings.Join(catalog.IdentifierWords(t.key), " ")) == want {
+			return true
+		}
+	}
+	return false
+}
+
+// unitSuffixes are units written after a measure's name ("weight_kg",
+// "VolumeM3" → volume m 3).
+var unitSuffixes = [][]string{{"m", "3"}, {"m3"}, {"m", "2"}, {"m2"}, {"kg"}, {"g"}, {"km"}, {"cm"}, {"mm"}, {"m"},
+	{"pct"}, {"usd"}, {"eur"}, {"gbp"}, {"l"}, {"ml"}, {"hrs"}, {"mins"}, {"kwh"}, {"sqm"}, {"ft"}, {"lbs"}}
+
+// unitSuffix is how many of toks' last words are a unit, leaving at least
+// one word before it.
+func unitSuffix(toks []string) int {
+	for _, u := range unitSuffixes {
+		if len(toks) > len(u) && slices.Equal(toks[len(toks)-len(u):], u) {
+			return len(u)
+		}
+	}
+	return 0
 }
 
 // unitWords are what people call a table's one measure of a unit.
