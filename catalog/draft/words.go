@@ -33,7 +33,7 @@ func (d *drafter) words() {
 		}
 		t.out.Words = tableWords(name)
 		if ws := catalog.IdentifierWords(name); len(ws) > 1 && recordHeads[catalog.Singular(ws[len(ws)-1])] && !d.tableNamed(strings.Join(ws[:len(ws)-1], "_")) {
-			// "FaultReports", "inspection_log": what people call the faults
+			// "CrashReports", "visit_log": what people call the crashes
 			t.out.Words = append(t.out.Words, tableWords(strings.Join(ws[:len(ws)-1], "_"))...)
 		}
 		used := map[string]bool{}
@@ -68,7 +68,7 @@ func (d *drafter) words() {
 				add(c, t.singular()+" "+phrase)
 			}
 			if n := unitSuffix(c.toks); n > 0 && c.out.Kind == catalog.KindMeasure {
-				// "VolumeM3", "depth_cm": the volume, the depth
+				// "AreaM2", "span_mm": the area, the span
 				add(c, strings.Join(c.toks[:len(c.toks)-n], " "))
 			}
 			if len(c.toks) > 1 && c.out.Kind != catalog.KindIdentifier && !anyToken(c.toks, relationWords) {
@@ -113,8 +113,8 @@ func (d *drafter) tableNamed(name string) bool {
 	return false
 }
 
-// unitSuffixes are units written after a measure's name ("weight_kg",
-// "VolumeM3" → volume m 3).
+// unitSuffixes are units written after a measure's name ("span_mm",
+// "AreaM2" → area m 2).
 var unitSuffixes = [][]string{{"m", "3"}, {"m3"}, {"m", "2"}, {"m2"}, {"kg"}, {"g"}, {"km"}, {"cm"}, {"mm"}, {"m"},
 	{"pct"}, {"usd"}, {"eur"}, {"gbp"}, {"l"}, {"ml"}, {"hrs"}, {"mins"}, {"kwh"}, {"sqm"}, {"ft"}, {"lbs"}}
 
