@@ -18,6 +18,15 @@ func TestCompare(t *testing.T) {
 		err     string // "" = equal
 	}{
 		{name: "same", got: gold, want: gold},
+		{name: "a name joined up matches first and last name apart",
+			got:  tbl([]string{"id", "name"}, []any{1.0, "Ada Brook"}, []any{2.0, "Ben Carver"}),
+			want: tbl([]string{"first", "last"}, []any{"Ada", "Brook"}, []any{"Ben", "Carver"})},
+		{name: "first and last name apart match a name joined up",
+			got:  tbl([]string{"first", "last", "n"}, []any{"Ada", "Brook", 3.0}, []any{"Ben", "Carver", 1.0}),
+			want: tbl([]string{"name", "n"}, []any{"Ada Brook", 3.0}, []any{"Ben Carver", 1.0})},
+		{name: "first names alone do not match full names",
+			got:  tbl([]string{"first"}, []any{"Ada"}, []any{"Ben"}),
+			want: tbl([]string{"name"}, []any{"Ada Brook"}, []any{"Ben Carver"}), err: "no result column"},
 		{name: "other column names, rows reordered",
 			got: tbl([]string{"r", "total"}, []any{"West", 20.0}, []any{"East", 10.0}), want: gold},
 		{name: "columns swapped", got: tbl([]string{"total", "r"}, []any{10.0, "East"}, []any{20.0, "West"}), want: gold},

@@ -67,7 +67,6 @@ var floors = map[string]floor{
 // session turned 7 into answers or declines.
 var knownWrong = map[string]string{
 	"waterworks/ww-top-meter": "'which meter' shows the meters' key (no column names a meter; the drafter reads the unique serial as an attribute), the gold the serial",
-	"apiary/ap-top-keeper-2":  "the analyst reading shows a person's first and last name joined in one column (the drafter now reads first_nm/last_nm as the label); the gold has them apart",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

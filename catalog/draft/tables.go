@@ -39,9 +39,10 @@ func (d *drafter) key(t *tableDraft) {
 }
 
 // factLike reports a table that references others and is dated: its name
-// columns name something else (a ship-to name), not its rows.
+// columns name something else (a ship-to name), not its rows. A key to
+// itself (a supervisor) is no such reference: people hired on a date.
 func (t *tableDraft) factLike() bool {
-	if len(t.fksOut) == 0 {
+	if !slices.ContainsFunc(t.fksOut, func(o *tableDraft) bool { return o != t }) {
 		return false
 	}
 	for _, c := range t.cols {

@@ -149,6 +149,10 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 	}
 	r := &creader{m: m, cs: imperativeName(m.chunks(toks, today)), today: today}
 	r.q = &cquery{cs: r.cs}
+	if p, ok, err := r.selfAnswer(dialect); ok || err != nil {
+		// "who is the mentor of X": rows of one table linked to each other
+		return p, ok, err
+	}
 	if err := r.parse(); err != nil {
 		return sqlgen.Plan{}, isFinal(err), err
 	}

@@ -17,7 +17,8 @@ import (
 // are linked two ways; a coach has a full name beside a title (Mr, Ms);
 // a player's weight is a number stored as text ('9.5' sorts after '10.2'
 // as text); a team's coach key is named after its table; a coach's rank
-// holds 'Coach' beside the table's own name; trainings are of teams.
+// holds 'Coach' beside the table's own name; trainings are of teams; a
+// coach may have a mentor, another coach.
 func clubDB(tb testing.TB) string {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), "club.db")
@@ -32,7 +33,8 @@ func clubDB(tb testing.TB) string {
 			tb.Fatalf("%s: %v", q, err)
 		}
 	}
-	exec(`CREATE TABLE coach (coach_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, title TEXT NOT NULL, rank TEXT NOT NULL)`)
+	exec(`CREATE TABLE coach (coach_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, title TEXT NOT NULL, rank TEXT NOT NULL,
+		mentor_id INTEGER REFERENCES coach(coach_id))`)
 	exec(`CREATE TABLE team (team_id INTEGER PRIMARY KEY, team_name TEXT NOT NULL,
 		coach_id INTEGER NOT NULL REFERENCES coach(coach_id), division TEXT NOT NULL)`)
 	exec(`CREATE TABLE player (player_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL,
@@ -45,7 +47,7 @@ func clubDB(tb testing.TB) string {
 	coaches := []string{"Ann Vale", "Cal Dorn", "Eda Fenn", "Gus Holt"}
 	titles := []string{"Ms", "Mr", "Ms", "Mr"}
 	for i, n := range coaches {
-		exec(`INSERT INTO coach VALUES (?,?,?,?)`, i+1, n, titles[i], []string{"Coach", "Assistant"}[i%2])
+		exec(`INSERT INTO coach VALUES (?,?,?,?,?)`, i+1, n, titles[i], []string{"Coach", "Assistant"}[i%2], []any{nil, 1, 1, 2}[i])
 	}
 	// coach 1 runs teams 1 and 5, coach 4 runs none
 	for i, n := range []string{"Otters", "Herons", "Lynxes", "Falcons", "Badgers"} {
@@ -85,6 +87,11 @@ func TestLinkRules(t *testing.T) {
 			`SELECT team_name FROM team WHERE team_id IN (SELECT r.team_id FROM roster r JOIN player p ON p.player_id = r.player_id WHERE p.height_cm > 190)`, false},
 		{"List the teams in the Upper or Lower divisions.", `SELECT team_name FROM team WHERE division IN ('Upper', 'Lower')`, false},
 		{"Show the full name of coaches.", `SELECT full_name FROM coach`, false},
+		{"Who is the mentor of Cal Dorn?", `SELECT full_name FROM coach WHERE coach_id = 1`, false},
+		{"Who mentors Gus Holt?", `SELECT full_name FROM coach WHERE coach_id = 2`, false},
+		{"Which coaches have Ann Vale as their mentor?", `SELECT full_name FROM coach WHERE mentor_id = 1`, false},
+		{"How many coaches does Ann Vale mentor?", `SELECT COUNT(*) FROM coach WHERE mentor_id = 1`, false},
+		{"Which coaches have no mentor?", `SELECT full_name FROM coach WHERE mentor_id IS NULL`, false},
 		{"For each coach, the number of teams they coach.",
 			`SELECT c.full_name, COUNT(*) FROM team t JOIN coach c ON c.coach_id = t.coach_id GROUP BY c.coach_id, c.full_name`, false},
 	}
@@ -99,10 +106,11 @@ func TestLinkRules(t *testing.T) {
 		{"Which insured players are taller than 180 centimetres?", `SELECT full_name FROM player WHERE insured = 'Y' AND height_cm > 180`, false},
 	}
 	declined := []string{
-		"Which coach does Bo Reed have?",              // the tutor, or the coaches of Bo's teams?
-		"Count the team coaches.",                     // every coach, or those running a team?
-		"Which coaches have not trained any team?",    // the verb names trainings, which the teams' coach key never reaches
-		"List the teams in the Upper or Middle rank.", // the values are divisions, "rank" a coach's column
+		"Which coach does Bo Reed have?",                    // the tutor, or the coaches of Bo's teams?
+		"Count the team coaches.",                           // every coach, or those running a team?
+		"Which coaches have not trained any team?",          // the verb names trainings, which the teams' coach key never reaches
+		"List the teams in the Upper or Middle rank.",       // the values are divisions, "rank" a coach's column
+		"For each mentor, how many coaches do they mentor?", // one row per mentor: the table joined to itself
 	}
 	for _, mode := range []string{"schema only", "drafted catalog"} {
 		t.Run(mode, func(t *testing.T) {

@@ -1,0 +1,456 @@
+package builtin
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"talk2tables/orchestrator/sqlgen"
+)
+
+// selfRead is a question about one row's relative through a key of a table
+// to itself (a mentor, a supervisor): "who is the mentor of X", "which T
+// does X supervise", "how many T report to X", "which T have no mentor",
+// "list the mentors". Each word must be one of these few shapes' own;
+// anything else (per-mentor counts, each row beside its mentor) is left to
+// the final decline.
+type selfRead struct {
+	t    *table
+	role *column // the key of t to t itself
+	val  *chunk  // the named row, if any
+	// lit, litLen: a name typed with capitals that the catalog does not
+	// list ("Sven Aalto"), over litLen chunks from val
+	lit    string
+	litLen int
+	up     bool // the named row's relative (its mentor); else the rows whose key is it
+	count  bool
+	// filled: -1 "no mentor" (the key is empty), +1 "have a mentor";
+	// holders: "the mentors", the rows some row's key names
+	filled  int
+	holders bool
+	read    []string
+}
+
+// selfFillers carry no meaning in these questions beyond their shape.
+var selfFillers = setOf("who", "whom", "what", "whats", "which", "is", "are", "was", "were", "the", "a", "an", "of",
+	"name", "names", "first", "last", "and", "give", "list", "show", "find", "tell", "me", "does", "do", "did", "has",
+	"have", "had", "as", "their", "his", "her", "its", "whose", "to", "by", "please", "all", "dr", "mr", "mrs", "ms",
+	"prof", "currently", "full", "surname", "surnames", "forename", "forenames", "id")
+
+// selfAnswer answers a question about how rows of one table relate through
+// its key to itself, or reports that the question is not of that kind
+// (ok false): the other readings then decline it.
+func (r *creader) selfAnswer(dialect string) (sqlgen.Plan, bool, error) {
+	s := r.readSelf()
+	if s == nil {
+		return sqlgen.Plan{}, false, nil
+	}
+	p, err := s.plan()
+	if err != nil {
+		return sqlgen.Plan{}, false, err
+	}
+	sql, _, err := render(p, dialect)
+	if err != nil {
+		return sqlgen.Plan{}, false, err
+	}
+	return sqlgen.Plan{
+		SQL:         sql,
+		Explanation: s.explain(),
+		Confidence:  0.8,
+		Assumptions: []string{fmt.Sprintf("%s links each %s row to another %s row", s.role.ref(), s.t.name, s.t.name), "read as: " + strings.Join(s.read, "; ")},
+		Generator:   Name,
+	}, true, nil
+}
+
+// readSelf reads the question as one of the self-link shapes, or nil.
+func (r *creader) readSelf() *selfRead {
+	ri := -1
+	var role *column
+	for i, c := range r.cs {
+		col := r.selfRole(c)
+		if col == nil && !c.is(cwRelation) {
+			continue
+		}
+		if ri >= 0 {
+			return nil // two words for the link
+		}
+		ri, role = i, col
+	}
+	if ri < 0 {
+		return nil
+	}
+	s := &selfRead{}
+	vi := -1
+	for i, c := range r.cs {
+		if i == ri {
+			continue
+		}
+		if t := namedRowTable(c); t != nil {
+			if vi >= 0 || c.kind == ckLit {
+				return nil
+			}
+			vi, s.val, s.t = i, c, t
+		}
+	}
+	if role == nil {
+		// "reports to", "supervises": the one key of the table to itself
+		role = r.relationRole(s.t, r.cs[ri])
+		if role == nil {
+			return nil
+		}
+	}
+	if s.t != nil && s.t != role.t {
+		return nil
+	}
+	s.t, s.role = role.t, role
+	if vi < 0 {
+		vi = r.typedName(s)
+	}
+	if !s.direction(r, ri, vi) {
+		return nil
+	}
+	// every other word is one of the shape's own
+	for i, c := range r.cs {
+		switch {
+		case i == ri || i == vi || i > vi && i < vi+s.litLen:
+		case c.is(cwCount) && c.kind == ckWord:
+			s.count = true
+			s.read = append(s.read, fmt.Sprintf("'%s' → count", c.text))
+		case c.is(cwNeg) && c.kind == ckWord && s.filled < 0:
+			s.read = append(s.read, fmt.Sprintf("'%s' → no", c.text))
+		case c.isTable() && slices.Contains(c.tables(), s.t):
+			s.read = append(s.read, fmt.Sprintf("'%s' → the rows of %s", c.text, s.t.name))
+		case c.kind == ckSchema && !c.isTable() && allNames(c, s.t):
+		case c.kind == ckWord && (selfFillers[c.text] || c.info.cw == cwFiller || (c.text == "people" || c.text == "person" || c.text == "persons") && personLike(s.t)):
+		default:
+			return nil
+		}
+	}
+	if s.val == nil && s.filled == 0 && !s.holders {
+		return nil
+	}
+	if s.count && s.up {
+		return nil // "how many mentors does X have": one, or none
+	}
+	if len(s.t.label) == 0 && len(s.t.nameCols) == 0 && !s.count {
+		return nil // nothing names the rows to show
+	}
+	return s
+}
+
+// direction reads which way the link goes from the words around the role
+// (at ri) and the named row (at vi, -1 if none).
+func (s *selfRead) direction(r *creader, ri, vi int) bool {
+	rc := r.cs[ri]
+	word := func(k int) string {
+		if c := r.at(k); c != nil && c.kind == ckWord {
+			return c.text
+		}
+		return ""
+	}
+	if rc.is(cwRelation) {
+		switch rc.text {
+		case "manages", "supervises":
+			// "who supervises X" / "which T does X supervise"
+			if vi < 0 {
+				return false
+			}
+			s.up = vi > ri
+		default:
+			// "T who report to X", "supervised by X"
+			if vi < ri {
+				return false
+			}
+		}
+		s.read = append(s.read, fmt.Sprintf("'%s' → %s", rc.text, s.role.ref()))
+		if vi >= 0 {
+			s.read = append(s.read, fmt.Sprintf("'%s' → a named %s row", s.val.text, s.t.name))
+		}
+		return vi >= 0
+	}
+	s.read = append(s.read, fmt.Sprintf("'%s' → %s", rc.text, s.role.ref()))
+	if vi >= 0 {
+		s.read = append(s.read, fmt.Sprintf("'%s' → a named %s row", s.val.text, s.t.name))
+	}
+	verb := rc.kind == ckWord
+	switch {
+	case vi < 0:
+		// "which T have no mentor", "T with a mentor", "list the mentors"
+		for k := ri - 1; k >= 0 && k >= ri-3; k-- {
+			if c := r.at(k); c.is(cwNeg) && c.kind == ckWord {
+				s.filled = -1
+				return true
+			}
+		}
+		if w := word(ri - 1); w == "a" || w == "an" {
+			if w2 := word(ri - 2); w2 == "have" || w2 == "has" || w2 == "with" {
+				s.filled = 1
+				return true
+			}
+		}
+		if !verb && strings.HasSuffix(rc.text, "s") {
+			s.holders = true
+			return true
+		}
+		return false
+	case verb && vi > ri && word(ri+1) == "by":
+		return true // "mentored by X": the rows whose mentor X is
+	case verb && vi > ri:
+		s.up = true // "who supervises X"
+		return true
+	case verb && vi < ri:
+		return true // "which T does X supervise"
+	case word(ri-1) == "whose" && vi > ri:
+		return true // "whose mentor is X"
+	case vi < ri && slices.Contains([]string{word(ri - 1), word(ri - 2), word(ri - 3)}, "as"):
+		return true // "who has X as a mentor"
+	case vi > ri && (word(ri+1) == "of" || vi == ri+1 && word(ri-1) == "who"):
+		s.up = true // "the mentor of X", "who mentors X"
+		return true
+	case vi == ri-1 && (strings.HasSuffix(s.val.orig, "'s") || strings.HasSuffix(s.val.orig, "’s")):
+		s.up = true // "X's mentor"
+		return true
+	case vi < ri && (word(vi-1) == "does" || word(vi-1) == "do" || word(vi-1) == "did"):
+		return true // "which T does X supervise"
+	}
+	return false
+}
+
+// selfRole is the key of a table to itself that a chunk names: the column
+// ("mentor", "supervisor") or a verb made of its name ("supervise",
+// "mentored").
+func (r *creader) selfRole(c *chunk) *column {
+	if c.kind == ckSchema && !c.isTable() && selfLink(c) {
+		var found *column
+		for _, m := range c.ms {
+			if m.c.fk != nil && m.c.fk.to == m.c.t {
+				if found != nil && found != m.c {
+					return nil
+				}
+				found = m.c
+			}
+		}
+		return found
+	}
+	if c.kind != ckWord || c.info.cw != cwNone && c.info.cw != cwLink {
+		return nil
+	}
+	var found *column
+	for _, t := range r.m.tables {
+		for _, col := range t.cols {
+			if col.fk == nil || col.fk.to != t || !verbOfRole(c.text, col) {
+				continue
+			}
+			if found != nil {
+				return nil
+			}
+			found = col
+		}
+	}
+	return found
+}
+
+// relationRole is the key to itself a relation word ("reports to",
+// "supervises") speaks of: of the table named, else the one the verb is
+// made of, else the only one there is.
+func (r *creader) relationRole(t *table, rel *chunk) *column {
+	if t == nil {
+		for _, c := range r.cs {
+			if c.isTable() && len(c.tables()) == 1 {
+				t = c.tables()[0]
+				break
+			}
+		}
+	}
+	var all, verbs []*column
+	for _, tt := range r.m.tables {
+		if t != nil && tt != t {
+			continue
+		}
+		for _, c := range tt.cols {
+			if c.fk != nil && c.fk.to == tt {
+				all = append(all, c)
+				if verbOfRole(strings.Fields(rel.text)[0], c) {
+					verbs = append(verbs, c)
+				}
+			}
+		}
+	}
+	switch {
+	case len(verbs) == 1:
+		return verbs[0]
+	case len(all) == 1:
+		return all[0]
+	}
+	return nil
+}
+
+// verbOfRole: w is a verb form of the role a self key is named after
+// ("supervise", "supervises", "supervised" of a supervisor key; "mentors",
+// "mentored" of a mentor key).
+func verbOfRole(w string, col *column) bool {
+	var role string
+	for _, x := range strings.Fields(col.phrase()) {
+		if !keyWords[x] && x != "code" && x != "no" {
+			role = x
+		}
+	}
+	stem := strings.TrimSuffix(strings.TrimSuffix(role, "or"), "er")
+	if len(stem) < 5 {
+		stem = role
+	}
+	if len(stem) < 4 || w == role {
+		return false
+	}
+	rest := strings.TrimPrefix(w, stem)
+	return rest != w && (rest == "e" || rest == "es" || rest == "ed" || rest == "s" || rest == "ing")
+}
+
+// namedRowTable is the table whose row a value chunk names by its name.
+func namedRowTable(c *chunk) *table {
+	if c.kind == ckLit {
+		return nil
+	}
+	var t *table
+	for _, m := range c.ms {
+		var mt *table
+		switch {
+		case m.kind == mEntity && m.e.set.key != nil:
+			mt = m.e.set.t
+		case m.kind == mValue && m.c.isName():
+			mt = m.c.t
+		default:
+			continue
+		}
+		if t != nil && t != mt {
+			return nil
+		}
+		t = mt
+	}
+	return t
+}
+
+// allNames: the chunk names a name column of t ("name", "first name"),
+// whatever other tables' name columns it names too.
+func allNames(c *chunk, t *table) bool {
+	return len(c.tables()) == 0 && slices.ContainsFunc(c.columns(), func(col *column) bool { return col.t == t && col.isName() })
+}
+
+// plan is the self-link question as a plan: the rows of t, filtered by a
+// subquery over t itself.
+func (s *selfRead) plan() (*plan, error) {
+	t := s.t
+	p := &plan{kind: pList, root: t, joins: newJoinSet(t)}
+	if s.count {
+		p.kind = pAggregate
+		p.sels = []selItem{{e: expr{kind: eCountAll}, alias: "count"}}
+	} else {
+		for _, c := range nameColumns(t) {
+			p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
+		}
+	}
+	switch {
+	case s.filled != 0:
+		p.where = append(p.where, &cond{kind: cNotNull, e: expr{kind: eCol, col: s.role}, neg: s.filled < 0})
+	case s.holders:
+		p.where = append(p.where, &cond{kind: cSemi, semi: &semiJoin{outer: t.key, joins: newJoinSet(t), sel: s.role,
+			where: []*cond{{kind: cNotNull, e: expr{kind: eCol, col: s.role}}}}})
+	default:
+		named, err := s.namedCond()
+		if err != nil {
+			return nil, err
+		}
+		outer, sel := s.role, t.key
+		if s.up {
+			outer, sel = t.key, s.role
+		}
+		p.where = append(p.where, &cond{kind: cSemi, semi: &semiJoin{outer: outer, joins: newJoinSet(t), sel: sel, where: []*cond{named}}})
+	}
+	if t.key == nil {
+		return nil, decline("%s has no single key to link its rows by", t.name)
+	}
+	return p, nil
+}
+
+// typedName finds a name typed with capitals, in words no table or column
+// knows, for rows of t named by their name column(s): the index of its
+// first chunk, or -1.
+func (r *creader) typedName(s *selfRead) int {
+	cols := nameColumns(s.t)
+	if len(cols) == 0 {
+		return -1
+	}
+	for i, c := range r.cs {
+		if c.kind != ckWord || c.info.cw != cwNone || !c.capitalised() || i == 0 {
+			continue
+		}
+		var words []string
+		k := i
+		for ; k < len(r.cs) && r.cs[k].kind == ckWord && r.cs[k].info.cw == cwNone && r.cs[k].capitalised(); k++ {
+			words = append(words, r.cs[k].orig)
+		}
+		if len(words) < len(cols) {
+			return -1
+		}
+		s.val, s.lit, s.litLen = c, strings.TrimSuffix(strings.TrimSuffix(strings.Join(words, " "), "'s"), "’s"), k-i
+		return i
+	}
+	return -1
+}
+
+// namedCond picks the named rows: by key when the name is a known row's.
+func (s *selfRead) namedCond() (*cond, error) {
+	if s.lit != "" {
+		cols := nameColumns(s.t)
+		if len(cols) == 1 {
+			return &cond{kind: cValues, e: expr{kind: eCol, col: cols[0]}, values: []any{s.lit}}, nil
+		}
+		return &cond{kind: cValues, e: expr{kind: eLabel, cols: cols}, values: []any{s.lit}}, nil
+	}
+	var keys []any
+	var byName *column
+	var name string
+	for _, m := range s.val.ms {
+		switch {
+		case m.kind == mEntity && m.e.set.key != nil && m.e.set.t == s.t:
+			keys = append(keys, m.e.key)
+		case m.kind == mValue && m.c.t == s.t:
+			byName, name = m.c, m.value
+		}
+	}
+	switch {
+	case len(keys) > 0:
+		return &cond{kind: cValues, e: expr{kind: eCol, col: s.t.key}, values: keys}, nil
+	case byName != nil:
+		return &cond{kind: cValues, e: expr{kind: eCol, col: byName}, values: []any{name}}, nil
+	}
+	return nil, decline("I could not tell which %s row %q names", s.t.name, s.val.text)
+}
+
+// nameColumns are the columns that name t's rows: its label, else its
+// other name columns.
+func nameColumns(t *table) []*column {
+	if len(t.label) > 0 {
+		return t.label
+	}
+	return t.nameCols
+}
+
+func (s *selfRead) explain() string {
+	what := "the " + s.t.name + " rows"
+	verb := "Lists"
+	if s.count {
+		verb = "Counts"
+	}
+	switch {
+	case s.filled < 0:
+		return fmt.Sprintf(verb+" %s whose %s is empty", what, s.role.name)
+	case s.filled > 0:
+		return fmt.Sprintf(verb+" %s whose %s is filled in", what, s.role.name)
+	case s.holders:
+		return fmt.Sprintf(verb+" %s that another row's %s names", what, s.role.name)
+	case s.up:
+		return fmt.Sprintf(verb+" %s that %s's %s names", what, s.val.text, s.role.name)
+	}
+	return fmt.Sprintf(verb+" %s whose %s is %s", what, s.role.name, s.val.text)
+}
