@@ -41,6 +41,7 @@ var floors = map[string]floor{
 	// Fresh benchmark-style questions (branch fresh4), written without
 	// reading the planner; first asked at main c231ad8.
 	fixtures.Waterworks: {untouched: 0.29}, // 81/274 (first asked: 65, 4 wrong, none the gold's fault)
+	fixtures.Foodbank:   {untouched: 0.25}, // branch fresh5, written without reading the planner: 80/313 (first asked at 834c6f1: 77, 4 wrong, 3 the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -66,6 +67,8 @@ var floors = map[string]floor{
 // apiary and waterworks fixtures brought 8; general rules of the same
 // session turned 7 into answers or declines.
 var knownWrong = map[string]string{
+	"foodbank/fb-pantries-by-capacity": "'List the pantries from largest to smallest capacity.' lists the capacities (SELECT capacity … ORDER BY capacity DESC), not the pantries",
+
 	"waterworks/ww-top-meter": "'which meter' shows the meters' key (no column names a meter; the drafter reads the unique serial as an attribute), the gold the serial",
 }
 
