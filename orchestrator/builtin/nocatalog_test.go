@@ -112,12 +112,18 @@ var noCatalogWrong = map[string]string{
 	"ap-top-keeper-2":          "the analyst reading shows a person's first and last name joined in one column; the gold has them apart",
 	"ap-top3-harvests-2":       "'the 3 largest harvests by weight' orders the text-typed weight as text ('9.5' before '28.0')",
 	// waterworks (fresh, first asked at main c231ad8): in knownWrong too.
+	// dig (fresh, first asked at main 834c6f1): in knownWrong too but for dg-deepest-context-2.
+	"dg-budget-2022":         "the budget compared with the season's year (budget_gbp = 2022)",
+	"dg-deepest-context-2":   "'the number of the context with the greatest depth' counts contexts per depth",
+	"dg-contexts-per-trench": "each trench shown by its id, not its label",
+	"dg-top-recorder":        "'which specialist' answered with the staff id, not the name",
+	"dg-oldest-date-2":       "the asked-for cal_bp column dropped",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
 // with the schema alone: what the planner achieves (raise it when it does
 // better; it may never fall).
-var noCatalogFloor = map[string]int{"bikeshop": 40, "parcels": 37, "allotments": 95, "ferries": 89, "orchestra": 82, "permits": 75, "rescue": 49, "hangar": 37, "clinic": 115, "campus": 116, "marina": 111, "apiary": 98, "waterworks": 58}
+var noCatalogFloor = map[string]int{"bikeshop": 40, "parcels": 37, "allotments": 95, "ferries": 89, "orchestra": 82, "permits": 75, "rescue": 49, "hangar": 37, "clinic": 115, "campus": 116, "marina": 111, "apiary": 98, "waterworks": 58, "dig": 83}
 
 func schemaOnlyRequest(tb testing.TB, path, today string) sqlgen.Request {
 	tb.Helper()
