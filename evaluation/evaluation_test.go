@@ -42,6 +42,7 @@ var floors = map[string]floor{
 	// reading the planner; first asked at main c231ad8.
 	fixtures.Waterworks: {untouched: 0.29}, // 81/274 (first asked: 65, 4 wrong, none the gold's fault)
 	fixtures.Foodbank:   {untouched: 0.25}, // branch fresh5, written without reading the planner: 80/313 (first asked at 834c6f1: 77, 4 wrong, 3 the gold's fault)
+	fixtures.Dig:        {untouched: 0.33}, // 95/285 (branch fresh6, written without reading the planner, first asked at main 834c6f1: 6 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -70,6 +71,13 @@ var knownWrong = map[string]string{
 	"foodbank/fb-pantries-by-capacity": "'List the pantries from largest to smallest capacity.' lists the capacities (SELECT capacity … ORDER BY capacity DESC), not the pantries",
 
 	"waterworks/ww-top-meter": "'which meter' shows the meters' key (no column names a meter; the drafter reads the unique serial as an attribute), the gold the serial",
+	// dig (branch fresh6), first asked at main 834c6f1; none the gold's fault.
+	"dig/dg-budget-2022":         "'the budget of the 2022 season' compares the budget with 2022 (budget_gbp = 2022) instead of the season's year, and shows every column",
+	"dig/dg-cer-weight":          "'material code CER' is compared with the material's name (material_nm = 'CER'), not its code: no rows",
+	"dig/dg-contexts-per-trench": "'each trench' is shown by its id, not its label (trench_lbl)",
+	"dig/dg-kf-t1-contexts-2":    "'the context numbers recorded in KF-T1' are read through the finds (Find.context_no: one row per find, 21), not the contexts of the trench (5)",
+	"dig/dg-top-recorder":        "'which specialist' is answered with the staff id, not the specialist's name",
+	"dig/dg-oldest-date-2":       "'lab ref and cal BP of …' drops the cal_bp column it was asked to show",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

@@ -128,12 +128,18 @@ var noCatalogWrong = map[string]string{
 	"fb-donors-5-donations":       "the schema alone shows the donors' key, not donorname ('which donors')",
 	"fb-donors-5-donations-2":     "the schema alone shows the donors' key, not donorname ('find donors')",
 	"fb-collection-donors-2":      "the schema alone shows the donors' key, not donorname ('list the donors')",
+	// dig (fresh, first asked at main 834c6f1): in knownWrong too but for dg-deepest-context-2.
+	"dg-budget-2022":         "the budget compared with the season's year (budget_gbp = 2022)",
+	"dg-deepest-context-2":   "'the number of the context with the greatest depth' counts contexts per depth",
+	"dg-contexts-per-trench": "each trench shown by its id, not its label",
+	"dg-top-recorder":        "'which specialist' answered with the staff id, not the name",
+	"dg-oldest-date-2":       "the asked-for cal_bp column dropped",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
 // with the schema alone: what the planner achieves (raise it when it does
 // better; it may never fall).
-var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 89, "orchestra": 82, "permits": 79, "rescue": 51, "hangar": 39, "clinic": 118, "campus": 116, "marina": 113, "apiary": 102, "waterworks": 62, "foodbank": 52}
+var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 89, "orchestra": 82, "permits": 79, "rescue": 51, "hangar": 39, "clinic": 118, "campus": 116, "marina": 113, "apiary": 102, "waterworks": 62, "foodbank": 52, "dig": 83}
 
 func schemaOnlyRequest(tb testing.TB, path, today string) sqlgen.Request {
 	tb.Helper()
