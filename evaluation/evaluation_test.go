@@ -26,31 +26,31 @@ var floors = map[string]floor{
 	fixtures.Parcels:  {untouched: 0.80, edited: 0.80}, // 82% / 83%
 	// Fresh benchmark-style questions (branch valid): unseen until their
 	// wrong answers were turned into declines or answers on 2026-11-26.
-	fixtures.Rescue: {untouched: 0.39}, // 69/174 (2026-11-26)
-	fixtures.Hangar: {untouched: 0.31}, // 49/158 (2026-11-26)
+	fixtures.Rescue: {untouched: 0.41}, // 72/174 (2026-11-26)
+	fixtures.Hangar: {untouched: 0.33}, // 53/158 (2026-11-26)
 	// Fresh benchmark-style questions (branch fresh), written without
 	// reading the planner; their wrong answers are in knownWrong.
-	fixtures.Clinic: {untouched: 0.66}, // 148/224 (first asked: 125, 13 wrong)
-	fixtures.Campus: {untouched: 0.67}, // 131/195 (first asked: 118, 13 wrong)
+	fixtures.Clinic: {untouched: 0.70}, // 157/224 (first asked: 125, 13 wrong)
+	fixtures.Campus: {untouched: 0.68}, // 133/195 (first asked: 118, 13 wrong)
 	// Fresh benchmark-style questions (branch fresh2), written without
 	// reading the planner; first asked at main 6714274 (2026-11-26).
-	fixtures.Marina: {untouched: 0.60}, // 146/243 (first asked at 6714274: 137, 9 wrong; 2 were the gold's fault)
+	fixtures.Marina: {untouched: 0.60}, // 148/243 (first asked at 6714274: 137, 9 wrong; 2 were the gold's fault)
 	// Fresh benchmark-style questions (branch fresh3), written without
 	// reading the planner; first asked at main c231ad8 (2026-11-26).
-	fixtures.Apiary: {untouched: 0.42}, // 129/303 (first asked: 125, 4 wrong, none the gold's fault)
+	fixtures.Apiary: {untouched: 0.44}, // 135/303 (first asked: 125, 4 wrong, none the gold's fault)
 	// Fresh benchmark-style questions (branch fresh4), written without
 	// reading the planner; first asked at main c231ad8.
-	fixtures.Waterworks: {untouched: 0.29}, // 81/274 (first asked: 65, 4 wrong, none the gold's fault)
-	fixtures.Foodbank:   {untouched: 0.25}, // branch fresh5, written without reading the planner: 80/313 (first asked at 834c6f1: 77, 4 wrong, 3 the gold's fault)
-	fixtures.Dig:        {untouched: 0.33}, // 95/285 (branch fresh6, written without reading the planner, first asked at main 834c6f1: 6 wrong, none the gold's fault)
+	fixtures.Waterworks: {untouched: 0.31}, // 85/274 (first asked: 65, 4 wrong, none the gold's fault)
+	fixtures.Foodbank:   {untouched: 0.25}, // branch fresh5, written without reading the planner: 81/313 (first asked at 834c6f1: 77, 4 wrong, 3 the gold's fault)
+	fixtures.Dig:        {untouched: 0.38}, // 110/285 (branch fresh6, written without reading the planner, first asked at main 834c6f1: 6 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
 	// (2026-11-26); the target is 40%.
-	fixtures.Allotments: {untouched: 0.78}, // 101/129
+	fixtures.Allotments: {untouched: 0.81}, // 105/129
 	fixtures.Ferries:    {untouched: 0.78}, // 104/132
 	fixtures.Orchestra:  {untouched: 0.70}, // 94/134
-	fixtures.Permits:    {untouched: 0.71}, // 86/121
+	fixtures.Permits:    {untouched: 0.74}, // 90/121
 	fixtures.League:     {untouched: 0.64}, // held out: 84/131
 }
 
@@ -68,15 +68,10 @@ var floors = map[string]floor{
 // apiary and waterworks fixtures brought 8; general rules of the same
 // session turned 7 into answers or declines.
 var knownWrong = map[string]string{
-	"foodbank/fb-pantries-by-capacity": "'List the pantries from largest to smallest capacity.' lists the capacities (SELECT capacity … ORDER BY capacity DESC), not the pantries",
 
 	"waterworks/ww-top-meter": "'which meter' shows the meters' key (no column names a meter; the drafter reads the unique serial as an attribute), the gold the serial",
 	// dig (branch fresh6), first asked at main 834c6f1; none the gold's fault.
-	"dig/dg-budget-2022":         "'the budget of the 2022 season' compares the budget with 2022 (budget_gbp = 2022) instead of the season's year, and shows every column",
-	"dig/dg-cer-weight":          "'material code CER' is compared with the material's name (material_nm = 'CER'), not its code: no rows",
 	"dig/dg-contexts-per-trench": "'each trench' is shown by its id, not its label (trench_lbl)",
-	"dig/dg-kf-t1-contexts-2":    "'the context numbers recorded in KF-T1' are read through the finds (Find.context_no: one row per find, 21), not the contexts of the trench (5)",
-	"dig/dg-top-recorder":        "'which specialist' is answered with the staff id, not the specialist's name",
 	"dig/dg-oldest-date-2":       "'lab ref and cal BP of …' drops the cal_bp column it was asked to show",
 }
 

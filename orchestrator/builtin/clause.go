@@ -92,6 +92,7 @@ type ccond struct {
 	// ("visited at least twice")
 	linked bool
 	key    bool // ccValue: the number is the key of the rows named ("order 7")
+	yearOf bool // ccRange: "the 2019 festival", the rows of that year
 }
 
 // corder is one ORDER BY term.

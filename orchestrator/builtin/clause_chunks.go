@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -21,18 +22,20 @@ const (
 
 // chunk is one piece of a question: a phrase of one or more tokens.
 type chunk struct {
-	i, j  int  // tokens [i, j)
-	stop  bool // a sentence ends right before it
-	text  string
-	orig  string // as typed, capitals kept
-	kind  chunkKind
-	ms    []*meaning
-	info  cinfo
-	num   float64
-	isInt bool
-	money bool
-	rng   *dateRange
-	typo  string
+	i, j int  // tokens [i, j)
+	stop bool // a sentence ends right before it
+	// hyphen: a hyphen joins it to the chunk before ("NW-B4")
+	hyphen bool
+	text   string
+	orig   string // as typed, capitals kept
+	kind   chunkKind
+	ms     []*meaning
+	info   cinfo
+	num    float64
+	isInt  bool
+	money  bool
+	rng    *dateRange
+	typo   string
 	// role is what the chunk became in the plan ("" while unused).
 	role string
 	// verb: a verb form of a table's name ("<table>ed"), standing for its rows
@@ -172,17 +175,24 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 		if c.j == 0 {
 			c.j = i + 1
 		}
-		var text, orig []string
-		for _, t := range toks[c.i:c.j] {
+		var text []string
+		var orig strings.Builder
+		for k, t := range toks[c.i:c.j] {
 			text = append(text, t.text)
 			o := t.orig
 			if o == "" {
 				o = t.text
 			}
-			orig = append(orig, o)
+			switch {
+			case k > 0 && t.hyphen:
+				orig.WriteString("-") // "NW-B4" as typed
+			case k > 0:
+				orig.WriteString(" ")
+			}
+			orig.WriteString(o)
 		}
-		c.text, c.orig = strings.Join(text, " "), strings.Join(orig, " ")
-		c.stop = toks[c.i].stop
+		c.text, c.orig = strings.Join(text, " "), orig.String()
+		c.stop, c.hyphen = toks[c.i].stop, toks[c.i].hyphen
 		if c.kind == ckWord && c.info.cw == cwNone && m.databaseWord(c.text) {
 			// "the allotment sites": the database's own name
 			c.info = cinfo{cw: cwFiller}
@@ -198,6 +208,9 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 			c.j++
 			c.text += " " + toks[c.j-1].text
 			c.orig += " " + toks[c.j-1].text
+		}
+		if c.kind == ckSchema {
+			c.ms = withoutReferencingKeys(c.ms)
 		}
 		if verbNotColumn(toks, c, out) {
 			// "who observed", "that were sold": a verb, not a column's head word
@@ -364,6 +377,29 @@ func (m *model) verbTable(w string) *table {
 		}
 	}
 	return found
+}
+
+// withoutReferencingKeys drops the foreign keys a phrase names beside the
+// key they refer to ("batch numbers": the batches' own number, not the
+// copy of it in every row that refers to a context). Values stay: a code
+// found in both is left to the readings to place.
+func withoutReferencingKeys(ms []*meaning) []*meaning {
+	beside := func(m *meaning) bool {
+		if m.kind != mColumn || m.c.fk == nil || m.c.fk.ref == m.c {
+			return false
+		}
+		return slices.ContainsFunc(ms, func(o *meaning) bool { return o.kind == m.kind && o.c == m.c.fk.ref && o.value == m.value })
+	}
+	if !slices.ContainsFunc(ms, beside) {
+		return ms
+	}
+	var out []*meaning
+	for _, m := range ms {
+		if !beside(m) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // withoutAgg is the entry without catalog aggregation terms (the clause

@@ -513,6 +513,22 @@ func (r *creader) readNamed() error {
 var particles = map[string]bool{"out": true, "up": true, "off": true, "in": true, "on": true,
 	"back": true, "away": true, "over": true, "down": true, "for": true, "to": true, "by": true}
 
+// joinOrig joins chunks as typed: by a hyphen where one joined them
+// ("NW-B4"), else by a space.
+func joinOrig(cs []*chunk) string {
+	var b strings.Builder
+	for k, c := range cs {
+		switch {
+		case k > 0 && c.hyphen:
+			b.WriteString("-")
+		case k > 0:
+			b.WriteString(" ")
+		}
+		b.WriteString(c.orig)
+	}
+	return b.String()
+}
+
 // readTableNames reads "the telescope Scope B6": a table's noun followed
 // by a capitalised name nothing else knows — the name of one of its rows.
 func (r *creader) readTableNames() error {
@@ -570,7 +586,7 @@ func (r *creader) nameAfter(i int) (string, int) {
 	case c.kind == ckLit:
 		return c.orig, i + 1
 	}
-	var words []string
+	var words []*chunk
 	k := i
 	for ; k < len(r.cs); k++ {
 		x := r.at(k)
@@ -584,9 +600,9 @@ func (r *creader) nameAfter(i int) (string, int) {
 		if x.capitalised() && !unknown && len(words) > 0 && structural(x) {
 			break
 		}
-		words = append(words, x.orig)
+		words = append(words, x)
 	}
-	return strings.Join(words, " "), k
+	return joinOrig(words), k
 }
 
 // structural: a clause word that ends a name ("named Ann And ..." aside,
@@ -858,6 +874,11 @@ func (r *creader) readValues() error {
 			r.use(col, "compared")
 			r.use(c, "%s", c.text)
 			r.addCond(&ccond{kind: ccCmp, op: "=", a: c.num, col: col, src: c})
+		case c.kind == ckNum && c.isInt && c.num >= 1000 && c.num < 3000 && r.at(i+1).isTable() && free(r.at(i+1)) && !r.at(i+1).isColumn():
+			// "the theme of the 2019 festival": the rows of that year, not
+			// a theme of 2019
+			r.use(c, "year %s", c.text)
+			r.addCond(&ccond{kind: ccRange, rng: yearRange(int(c.num)), src: c, yearOf: true})
 		case c.kind == ckNum:
 			col := r.colBefore(i)
 			if col == nil || !numericCol(col) {

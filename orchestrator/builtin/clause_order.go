@@ -147,6 +147,10 @@ func (r *creader) readOrder() error {
 					r.useTerm(t, j+1, "order by")
 					o.col, o.agg, o.of = t.col, t.agg, t.rows
 				}
+			} else if t := r.term(j); strings.HasPrefix(c.text, "from ") && t.ok() && t.col != nil && t.agg == nil {
+				// "from largest to smallest capacity": what the rows are ordered by
+				r.useTerm(t, j, "order by")
+				o.col, o.of = t.col, t.rows
 			}
 			if len(r.q.order) > 0 && o.col == nil && o.agg == nil && o.unit == "" {
 				// "ordered by age in descending order": the direction of the last order

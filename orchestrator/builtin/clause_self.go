@@ -384,15 +384,14 @@ func (r *creader) typedName(s *selfRead) int {
 		if c.kind != ckWord || c.info.cw != cwNone || !c.capitalised() || i == 0 {
 			continue
 		}
-		var words []string
 		k := i
-		for ; k < len(r.cs) && r.cs[k].kind == ckWord && r.cs[k].info.cw == cwNone && r.cs[k].capitalised(); k++ {
-			words = append(words, r.cs[k].orig)
+		for k < len(r.cs) && r.cs[k].kind == ckWord && r.cs[k].info.cw == cwNone && r.cs[k].capitalised() {
+			k++
 		}
-		if len(words) < len(cols) {
+		if k-i < len(cols) {
 			return -1
 		}
-		s.val, s.lit, s.litLen = c, strings.TrimSuffix(strings.TrimSuffix(strings.Join(words, " "), "'s"), "’s"), k-i
+		s.val, s.lit, s.litLen = c, strings.TrimSuffix(strings.TrimSuffix(joinOrig(r.cs[i:k]), "'s"), "’s"), k-i
 		return i
 	}
 	return -1

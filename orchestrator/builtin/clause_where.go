@@ -219,16 +219,40 @@ func (b *clauseBinder) textColumn(cd *ccond) (*column, error) {
 		}
 		return t.key, nil
 	}
-	if t.key != nil && !t.key.numeric && codeLike(cd.lit) {
-		// "course MATH101": a code, the row's own text key, not its name
+	label := b.labelCols(t)
+	if t.key != nil && !t.key.numeric && (codeLike(cd.lit) || upperCode(cd.lit) && !holdsValue(label, cd.lit)) {
+		// "course MATH101", "grade code LHX": a code, the row's own
+		// text key, not its name
 		return t.key, nil
 	}
-	label := b.labelCols(t)
 	if len(label) != 1 {
 		return nil, decline("I don't know which column of %s holds the name", t.name).
 			withHint("say which, e.g. whose last name is ...")
 	}
 	return label[0], nil
+}
+
+// upperCode: a short word typed in capitals ("LHX", "QRT"): a code.
+func upperCode(s string) bool {
+	if len(s) < 2 || len(s) > 5 {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsValue: one of the columns lists s among its values.
+func holdsValue(cols []*column, s string) bool {
+	for _, c := range cols {
+		if slices.ContainsFunc(c.values, func(v string) bool { return strings.EqualFold(v, s) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // codeLike: one word mixing letters and digits ("MATH101", "B-12"), not
@@ -793,6 +817,9 @@ func (b *clauseBinder) rangeCond(cd *ccond) (*cond, *table, error) {
 				break
 			}
 		}
+		if y := oneYearColumn(b.subject); cd.yearOf && y != nil {
+			col = y // "the 2019 festival": its year
+		}
 		b.implicitRange = true
 		if col == nil {
 			return nil, nil, decline("I can't tell which date %q is about", cd.src.text).withHint("name the date or year column")
@@ -841,6 +868,20 @@ func (b *clauseBinder) verbDate() *column {
 				}
 				found = col
 			}
+		}
+	}
+	return found
+}
+
+// oneYearColumn is t's only year column, or nil.
+func oneYearColumn(t *table) *column {
+	var found *column
+	for _, c := range t.cols {
+		if yearColumn(c) {
+			if found != nil {
+				return nil
+			}
+			found = c
 		}
 	}
 	return found

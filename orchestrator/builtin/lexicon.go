@@ -346,7 +346,7 @@ var abbreviations = map[string][]string{
 	"cat": {"category"}, "tel": {"telephone"}, "hrs": {"hours"}, "mins": {"minutes"}, "secs": {"seconds"},
 	"max": {"maximum"}, "min": {"minimum"}, "tot": {"total"}, "wt": {"weight"}, "ht": {"height"},
 	"lat": {"latitude"}, "lng": {"longitude"}, "lon": {"longitude"}, "pos": {"position"},
-	"fname": {"first name"}, "lname": {"last name"}, "dob": {"date of birth"}, "nm": {"name"},
+	"fname": {"first name"}, "lname": {"last name"}, "dob": {"date of birth"}, "nm": {"name"}, "lbl": {"label"},
 }
 
 // eventDateNames name a date column called by its event's participle

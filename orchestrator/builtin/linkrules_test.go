@@ -18,7 +18,8 @@ import (
 // a player's weight is a number stored as text ('9.5' sorts after '10.2'
 // as text); a team's coach key is named after its table; a coach's rank
 // holds 'Coach' beside the table's own name; trainings are of teams; a
-// coach may have a mentor, another coach.
+// coach may have a mentor, another coach; a team plays in a league whose
+// text key is a code.
 func clubDB(tb testing.TB) string {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), "club.db")
@@ -35,8 +36,11 @@ func clubDB(tb testing.TB) string {
 	}
 	exec(`CREATE TABLE coach (coach_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, title TEXT NOT NULL, rank TEXT NOT NULL,
 		mentor_id INTEGER REFERENCES coach(coach_id))`)
+	exec(`CREATE TABLE league_code (league_cd TEXT PRIMARY KEY, league_nm TEXT NOT NULL)`)
+	exec(`INSERT INTO league_code VALUES ('UPR', 'Upper league'), ('LWR', 'Lower league')`)
 	exec(`CREATE TABLE team (team_id INTEGER PRIMARY KEY, team_name TEXT NOT NULL,
-		coach_id INTEGER NOT NULL REFERENCES coach(coach_id), division TEXT NOT NULL)`)
+		coach_id INTEGER NOT NULL REFERENCES coach(coach_id), division TEXT NOT NULL,
+		league_cd TEXT NOT NULL REFERENCES league_code(league_cd))`)
 	exec(`CREATE TABLE player (player_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL,
 		tutor_id INTEGER REFERENCES coach(coach_id), weight_kg TEXT NOT NULL, height_cm INTEGER NOT NULL,
 		insured TEXT NOT NULL)`)
@@ -44,14 +48,15 @@ func clubDB(tb testing.TB) string {
 		held_on TEXT NOT NULL)`)
 	exec(`CREATE TABLE roster (player_id INTEGER NOT NULL REFERENCES player(player_id),
 		team_id INTEGER NOT NULL REFERENCES team(team_id))`)
-	coaches := []string{"Ann Vale", "Cal Dorn", "Eda Fenn", "Gus Holt"}
-	titles := []string{"Ms", "Mr", "Ms", "Mr"}
+	coaches := []string{"Ann Vale", "Cal Dorn", "Eda Fenn", "Gus Holt", "Bo-Kim Lee"}
+	titles := []string{"Ms", "Mr", "Ms", "Mr", "Ms"}
 	for i, n := range coaches {
-		exec(`INSERT INTO coach VALUES (?,?,?,?,?)`, i+1, n, titles[i], []string{"Coach", "Assistant"}[i%2], []any{nil, 1, 1, 2}[i])
+		exec(`INSERT INTO coach VALUES (?,?,?,?,?)`, i+1, n, titles[i], []string{"Coach", "Assistant"}[i%2], []any{nil, 1, 1, 2, 3}[i])
 	}
 	// coach 1 runs teams 1 and 5, coach 4 runs none
 	for i, n := range []string{"Otters", "Herons", "Lynxes", "Falcons", "Badgers"} {
-		exec(`INSERT INTO team VALUES (?,?,?,?)`, i+1, n, []int{1, 2, 3, 2, 1}[i], []string{"Upper", "Lower", "Middle", "Upper", "Middle"}[i])
+		exec(`INSERT INTO team VALUES (?,?,?,?,?)`, i+1, n, []int{1, 2, 3, 2, 1}[i], []string{"Upper", "Lower", "Middle", "Upper", "Middle"}[i],
+			[]string{"UPR", "LWR", "UPR", "UPR", "LWR"}[i])
 		exec(`INSERT INTO training VALUES (?,?,?)`, i+1, 1+i%3, fmt.Sprintf("2025-03-%02d", 1+i))
 	}
 	players := []string{"Bo Reed", "Di Lund", "Fay Moss", "Hal Pike", "Ivo Quin", "Jo Roth",
@@ -91,6 +96,8 @@ func TestLinkRules(t *testing.T) {
 		{"Who mentors Gus Holt?", `SELECT full_name FROM coach WHERE coach_id = 2`, false},
 		{"Which coaches have Ann Vale as their mentor?", `SELECT full_name FROM coach WHERE mentor_id = 1`, false},
 		{"How many coaches does Ann Vale mentor?", `SELECT COUNT(*) FROM coach WHERE mentor_id = 1`, false},
+		{"Who is the mentor of Bo-Kim Lee?", `SELECT full_name FROM coach WHERE coach_id = 3`, false},
+		{"List the players from highest to lowest height.", `SELECT full_name FROM player ORDER BY height_cm DESC`, true},
 		{"Which coaches have no mentor?", `SELECT full_name FROM coach WHERE mentor_id IS NULL`, false},
 		{"For each coach, the number of teams they coach.",
 			`SELECT c.full_name, COUNT(*) FROM team t JOIN coach c ON c.coach_id = t.coach_id GROUP BY c.coach_id, c.full_name`, false},
@@ -106,6 +113,7 @@ func TestLinkRules(t *testing.T) {
 		{"Which insured players are taller than 180 centimetres?", `SELECT full_name FROM player WHERE insured = 'Y' AND height_cm > 180`, false},
 	}
 	declined := []string{
+		"How many teams are in league code UPR?",            // the league's code, or the teams' copy of it (the readings don't tell)
 		"Which coach does Bo Reed have?",                    // the tutor, or the coaches of Bo's teams?
 		"Count the team coaches.",                           // every coach, or those running a team?
 		"Which coaches have not trained any team?",          // the verb names trainings, which the teams' coach key never reaches

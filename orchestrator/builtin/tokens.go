@@ -27,6 +27,8 @@ type token struct {
 	pause bool
 	// stop: a full stop, question or exclamation mark comes right before it
 	stop bool
+	// hyphen: a hyphen joins it to the word before ("NW-B4")
+	hyphen bool
 }
 
 // tokenize splits text into lower-case tokens. Punctuation, underscores and
@@ -36,10 +38,11 @@ type token struct {
 func tokenize(text string) []token {
 	rs := []rune(text)
 	var out []token
-	pause, stop := false, false
+	pause, stop, hyphen := false, false, false
 	add := func(t token) {
 		t.pause, pause = pause, false
 		t.stop, stop = stop, false
+		t.hyphen, hyphen = hyphen, false
 		out = append(out, t)
 	}
 	for i := 0; i < len(rs); {
@@ -90,6 +93,7 @@ func tokenize(text string) []token {
 		default:
 			pause = pause || r == ',' || r == ';' || r == ':'
 			stop = stop || r == '.' || r == '?' || r == '!'
+			hyphen = (r == '-' || r == '‐') && i > 0 && isWordRune(rs[i-1]) && i+1 < len(rs) && isWordRune(rs[i+1])
 			i++
 		}
 	}
