@@ -381,7 +381,7 @@ func (m *model) verbTable(w string) *table {
 
 // withoutReferencingKeys drops the foreign keys a phrase names beside the
 // key they refer to ("batch numbers": the batches' own number, not the
-// copy of it in every row that refers to a context). Values stay: a code
+// copy of it in every row that refers to a batch). Values stay: a code
 // found in both is left to the readings to place.
 func withoutReferencingKeys(ms []*meaning) []*meaning {
 	beside := func(m *meaning) bool {
