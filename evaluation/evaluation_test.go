@@ -71,8 +71,7 @@ var knownWrong = map[string]string{
 
 	"waterworks/ww-top-meter": "'which meter' shows the meters' key (no column names a meter; the drafter reads the unique serial as an attribute), the gold the serial",
 	// dig (branch fresh6), first asked at main 834c6f1; none the gold's fault.
-	"dig/dg-contexts-per-trench": "'each trench' is shown by its id, not its label (trench_lbl)",
-	"dig/dg-oldest-date-2":       "'lab ref and cal BP of …' drops the cal_bp column it was asked to show",
+	"dig/dg-oldest-date-2": "'lab ref and cal BP of …' drops the cal_bp column it was asked to show",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

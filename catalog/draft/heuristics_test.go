@@ -201,6 +201,8 @@ func TestPickLabel(t *testing.T) {
 		{"a column named as its table", table("country", 1, 0, kinded("country", "", uniq)), "country"},
 		{"a repeating column named as its table is not its name", table("city", 1, 0, kinded("city", "", repeats)), ""},
 		{"ship name of an event", table("Orders", 1, 1, kinded("ShipName", "", uniq), kinded("OrderDate", catalog.KindDate, uniq)), ""},
+		{"a name called after a dated thing others refer to", table("Kiosks", 1, 1, kinded("kiosk_lbl", "", uniq), kinded("opened_dt", catalog.KindDate, uniq)), "kiosk_lbl"},
+		{"a name called after a dated thing nothing refers to", table("Kiosks", 0, 1, kinded("kiosk_lbl", "", uniq), kinded("opened_dt", catalog.KindDate, uniq)), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -102,6 +102,16 @@ func (d *drafter) label(t *tableDraft) {
 	t.why = append(t.why, "label "+strings.Join(t.out.Label, " + "))
 }
 
+// namedAfter: the words before a name column's last word start the
+// table's own last word ("kiosk" lbl in Kiosks, "cust" name in Customers).
+func namedAfter(toks []string, t *tableDraft) bool {
+	ws := catalog.IdentifierWords(t.singular())
+	if len(toks) < 2 || len(ws) == 0 || len(toks[0]) < 3 {
+		return false
+	}
+	return strings.HasPrefix(ws[len(ws)-1], toks[len(toks)-2])
+}
+
 var organisationWords = map[string]bool{"company": true, "business": true, "organization": true, "organisation": true,
 	"brand": true, "store": true, "shop": true, "firm": true, "vendor": true, "supplier": true, "account": true}
 
@@ -145,6 +155,17 @@ func pickLabel(t *tableDraft, cands []*colDraft) []*colDraft {
 		}
 	}
 	if t.factLike() {
+		// an event's name columns name something else (a ship-to name);
+		// but a thing other rows refer to keeps a name called after it
+		// ("kiosk_lbl" in kiosks)
+		if t.refIn > 0 {
+			for _, c := range cands {
+				p := c.prof
+				if names.Label(c.toks) && namedAfter(c.toks, t) && p.nonNull > 0 && float64(p.distinct) >= 0.9*float64(p.nonNull) {
+					return []*colDraft{c}
+				}
+			}
+		}
 		return nil
 	}
 	for _, c := range cands {
