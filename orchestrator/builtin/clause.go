@@ -598,6 +598,9 @@ func selfLink(c *chunk) bool {
 // asks: the question opens as a request — a verb (show, list, find), a
 // question word (what, which, who, how many), a count.
 func (r *creader) asks() bool {
+	if r.columnsOfOpening() {
+		return true // "ids of kiosks with …", "name and span of the widest bridge"
+	}
 	for i, c := range r.cs {
 		switch {
 		case c.kind == ckWord && (c.is(cwLead) || whWords[c.text] || c.is(cwWhen) || c.is(cwCount) || c.is(cwEverything) || c.is(cwWrite) || c.is(cwWhy) || c.is(cwFuture) || c.is(cwOrderBy)):
@@ -625,6 +628,35 @@ func (r *creader) asks() bool {
 	}
 	return false
 }
+
+// columnsOfOpening: the question opens with columns (or "ids") and "of" a
+// table — a list asked for without a verb ("code and span of the
+// widest bridge").
+func (r *creader) columnsOfOpening() bool {
+	k := 0
+	for ; k < len(r.cs); k++ {
+		c := r.cs[k]
+		switch {
+		case c.kind == ckSchema && c.isColumn() && !c.isTable() && !c.isValue() && !aggOpening(c):
+		case c.kind == ckWord && (keyWords[c.text] || c.is(cwAnd) || c.text == "the" || c.text == "a"):
+		default:
+			goto of
+		}
+	}
+of:
+	if k == 0 || k >= len(r.cs) || r.cs[k].kind != ckWord || r.cs[k].text != "of" {
+		return false
+	}
+	for k++; k < len(r.cs) && r.cs[k].kind == ckWord && softWords[r.cs[k].text]; k++ {
+	}
+	return k < len(r.cs) && r.cs[k].isTable()
+}
+
+// aggOpening: a column phrase that reads as an aggregate when it opens a
+// noun phrase ("total price of reservations": the analyst's sum).
+func aggOpening(c *chunk) bool { return aggWords[strings.Fields(c.text)[0]] }
+
+var aggWords = setOf("total", "sum", "average", "mean", "number", "count", "max", "maximum", "min", "minimum")
 
 // hasOrNot: "have a C", "with a C", "without a C", "no C" before i — the
 // column filled in or empty, not how the rows relate to one another.

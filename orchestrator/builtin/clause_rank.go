@@ -65,6 +65,10 @@ func (b *clauseBinder) bindRank(p *plan) error {
 	if p.kind == pAggregate {
 		return decline("a ranking beside an aggregate (%s) is not answered offline", o.src()).withHint("ask for the ranked rows, or the aggregate, one at a time")
 	}
+	if unknownText(col) && o.unit != unitAlpha {
+		return decline("%s is stored as text and I can't tell whether it holds numbers, so I can't rank it by size", col.ref()).
+			withHint("a catalog that marks it as a measure lets me compare it as a number")
+	}
 	b.resolve(o.src(), "column", col.ref())
 	desc := o.dir > 0
 	if o.unit == unitAge && birthLike(col) {
@@ -238,6 +242,9 @@ func (b *clauseBinder) orderItem(p *plan, o *corder) (orderItem, error) {
 		}
 		if o.unit == unitAge && birthLike(c) {
 			desc = !desc
+		}
+		if unknownText(c) && o.unit != unitAlpha && o.unit != "" {
+			return orderItem{}, decline("%s is stored as text and I can't tell whether it holds numbers, so I can't order it by size", c.ref())
 		}
 		return orderItem{sel: -1, e: expr{kind: eCol, col: c, cast: c.textNumber()}, desc: desc}, nil
 	case o.of != nil:

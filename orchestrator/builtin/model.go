@@ -141,6 +141,14 @@ func (c *column) numberAsText() bool {
 	return !c.numeric && !c.boolean && !c.dateType && c.kind == catalog.KindMeasure
 }
 
+// unknownText: a text column whose values no catalog lists and no kind
+// marks: numbers or words, it can't be told ("9.8" sorts after "12.5").
+func unknownText(c *column) bool {
+	t := strings.ToUpper(c.typ)
+	return (strings.Contains(t, "TEXT") || strings.Contains(t, "CHAR")) && !c.dateType && c.kind != catalog.KindDate &&
+		!c.textNumber() && len(c.values) == 0 && !c.isName()
+}
+
 // textNumber: numbers stored as text, by the catalog's kind or by every
 // value it lists; compared and ordered as numbers.
 func (c *column) textNumber() bool { return c.numberAsText() || numericText(c) }
