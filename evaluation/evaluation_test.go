@@ -40,7 +40,7 @@ var floors = map[string]floor{
 	fixtures.Apiary: {untouched: 0.46}, // 140/303 (first asked: 125, 4 wrong, none the gold's fault)
 	// Fresh benchmark-style questions (branch fresh4), written without
 	// reading the planner; first asked at main c231ad8.
-	fixtures.Waterworks: {untouched: 0.31}, // 87/274 (first asked: 65, 4 wrong, none the gold's fault)
+	fixtures.Waterworks: {untouched: 0.32}, // 88/274 (first asked: 65, 4 wrong, none the gold's fault)
 	fixtures.Foodbank:   {untouched: 0.25}, // branch fresh5, written without reading the planner: 81/313 (first asked at 834c6f1: 77, 4 wrong, 3 the gold's fault)
 	fixtures.Dig:        {untouched: 0.38}, // 111/285 (branch fresh6, written without reading the planner, first asked at main 834c6f1: 6 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
@@ -69,7 +69,6 @@ var floors = map[string]floor{
 // session turned 7 into answers or declines.
 var knownWrong = map[string]string{
 
-	"waterworks/ww-top-meter": "'which meter' shows the meters' key (no column names a meter; the drafter reads the unique serial as an attribute), the gold the serial",
 	// dig (branch fresh6), first asked at main 834c6f1; none the gold's fault.
 }
 

@@ -70,7 +70,7 @@ func Phone(toks []string) bool {
 	return hasAny(toks, set("phone", "fax", "mobile", "telephone", "tel", "cell")) != ""
 }
 
-var labelWords = set("name", "nm", "lbl", "title", "label", "caption", "headline", "fullname", "displayname", "username", "nickname")
+var labelWords = set("name", "nm", "lbl", "serial", "title", "label", "caption", "headline", "fullname", "displayname", "username", "nickname")
 
 // Label reports whether the words name a row in words ("Name", "product_name",
 // "Title", "full name"), not a first or last name on its own.

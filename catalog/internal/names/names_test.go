@@ -58,6 +58,13 @@ func TestLabelNames(t *testing.T) {
 		{"file name", false, false, false},
 		{"host name", false, false, false},
 		{"description", false, false, false},
+		{"kiosk nm", true, false, false},
+		{"bay lbl", true, false, false},
+		{"sensor serial", true, false, false},
+		{"first nm", false, true, false},
+		{"fname", false, true, false},
+		{"last nm", false, false, true},
+		{"lname", false, false, true},
 	}
 	for _, tt := range tests {
 		w := words(tt.in)
