@@ -533,13 +533,14 @@ func countUnasked(toks []token, p *plan) error {
 		return nil
 	}
 	each := false
+	which := len(toks) > 0 && toks[0].w == "which" // "which T are served by …": rows, not a count per group
 	for _, t := range toks {
-		if countWords[t.w] || t.w == "per" || t.w == "by" {
+		if countWords[t.w] || t.w == "per" || t.w == "by" && !which {
 			return nil // "tickets per venue": the analyst's count
 		}
 		each = each || t.w == "each" || t.w == "every"
 	}
-	if !each {
+	if !each && !which {
 		return nil // "bookings last week": the analyst's count
 	}
 	return decline("I would count rows for each, but the question asks for no number")

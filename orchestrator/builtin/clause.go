@@ -191,6 +191,12 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 			return sqlgen.Plan{}, false, decline("%q names %s, and I did not see how it enters the answer", c.text, t.name)
 		}
 	}
+	if w := r.q.which; w != nil && p.kind == pList && !r.namesColumnsShown() {
+		// "which tenants signed a lease in May": the tenants, not the dates
+		if t, err := b.tableOf(w); err == nil && t == p.root && !showsRows(p, t) {
+			return sqlgen.Plan{}, false, decline("%q asks for rows of %s, and I found nothing naming them to show", w.text, t.name)
+		}
+	}
 	if t := b.subject; t != nil && !planUses(p, t) {
 		// "what grades did S get, and in which courses?": the rows asked
 		// about never reach the answer
@@ -625,6 +631,20 @@ func (r *creader) asks() bool {
 			continue // "in 2025, how many ..."
 		}
 		return false
+	}
+	return false
+}
+
+// namesColumnsShown: the question says which columns of the rows to show
+// ("…? Give their bay codes", "… with their descriptions").
+func (r *creader) namesColumnsShown() bool {
+	for i, c := range r.cs {
+		if i > 0 && c.kind == ckWord && c.is(cwLead) {
+			return true
+		}
+		if pv := r.at(i - 1); (c.text == "their" || c.text == "its") && pv != nil && (pv.text == "with" || pv.text == "and" || pv.is(cwAnd)) {
+			return true
+		}
 	}
 	return false
 }

@@ -212,6 +212,11 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 		if c.kind == ckSchema {
 			c.ms = withoutReferencingKeys(c.ms)
 		}
+		if c.kind == ckSchema && (c.text == "day" || c.text == "date") && c.i > 0 && (toks[c.i-1].w == "which" || toks[c.i-1].w == "what") &&
+			(c.j == len(toks) || auxiliaries[toks[c.j].w]) && !slices.ContainsFunc(c.ms, datedMeaning) {
+			// "on which day": a date asked for, never a number of days
+			c.kind, c.ms, c.info = ckWord, nil, cinfo{}
+		}
 		if verbNotColumn(toks, c, out) {
 			// "who observed", "that were sold": a verb, not a column's head word
 			c.kind, c.ms, c.info = ckWord, nil, cinfo{cw: cwLink}
@@ -377,6 +382,13 @@ func (m *model) verbTable(w string) *table {
 		}
 	}
 	return found
+}
+
+var auxiliaries = setOf("was", "were", "is", "are", "did", "does", "do", "had", "has", "have")
+
+// datedMeaning: a date column or a table (whose date it may be).
+func datedMeaning(m *meaning) bool {
+	return m.kind == mTable || m.kind == mColumn && (m.c.kind == catalog.KindDate || m.c.dateType)
 }
 
 // withoutReferencingKeys drops the foreign keys a phrase names beside the

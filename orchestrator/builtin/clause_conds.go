@@ -853,6 +853,11 @@ func (r *creader) readValues() error {
 			continue
 		}
 		switch {
+		case (c.onlyValue() || c.isValue() && r.valueContext(i)) && pluralName(c) && r.namesTableOf(c):
+			// "which ticket kinds are day tickets" beside a kind named "Day
+			// ticket": that one row, or a kind its rows have?
+			return finalDecline("%q is the plural of the name of one row; I can't tell which rows it means", c.text).
+				withHint("ask for the row by its name, or name the column that says it")
 		case c.onlyValue() || c.isValue() && r.valueContext(i) && !tableOwnValue(c):
 			r.valueCond(i)
 		case c.kind == ckLit:
@@ -911,6 +916,11 @@ func (r *creader) readValues() error {
 			v, end := r.nameAfter(i + 2)
 			if v == "" {
 				continue
+			}
+			if tail := r.at(end); end == len(r.cs)-1 && tail.kind == ckWord && relationPreps[tail.text] {
+				// "which country is X from?": X's country, not a country called X
+				return finalDecline("\"%s is %s %s\" could ask for the %s of %s, or for a %s called %s", c.text, v, tail.text, c.text, v, c.text, v).
+					withHint("ask e.g. what is the %s of %s", c.text, v)
 			}
 			r.use(c, "compared")
 			r.use(is, "is")
@@ -1261,6 +1271,39 @@ func (r *creader) readSelect() error {
 		}
 	}
 	return nil
+}
+
+// pluralName: the phrase is the plural of a name that names one row
+// (a row's label, not a kind some rows share).
+func pluralName(c *chunk) bool {
+	if !strings.HasSuffix(c.text, "s") || catalog.Singular(c.text) == c.text {
+		return false
+	}
+	for _, m := range c.ms {
+		switch {
+		case m.kind == mEntity && m.e.set.key != nil && strings.EqualFold(m.e.name, catalog.Singular(c.text)):
+		case m.kind == mValue && m.c.isName() && strings.EqualFold(m.value, catalog.Singular(c.text)):
+		default:
+			return false
+		}
+	}
+	return len(c.ms) > 0
+}
+
+// namesTableOf: the question names, as a table, the table whose row the
+// value names ("which ticket kinds are …").
+func (r *creader) namesTableOf(v *chunk) bool {
+	for _, c := range r.cs {
+		if c == v || !c.isTable() {
+			continue
+		}
+		for _, m := range v.ms {
+			if (m.kind == mEntity && slices.Contains(c.tables(), m.e.set.t)) || (m.kind == mValue && slices.Contains(c.tables(), m.c.t)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // tableOwnValue: the phrase names a table and a value of that table's own

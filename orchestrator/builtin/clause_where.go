@@ -944,11 +944,31 @@ func (b *clauseBinder) semiJoins(p *plan) error {
 		// "owners who do not have a dog": no linked row holds the value
 		b.exists[t] = &ccond{kind: ccExists, neg: true}
 	}
+	// "never parked at a kiosk": the kiosk is inside the "never", reached
+	// through the rows the negation speaks of
+	inside := map[*table][]*table{}
+	for _, t := range sortedTables(b.exists) {
+		cd := b.exists[t]
+		if cd.kind != ccExists || !cd.neg || cd.src == nil {
+			continue
+		}
+		ps, _ := b.m.paths(t)
+		for _, u := range sortedTables(b.exists) {
+			ud := b.exists[u]
+			if u == t || ud.kind != ccExists || ud.neg || ud.rows == nil || b.q.cs.index(ud.rows) < b.q.cs.index(cd.src) {
+				continue
+			}
+			if _, ok := ps[u]; ok {
+				inside[t] = append(inside[t], u)
+				delete(b.exists, u)
+			}
+		}
+	}
 	for _, t := range sortedTables(b.exists) {
 		cd := b.exists[t]
 		inner := b.semi[t]
 		delete(b.semi, t)
-		ts := []*table{t}
+		ts := append([]*table{t}, inside[t]...)
 		for _, u := range sortedTables(b.semi) {
 			if b.within[u] == t {
 				ts = append(ts, u)
