@@ -114,6 +114,8 @@ func TestLinkRules(t *testing.T) {
 	}
 	declined := []string{
 		"How many teams are in league code UPR?",            // the league's code, or the teams' copy of it (the readings don't tell)
+		"Which rank is Zed Quor from?",                      // Zed Quor's rank, or a rank called Zed Quor?
+		"Which league codes are upper leagues?",             // the plural of one league's name
 		"Which coach does Bo Reed have?",                    // the tutor, or the coaches of Bo's teams?
 		"Count the team coaches.",                           // every coach, or those running a team?
 		"Which coaches have not trained any team?",          // the verb names trainings, which the teams' coach key never reaches
