@@ -44,7 +44,7 @@ var floors = map[string]floor{
 	fixtures.Foodbank:   {untouched: 0.25}, // branch fresh5, written without reading the planner: 81/313 (first asked at 834c6f1: 77, 4 wrong, 3 the gold's fault)
 	fixtures.Dig:        {untouched: 0.38}, // 111/285 (branch fresh6, written without reading the planner, first asked at main 834c6f1: 6 wrong, none the gold's fault)
 	fixtures.SkiResort:  {untouched: 0.53}, // 140/260 (branch fresh8, written without reading the planner, first asked at main d2588d8: 8 wrong, none the gold's fault)
-	fixtures.Climbing:   {untouched: 0.45}, // 144/317 (branch fresh7, written without reading the planner; first asked at d2588d8: 135, 11 wrong; at 0e41a02 to 0c3138a: 7 wrong, none the gold's fault)
+	fixtures.Climbing:   {untouched: 0.46}, // 146/317 (branch fresh7, written without reading the planner; first asked at d2588d8: 135, 11 wrong; at 0e41a02 to 0c3138a: 7 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -73,14 +73,8 @@ var knownWrong = map[string]string{
 
 	// dig (branch fresh6), first asked at main 834c6f1; none the gold's fault.
 	// climbing (branch fresh7), first asked at d2588d8, these at 0c3138a; none the gold's fault.
-	"climbing/cg-active-fees":          "'total monthly fee of all active members' sums each membership type once, not once per member",
-	"climbing/cg-6a-plus":              "the grade '6a+' is compared as '6a' (the '+' is dropped)",
-	"climbing/cg-6a-plus-2":            "the grade '6a+' is compared as '6a' (the '+' is dropped)",
-	"climbing/cg-styles":               "'what ascent styles are there' lists Style once per ascent (260 rows), not the 4 distinct styles",
 	"climbing/cg-bookings-per-class":   "'each class' is shown by its id, not its title (Class_Title; titles repeat, so arguable)",
 	"climbing/cg-bookings-per-class-2": "'per class' is shown by its id, not its title (Class_Title; titles repeat, so arguable)",
-	"climbing/cg-paid-revenue":         "'total price of all paid bookings' sums each class's price once, not once per paid booking",
-	"climbing/cg-decline-15":           "a member's phone (members have none) is answered with the phones of the staff who set the routes she climbed",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

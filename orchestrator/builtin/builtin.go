@@ -190,6 +190,10 @@ func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday strin
 		r.err = err
 		return r
 	}
+	if err := kindsThere(sc.toks, p); err != nil {
+		r.err = err
+		return r
+	}
 	r.plan = sqlgen.Plan{
 		SQL:              sql,
 		ResolvedEntities: b.resolved,
@@ -484,6 +488,19 @@ func namesNoOne(toks []token, p *plan) error {
 	case withTheir(toks) && p.kind != pAggregate && !showsRows(p, p.root):
 		// "the T ..., with their C": the rows beside C
 		return decline("\"with their\" shows the rows beside it, and I found nothing naming the rows of %s", p.root.name)
+	}
+	return nil
+}
+
+// kindsThere declines "what C are there?" answered with every row's C:
+// the question asks for the kinds.
+func kindsThere(toks []token, p *plan) error {
+	n := len(toks)
+	if n < 3 || !(toks[0].w == "what" || toks[0].w == "which") || toks[n-1].w != "there" || p.kind != pList || p.distinct || len(p.sels) != 1 {
+		return nil
+	}
+	if c := p.sels[0].e.col; c != nil && !c.pk && !c.isName() {
+		return decline("\"what … are there\" asks for the different %s, and I would list every row's", c.ref())
 	}
 	return nil
 }

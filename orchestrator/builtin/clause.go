@@ -191,6 +191,12 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 			return sqlgen.Plan{}, false, decline("%q names %s, and I did not see how it enters the answer", c.text, t.name)
 		}
 	}
+	if err := sumOverReferrers(p); err != nil {
+		return sqlgen.Plan{}, true, err
+	}
+	if err := r.possessiveReach(b); err != nil {
+		return sqlgen.Plan{}, true, err
+	}
 	if w := r.q.which; w != nil && p.kind == pList && !r.namesColumnsShown() {
 		// "which tenants signed a lease in May": the tenants, not the dates
 		if t, err := b.tableOf(w); err == nil && t == p.root && !showsRows(p, t) {
@@ -633,6 +639,52 @@ func (r *creader) asks() bool {
 		return false
 	}
 	return false
+}
+
+// sumOverReferrers declines a total or average of the root's column over
+// the root rows that rows of another table refer to ("the total fee of
+// the open leases": each lease's fee, or each kind of lease once?).
+func sumOverReferrers(p *plan) error {
+	if p.kind != pAggregate {
+		return nil
+	}
+	summed := false
+	for _, s := range p.sels {
+		if s.e.kind == eAgg && (s.e.fn == "SUM" || s.e.fn == "AVG") && s.e.col != nil && s.e.col.t == p.root {
+			summed = true
+		}
+	}
+	for _, c := range p.where {
+		if summed && c.kind == cSemi && !c.neg && c.semi.sel.fk != nil && c.semi.sel.fk.to == p.root && c.semi.sel.t != p.root {
+			return decline("a total over the %s rows that %s rows refer to: once per %s row, or once per %s row?", p.root.name, c.semi.sel.t.name, p.root.name, c.semi.sel.t.name).
+				withHint("ask for the total per %s row, or over the %s rows themselves", c.semi.sel.t.name, p.root.name)
+		}
+	}
+	return nil
+}
+
+// possessiveReach declines "X's C" where C is a column of a table X's own
+// row does not reach by its keys ("Ida's fax" when tenants have no
+// fax and landlords do: some landlord linked to her, not hers).
+func (r *creader) possessiveReach(b *clauseBinder) error {
+	for i, v := range r.cs {
+		if v.role != "value" || !(strings.HasSuffix(v.orig, "'s") || strings.HasSuffix(v.orig, "’s")) {
+			continue
+		}
+		c := r.at(i + 1)
+		col, ok := b.cols[c]
+		if c == nil || !ok {
+			continue
+		}
+		t := namedRowTable(v)
+		if t == nil {
+			continue
+		}
+		if _, reach := b.m.reach(t, col.t); t != col.t && !reach {
+			return decline("%q: %s is not a column of %s or of a row it refers to", v.orig+" "+c.text, col.ref(), t.name)
+		}
+	}
+	return nil
 }
 
 // namesColumnsShown: the question says which columns of the rows to show

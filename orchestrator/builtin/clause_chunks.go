@@ -211,6 +211,10 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 		}
 		if c.kind == ckSchema {
 			c.ms = withoutReferencingKeys(c.ms)
+			c.ms = plusValues(c.ms, toks[c.j-1].plus)
+			if len(c.ms) == 0 {
+				c.kind, c.info = ckWord, cinfo{} // "7b+" where only "7b" is known: not that value
+			}
 		}
 		if c.kind == ckSchema && (c.text == "day" || c.text == "date") && c.i > 0 && (toks[c.i-1].w == "which" || toks[c.i-1].w == "what") &&
 			(c.j == len(toks) || auxiliaries[toks[c.j].w]) && !slices.ContainsFunc(c.ms, datedMeaning) {
@@ -385,6 +389,26 @@ func (m *model) verbTable(w string) *table {
 }
 
 var auxiliaries = setOf("was", "were", "is", "are", "did", "does", "do", "had", "has", "have")
+
+// plusValues keeps the values typed with or without a closing "+" ("6a+"
+// is not "6a"); the other meanings stay.
+func plusValues(ms []*meaning, plus bool) []*meaning {
+	var out []*meaning
+	for _, m := range ms {
+		if (m.kind == mValue || m.kind == mEntity) && strings.HasSuffix(valueText(m), "+") != plus {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func valueText(m *meaning) string {
+	if m.kind == mEntity {
+		return m.e.name
+	}
+	return m.value
+}
 
 // datedMeaning: a date column or a table (whose date it may be).
 func datedMeaning(m *meaning) bool {

@@ -29,6 +29,8 @@ type token struct {
 	stop bool
 	// hyphen: a hyphen joins it to the word before ("NW-B4")
 	hyphen bool
+	// plus: a "+" closes the word ("6a+", "A+")
+	plus bool
 }
 
 // tokenize splits text into lower-case tokens. Punctuation, underscores and
@@ -76,7 +78,9 @@ func tokenize(text string) []token {
 			if j < len(rs) && unicode.IsLetter(rs[j]) {
 				// "q3", "4k", "2tb": a word, not a number
 				w, k := readWord(rs, i)
-				add(makeWord(w))
+				t := makeWord(w)
+				t.plus = k < len(rs) && rs[k] == '+' && (k+1 == len(rs) || !isWordRune(rs[k+1]))
+				add(t)
 				i = k
 				continue
 			}
@@ -87,6 +91,7 @@ func tokenize(text string) []token {
 			if w != "" {
 				t := makeWord(w)
 				t.orig = string(rs[i:j])
+				t.plus = j < len(rs) && rs[j] == '+' && (j+1 == len(rs) || !isWordRune(rs[j+1]))
 				add(t)
 			}
 			i = j
