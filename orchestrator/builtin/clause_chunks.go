@@ -390,8 +390,8 @@ func (m *model) verbTable(w string) *table {
 
 var auxiliaries = setOf("was", "were", "is", "are", "did", "does", "do", "had", "has", "have")
 
-// plusValues keeps the values typed with or without a closing "+" ("6a+"
-// is not "6a"); the other meanings stay.
+// plusValues keeps the values typed with or without a closing "+" ("7c+"
+// is not "7c"); the other meanings stay.
 func plusValues(ms []*meaning, plus bool) []*meaning {
 	var out []*meaning
 	for _, m := range ms {

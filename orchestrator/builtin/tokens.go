@@ -29,7 +29,7 @@ type token struct {
 	stop bool
 	// hyphen: a hyphen joins it to the word before ("NW-B4")
 	hyphen bool
-	// plus: a "+" closes the word ("6a+", "A+")
+	// plus: a "+" closes the word ("7c+", "A+")
 	plus bool
 }
 
