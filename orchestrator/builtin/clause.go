@@ -168,58 +168,8 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 	if err := r.leftovers(b); err != nil {
 		return sqlgen.Plan{}, false, err
 	}
-	if err := showsOnlyFilter(p); err != nil {
-		return sqlgen.Plan{}, false, err
-	}
-	if k := b.kindsOf(p); k != nil {
-		return sqlgen.Plan{}, false, decline("%q could be the rows of %s or the kinds of %s they list", b.q.subject.text, p.root.name, k.name).
-			withHint("ask about %s by its own name, or say which %s rows", k.name, p.root.name)
-	}
-	if s := r.q.subject; s != nil && s.isTable() && b.subject != nil {
-		// "how many garden plots" (a garden table, a plot table): not the gardens alone
-		if t, err := b.tableOf(s); err == nil && t != b.subject && !planUses(p, t) {
-			return sqlgen.Plan{}, false, decline("I did not see how %s enters the answer", t.name)
-		}
-	}
-	for _, c := range r.cs {
-		if c.role == "" || c.kind != ckWord || !c.is(cwLink) {
-			continue
-		}
-		if t := m.verbTable(c.text); t != nil && !planUses(p, t) {
-			// "riders who have not serviced any bike": through the
-			// services, not the bikes' own rider key
-			return sqlgen.Plan{}, false, decline("%q names %s, and I did not see how it enters the answer", c.text, t.name)
-		}
-	}
-	if err := sumOverReferrers(p); err != nil {
-		return sqlgen.Plan{}, true, err
-	}
-	if err := r.possessiveReach(b); err != nil {
-		return sqlgen.Plan{}, true, err
-	}
-	if w := r.q.which; w != nil && p.kind == pList && !r.namesColumnsShown() {
-		// "which tenants signed a lease in May": the tenants, not the dates
-		if t, err := b.tableOf(w); err == nil && t == p.root && !showsRows(p, t) {
-			return sqlgen.Plan{}, false, decline("%q asks for rows of %s, and I found nothing naming them to show", w.text, t.name)
-		}
-	}
-	if t := b.subject; t != nil && !planUses(p, t) {
-		// "what grades did S get, and in which courses?": the rows asked
-		// about never reach the answer
-		return sqlgen.Plan{}, false, decline("I did not see how %s enters the answer", t.name)
-	}
-	if (toks[0].w == "who" || toks[0].w == "whom") && !showsAName(p) {
-		// "who inspected order 7": a person's name, not the order's row;
-		// "who scored the best mark": not the mark alone
-		return sqlgen.Plan{}, false, decline("\"who\" asks for a person, and I found no one's name to show")
-	}
-	if saysInTotal(toks) && p.kind != pAggregate {
-		return sqlgen.Plan{}, false, decline("\"in total\" asks for a sum or a count, and I read none")
-	}
-	if q := countsInTotal(toks, p, b.tables); q != nil {
-		// "ordered more than 30 books in total" where each line has a quantity
-		return sqlgen.Plan{}, false, decline("\"in total\" could mean the number of rows or the total of %s", q.ref()).
-			withHint("ask for the number of rows, or the total %s", q.phrase())
+	if err := r.answersEveryWord(b, p, toks); err != nil {
+		return sqlgen.Plan{}, isFinal(err), err
 	}
 	sql, _, err := render(p, dialect)
 	if err != nil {
@@ -233,6 +183,66 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 		Assumptions:      append(b.assume, r.readAs()),
 		Generator:        Name,
 	}, true, nil
+}
+
+// answersEveryWord checks the bound plan against the question: each table,
+// verb, "which", "who" and "in total" the question says must reach the
+// answer, else the question is declined.
+func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error {
+	if err := showsOnlyFilter(p); err != nil {
+		return err
+	}
+	if k := b.kindsOf(p); k != nil {
+		return decline("%q could be the rows of %s or the kinds of %s they list", b.q.subject.text, p.root.name, k.name).
+			withHint("ask about %s by its own name, or say which %s rows", k.name, p.root.name)
+	}
+	if s := r.q.subject; s != nil && s.isTable() && b.subject != nil {
+		// "how many garden plots" (a garden table, a plot table): not the gardens alone
+		if t, err := b.tableOf(s); err == nil && t != b.subject && !planUses(p, t) {
+			return decline("I did not see how %s enters the answer", t.name)
+		}
+	}
+	for _, c := range r.cs {
+		if c.role == "" || c.kind != ckWord || !c.is(cwLink) {
+			continue
+		}
+		if t := r.m.verbTable(c.text); t != nil && !planUses(p, t) {
+			// "riders who have not serviced any bike": through the
+			// services, not the bikes' own rider key
+			return decline("%q names %s, and I did not see how it enters the answer", c.text, t.name)
+		}
+	}
+	if err := sumOverReferrers(p); err != nil {
+		return err
+	}
+	if err := r.possessiveReach(b); err != nil {
+		return err
+	}
+	if w := r.q.which; w != nil && p.kind == pList && !r.namesColumnsShown() {
+		// "which tenants signed a lease in May": the tenants, not the dates
+		if t, err := b.tableOf(w); err == nil && t == p.root && !showsRows(p, t) {
+			return decline("%q asks for rows of %s, and I found nothing naming them to show", w.text, t.name)
+		}
+	}
+	if t := b.subject; t != nil && !planUses(p, t) {
+		// "what grades did S get, and in which courses?": the rows asked
+		// about never reach the answer
+		return decline("I did not see how %s enters the answer", t.name)
+	}
+	if (toks[0].w == "who" || toks[0].w == "whom") && !showsAName(p) {
+		// "who inspected order 7": a person's name, not the order's row;
+		// "who scored the best mark": not the mark alone
+		return decline("\"who\" asks for a person, and I found no one's name to show")
+	}
+	if saysInTotal(toks) && p.kind != pAggregate {
+		return decline("\"in total\" asks for a sum or a count, and I read none")
+	}
+	if q := countsInTotal(toks, p, b.tables); q != nil {
+		// "ordered more than 30 books in total" where each line has a quantity
+		return decline("\"in total\" could mean the number of rows or the total of %s", q.ref()).
+			withHint("ask for the number of rows, or the total %s", q.phrase())
+	}
+	return nil
 }
 
 // parse runs the clause steps in order; each consumes the chunks it uses.
@@ -656,7 +666,7 @@ func sumOverReferrers(p *plan) error {
 	}
 	for _, c := range p.where {
 		if summed && c.kind == cSemi && !c.neg && c.semi.sel.fk != nil && c.semi.sel.fk.to == p.root && c.semi.sel.t != p.root {
-			return decline("a total over the %s rows that %s rows refer to: once per %s row, or once per %s row?", p.root.name, c.semi.sel.t.name, p.root.name, c.semi.sel.t.name).
+			return finalDecline("a total over the %s rows that %s rows refer to: once per %s row, or once per %s row?", p.root.name, c.semi.sel.t.name, p.root.name, c.semi.sel.t.name).
 				withHint("ask for the total per %s row, or over the %s rows themselves", c.semi.sel.t.name, p.root.name)
 		}
 	}
@@ -681,7 +691,7 @@ func (r *creader) possessiveReach(b *clauseBinder) error {
 			continue
 		}
 		if _, reach := b.m.reach(t, col.t); t != col.t && !reach {
-			return decline("%q: %s is not a column of %s or of a row it refers to", v.orig+" "+c.text, col.ref(), t.name)
+			return finalDecline("%q: %s is not a column of %s or of a row it refers to", v.orig+" "+c.text, col.ref(), t.name)
 		}
 	}
 	return nil

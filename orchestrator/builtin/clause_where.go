@@ -925,6 +925,32 @@ func yearCond(col *column, rng *dateRange) (*cond, *table, error) {
 	return &cond{kind: cCmp, e: e, op: "between", a: float64(rng.start.Year()), b: float64(rng.end.Year() - 1)}, col.t, nil
 }
 
+// insideNegations moves the related rows named after a negated one and
+// reached through it inside that negation ("never parked at a kiosk": the
+// kiosk is inside the "never", reached through the rows the negation
+// speaks of), by the negated table.
+func (b *clauseBinder) insideNegations() map[*table][]*table {
+	inside := map[*table][]*table{}
+	for _, t := range sortedTables(b.exists) {
+		cd := b.exists[t]
+		if cd.kind != ccExists || !cd.neg || cd.src == nil {
+			continue
+		}
+		ps, _ := b.m.paths(t)
+		for _, u := range sortedTables(b.exists) {
+			ud := b.exists[u]
+			if u == t || ud.kind != ccExists || ud.neg || ud.rows == nil || b.q.cs.index(ud.rows) < b.q.cs.index(cd.src) {
+				continue
+			}
+			if _, ok := ps[u]; ok {
+				inside[t] = append(inside[t], u)
+				delete(b.exists, u)
+			}
+		}
+	}
+	return inside
+}
+
 // semiJoins adds the conditions on tables the root does not reach
 // many-to-one: IN (or NOT IN) subqueries over the rows linking them.
 func (b *clauseBinder) semiJoins(p *plan) error {
@@ -944,26 +970,7 @@ func (b *clauseBinder) semiJoins(p *plan) error {
 		// "owners who do not have a dog": no linked row holds the value
 		b.exists[t] = &ccond{kind: ccExists, neg: true}
 	}
-	// "never parked at a kiosk": the kiosk is inside the "never", reached
-	// through the rows the negation speaks of
-	inside := map[*table][]*table{}
-	for _, t := range sortedTables(b.exists) {
-		cd := b.exists[t]
-		if cd.kind != ccExists || !cd.neg || cd.src == nil {
-			continue
-		}
-		ps, _ := b.m.paths(t)
-		for _, u := range sortedTables(b.exists) {
-			ud := b.exists[u]
-			if u == t || ud.kind != ccExists || ud.neg || ud.rows == nil || b.q.cs.index(ud.rows) < b.q.cs.index(cd.src) {
-				continue
-			}
-			if _, ok := ps[u]; ok {
-				inside[t] = append(inside[t], u)
-				delete(b.exists, u)
-			}
-		}
-	}
+	inside := b.insideNegations()
 	for _, t := range sortedTables(b.exists) {
 		cd := b.exists[t]
 		inner := b.semi[t]
