@@ -610,7 +610,7 @@ func selfLink(c *chunk) bool {
 		switch {
 		case m.kind != mColumn:
 			return false
-		case m.c.fk != nil && m.c.fk.to == m.c.t:
+		case m.c.selfKey():
 			self = true
 		}
 	}
@@ -715,17 +715,14 @@ func (r *creader) namesColumnsShown() bool {
 // table — a list asked for without a verb ("code and span of the
 // widest bridge").
 func (r *creader) columnsOfOpening() bool {
-	k := 0
-	for ; k < len(r.cs); k++ {
-		c := r.cs[k]
-		switch {
-		case c.kind == ckSchema && c.isColumn() && !c.isTable() && !c.isValue() && !aggOpening(c):
-		case c.kind == ckWord && (keyWords[c.text] || c.is(cwAnd) || c.text == "the" || c.text == "a"):
-		default:
-			goto of
-		}
+	opening := func(c *chunk) bool {
+		return c.kind == ckSchema && c.isColumn() && !c.isTable() && !c.isValue() && !aggOpening(c) ||
+			c.kind == ckWord && (keyWords[c.text] || c.is(cwAnd) || c.text == "the" || c.text == "a")
 	}
-of:
+	k := 0
+	for k < len(r.cs) && opening(r.cs[k]) {
+		k++
+	}
 	if k == 0 || k >= len(r.cs) || r.cs[k].kind != ckWord || r.cs[k].text != "of" {
 		return false
 	}

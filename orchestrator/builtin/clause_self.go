@@ -223,7 +223,7 @@ func (r *creader) selfRole(c *chunk) *column {
 	if c.kind == ckSchema && !c.isTable() && selfLink(c) {
 		var found *column
 		for _, m := range c.ms {
-			if m.c.fk != nil && m.c.fk.to == m.c.t {
+			if m.c.selfKey() {
 				if found != nil && found != m.c {
 					return nil
 				}
@@ -238,7 +238,7 @@ func (r *creader) selfRole(c *chunk) *column {
 	var found *column
 	for _, t := range r.m.tables {
 		for _, col := range t.cols {
-			if col.fk == nil || col.fk.to != t || !verbOfRole(c.text, col) {
+			if !col.selfKey() || !verbOfRole(c.text, col) {
 				continue
 			}
 			if found != nil {
@@ -268,7 +268,7 @@ func (r *creader) relationRole(t *table, rel *chunk) *column {
 			continue
 		}
 		for _, c := range tt.cols {
-			if c.fk != nil && c.fk.to == tt {
+			if c.selfKey() {
 				all = append(all, c)
 				if verbOfRole(strings.Fields(rel.text)[0], c) {
 					verbs = append(verbs, c)

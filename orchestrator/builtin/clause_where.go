@@ -895,16 +895,7 @@ func (b *clauseBinder) datedColumn(t *table) *column {
 	if t.date != nil {
 		return t.date
 	}
-	var years []*column
-	for _, c := range t.cols {
-		if yearColumn(c) {
-			years = append(years, c)
-		}
-	}
-	if len(years) == 1 {
-		return years[0]
-	}
-	return nil
+	return oneYearColumn(t)
 }
 
 // yearCond compares a year column with a range of whole years.
@@ -1027,6 +1018,15 @@ func sortedTables[V any](m map[*table]V) []*table {
 	return ts
 }
 
+// joinedVia is the related table among ts that t is reached through
+// (b.within), or nil when t joins the subquery on its own.
+func (b *clauseBinder) joinedVia(ts []*table, t *table) *table {
+	if v := b.within[t]; v != nil && slices.Contains(ts, v) {
+		return v
+	}
+	return nil
+}
+
 // semiJoin is root.key [NOT] IN (SELECT link FROM bridge JOIN ... WHERE
 // conds [GROUP BY link HAVING COUNT(*) op n]).
 func (b *clauseBinder) semiJoin(ts []*table, conds []*cond, ex *ccond) (*cond, error) {
@@ -1037,7 +1037,7 @@ func (b *clauseBinder) semiJoin(ts []*table, conds []*cond, ex *ccond) (*cond, e
 	}
 	bridged := []*table{b.root}
 	for _, t := range ts {
-		if b.within[t] == nil || !slices.Contains(ts, b.within[t]) {
+		if b.joinedVia(ts, t) == nil {
 			bridged = append(bridged, t)
 		}
 	}
@@ -1071,7 +1071,7 @@ func (b *clauseBinder) semiJoin(ts []*table, conds []*cond, ex *ccond) (*cond, e
 		js.need(b.m, e.to)
 	}
 	for _, t := range ts {
-		if v := b.within[t]; v != nil && slices.Contains(ts, v) {
+		if v := b.joinedVia(ts, t); v != nil {
 			if !js.need(b.m, v) || !js.needVia(b.m, v, t) {
 				return nil, decline("%s is not linked to %s in one way", t.name, v.name)
 			}

@@ -1,14 +1,10 @@
 package builtin
 
 import (
-	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"testing"
-
-	"talk2tables/orchestrator/sqlgen"
 )
 
 // breweryDB is a small brewery of our own making, for the every-word
@@ -74,10 +70,7 @@ func breweryDB(tb testing.TB) string {
 // plan could not use makes a decline, never a silent drop.
 func TestEveryWordRules(t *testing.T) {
 	path := breweryDB(t)
-	answered := []struct {
-		q, want string
-		ordered bool
-	}{
+	answered := []ruleCase{
 		{"List the batches with their style.", `SELECT batch_id, style FROM batch`, false},
 		{"What is the total brew quantity?", `SELECT SUM(BrewQty) FROM batch`, false},
 		{"What is the highest estimated cost of a batch?", `SELECT MAX(est_cost) FROM batch`, false},
@@ -116,44 +109,15 @@ func TestEveryWordRules(t *testing.T) {
 			}
 			e := newEnv(t, path, cat)
 			g := New(nil)
-			for _, c := range answered {
-				req := e.req
-				req.Question = c.q
-				plan, err := g.Generate(context.Background(), req)
-				if err != nil {
-					t.Errorf("%q: %v", c.q, err)
-					continue
-				}
-				if err := sameRowsLoose(e.rows(t, plan.SQL), e.rows(t, c.want), c.ordered); err != nil {
-					t.Errorf("%q wrong: %v\n  sql:  %s\n  want: %s", c.q, err, plan.SQL, c.want)
-				}
-			}
+			checkAnswered(t, e, g, answered)
 			qs := declined
 			if cat == "" {
 				qs = append(qs, "Which batches are filtered?") // a yes/no the schema alone can't read
 			} else {
-				answered := `SELECT batch_id FROM batch WHERE filtered = 1` // the catalog says it is one
-				req := e.req
-				req.Question = "Which batches are filtered?"
-				if plan, err := g.Generate(context.Background(), req); err != nil {
-					t.Errorf("%q: %v", req.Question, err)
-				} else if err := sameRowsLoose(e.rows(t, plan.SQL), e.rows(t, answered), false); err != nil {
-					t.Errorf("%q wrong: %v\n  sql: %s", req.Question, err, plan.SQL)
-				}
+				// the catalog says it is one
+				checkAnswered(t, e, g, []ruleCase{{"Which batches are filtered?", `SELECT batch_id FROM batch WHERE filtered = 1`, false}})
 			}
-			for _, q := range qs {
-				req := e.req
-				req.Question = q
-				plan, err := g.Generate(context.Background(), req)
-				var ge *sqlgen.SQLGenerationError
-				if err == nil {
-					t.Errorf("%q must be declined (%s), got %s", q, mode, plan.SQL)
-				} else if errors.As(err, &ge) {
-					t.Logf("%s: %q declined: %s", mode, q, ge.Message)
-				} else {
-					t.Errorf("%q: %v", q, err)
-				}
-			}
+			checkDeclined(t, e, g, mode, qs)
 		})
 	}
 }

@@ -392,3 +392,46 @@ func sameRowsLoose(got, want [][]any, ordered bool) error {
 	}
 	return nil
 }
+
+// ruleCase is a question and the SQL whose rows answer it right.
+type ruleCase struct {
+	q, want string
+	ordered bool
+}
+
+// checkAnswered asks each case and fails on a decline or on other rows
+// than the wanted SQL gives.
+func checkAnswered(t *testing.T, e *env, g *Generator, cases []ruleCase) {
+	t.Helper()
+	for _, c := range cases {
+		req := e.req
+		req.Question = c.q
+		plan, err := g.Generate(context.Background(), req)
+		if err != nil {
+			t.Errorf("%q: %v", c.q, err)
+			continue
+		}
+		if err := sameRowsLoose(e.rows(t, plan.SQL), e.rows(t, c.want), c.ordered); err != nil {
+			t.Errorf("%q wrong: %v\n  sql:  %s\n  want: %s", c.q, err, plan.SQL, c.want)
+		}
+	}
+}
+
+// checkDeclined asks each question and fails unless it is declined with a
+// generation error (logged with its message).
+func checkDeclined(t *testing.T, e *env, g *Generator, mode string, qs []string) {
+	t.Helper()
+	for _, q := range qs {
+		req := e.req
+		req.Question = q
+		plan, err := g.Generate(context.Background(), req)
+		var ge *sqlgen.SQLGenerationError
+		if err == nil {
+			t.Errorf("%q must be declined (%s), got %s", q, mode, plan.SQL)
+		} else if errors.As(err, &ge) {
+			t.Logf("%s: %q declined: %s", mode, q, ge.Message)
+		} else {
+			t.Errorf("%q: %v", q, err)
+		}
+	}
+}

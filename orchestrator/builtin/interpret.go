@@ -163,7 +163,7 @@ func selfReference(sp *span) bool {
 		switch {
 		case m.kind == mTable:
 			return false
-		case m.kind == mColumn && m.c.fk != nil && m.c.fk.to == m.c.t:
+		case m.kind == mColumn && m.c.selfKey():
 			self = true
 		}
 	}

@@ -1,14 +1,10 @@
 package builtin
 
 import (
-	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"testing"
-
-	"talk2tables/orchestrator/sqlgen"
 )
 
 // clubDB is a small sports club of our own making, for the rules on which
@@ -84,10 +80,7 @@ func clubDB(tb testing.TB) string {
 // question whose words leave two links open is declined.
 func TestLinkRules(t *testing.T) {
 	path := clubDB(t)
-	answered := []struct {
-		q, want string
-		ordered bool
-	}{
+	answered := []ruleCase{
 		{"Which teams have players taller than 190 centimetres?",
 			`SELECT team_name FROM team WHERE team_id IN (SELECT r.team_id FROM roster r JOIN player p ON p.player_id = r.player_id WHERE p.height_cm > 190)`, false},
 		{"List the teams in the Upper or Lower divisions.", `SELECT team_name FROM team WHERE division IN ('Upper', 'Lower')`, false},
@@ -103,10 +96,7 @@ func TestLinkRules(t *testing.T) {
 			`SELECT c.full_name, COUNT(*) FROM team t JOIN coach c ON c.coach_id = t.coach_id GROUP BY c.coach_id, c.full_name`, false},
 	}
 	teamOfAnn := `SELECT COUNT(DISTINCT r.player_id) FROM roster r JOIN team t ON t.team_id = r.team_id JOIN coach c ON c.coach_id = t.coach_id WHERE c.full_name = 'Ann Vale'`
-	catalogOnly := []struct {
-		q, want string
-		ordered bool
-	}{
+	catalogOnly := []ruleCase{
 		{"name of the player with the smallest weight", `SELECT full_name FROM player ORDER BY CAST(weight_kg AS REAL) LIMIT 1`, false},
 		{"How many different players have played in a team coached by Ann Vale?", teamOfAnn, false},
 		{"How many players are on teams coached by Ann Vale?", teamOfAnn, false},
@@ -136,31 +126,8 @@ func TestLinkRules(t *testing.T) {
 				// are numbers
 				qs = append(qs, catalogOnly...)
 			}
-			for _, c := range qs {
-				req := e.req
-				req.Question = c.q
-				plan, err := g.Generate(context.Background(), req)
-				if err != nil {
-					t.Errorf("%q: %v", c.q, err)
-					continue
-				}
-				if err := sameRowsLoose(e.rows(t, plan.SQL), e.rows(t, c.want), c.ordered); err != nil {
-					t.Errorf("%q wrong: %v\n  sql:  %s\n  want: %s", c.q, err, plan.SQL, c.want)
-				}
-			}
-			for _, q := range declined {
-				req := e.req
-				req.Question = q
-				plan, err := g.Generate(context.Background(), req)
-				var ge *sqlgen.SQLGenerationError
-				if err == nil {
-					t.Errorf("%q must be declined (%s), got %s", q, mode, plan.SQL)
-				} else if errors.As(err, &ge) {
-					t.Logf("%s: %q declined: %s", mode, q, ge.Message)
-				} else {
-					t.Errorf("%q: %v", q, err)
-				}
-			}
+			checkAnswered(t, e, g, qs)
+			checkDeclined(t, e, g, mode, declined)
 		})
 	}
 }

@@ -149,6 +149,9 @@ func unknownText(c *column) bool {
 		!c.textNumber() && len(c.values) == 0 && !c.isName()
 }
 
+// selfKey: a foreign key of a table to itself (a mentor, a supervisor).
+func (c *column) selfKey() bool { return c.fk != nil && c.fk.to == c.t }
+
 // textNumber: numbers stored as text, by the catalog's kind or by every
 // value it lists; compared and ordered as numbers.
 func (c *column) textNumber() bool { return c.numberAsText() || numericText(c) }
