@@ -11,7 +11,7 @@ import (
 var genericHeads = map[string]bool{"id": true, "key": true, "code": true, "date": true, "time": true, "timestamp": true,
 	"at": true, "on": true, "name": true, "number": true, "no": true, "num": true, "nr": true, "value": true, "flag": true,
 	"type": true, "by": true, "to": true, "from": true, "of": true, "is": true, "has": true, "text": true, "info": true,
-	"data": true, "field": true, "col": true, "ts": true, "dt": true, "yn": true}
+	"data": true, "field": true, "col": true, "ts": true, "dt": true, "yn": true, "count": true, "cnt": true}
 
 // relationWords make a last word a denominator or an object ("quantity per
 // unit", "number of seats"), not the column's head noun.

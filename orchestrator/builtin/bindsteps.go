@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"talk2tables/catalog"
@@ -226,7 +227,13 @@ func (b *binder) bindGroupSpan(sp *span) (*boundGroup, error) {
 	strong, nearest := strongest(cs), b.fewestHopsFromRoot(cs)
 	cs = narrow(cs, func(c cand) bool { return b.named[c.t] && c.t != b.root })
 	others := narrow(cs, b.reachable)
-	cs = narrow(cs, b.own, b.reachable, strong, func(c cand) bool { return !c.t.view }, nearest)
+	cs = narrow(cs, b.own, b.reachable, strong, func(c cand) bool { return !c.t.view })
+	if len(cs) > 1 && !slices.ContainsFunc(cs, func(c cand) bool { return c.strength > strengthHead }) {
+		// "by name" with names in several tables: the nearest is a guess
+		return nil, decline("%q could mean %s", sp.text, candList(cs)).
+			withHint("name the table too, e.g. by %s %s", cs[0].t.singular(), sp.text)
+	}
+	cs = narrow(cs, nearest)
 	if len(cs) == 1 && len(others) > 1 {
 		// the question did not say which table's: say which was taken
 		b.assume = append(b.assume, fmt.Sprintf("'%s' read as %s (it could also mean %s)",

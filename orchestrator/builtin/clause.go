@@ -121,6 +121,10 @@ type cquery struct {
 	groups   []*chunk
 	order    []*corder
 	limit    int
+	offset   int // "the second largest": rows skipped before the limit
+	// percent: the count asked is of the rows meeting the condition, per
+	// 100 rows ("what percentage of T are ...")
+	percent *chunk
 	// ranked: the order is a superlative of this table's rows ("the
 	// youngest T"), LIMIT 1 unless a number says
 	ranked *chunk
@@ -394,10 +398,10 @@ func countsInTotal(toks []token, p *plan, tables map[*table]bool) *column {
 	}
 	counts := false
 	for _, s := range p.sels {
-		counts = counts || s.e.kind == eCountAll
+		counts = counts || s.e.kind == eCountAll || s.e.kind == eAgg && s.e.fn == "COUNT"
 	}
 	for _, h := range p.having {
-		counts = counts || h.e.kind == eCountAll
+		counts = counts || h.e.kind == eCountAll || h.e.kind == eAgg && h.e.fn == "COUNT"
 	}
 	if !counts {
 		return nil
@@ -625,7 +629,7 @@ func (r *creader) asks() bool {
 	}
 	for i, c := range r.cs {
 		switch {
-		case c.kind == ckWord && (c.is(cwLead) || whWords[c.text] || c.is(cwWhen) || c.is(cwCount) || c.is(cwEverything) || c.is(cwWrite) || c.is(cwWhy) || c.is(cwFuture) || c.is(cwOrderBy)):
+		case c.kind == ckWord && (c.is(cwLead) || whWords[c.text] || c.is(cwWhen) || c.is(cwCount) || c.is(cwPercent) || c.is(cwEverything) || c.is(cwWrite) || c.is(cwWhy) || c.is(cwFuture) || c.is(cwOrderBy)):
 			return true
 		case i == 0 && c.kind == ckWord && c.is(cwAgg) && (c.text == "sum" || c.text == "total") && r.at(1) != nil && softWords[r.at(1).text]:
 			return true // "Sum the seats of ..."

@@ -35,6 +35,9 @@ type clauseBinder struct {
 	// countBy: the rows are grouped by the subject and kept by how many
 	// linked rows each has (HAVING)
 	countBy *ccond
+	// countRows: the table whose rows countBy counts, when the rows
+	// grouped are a bridge to it ("shows at more than one venue")
+	countRows *table
 	// filtered: columns the question puts a condition on
 	filtered map[*column]bool
 	// implicitRange: a time range on the rows' own date, none named
@@ -71,7 +74,7 @@ func (b *clauseBinder) plan() (*plan, error) {
 	b.js = newJoinSet(b.root)
 	b.tables[b.root] = true
 	p := &plan{kind: pList, root: b.root, joins: b.js}
-	for _, step := range []func(*plan) error{b.bindItems, b.bindGroups, b.bindConds, b.bindRank, b.bindOrder, b.finish} {
+	for _, step := range []func(*plan) error{b.bindItems, b.bindGroups, b.bindConds, b.bindRank, b.bindOrder, b.finish, b.bindPercent} {
 		if err := step(p); err != nil {
 			return nil, err
 		}
@@ -335,7 +338,7 @@ func (b *clauseBinder) bindRoot() error {
 			}
 			r := b.m.bridge([]*table{b.subject, t})
 			if r != nil && r != b.subject {
-				b.root, b.countBy = r, cd
+				b.root, b.countBy, b.countRows = r, cd, t
 				return nil
 			}
 		}
@@ -1106,6 +1109,32 @@ func selects(p *plan, c *column) bool {
 
 // finish: a list of one table's label when nothing else is shown,
 // distinct, and the semi-joins for conditions on related tables.
+// bindPercent makes the count of a percentage question a share: the
+// question's one condition counts the part, every row the whole ("what
+// percentage of the orders are paid"). With two conditions, which is the
+// part and which the whole is not said.
+func (b *clauseBinder) bindPercent(p *plan) error {
+	pc := b.q.percent
+	if pc == nil {
+		return nil
+	}
+	i := slices.IndexFunc(p.sels, func(s selItem) bool { return s.e.kind == eCountAll })
+	switch {
+	case p.kind != pAggregate || i < 0 || len(p.having) > 0 || p.limit > 0:
+		return decline("%q: I can only give the share of rows meeting a condition", pc.text).
+			withHint("e.g. what percentage of the orders are paid")
+	case len(p.where) == 0:
+		return decline("%q: a share of which rows? name a condition", pc.text).
+			withHint("e.g. what percentage of the orders are paid")
+	case len(p.where) > 1:
+		return decline("%q with %d conditions: which rows are the part and which the whole?", pc.text, len(p.where)).
+			withHint("ask with one condition, e.g. what percentage of the orders are paid")
+	}
+	p.sels[i] = selItem{e: expr{kind: ePercent, conds: p.where}, alias: "percentage"}
+	p.where = nil
+	return nil
+}
+
 func (b *clauseBinder) finish(p *plan) error {
 	if b.countBy != nil {
 		if err := b.groupByCount(p); err != nil {
@@ -1306,6 +1335,20 @@ func (b *clauseBinder) groupByCount(p *plan) error {
 // an aggregate of a column of them.
 func (b *clauseBinder) countByExpr() (expr, error) {
 	cd := b.countBy
+	if cd.fn == "" && b.countRows != nil && b.countRows != b.root {
+		// "shows at more than one venue": the venues the shows reach,
+		// each once, not the shows
+		var keys []*column
+		for _, c := range b.root.cols {
+			if c.fk != nil && c.fk.to == b.countRows {
+				keys = append(keys, c)
+			}
+		}
+		if len(keys) != 1 {
+			return expr{}, decline("%s reaches %s through %s, and I can't tell how to count them", b.subject.name, b.countRows.name, b.root.name)
+		}
+		return expr{kind: eAgg, fn: "COUNT", distinct: true, col: keys[0]}, nil
+	}
 	if cd.fn == "" {
 		return expr{kind: eCountAll}, nil
 	}

@@ -252,6 +252,14 @@ func (r *creader) readSuperlatives() error {
 			}
 		}
 		r.use(c, "ranking %s", c.text)
+		if pv := r.at(r.prev(i - 1)); free(pv) && pv.is(cwOrdinal) {
+			// "the second largest": the one after the largest
+			if n > 1 {
+				return decline("%q with a number of rows: ask for one place", pv.text)
+			}
+			r.use(pv, "place %d", pv.info.n)
+			r.q.offset = pv.info.n - 1
+		}
 		o := &corder{dir: c.info.dir, unit: c.info.unit}
 		j := r.next(max(i+1, nEnd))
 		if c.is(cwCommon) {
@@ -304,7 +312,7 @@ func (r *creader) rankByTerm(i, j int, c *chunk, o *corder) (matched, aggregate 
 		if r.q.whichCol != nil {
 			return false, false, notMine("%q ranks values of %q by a column of their rows", c.text, r.q.whichCol.text)
 		}
-		if !r.namesTable() && !c.is(cwCommon) {
+		if !r.namesTable() && !c.is(cwCommon) && r.q.offset == 0 {
 			// "the highest discount": its maximum
 			fn := "MAX"
 			if c.info.dir < 0 {
@@ -317,6 +325,10 @@ func (r *creader) rankByTerm(i, j int, c *chunk, o *corder) (matched, aggregate 
 		}
 		r.useTerm(t, j, "ranked by")
 		o.col = t.col
+		if r.q.offset > 0 && !r.namesTable() {
+			// "the second highest discount": that value, not the rows'
+			r.q.items = append(r.q.items, &citem{col: t.col, pos: i})
+		}
 		if nx := r.at(r.next(t.end)); free(nx) && nx.isTable() && t.col.isColumnOf(nx) {
 			// "the highest rated film"... the column's own table follows
 			r.use(nx, "the rows ranked")
@@ -358,6 +370,12 @@ func (r *creader) rankByTerm(i, j int, c *chunk, o *corder) (matched, aggregate 
 // link to the rows asked about.
 func (r *creader) rankByContext(i int, c *chunk, o *corder) error {
 	switch {
+	case r.rankedBy(i+1) != nil:
+		// "which site is the largest by area"
+		by := r.rankedBy(i + 1)
+		r.use(r.at(r.next(i+1)), "by")
+		r.use(by, "ranked by")
+		o.col, o.unit = by, ""
 	case c.info.unit != "" && r.dateVerbBefore(i) != nil:
 		// "the vintner born earliest": the date the verb names
 		r.use(r.dateVerbBefore(i), "the date ranked by")
@@ -389,8 +407,9 @@ func (r *creader) rankByContext(i int, c *chunk, o *corder) error {
 		}
 		r.q.ranked = r.q.which
 	default:
-		return decline("%q: the %s what? name what to rank by", c.text, c.text).
-			withHint("e.g. the %s followed by a column", c.text)
+		word := strings.TrimPrefix(c.text, "the ")
+		return decline("%q: the %s what? name what to rank by", c.text, word).
+			withHint("e.g. the %s followed by a column", word)
 	}
 	return nil
 }
@@ -565,7 +584,7 @@ func (r *creader) rankOwner(i int) *chunk {
 	k := r.prev(i - 1)
 	for ; k >= 0; k = r.prev(k - 1) {
 		c := r.at(k)
-		if c.kind == ckWord && (c.is(cwHave) || c.is(cwFiller) || c.is(cwLink)) {
+		if c.kind == ckWord && (c.is(cwHave) || c.is(cwFiller) || c.is(cwLink) || c.is(cwOrdinal)) {
 			continue
 		}
 		break
@@ -597,6 +616,10 @@ func (r *creader) readAggregates() error {
 			continue
 		}
 		switch {
+		case c.is(cwPercent) && c.kind == ckWord:
+			if err := r.readPercent(i, c); err != nil {
+				return err
+			}
 		case c.is(cwCount) && c.kind == ckWord:
 			j := i
 			for nx := r.at(r.next(j + 1)); free(nx) && nx.is(cwCount) && nx.kind == ckWord; nx = r.at(r.next(j + 1)) {
@@ -639,6 +662,33 @@ func (r *creader) readAggregates() error {
 			i = next
 		}
 	}
+	return nil
+}
+
+// readPercent reads "the percentage of T" (a count of T, made a share by
+// the question's one condition), or "as a percentage" after the count.
+func (r *creader) readPercent(i int, c *chunk) error {
+	if r.q.percent != nil && !r.term(i+1).ok() {
+		r.use(c, "a percentage") // "the share of T, as a percentage"
+		return nil
+	}
+	if r.q.percent != nil {
+		return decline("%q and %q: one percentage at a time", r.q.percent.text, c.text)
+	}
+	r.use(c, "a percentage")
+	t := r.countTarget(i)
+	if t.err != nil {
+		return t.err
+	}
+	switch {
+	case t.ok() && t.agg != nil && t.agg.fn == "COUNT" && t.agg.arg == nil && !t.agg.distinct:
+		r.q.items = append(r.q.items, &citem{agg: t.agg, pos: i})
+	case !t.ok() && r.hasCountItem():
+		// "how many T are X, as a percentage"
+	default:
+		return decline("%q of what? name the rows", c.text).withHint("e.g. what percentage of the orders are paid")
+	}
+	r.q.percent = c
 	return nil
 }
 

@@ -16,7 +16,7 @@ func (b *clauseBinder) bindRank(p *plan) error {
 	if o == nil {
 		return nil
 	}
-	p.limit = max(b.q.limit, 1)
+	p.limit, p.offset = max(b.q.limit, 1), b.q.offset
 	if o.agg != nil {
 		return b.rankByAggregate(p, o)
 	}
@@ -325,6 +325,9 @@ func (b *clauseBinder) explain(p *plan) string {
 	}
 	if p.limit > 0 {
 		out += fmt.Sprintf(", first %d", p.limit)
+	}
+	if p.offset > 0 {
+		out += fmt.Sprintf(" after the first %d", p.offset)
 	}
 	return out + "."
 }

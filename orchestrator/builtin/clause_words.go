@@ -42,6 +42,8 @@ const (
 	cwRelation         // report to, managed by: how rows relate to one another
 	cwBoth             // both: of two columns shown, a filler; of two values, a set intersection
 	cwWhen             // when: the date of the rows (or of the event a verb names) is asked
+	cwOrdinal          // second, third: before a superlative, the rows it skips (n)
+	cwPercent          // percentage of, share of, as a percentage: rows meeting the condition per 100
 )
 
 // cinfo is one meaning of a clause phrase.
@@ -51,6 +53,7 @@ type cinfo struct {
 	fn   string // cwAgg
 	dir  int    // cwSuper, cwDir: 1 highest first, -1 lowest first
 	unit string // cwSuper, cwCmp, cwDir: the kind of quantity the adjective speaks of
+	n    int    // cwOrdinal: its place (2 for second)
 }
 
 // clauseWords maps a lower-case phrase (words or singular stems) to its meaning.
@@ -149,6 +152,12 @@ func init() {
 		"the most common", "the most frequent", "the most popular", "the commonest")
 	cwWith(cinfo{cw: cwCommon, dir: -1}, "least common", "least frequent", "least popular", "rarest", "the least common",
 		"the least frequent", "the least popular", "the rarest")
+	cw(cwPercent, "percentage of", "the percentage of", "percent of", "per cent of", "the proportion of",
+		"proportion of", "share of", "the share of", "as a percentage", "as a percent", "in percent", "as a percentage of",
+		"as a share of", "as a proportion of")
+	for n, w := range []string{"second", "third", "fourth", "fifth"} {
+		cwWith(cinfo{cw: cwOrdinal, n: n + 2}, w)
+	}
 	cw(cwWhen, "when", "on what date", "on which date", "what date", "which date")
 	cwWith(cinfo{cw: cwWhen, unit: "year"}, "what year", "which year", "in what year", "in which year")
 	cw(cwOrderBy, "ordered by", "order by", "sorted by", "sort by", "sort", "sorted", "order", "ordered",

@@ -92,6 +92,14 @@ func TestEveryWordRules(t *testing.T) {
 			`SELECT full_name FROM brewer WHERE hired_on >= '2010-01-01' AND hired_on < '2020-01-01'`, false},
 		{"Which brewers were hired after 2012, and when were they hired?",
 			`SELECT full_name, hired_on FROM brewer WHERE hired_on >= '2013-01-01'`, false},
+		{"What is the second highest brew quantity?", `SELECT BrewQty FROM batch ORDER BY BrewQty DESC LIMIT 1 OFFSET 1`, false},
+		{"Which batch is the second largest by brew quantity?", `SELECT batch_id FROM batch ORDER BY BrewQty DESC LIMIT 1 OFFSET 1`, false},
+		{"What percentage of batches had a taster?",
+			`SELECT 100.0 * SUM(CASE WHEN taster_id IS NOT NULL THEN 1 ELSE 0 END) / COUNT(*) FROM batch`, false},
+		{"Share of batches with the style Stout, as a percentage.",
+			`SELECT 100.0 * SUM(CASE WHEN style = 'Stout' THEN 1 ELSE 0 END) / COUNT(*) FROM batch`, false},
+		{"Which hops were used in more than 10 batches?",
+			`SELECT h.hop_name FROM hop h JOIN batch_hop bh ON bh.hop_id = h.hop_id GROUP BY h.hop_id, h.hop_name HAVING COUNT(DISTINCT bh.batch_id) > 10`, false},
 	}
 	declined := []string{
 		"What is the average number of grams per batch?",                       // one figure, or one per batch?
@@ -100,6 +108,9 @@ func TestEveryWordRules(t *testing.T) {
 		"List the brewers whose founded year is 1996 please and their batches", // two tables
 		"How many batches were started in each year of founding?",              // which year?
 		"Give every brewer a mentor.",                                          // a write
+		"Which brewers brewed more than 500 in batches?",                       // an amount in batches, not 500 of them
+		"What percentage of batches from 2025 had a taster?",                   // which condition is the part, which the whole?
+		"Which batches have the second most hops in total?",                    // rows, or the grams?
 	}
 	for _, mode := range []string{"schema only", "drafted catalog"} {
 		t.Run(mode, func(t *testing.T) {

@@ -387,6 +387,10 @@ func (q *query) readComparisons() error {
 		c := &cmpReq{sp: sp}
 		nx, pv := q.at(sp.idx+1), q.at(sp.idx-1)
 		switch {
+		case isNoun(nx) && nx.has(mTable) && !measureLike(nx) && nx.tok0 != sp.tok0+sp.tokN:
+			// "more than 2000 in sales": an amount, not 2000 rows
+			return decline("I don't know what %q compares", sp.text).
+				withHint("say more than %s %s for a number of rows, or name the column", trimFloat(sp.a), nx.text)
 		case isNoun(nx) && (measureLike(nx) || nx.has(mTable)):
 			c.target = nx
 			c.count = !measureLike(nx)

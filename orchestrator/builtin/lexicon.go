@@ -346,6 +346,7 @@ var abbreviations = map[string][]string{
 	"cat": {"category"}, "tel": {"telephone"}, "hrs": {"hours"}, "mins": {"minutes"}, "secs": {"seconds"},
 	"max": {"maximum"}, "min": {"minimum"}, "tot": {"total"}, "wt": {"weight"}, "ht": {"height"},
 	"lat": {"latitude"}, "lng": {"longitude"}, "lon": {"longitude"}, "pos": {"position"},
+	"acct": {"account"}, "elev": {"elevation"}, "freq": {"frequency"}, "bal": {"balance"},
 	"fname": {"first name"}, "lname": {"last name"}, "dob": {"date of birth"}, "nm": {"name"}, "lbl": {"label"},
 }
 
@@ -475,10 +476,15 @@ func (m *model) addColumnWords() {
 			}
 			head := ws[len(ws)-1]
 			_, isKeyword := keywords[head]
-			if len(ws) > 1 && head != "id" && head != "key" && !stopwords[head] && !isKeyword && !unitWords[head] {
-				m.lex.addColumn(head, c, strengthHead)
-				if !strings.HasPrefix(ident, tw) {
-					m.lex.addColumn(tw+" "+head, c, strengthWord)
+			if len(ws) > 1 && head != "id" && head != "key" && head != "count" && head != "number" && !stopwords[head] && !isKeyword && !unitWords[head] {
+				// not "count" of a booth count, nor "number" of a phone
+				// number: those words count rows
+				for _, h := range append([]string{head}, abbreviations[head]...) {
+					// "description" for a kiosk_desc column too
+					m.lex.addColumn(h, c, strengthHead)
+					if !strings.HasPrefix(ident, tw) {
+						m.lex.addColumn(tw+" "+h, c, strengthWord)
+					}
 				}
 			}
 			if len(c.words) == 0 {

@@ -22,6 +22,7 @@ const (
 	eGrain                        // a date column truncated to a grain
 	eLabel                        // label columns joined with a space
 	eSubCount                     // (SELECT COUNT(*) FROM col's table WHERE col = cols[0]): linked rows of each row
+	ePercent                      // 100.0 * (rows meeting conds) / COUNT(*)
 )
 
 // expr is one SQL expression of the plan.
@@ -34,6 +35,7 @@ type expr struct {
 	grain    string
 	cols     []*column // eLabel
 	cast     bool      // eCol: a number stored as text, compared as a number
+	conds    []*cond   // ePercent: the rows counted
 }
 
 // selItem is one selected expression and its output name.
@@ -102,6 +104,7 @@ type plan struct {
 	having      []*cond
 	order       []orderItem
 	limit       int
+	offset      int  // rows skipped before limit ("the second largest")
 	countGroups bool // SELECT COUNT(*) FROM (the grouped query)
 	distinct    bool
 }

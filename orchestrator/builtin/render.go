@@ -59,7 +59,7 @@ func (r *renderer) query(p *plan) {
 	if p.countGroups {
 		r.w("SELECT COUNT(*) AS ", r.ident("count"), " FROM (")
 		inner := *p
-		inner.countGroups, inner.order, inner.limit = false, nil, 0
+		inner.countGroups, inner.order, inner.limit, inner.offset = false, nil, 0, 0
 		r.selectList(&inner)
 		r.from(inner.joins)
 		r.where(inner.where)
@@ -76,6 +76,9 @@ func (r *renderer) query(p *plan) {
 	r.orderBy(p)
 	if p.limit > 0 {
 		r.w(" LIMIT ", strconv.Itoa(p.limit))
+		if p.offset > 0 {
+			r.w(" OFFSET ", strconv.Itoa(p.offset))
+		}
 	}
 }
 
@@ -256,6 +259,12 @@ func (r *renderer) expr(e expr) string {
 		return r.col(e.col)
 	case eCountAll:
 		return "COUNT(*)"
+	case ePercent:
+		parts := make([]string, len(e.conds))
+		for i, c := range e.conds {
+			parts[i] = r.cond(c)
+		}
+		return "100.0 * SUM(CASE WHEN " + strings.Join(parts, " AND ") + " THEN 1 ELSE 0 END) / COUNT(*)"
 	case eAgg:
 		arg := r.col(e.col)
 		if e.col.numberAsText() || e.fn == "AVG" && r.dialect == dialectMySQL && !e.distinct {
