@@ -70,6 +70,7 @@ func (d *drafter) classifyColumn(c *colDraft) {
 	}
 	if why, ok := flag(c); ok {
 		out.Kind, out.Why = catalog.KindFlag, why
+		c.toks = d.seg.Words(c.name(), catalog.SegmentFlag) // "hasfreezer": has freezer
 		return
 	}
 	if c.numeric() {

@@ -109,6 +109,7 @@ type drafter struct {
 	q      quoter                 // the schema's dialect's identifier quotes
 	tables []*tableDraft          // in catalog key order
 	byKey  map[string]*tableDraft // catalog key -> table
+	seg    *catalog.Segmenter     // run-together names split into the schema's words
 
 	mu    sync.Mutex
 	notes []note

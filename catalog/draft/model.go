@@ -97,6 +97,23 @@ func (d *drafter) collect() {
 			}
 		}
 	}
+	var tables, columns []string
+	for _, t := range d.tables {
+		tables = append(tables, t.src.Name)
+		for _, c := range t.cols {
+			columns = append(columns, c.name())
+		}
+	}
+	d.seg = catalog.NewSegmenter(tables, columns)
+	for _, t := range d.tables {
+		for _, c := range t.cols {
+			hint := catalog.SegmentPlain
+			if c.src.PrimaryKey || c.ref != "" {
+				hint = catalog.SegmentKey
+			}
+			c.toks = d.seg.Words(c.name(), hint)
+		}
+	}
 }
 
 // lookup finds a referenced table by catalog key, then by name in the

@@ -32,6 +32,14 @@ func (d *drafter) words() {
 			name = strings.Join(ws[1:], "_")
 		}
 		t.out.Words = tableWords(name)
+		if ws := d.seg.TableWords(name); len(ws) > len(catalog.IdentifierWords(name)) {
+			// "donationline": what people call donation lines
+			for _, w := range tableWords(strings.Join(ws, "_")) {
+				if !slices.Contains(t.out.Words, w) {
+					t.out.Words = append(t.out.Words, w)
+				}
+			}
+		}
 		if ws := catalog.IdentifierWords(name); len(ws) > 1 && recordHeads[catalog.Singular(ws[len(ws)-1])] && !d.tableNamed(strings.Join(ws[:len(ws)-1], "_")) {
 			// "CrashReports", "visit_log": what people call the crashes
 			t.out.Words = append(t.out.Words, tableWords(strings.Join(ws[:len(ws)-1], "_"))...)

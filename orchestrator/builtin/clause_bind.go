@@ -816,6 +816,17 @@ func (b *clauseBinder) bindItems(p *plan) error {
 			if err != nil {
 				return err
 			}
+			if e.kind == eAgg && e.fn == "COUNT" && e.distinct && e.col.kind == catalog.KindFlag {
+				// "how many drivers" of a yes/no driver column: the rows
+				// that are, not its two values
+				c, err := flagCond(e.col, false)
+				if err != nil {
+					return err
+				}
+				p.where = append(p.where, c)
+				b.filtered[e.col] = true
+				e = expr{kind: eCountAll}
+			}
 			p.kind = pAggregate
 			p.sels = append(p.sels, selItem{e: e, alias: aggAlias(e)})
 		}

@@ -178,14 +178,8 @@ func (b *clauseBinder) condOf(cd *ccond) (*cond, *table, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		if !col.boolean && !col.numeric {
-			v, ok := textFlagValue(col.values, !cd.neg)
-			if !ok {
-				return nil, nil, decline("I don't know which value of %s means yes", col.ref())
-			}
-			return &cond{kind: cValues, e: expr{kind: eCol, col: col}, values: []any{v}}, col.t, nil
-		}
-		return &cond{kind: cFlag, e: expr{kind: eCol, col: col}, neg: cd.neg}, col.t, nil
+		c, err := flagCond(col, cd.neg)
+		return c, col.t, err
 	case ccRange:
 		return b.rangeCond(cd)
 	case ccNull:
@@ -1170,4 +1164,17 @@ func namesTarget(e *edge) bool {
 		}
 	}
 	return false
+}
+
+// flagCond: the rows whose yes/no column says yes (no when neg), in the
+// column's own values ('Y', 'yes', 1, TRUE).
+func flagCond(col *column, neg bool) (*cond, error) {
+	if !col.boolean && !col.numeric {
+		v, ok := textFlagValue(col.values, !neg)
+		if !ok {
+			return nil, decline("I don't know which value of %s means yes", col.ref())
+		}
+		return &cond{kind: cValues, e: expr{kind: eCol, col: col}, values: []any{v}}, nil
+	}
+	return &cond{kind: cFlag, e: expr{kind: eCol, col: col}, neg: neg}, nil
 }

@@ -264,7 +264,7 @@ var stopwords = setOf(
 	"happen", "done", "performed", "perform", "performing", "performance", "result", "results",
 	"them", "him", "her", "his", "hers", "she", "he", "yet", "still", "already", "just",
 	"whole", "every", "full", "complete", "currently", "right", "now", "ago", "since",
-	"over", "under", "above", "below", "single", "individual", "ones", "one's",
+	"over", "under", "above", "below", "single", "ones", "one's",
 	"live", "lives", "living", "located", "based", "situated", "take", "took", "taken", "takes",
 	"handle", "handled", "handles", "handling", "process", "processed", "serve", "served", "serves",
 	"receive", "received", "receives", "recorded", "record", "records", "entered", "stored",

@@ -308,7 +308,10 @@ func (m *model) addTableWords() {
 			m.lex.addTable(w, t)
 		}
 		m.lex.addTable(ident, t)
-		if ws := catalog.IdentifierWords(t.bare); len(ws) > 1 && !t.view {
+		if split := strings.Join(m.seg.TableWords(t.bare), " "); split != ident {
+			m.lex.addTable(split, t) // "donationline": donation line
+		}
+		if ws := m.seg.TableWords(t.bare); len(ws) > 1 && !t.view {
 			h := catalog.Singular(ws[len(ws)-1])
 			heads[h] = append(heads[h], t)
 		}
@@ -405,7 +408,11 @@ func (m *model) addColumnWords() {
 	for _, t := range m.tables {
 		tw := t.singular()
 		for _, c := range t.cols {
-			ident := catalog.IdentifierPhrase(c.name)
+			ws := m.seg.Words(c.name, segmentHint(c))
+			if len(ws) == 0 {
+				continue
+			}
+			ident := strings.Join(ws, " ")
 			idStrength := strengthWord
 			if len(c.words) > 0 {
 				idStrength = strengthIdent
@@ -414,9 +421,8 @@ func (m *model) addColumnWords() {
 				m.lex.addColumn(w, c, strengthWord)
 			}
 			m.lex.addColumn(ident, c, idStrength)
-			ws := catalog.IdentifierWords(c.name)
-			if len(ws) == 0 {
-				continue
+			if whole := catalog.IdentifierPhrase(c.name); whole != ident {
+				m.lex.addColumn(whole, c, idStrength)
 			}
 			if !strings.HasPrefix(ident, tw) {
 				m.lex.addColumn(tw+" "+ident, c, strengthWord)
@@ -492,6 +498,29 @@ func (m *model) addColumnWords() {
 			}
 		}
 	}
+}
+
+// newSegmenter learns the words of the model's table and column names.
+func newSegmenter(tables []*table) *catalog.Segmenter {
+	var ts, cs []string
+	for _, t := range tables {
+		ts = append(ts, t.bare)
+		for _, c := range t.cols {
+			cs = append(cs, c.name)
+		}
+	}
+	return catalog.NewSegmenter(ts, cs)
+}
+
+// segmentHint says what a column is, for splitting its name.
+func segmentHint(c *column) catalog.SegmentHint {
+	switch {
+	case c.pk || c.fk != nil:
+		return catalog.SegmentKey
+	case c.kind == catalog.KindFlag:
+		return catalog.SegmentFlag
+	}
+	return catalog.SegmentPlain
 }
 
 // irregularParticiples map a past participle to the verb's base and its

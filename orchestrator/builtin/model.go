@@ -24,6 +24,7 @@ type model struct {
 	byName     map[string]*table // lower-case full and bare names
 	derived    []*derived
 	lex        *lexicon
+	seg        *catalog.Segmenter  // run-together identifiers split into the schema's words
 	synonyms   map[string][]string // stems of a phrase → replacement words
 	catalog    bool                // a semantic catalog (format 2) described the database
 	v1         bool                // words came from a version-1 catalog
@@ -213,6 +214,7 @@ func compile(src sources) *model {
 		m.addDerived(sem)
 	}
 	m.lex = newLexicon()
+	m.seg = newSegmenter(m.tables)
 	m.addTableWords()
 	m.addColumnWords()
 	m.addDerivedWords()
