@@ -78,9 +78,6 @@ var knownWrong = map[string]string{
 	// climbing (branch fresh7), first asked at d2588d8, these at 0c3138a; none the gold's fault.
 	"climbing/cg-bookings-per-class":   "'each class' is shown by its id, not its title (Class_Title; titles repeat, so arguable)",
 	"climbing/cg-bookings-per-class-2": "'per class' is shown by its id, not its title (Class_Title; titles repeat, so arguable)",
-	// pharmacy (branch fresh11), first asked at main f9b4e35; none the gold's fault.
-	"pharmacy/ph-earliest-dob-per-town": "'of each town' is dropped: the one oldest patient overall, not MIN(dob) per town",
-	"pharmacy/ph-metformin-qty-2":       "'how many Metformin tablets prescribed' counts distinct prescribers (prescribed → prescribers, tablets → form = 'tablet'), not SUM(qty)",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

@@ -946,6 +946,11 @@ func (r *creader) readGroups() error {
 			continue // "sailings commanded by skippers": who did it, not a grouping
 		}
 		if !agg {
+			if nx := r.at(r.next(i + 1)); r.q.rankBy != nil && free(nx) && nx.isColumn() && !nx.isTable() {
+				// "the oldest member of each club": one per club
+				return decline("%q with %q %s: the %s of each group is not answered offline", r.q.rankBy.src(), c.text, nx.text, r.q.rankBy.src()).
+					withHint("ask for the minimum or maximum for each %s", nx.text)
+			}
 			if c.is(cwGroup) && everyWords[c.text] || c.is(cwEach) {
 				r.use(c, "every") // "the name of each T": every T
 				if t := r.at(r.next(i + 1)); t.isTable() {

@@ -898,7 +898,8 @@ func (q *query) readCount(sp *span) error {
 		case nx.is(kwDistinct):
 			nx.used = true
 			continue
-		case !isNoun(nx):
+		case !isNoun(nx) || !strings.Contains(nx.text, " ") && len(nx.text) > 4 && strings.HasSuffix(nx.text, "ed"):
+			// "how many X have been prescribed": a verb, not the rows counted
 			return decline("%q: count of what?", sp.text).withHint("e.g. how many orders")
 		case nx.has(mTable) && factQuantity(nx) != nil:
 			c := factQuantity(nx)

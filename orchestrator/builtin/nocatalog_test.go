@@ -137,11 +137,10 @@ var noCatalogWrong = map[string]string{
 	// climbing (fresh, first asked at d2588d8; these at 0c3138a): all but cg-kasia-phone-2 and cg-hardest-route-2 are in knownWrong too.
 	"cg-kasia-phone-2":   "'the phone of staff member X' looks X up among the members who climbed routes, not the staff (0 rows)",
 	"cg-hardest-route-2": "'the name and grade of the route …' drops the Grade column it was asked to show",
-	// pharmacy (fresh, first asked at main f9b4e35): ph-earliest-dob-per-town is in knownWrong too; the rest are right with the catalog.
-	"ph-earliest-dob-per-town": "'of each town' is dropped: the one oldest patient overall, not MIN(dob) per town",
-	"ph-disp-2025":             "'dispensings in 2025' filtered on the prescriptions' issued_on, not dispensed_on",
-	"ph-disp-per-month-2025":   "'dispensings in each month of 2025' grouped and filtered on the prescriptions' issued_on, not dispensed_on",
-	"ph-disp-per-branch-2025":  "'dispensings each branch made in 2025' filtered on the prescriptions' issued_on, not dispensed_on",
+	// pharmacy (fresh, first asked at main f9b4e35): right with the catalog.
+	"ph-disp-2025":            "'dispensings in 2025' filtered on the prescriptions' issued_on, not dispensed_on",
+	"ph-disp-per-month-2025":  "'dispensings in each month of 2025' grouped and filtered on the prescriptions' issued_on, not dispensed_on",
+	"ph-disp-per-branch-2025": "'dispensings each branch made in 2025' filtered on the prescriptions' issued_on, not dispensed_on",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
