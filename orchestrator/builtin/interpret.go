@@ -883,6 +883,22 @@ func (q *query) addMeasure(m *measureReq) {
 	}
 }
 
+// lastVerb: the span at i is one word in "-ed" with no table named after
+// it ("how many X have been prescribed"), a verb rather than a noun; not
+// "the cancelled sailings".
+func (q *query) lastVerb(i int) bool {
+	sp := q.spans[i]
+	if strings.Contains(sp.text, " ") || len(sp.text) <= 4 || !strings.HasSuffix(sp.text, "ed") {
+		return false
+	}
+	for _, x := range q.spans[i+1:] {
+		if isNoun(x) && x.has(mTable) {
+			return false
+		}
+	}
+	return true
+}
+
 func (q *query) readCount(sp *span) error {
 	sp.used = true
 	for i := sp.idx + 1; i < len(q.spans); i++ {
@@ -898,7 +914,7 @@ func (q *query) readCount(sp *span) error {
 		case nx.is(kwDistinct):
 			nx.used = true
 			continue
-		case !isNoun(nx) || !strings.Contains(nx.text, " ") && len(nx.text) > 4 && strings.HasSuffix(nx.text, "ed"):
+		case !isNoun(nx) || q.lastVerb(i):
 			// "how many X have been prescribed": a verb, not the rows counted
 			return decline("%q: count of what?", sp.text).withHint("e.g. how many orders")
 		case nx.has(mTable) && factQuantity(nx) != nil:

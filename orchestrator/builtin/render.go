@@ -264,7 +264,13 @@ func (r *renderer) expr(e expr) string {
 		for i, c := range e.conds {
 			parts[i] = r.cond(c)
 		}
-		return "100.0 * SUM(CASE WHEN " + strings.Join(parts, " AND ") + " THEN 1 ELSE 0 END) / COUNT(*)"
+		sum := "SUM(CASE WHEN " + strings.Join(parts, " AND ") + " THEN 1 ELSE 0 END)"
+		if r.dialect == dialectMySQL {
+			// a DECIMAL quotient keeps four places in MySQL: a double gives
+			// the figure the other engines give
+			sum = "CAST(" + sum + " AS DOUBLE)"
+		}
+		return "100.0 * " + sum + " / COUNT(*)"
 	case eAgg:
 		arg := r.col(e.col)
 		if e.col.numberAsText() || e.fn == "AVG" && r.dialect == dialectMySQL && !e.distinct {
