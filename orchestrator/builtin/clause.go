@@ -122,6 +122,8 @@ type cquery struct {
 	order    []*corder
 	limit    int
 	offset   int // "the second largest": rows skipped before the limit
+	// limitSaid: a number says how many ranked rows ("the 3 largest")
+	limitSaid bool
 	// percent: the count asked is of the rows meeting the condition, per
 	// 100 rows ("what percentage of T are ...")
 	percent *chunk
@@ -379,6 +381,27 @@ func (r *creader) readWithSubject() error {
 // copulaOrTheir may follow "what" in a second question about the same
 // rows ("and what is their specialty").
 var copulaOrTheir = setOf("is", "are", "was", "were", "their", "its", "is their", "are their", "the")
+
+// asksCapacity declines "how many T can X hold": what X could take (a
+// capacity), not how many rows there are; "how many can you list" asks
+// nothing of the kind.
+func asksCapacity(toks []token) error {
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i].w != "how" || toks[i+1].w != "many" && toks[i+1].w != "much" {
+			continue
+		}
+		for k := i + 2; k+1 < len(toks); k++ {
+			if (toks[k].w == "can" || toks[k].w == "could") && !persons[toks[k+1].w] {
+				return decline("%q asks what could be, such as a capacity, not how many rows there are", "how "+toks[i+1].w+" … "+toks[k].w).
+					withHint("ask for the capacity column, or for how many rows there are")
+			}
+		}
+	}
+	return nil
+}
+
+// persons are the subjects of "can you", "could we": a request, not a capacity.
+var persons = setOf("you", "i", "we", "me", "us")
 
 // saysInTotal: the question says "in total".
 func saysInTotal(toks []token) bool {

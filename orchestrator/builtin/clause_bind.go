@@ -1182,6 +1182,12 @@ func (b *clauseBinder) finish(p *plan) error {
 	}
 	if b.q.perRow != nil && p.kind != pAggregate && len(p.sels) > 0 {
 		// "which region is each vineyard in": each vineyard named beside its region
+		if t, err := b.rowsOf(b.q.perRow); err == nil && t != b.root && b.reachable(t) {
+			// "the takings for each stall type" over receipts: several receipts
+			// per stall type, one answer per stall type promised
+			return decline("%q: %s has several rows for each, and I read no figure to sum them up by", b.q.perRow.text, b.root.name).
+				withHint("ask for the total or the number for each %s", b.q.perRow.text)
+		}
 		if t, err := b.rowsOf(b.q.perRow); err == nil && b.reachable(t) && b.need(t) {
 			var front []selItem
 			cols := b.shownOf(t)

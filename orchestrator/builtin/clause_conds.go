@@ -21,8 +21,8 @@ func (r *creader) colBefore(i int) *chunk {
 	for k := i - 1; k >= 0; k-- {
 		c := r.at(k)
 		switch {
-		case c.kind == ckWord && (linkWords[c.text] || c.is(cwHave) || c.is(cwLink)):
-			continue
+		case c.kind == ckWord && (linkWords[c.text] || c.is(cwHave) || c.is(cwLink) || c.is(cwNeg) && (c.text == "not" || strings.HasSuffix(c.text, " not")) && k == i-1):
+			continue // "whose fuel is not diesel": the negation is the value's
 		case c.is(cwLink) && weakColumn(c):
 			continue // "appointments that last more than 45 minutes": a verb
 		case free(c) && c.isColumn() && !c.onlyValue():

@@ -248,6 +248,7 @@ func (r *creader) readSuperlatives() error {
 				if num := r.at(r.prev(r.cs.index(ow) - 1)); free(num) && num.kind == ckNum && num.isInt && num.num >= 1 {
 					r.use(num, "how many")
 					n = int(num.num)
+					r.q.limitSaid = true
 				}
 			}
 		}
@@ -569,10 +570,12 @@ func (o *corder) src() string {
 func (r *creader) rankN(i int) (int, int) {
 	if nx := r.at(i + 1); free(nx) && nx.kind == ckNum && nx.isInt && nx.num >= 1 {
 		r.use(nx, "how many")
+		r.q.limitSaid = true
 		return int(nx.num), i + 2
 	}
 	if pv := r.at(r.prev(i - 1)); free(pv) && pv.kind == ckNum && pv.isInt && pv.num >= 1 {
 		r.use(pv, "how many")
+		r.q.limitSaid = true
 		return int(pv.num), i + 1
 	}
 	return 1, i + 1

@@ -74,6 +74,21 @@ func (b *clauseBinder) bindRank(p *plan) error {
 	if o.unit == unitAge && birthLike(col) {
 		desc = !desc // the oldest was born first
 	}
+	if rows := b.pluralRanked(); rows != nil && !b.q.limitSaid && b.q.offset == 0 {
+		// "which ferries have the fewest cabins": every ferry at the fewest,
+		// not one of them
+		if len(p.where) > 0 || len(b.q.conds) > 0 {
+			return decline("%q ranked by %s with conditions: every one at the top among the rows kept is not answered offline", rows.text, col.ref()).
+				withHint("ask for the top 1, or for the %s without conditions", rows.text)
+		}
+		fn := "MIN"
+		if desc {
+			fn = "MAX"
+		}
+		e := expr{kind: eCol, col: col, cast: col.textNumber()}
+		p.where = append(p.where, &cond{kind: cSubAgg, e: e, op: "=", fn: fn, e2: e})
+		p.limit = 0
+	}
 	p.where = append(p.where, &cond{kind: cNotNull, e: expr{kind: eCol, col: col}})
 	p.order = append(p.order, orderItem{sel: -1, e: expr{kind: eCol, col: col, cast: col.textNumber()}, desc: desc})
 	if k := col.t.key; k != nil && k != col && !b.q.distinct {
@@ -95,6 +110,26 @@ func (b *clauseBinder) bindRank(p *plan) error {
 		p.sels = append(front, p.sels...)
 	}
 	return nil
+}
+
+// pluralRanked is the plural noun naming the ranked rows ("which ferries
+// have the most cabins"), nil when they are named in the singular.
+func (b *clauseBinder) pluralRanked() *chunk {
+	rows := b.q.ranked
+	if rows == nil {
+		rows = b.q.which
+	}
+	if rows == nil {
+		rows = b.q.subject
+	}
+	if rows == nil || !rows.isTable() {
+		return nil
+	}
+	ws := strings.Fields(rows.text)
+	if last := ws[len(ws)-1]; catalog.Singular(last) == last {
+		return nil
+	}
+	return rows
 }
 
 // rankByAggregate groups by the ranked rows (a table's key, or a column)

@@ -98,6 +98,8 @@ func TestEveryWordRules(t *testing.T) {
 			`SELECT 100.0 * SUM(CASE WHEN taster_id IS NOT NULL THEN 1 ELSE 0 END) / COUNT(*) FROM batch`, false},
 		{"Share of batches with the style Stout, as a percentage.",
 			`SELECT 100.0 * SUM(CASE WHEN style = 'Stout' THEN 1 ELSE 0 END) / COUNT(*) FROM batch`, false},
+		{"Which batches have the highest brew quantity?", `SELECT batch_id FROM batch WHERE BrewQty = (SELECT MAX(BrewQty) FROM batch)`, false},
+		{"List the batches whose style is not Stout.", `SELECT batch_id FROM batch WHERE style <> 'Stout'`, false},
 		{"Which hops were used in more than 10 batches?",
 			`SELECT h.hop_name FROM hop h JOIN batch_hop bh ON bh.hop_id = h.hop_id GROUP BY h.hop_id, h.hop_name HAVING COUNT(DISTINCT bh.batch_id) > 10`, false},
 	}
@@ -111,6 +113,9 @@ func TestEveryWordRules(t *testing.T) {
 		"Which brewers brewed more than 500 in batches?",                       // an amount in batches, not 500 of them
 		"What percentage of batches from 2025 had a taster?",                   // which condition is the part, which the whole?
 		"Which batches have the second most hops in total?",                    // rows, or the grams?
+		"How many batches can Ada Brook brew?",                                 // a capacity, not a count
+		"What is the estimated cost for each brewer?",                          // several batches per brewer, no sum asked
+		"Which Stout batches have the highest brew quantity?",                  // every one at the top among the Stouts
 	}
 	for _, mode := range []string{"schema only", "drafted catalog"} {
 		t.Run(mode, func(t *testing.T) {
