@@ -70,39 +70,7 @@ func breweryDB(tb testing.TB) string {
 // plan could not use makes a decline, never a silent drop.
 func TestEveryWordRules(t *testing.T) {
 	path := breweryDB(t)
-	answered := []ruleCase{
-		{"List the batches with their style.", `SELECT batch_id, style FROM batch`, false},
-		{"What is the total brew quantity?", `SELECT SUM(BrewQty) FROM batch`, false},
-		{"What is the highest estimated cost of a batch?", `SELECT MAX(est_cost) FROM batch`, false},
-		{"What was the style of batch 7?", `SELECT style FROM batch WHERE batch_id = 7`, false},
-		{"How many batches had a taster?", `SELECT COUNT(*) FROM batch WHERE taster_id IS NOT NULL`, false},
-		{"Which brewer has the earliest hire date?", `SELECT full_name FROM brewer ORDER BY hired_on LIMIT 1`, false},
-		{"List the styles and brew quantities of all batches in descending order of brew quantity.",
-			`SELECT style, BrewQty FROM batch ORDER BY BrewQty DESC`, true},
-		{"How many brewers have a mentor?", `SELECT COUNT(*) FROM brewer WHERE mentor_id IS NOT NULL`, false},
-		{"Which brewers were hired in 2012 or later?", `SELECT full_name FROM brewer WHERE hired_on >= '2012-01-01'`, false},
-		{"When was Cleo Dunn hired?", `SELECT hired_on FROM brewer WHERE full_name = 'Cleo Dunn'`, false},
-		{"Who are the two earliest hired brewers, and when were they hired?",
-			`SELECT full_name, hired_on FROM brewer ORDER BY hired_on LIMIT 2`, false},
-		{"Name the brewer who was hired first.", `SELECT full_name FROM brewer ORDER BY hired_on LIMIT 1`, false},
-		{"On average, how many grams does a batch hop have?", `SELECT AVG(grams) FROM batch_hop`, false},
-		{"In 2025, how many batches were started?",
-			`SELECT COUNT(*) FROM batch WHERE started_on >= '2025-01-01' AND started_on < '2026-01-01'`, false},
-		{"Which brewers were hired in the 2010s?",
-			`SELECT full_name FROM brewer WHERE hired_on >= '2010-01-01' AND hired_on < '2020-01-01'`, false},
-		{"Which brewers were hired after 2012, and when were they hired?",
-			`SELECT full_name, hired_on FROM brewer WHERE hired_on >= '2013-01-01'`, false},
-		{"What is the second highest brew quantity?", `SELECT BrewQty FROM batch ORDER BY BrewQty DESC LIMIT 1 OFFSET 1`, false},
-		{"Which batch is the second largest by brew quantity?", `SELECT batch_id FROM batch ORDER BY BrewQty DESC LIMIT 1 OFFSET 1`, false},
-		{"What percentage of batches had a taster?",
-			`SELECT 100.0 * SUM(CASE WHEN taster_id IS NOT NULL THEN 1 ELSE 0 END) / COUNT(*) FROM batch`, false},
-		{"Share of batches with the style Stout, as a percentage.",
-			`SELECT 100.0 * SUM(CASE WHEN style = 'Stout' THEN 1 ELSE 0 END) / COUNT(*) FROM batch`, false},
-		{"Which batches have the highest brew quantity?", `SELECT batch_id FROM batch WHERE BrewQty = (SELECT MAX(BrewQty) FROM batch)`, false},
-		{"List the batches whose style is not Stout.", `SELECT batch_id FROM batch WHERE style <> 'Stout'`, false},
-		{"Which hops were used in more than 10 batches?",
-			`SELECT h.hop_name FROM hop h JOIN batch_hop bh ON bh.hop_id = h.hop_id GROUP BY h.hop_id, h.hop_name HAVING COUNT(DISTINCT bh.batch_id) > 10`, false},
-	}
+	answered := breweryRules()
 	declined := []string{
 		"What is the average number of grams per batch?",                       // one figure, or one per batch?
 		"Which batches used more than 100 hops in total?",                      // rows, or the grams?
@@ -136,4 +104,55 @@ func TestEveryWordRules(t *testing.T) {
 			checkDeclined(t, e, g, mode, qs)
 		})
 	}
+}
+
+// breweryRules are the constructs the every-word rules answer, with the
+// rows each must give.
+func breweryRules() []ruleCase {
+	return []ruleCase{
+		{"List the batches with their style.", `SELECT batch_id, style FROM batch`, false},
+		{"What is the total brew quantity?", `SELECT SUM(BrewQty) FROM batch`, false},
+		{"What is the highest estimated cost of a batch?", `SELECT MAX(est_cost) FROM batch`, false},
+		{"What was the style of batch 7?", `SELECT style FROM batch WHERE batch_id = 7`, false},
+		{"How many batches had a taster?", `SELECT COUNT(*) FROM batch WHERE taster_id IS NOT NULL`, false},
+		{"Which brewer has the earliest hire date?", `SELECT full_name FROM brewer ORDER BY hired_on LIMIT 1`, false},
+		{"List the styles and brew quantities of all batches in descending order of brew quantity.",
+			`SELECT style, BrewQty FROM batch ORDER BY BrewQty DESC`, true},
+		{"How many brewers have a mentor?", `SELECT COUNT(*) FROM brewer WHERE mentor_id IS NOT NULL`, false},
+		{"Which brewers were hired in 2012 or later?", `SELECT full_name FROM brewer WHERE hired_on >= '2012-01-01'`, false},
+		{"When was Cleo Dunn hired?", `SELECT hired_on FROM brewer WHERE full_name = 'Cleo Dunn'`, false},
+		{"Who are the two earliest hired brewers, and when were they hired?",
+			`SELECT full_name, hired_on FROM brewer ORDER BY hired_on LIMIT 2`, false},
+		{"Name the brewer who was hired first.", `SELECT full_name FROM brewer ORDER BY hired_on LIMIT 1`, false},
+		{"On average, how many grams does a batch hop have?", `SELECT AVG(grams) FROM batch_hop`, false},
+		{"In 2025, how many batches were started?",
+			`SELECT COUNT(*) FROM batch WHERE started_on >= '2025-01-01' AND started_on < '2026-01-01'`, false},
+		{"Which brewers were hired in the 2010s?",
+			`SELECT full_name FROM brewer WHERE hired_on >= '2010-01-01' AND hired_on < '2020-01-01'`, false},
+		{"Which brewers were hired after 2012, and when were they hired?",
+			`SELECT full_name, hired_on FROM brewer WHERE hired_on >= '2013-01-01'`, false},
+		{"What is the second highest brew quantity?", `SELECT BrewQty FROM batch ORDER BY BrewQty DESC LIMIT 1 OFFSET 1`, false},
+		{"Which batch is the second largest by brew quantity?", `SELECT batch_id FROM batch ORDER BY BrewQty DESC LIMIT 1 OFFSET 1`, false},
+		{"What percentage of batches had a taster?",
+			`SELECT 100.0 * SUM(CASE WHEN taster_id IS NOT NULL THEN 1 ELSE 0 END) / COUNT(*) FROM batch`, false},
+		{"Share of batches with the style Stout, as a percentage.",
+			`SELECT 100.0 * SUM(CASE WHEN style = 'Stout' THEN 1 ELSE 0 END) / COUNT(*) FROM batch`, false},
+		{"Which batches have the highest brew quantity?", `SELECT batch_id FROM batch WHERE BrewQty = (SELECT MAX(BrewQty) FROM batch)`, false},
+		{"List the batches whose style is not Stout.", `SELECT batch_id FROM batch WHERE style <> 'Stout'`, false},
+		{"Which hops were used in more than 10 batches?",
+			`SELECT h.hop_name FROM hop h JOIN batch_hop bh ON bh.hop_id = h.hop_id GROUP BY h.hop_id, h.hop_name HAVING COUNT(DISTINCT bh.batch_id) > 10`, false},
+	}
+}
+
+// breweryEnv is the brewery on the schema alone, for the dialect tests.
+func breweryEnv(t *testing.T) *env { return newEnv(t, breweryDB(t), "") }
+
+// breweryQuestions are the every-word rules' answered questions, for the
+// dialect tests: the same answer on PostgreSQL and MariaDB as on SQLite.
+func breweryQuestions() []question {
+	var qs []question
+	for _, c := range breweryRules() {
+		qs = append(qs, question{name: c.q, q: c.q, want: c.want, ordered: c.ordered})
+	}
+	return qs
 }

@@ -30,6 +30,7 @@ func TestMySQLAnswersMatchSQLite(t *testing.T) {
 		{"sales", salesEnv(t), salesQuestions()},
 		{"store", storeEnv(t), storeQuestions()},
 		{"music", musicEnv(t), musicQuestions()},
+		{"brewery", breweryEnv(t), breweryQuestions()},
 	}
 	for _, set := range sets {
 		t.Run(set.name, func(t *testing.T) {

@@ -34,6 +34,7 @@ func TestPostgresAnswersMatchSQLite(t *testing.T) {
 		{"sales", salesEnv(t), salesQuestions()},
 		{"store", storeEnv(t), storeQuestions()},
 		{"music", musicEnv(t), musicQuestions()},
+		{"brewery", breweryEnv(t), breweryQuestions()},
 	}
 	for _, set := range sets {
 		t.Run(set.name, func(t *testing.T) {
