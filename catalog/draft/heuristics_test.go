@@ -320,3 +320,20 @@ func TestTableAndColumnWords(t *testing.T) {
 		}
 	}
 }
+
+// TestSoldOneEach: a table of sales of one thing each is named by the thing
+// ("tickets" for kiosk_ticket_sale), unless a quantity says how many each row sold.
+func TestSoldOneEach(t *testing.T) {
+	single := table("ticket_sale", 0, 0, kinded("amount", catalog.KindMeasure, profile{}))
+	single.cols[0].out.Unit = "money"
+	several := table("token_sales", 0, 0, kinded("qty", catalog.KindMeasure, profile{}))
+	several.cols[0].out.Unit = "quantity"
+	d := &drafter{tables: []*tableDraft{single, several}}
+	d.words()
+	if !slices.Contains(single.out.Words, "tickets") {
+		t.Errorf("ticket_sale words %q: want tickets", single.out.Words)
+	}
+	if slices.Contains(several.out.Words, "tokens") {
+		t.Errorf("token_sales words %q: a quantity per row, so not tokens", several.out.Words)
+	}
+}

@@ -40,7 +40,8 @@ func (d *drafter) words() {
 				}
 			}
 		}
-		if ws := catalog.IdentifierWords(name); len(ws) > 1 && recordHeads[catalog.Singular(ws[len(ws)-1])] && !d.tableNamed(strings.Join(ws[:len(ws)-1], "_")) {
+		if ws := catalog.IdentifierWords(name); len(ws) > 1 && (recordHeads[catalog.Singular(ws[len(ws)-1])] || soldOneEach(t, ws)) &&
+			!d.tableNamed(strings.Join(ws[:len(ws)-1], "_")) {
 			// "CrashReports", "visit_log": what people call the crashes
 			t.out.Words = append(t.out.Words, tableWords(strings.Join(ws[:len(ws)-1], "_"))...)
 		}
@@ -109,6 +110,21 @@ func (d *drafter) words() {
 // recordHeads are last words of a table's name that say its rows record
 // something ("fault reports", "inspection log"): the something names them too.
 var recordHeads = map[string]bool{"report": true, "record": true, "entry": true, "log": true}
+
+// soldOneEach: a table of sales of one thing each ("ticket_sales" with no
+// quantity column): each row is one of the things sold, so "tickets" names
+// the rows; with a quantity, "how many tickets" would be its total.
+func soldOneEach(t *tableDraft, ws []string) bool {
+	if catalog.Singular(ws[len(ws)-1]) != "sale" {
+		return false
+	}
+	for _, c := range t.cols {
+		if c.out.Kind == catalog.KindMeasure && c.out.Unit == "quantity" {
+			return false
+		}
+	}
+	return true
+}
 
 // tableNamed reports whether a table is called name (any case, singular or plural).
 func (d *drafter) tableNamed(name string) bool {

@@ -152,7 +152,7 @@ func (b *clauseBinder) condOf(cd *ccond) (*cond, *table, error) {
 		}
 		b.resolve(cd.col.text, "column", l.ref())
 		b.resolve(cd.other.text, "column", o.ref())
-		return &cond{kind: cColCmp, e: expr{kind: eCol, col: l}, op: cd.op, e2: expr{kind: eCol, col: o}}, l.t, nil
+		return &cond{kind: cColCmp, e: expr{kind: eCol, col: l, cast: l.textNumber()}, op: cd.op, e2: expr{kind: eCol, col: o, cast: o.textNumber()}}, l.t, nil
 	case ccAvg:
 		l, err := b.column(cd.col, b.subject)
 		if err != nil {
@@ -166,7 +166,8 @@ func (b *clauseBinder) condOf(cd *ccond) (*cond, *table, error) {
 			return nil, nil, decline("%s is not a number column", o.ref())
 		}
 		b.assume = append(b.assume, fmt.Sprintf("the %s of %s over all %s rows", strings.ToLower(fnWord(cd.fn)), o.name, o.t.name))
-		return &cond{kind: cSubAgg, e: expr{kind: eCol, col: l}, op: cd.op, fn: cd.fn, e2: expr{kind: eCol, col: o}}, l.t, nil
+		// numbers stored as text compared as numbers, on both sides
+		return &cond{kind: cSubAgg, e: expr{kind: eCol, col: l, cast: l.textNumber()}, op: cd.op, fn: cd.fn, e2: expr{kind: eCol, col: o, cast: o.textNumber()}}, l.t, nil
 	case ccLike:
 		col, err := b.textColumn(cd)
 		if err != nil {
