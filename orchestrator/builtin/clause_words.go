@@ -191,7 +191,8 @@ func init() {
 	cw(cwGroup, "for each", "in each", "of each", "per", "for every", "grouped by", "group by", "broken down by",
 		"by each", "across each", "for all the", "within each", "at each", "on each", "from each", "to each",
 		"with each", "under each", "breakdown by", "split by", "of every", "in every")
-	cw(cwEach, "each", "every", "individual", "single")
+	cw(cwEach, "each", "every", "individual")
+	cw(cwFiller, "a single", "any single", "one single", "the single", "single")
 	cw(cwBy, "by")
 	cw(cwNeg, "not", "no", "without", "except", "excluding", "exclude", "except for", "besides", "never", "outside", "outside of",
 		"dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "havent", "hasnt", "hadnt", "non",
