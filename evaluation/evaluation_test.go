@@ -20,6 +20,8 @@ type floor struct {
 	untouched, edited float64
 }
 
+// The benchmark-style floors were raised on 2026-11-27 to just under that
+// day's figures (docs/fresh-fixtures.md); the comments give first contact.
 var floors = map[string]floor{
 	fixtures.Sample:   {untouched: 0.95},               // measured 100% (47/47)
 	fixtures.BikeShop: {untouched: 0.90, edited: 0.90}, // 94% / 94%
@@ -37,20 +39,20 @@ var floors = map[string]floor{
 	fixtures.Marina: {untouched: 0.61}, // 149/243 (first asked at 6714274: 137, 9 wrong; 2 were the gold's fault)
 	// Fresh benchmark-style questions (branch fresh3), written without
 	// reading the planner; first asked at main c231ad8 (2026-11-26).
-	fixtures.Apiary: {untouched: 0.46}, // 140/303 (first asked: 125, 4 wrong, none the gold's fault)
+	fixtures.Apiary: {untouched: 0.47}, // 140/303 (first asked: 125, 4 wrong, none the gold's fault)
 	// Fresh benchmark-style questions (branch fresh4), written without
 	// reading the planner; first asked at main c231ad8.
-	fixtures.Waterworks:  {untouched: 0.32}, // 88/274 (first asked: 65, 4 wrong, none the gold's fault)
-	fixtures.Foodbank:    {untouched: 0.25}, // branch fresh5, written without reading the planner: 81/313 (first asked at 834c6f1: 77, 4 wrong, 3 the gold's fault)
-	fixtures.Dig:         {untouched: 0.38}, // 111/285 (branch fresh6, written without reading the planner, first asked at main 834c6f1: 6 wrong, none the gold's fault)
+	fixtures.Waterworks:  {untouched: 0.35}, // 88/274 (first asked: 65, 4 wrong, none the gold's fault)
+	fixtures.Foodbank:    {untouched: 0.39}, // branch fresh5, written without reading the planner: 81/313 (first asked at 834c6f1: 77, 4 wrong, 3 the gold's fault)
+	fixtures.Dig:         {untouched: 0.42}, // 111/285 (branch fresh6, written without reading the planner, first asked at main 834c6f1: 6 wrong, none the gold's fault)
 	fixtures.SkiResort:   {untouched: 0.53}, // 140/260 (branch fresh8, written without reading the planner, first asked at main d2588d8: 8 wrong, none the gold's fault)
 	fixtures.Climbing:    {untouched: 0.46}, // 146/317 (branch fresh7, written without reading the planner; first asked at d2588d8: 135, 11 wrong; at 0e41a02 to 0c3138a: 7 wrong, none the gold's fault)
 	fixtures.Elections:   {untouched: 0.45}, // 154/344 (branch fresh9, written without reading the planner, first asked at main 7751d35: 1 wrong, not the gold's fault)
-	fixtures.Theatre:     {untouched: 0.47}, // 164/350 (branch fresh10, written without reading the planner; first asked at main 7751d35: 2 wrong, none the gold's fault)
+	fixtures.Theatre:     {untouched: 0.53}, // 164/350 (branch fresh10, written without reading the planner; first asked at main 7751d35: 2 wrong, none the gold's fault)
 	fixtures.Pharmacy:    {untouched: 0.54}, // 176/321 (branch fresh11, written without reading the planner; first asked at main f9b4e35: 2 wrong, none the gold's fault)
 	fixtures.BusDepot:    {untouched: 0.44}, // 164/367 (branch fresh12, written without reading the planner; first asked at main f9b4e35: 4 wrong, none the gold's fault)
 	fixtures.RecordLabel: {untouched: 0.45}, // 151/332 (branch fresh14, written without reading the planner; first asked at main 4c238f8: 9 wrong, none the gold's fault)
-	fixtures.School:      {untouched: 0.46}, // 164/355 (branch fresh13, written without reading the planner; first asked at main 04f83c6: 16 wrong + 1 must-decline answered, none the gold's fault)
+	fixtures.School:      {untouched: 0.49}, // 164/355 (branch fresh13, written without reading the planner; first asked at main 04f83c6: 16 wrong + 1 must-decline answered, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -82,33 +84,11 @@ var knownWrong = map[string]string{
 	"climbing/cg-bookings-per-class":   "'each class' is shown by its id, not its title (Class_Title; titles repeat, so arguable)",
 	"climbing/cg-bookings-per-class-2": "'per class' is shown by its id, not its title (Class_Title; titles repeat, so arguable)",
 	// recordlabel (branch fresh14), first asked at main 4c238f8; none the gold's fault.
-	"recordlabel/rl-lanterns":            "'artist called The Lanterns' looks up 'Lanterns' without the article (0 rows)",
-	"recordlabel/rl-lanterns-2":          "'artist named The Lanterns' looks up 'Lanterns' without the article (0 rows)",
-	"recordlabel/rl-lanterns-count":      "'called The Lanterns' looks up 'Lanterns' without the article (counts 0, want 2)",
-	"recordlabel/rl-velours-finder-2":    "'who discovered the album Velours' shows the album row with the Found By id, not the scout's name",
-	"recordlabel/rl-under-3-min":         "'shorter than three minutes' compares Duration Seconds < 3 (no unit conversion)",
-	"recordlabel/rl-most-tracks":         "'which albums have the most tracks' keeps one of the two albums tied at 12 (LIMIT 1)",
-	"recordlabel/rl-second-longest":      "'the second-longest duration' takes row 2 by duration (a tie at the top), not the second-highest duration, and shows every column",
 	"recordlabel/rl-tidewater-producers": "'who worked on Tidewater, and in what role' shows the distinct roles only, not the producers",
 	"recordlabel/rl-main-producer":       "'each album with the producer whose role is Producer' shows the album rows, not the producer's name",
 	// school (branch fresh13), first asked at main 04f83c6; none the gold's fault.
-	"school/sc-year-9":               "'in year 9' is read as pupils given a detention by a teacher whose start_yr is 9, not pupil.yr_grp = 9",
-	"school/sc-year-9-2":             "'the year 9 pupils' is read as pupils given a detention by a teacher whose start_yr is 9, not pupil.yr_grp = 9",
-	"school/sc-sixth-form-count":     "'in year 12 or above' is read as teacher.start_yr >= 12 through detentions, not pupil.yr_grp >= 12",
-	"school/sc-youngest-yr-10":       "'in year 10' is read as teacher.start_yr = 10 through detentions, not pupil.yr_grp = 10",
-	"school/sc-not-13-count":         "'not in year 13' is read as teacher.start_yr = 13 through detentions, and the 'not' is lost",
-	"school/sc-physics-classes":      "'which classes' is shown by enrolment.class_id, not class_code",
-	"school/sc-physics-classes-2":    "'the Physics classes' lists enrolment.class_id once per enrolment (9 rows, not 2 classes)",
-	"school/sc-science-dept-classes": "'which classes' is shown by enrolment.class_id, not class_code",
-	"school/sc-pupils-5-classes":     "'enrolled in five or more classes' is read as enrolment.class_id >= 5, not a count per pupil",
-	"school/sc-pupils-5-classes-2":   "'taking at least 5 classes' is read as enrolment.class_id >= 5, not a count per pupil",
-	"school/sc-sophie-classes":       "'which classes' is shown by enrolment.class_id, not class_code",
-	"school/sc-okoro-pupils":         "'pupils Daniel Okoro teaches' is read through the detentions he issued, not his classes",
-	"school/sc-ollie-teachers":       "'teachers who teach pupil 2011' is read as the teachers who gave them a detention",
-	"school/sc-second-best-score":    "'the second highest score' takes the second row (OFFSET 1, a tie at 100), not the second distinct score",
-	"school/sc-marcus-issued-2":      "'count the detentions issued by X' counts distinct issued_by (1), not the detentions",
-	"school/sc-robotics-members-2":   "'the members of the Robotics club' lists club_member rows (ids), not the pupils' names",
-	"school/sc-decline-11":           "must decline ('associated with' leaves the role open: classes, cover, detentions, clubs), answered through detentions",
+	"school/sc-marcus-issued-2":    "'count the detentions issued by X' counts distinct issued_by (1), not the detentions",
+	"school/sc-robotics-members-2": "'the members of the Robotics club' lists club_member rows (ids), not the pupils' names",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

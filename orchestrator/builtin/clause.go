@@ -240,6 +240,20 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 		// "who scored the best mark": not the mark alone
 		return decline("\"who\" asks for a person, and I found no one's name to show")
 	}
+	if (toks[0].w == "who" || toks[0].w == "whom") && len(toks) > 1 && !copulas[toks[1].w] && p.kind == pList && namesOwnRow(p) {
+		// "who restored the organ X": a person linked to X, not X's row
+		return decline("\"who\" asks for a person, and the answer would be the row the question names")
+	}
+	if u, c := unitMismatch(toks, p.where); c != nil {
+		// "shorter than three minutes" against a duration in seconds
+		return decline("the question counts in %s, and %s holds another unit", u, c.e.col.ref()).
+			withHint("give the number in the column's unit")
+	}
+	if c, n := implausibleYear(p.where); c != nil {
+		// "cadets in year 9" beside an instructor's enlist_yr: not a year
+		return decline("%s holds years, and %s is not one", c.e.col.ref(), trimFloat(n)).
+			withHint("name the column the number belongs to")
+	}
 	if saysInTotal(toks) && p.kind != pAggregate {
 		return decline("\"in total\" asks for a sum or a count, and I read none")
 	}
@@ -381,6 +395,84 @@ func (r *creader) readWithSubject() error {
 // copulaOrTheir may follow "what" in a second question about the same
 // rows ("and what is their specialty").
 var copulaOrTheir = setOf("is", "are", "was", "were", "their", "its", "is their", "are their", "the")
+
+// timeUnits are units of time, by singular, and the identifier words that
+// say a column holds each.
+var timeUnits = map[string][]string{
+	"second": {"second", "seconds", "sec", "secs", "s"}, "minute": {"minute", "minutes", "min", "mins"},
+	"hour": {"hour", "hours", "hr", "hrs", "h"}, "day": {"day", "days"}, "week": {"week", "weeks"},
+	"millisecond": {"millisecond", "milliseconds", "ms", "millis"},
+}
+
+// unitMismatch: a number in the question is followed by a unit of time
+// ("three minutes") while a compared column is named in another unit
+// (duration_seconds); the unit said and that condition.
+func unitMismatch(toks []token, conds []*cond) (string, *cond) {
+	for i := 0; i+1 < len(toks); i++ {
+		if !toks[i].isNum {
+			continue
+		}
+		said := catalog.Singular(toks[i+1].w)
+		if _, ok := timeUnits[said]; !ok {
+			continue
+		}
+		for _, c := range conds {
+			if c.kind != cCmp || c.e.kind != eCol || c.e.col == nil {
+				continue
+			}
+			ws := catalog.IdentifierWords(c.e.col.name)
+			for unit, names := range timeUnits {
+				if unit != said && slices.ContainsFunc(ws, func(w string) bool { return slices.Contains(names, w) }) {
+					return toks[i+1].w, c
+				}
+			}
+		}
+	}
+	return "", nil
+}
+
+// namesOwnRow: the plan keeps root rows by their own key or name, as the
+// question named them.
+func namesOwnRow(p *plan) bool {
+	return slices.ContainsFunc(p.where, func(c *cond) bool {
+		return c.kind == cValues && !c.neg && c.e.kind == eCol && c.e.col.t == p.root && (c.e.col.pk || c.e.col.isName())
+	})
+}
+
+// implausibleYear is a condition comparing a column of years with a
+// number that is no year (below 1000), among conds and their semi-joins.
+func implausibleYear(conds []*cond) (*cond, float64) {
+	for _, c := range conds {
+		if c.semi != nil {
+			if x, n := implausibleYear(c.semi.where); x != nil {
+				return x, n
+			}
+		}
+		if x, n := implausibleYear(c.subs); x != nil {
+			return x, n
+		}
+		if c.e.kind != eCol || c.e.col == nil || !c.e.col.numeric || (c.kind != cValues && c.kind != cCmp) {
+			continue
+		}
+		ws := catalog.IdentifierWords(c.e.col.name)
+		if !slices.Contains(ws, "year") && !slices.Contains(ws, "yr") {
+			continue
+		}
+		nums := append([]any{}, c.values...)
+		if c.kind == cCmp {
+			nums = append(nums, c.a)
+			if c.op == "between" {
+				nums = append(nums, c.b)
+			}
+		}
+		for _, v := range nums {
+			if f, ok := v.(float64); ok && f >= 0 && f < 1000 {
+				return c, f
+			}
+		}
+	}
+	return nil, 0
+}
 
 // asksCapacity declines "how many T can X hold": what X could take (a
 // capacity), not how many rows there are; "how many can you list" asks

@@ -578,15 +578,20 @@ func (r *creader) keyNumberEnds(i int) bool {
 // capitalised or unknown words. It returns the name as typed and the
 // index after it.
 func (r *creader) nameAfter(i int) (string, int) {
+	var words []*chunk
+	if the := r.at(i); free(the) && the.kind == ckWord && the.orig == "The" && r.at(i+1) != nil && r.at(i+1).capitalised() {
+		// "called The Lanterns": a capital The mid-sentence is the name's
+		words = append(words, the)
+		i++
+	}
 	i = r.next(i)
 	c := r.at(i)
 	switch {
 	case !free(c):
 		return "", i
-	case c.kind == ckLit:
+	case c.kind == ckLit && len(words) == 0:
 		return c.orig, i + 1
 	}
-	var words []*chunk
 	k := i
 	for ; k < len(r.cs); k++ {
 		x := r.at(k)

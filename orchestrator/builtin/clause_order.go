@@ -326,8 +326,9 @@ func (r *creader) rankByTerm(i, j int, c *chunk, o *corder) (matched, aggregate 
 		}
 		r.useTerm(t, j, "ranked by")
 		o.col = t.col
-		if r.q.offset > 0 && !r.namesTable() {
-			// "the second highest discount": that value, not the rows'
+		if r.q.offset > 0 && (!r.namesTable() || r.q.which == nil && len(r.q.items) == 0) {
+			// "the second highest discount", "what is the second highest
+			// fare of any route": that value, not the rows'
 			r.q.items = append(r.q.items, &citem{col: t.col, pos: i})
 		}
 		if nx := r.at(r.next(t.end)); free(nx) && nx.isTable() && t.col.isColumnOf(nx) {

@@ -89,6 +89,24 @@ func (b *clauseBinder) bindRank(p *plan) error {
 		p.where = append(p.where, &cond{kind: cSubAgg, e: e, op: "=", fn: fn, e2: e})
 		p.limit = 0
 	}
+	if b.q.offset > 0 {
+		// "the second highest tide": the second of the distinct values
+		// (a tie at the top is one value), every row holding it
+		if len(p.where) > 0 || len(b.q.conds) > 0 {
+			return decline("the %s place with conditions is not answered offline", ordinalWord(b.q.offset+1)).
+				withHint("ask for the top rows in order and read the %s", ordinalWord(b.q.offset+1))
+		}
+		op := "asc"
+		if desc {
+			op = "desc"
+		}
+		p.where = append(p.where, &cond{kind: cNth, e: expr{kind: eCol, col: col, cast: col.textNumber()}, op: op, a: float64(b.q.offset)})
+		p.limit, p.offset = 0, 0
+		if len(p.sels) == 1 && p.sels[0].e.kind == eCol && p.sels[0].e.col == col {
+			p.distinct = true // the value once, however many rows hold it
+		}
+		return nil
+	}
 	p.where = append(p.where, &cond{kind: cNotNull, e: expr{kind: eCol, col: col}})
 	p.order = append(p.order, orderItem{sel: -1, e: expr{kind: eCol, col: col, cast: col.textNumber()}, desc: desc})
 	if k := col.t.key; k != nil && k != col && !b.q.distinct {
@@ -110,6 +128,16 @@ func (b *clauseBinder) bindRank(p *plan) error {
 		p.sels = append(front, p.sels...)
 	}
 	return nil
+}
+
+// ordinalWord is "second" for 2, "third" for 3.
+func ordinalWord(n int) string {
+	for w, info := range clauseWords {
+		if info.cw == cwOrdinal && info.n == n {
+			return w
+		}
+	}
+	return fmt.Sprintf("%dth", n)
 }
 
 // pluralRanked is the plural noun naming the ranked rows ("which ferries
@@ -135,6 +163,12 @@ func (b *clauseBinder) pluralRanked() *chunk {
 // rankByAggregate groups by the ranked rows (a table's key, or a column)
 // and orders by the aggregate.
 func (b *clauseBinder) rankByAggregate(p *plan, o *corder) error {
+	if rows := b.pluralRanked(); rows != nil && len(b.q.groups) == 0 && !b.q.limitSaid && b.q.offset == 0 {
+		// "which ferries have the most sailings": every one tied at the
+		// top, which a LIMIT 1 would cut
+		return decline("%q ranked by a count or total: every one tied at the top is not answered offline", rows.text).
+			withHint("ask for the top 1, or for the top few in order")
+	}
 	if b.fewest != nil {
 		// every row with its number of linked rows, the fewest first
 		if len(p.sels) == 0 {

@@ -1047,6 +1047,12 @@ func (b *clauseBinder) semiJoin(ts []*table, conds []*cond, ex *ccond) (*cond, e
 	if r == nil || r == b.root {
 		return nil, decline("%s is not linked to %s through the data's keys in one way", tableNames(ts), b.root.name)
 	}
+	if x := b.m.otherBridge(r, bridged); x != nil && !b.namesTable(r) {
+		// "cadets X trains": through the drills X ran for them, or the
+		// courses X teaches them?
+		return nil, finalDecline("%s and %s are linked through %s and through %s, and I don't know which link you mean", b.root.name, tableNames(ts), r.name, x.name).
+			withHint("name the link, e.g. %s", x.name)
+	}
 	ps, _ := b.m.paths(r)
 	toRoot := ps[b.root]
 	if len(toRoot) == 0 {
@@ -1178,4 +1184,9 @@ func flagCond(col *column, neg bool) (*cond, error) {
 		return &cond{kind: cValues, e: expr{kind: eCol, col: col}, values: []any{v}}, nil
 	}
 	return &cond{kind: cFlag, e: expr{kind: eCol, col: col}, neg: neg}, nil
+}
+
+// namesTable: a chunk of the question names t's rows.
+func (b *clauseBinder) namesTable(t *table) bool {
+	return slices.ContainsFunc(b.q.cs, func(c *chunk) bool { return c.isTable() && slices.Contains(c.tables(), t) })
 }

@@ -84,6 +84,8 @@ func TestEveryWordRules(t *testing.T) {
 		"How many batches can Ada Brook brew?",                                 // a capacity, not a count
 		"What is the estimated cost for each brewer?",                          // several batches per brewer, no sum asked
 		"Which Stout batches have the highest brew quantity?",                  // every one at the top among the Stouts
+		"Which brewers were founded in year 7?",                                // 7 is no year: another column's number
+		"Which hops were used by Ada Brook?",                                   // a person linked through batches: brewer or taster?
 	}
 	for _, mode := range []string{"schema only", "drafted catalog"} {
 		t.Run(mode, func(t *testing.T) {

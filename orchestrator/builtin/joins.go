@@ -185,6 +185,31 @@ func (m *model) bridge(ts []*table) *table {
 	return best
 }
 
+// otherBridge is a table other than best that reaches every one of ts
+// (by any of its paths) without passing through best: a second relation
+// between them ("drills" and "sign-ups" both link cadets and
+// instructors), nil when there is none.
+func (m *model) otherBridge(best *table, ts []*table) *table {
+	for _, r := range m.tables {
+		if r == best || r.view || slices.Contains(ts, r) {
+			continue
+		}
+		ps, _ := m.paths(r)
+		ok := true
+		for _, t := range ts {
+			p, in := ps[t]
+			if !in || slices.ContainsFunc(p, func(e *edge) bool { return e.to == best }) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return r
+		}
+	}
+	return nil
+}
+
 // joinSet is the joins a query needs from its root, in order.
 type joinSet struct {
 	root  *table

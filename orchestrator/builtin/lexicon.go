@@ -321,6 +321,25 @@ func (m *model) addTableWords() {
 			m.lex.addTable(h, ts[0])
 		}
 	}
+	// "lane_id" keys of lane_grp: "lanes" are its rows, not the key
+	firsts := map[string][]*table{}
+	for _, t := range m.tables {
+		for _, c := range t.cols {
+			ws := catalog.IdentifierWords(c.name)
+			if c.fk == nil || len(ws) != 2 || ws[1] != "id" || c.fk.to.view {
+				continue
+			}
+			if tw := m.seg.TableWords(c.fk.to.bare); len(tw) > 1 && tw[0] == ws[0] && !slices.Contains(firsts[ws[0]], c.fk.to) {
+				firsts[ws[0]] = append(firsts[ws[0]], c.fk.to)
+			}
+		}
+	}
+	for w, ts := range firsts {
+		if len(ts) == 1 && m.lex.byKey[w] == nil && !stopwords[w] {
+			m.lex.addTable(w, ts[0])
+			m.lex.addTable(catalog.Plural(w), ts[0])
+		}
+	}
 }
 
 // unitWords end identifiers with the unit of their values ("hops_kg",

@@ -57,6 +57,7 @@ const (
 	cSubAgg                      // column op (SELECT fn(e2) FROM e2's table)
 	cLike                        // column LIKE values[0]
 	cOr                          // any of subs
+	cNth                         // column = its n-th distinct value (a, from the top when op is "desc")
 )
 
 // cond is one WHERE or HAVING condition.

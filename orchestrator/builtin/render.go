@@ -355,6 +355,16 @@ func (r *renderer) cond(c *cond) string {
 		return r.dateRange(c.e.col, c.rng)
 	case cColCmp:
 		return r.expr(c.e) + " " + c.op + " " + r.expr(c.e2)
+	case cNth:
+		sub := &renderer{dialect: r.dialect, qualify: true, used: r.used}
+		v := sub.expr(c.e)
+		dir := ""
+		if c.op == "desc" {
+			dir = " DESC"
+		}
+		sub.w("SELECT DISTINCT ", v, " FROM ", sub.table(c.e.col.t), " WHERE ", sub.col(c.e.col), " IS NOT NULL ORDER BY ", v, dir,
+			" LIMIT 1 OFFSET ", strconv.Itoa(int(c.a)))
+		return r.expr(c.e) + " = (" + sub.b.String() + ")"
 	case cSubAgg:
 		sub := &renderer{dialect: r.dialect, qualify: true, used: r.used}
 		sub.w("SELECT ", c.fn, "(", sub.expr(c.e2), ") FROM ", sub.table(c.e2.col.t))
