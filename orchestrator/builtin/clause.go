@@ -764,11 +764,6 @@ func (r *creader) asks() bool {
 			continue // "on average, how many ..."
 		case i <= 1 && c.kind == ckTime:
 			continue // "in 2025, how many ..."
-		case c.kind == ckWord && (c.is(cwAgg) && c.info.fn != "SUM" || c.is(cwDistinct)):
-			// "maximum kiosk rent", "distinct stall kinds": a figure or the
-			// kinds, asked without a verb (a bare table or column is left
-			// to the analyst's reading: "kiosks this week" counts them)
-			return true
 		}
 		return false
 	}
