@@ -87,7 +87,6 @@ var knownWrong = map[string]string{
 	"recordlabel/rl-tidewater-producers": "'who worked on Tidewater, and in what role' shows the distinct roles only, not the producers",
 	"recordlabel/rl-main-producer":       "'each album with the producer whose role is Producer' shows the album rows, not the producer's name",
 	// school (branch fresh13), first asked at main 04f83c6; none the gold's fault.
-	"school/sc-marcus-issued-2":    "'count the detentions issued by X' counts distinct issued_by (1), not the detentions",
 	"school/sc-robotics-members-2": "'the members of the Robotics club' lists club_member rows (ids), not the pupils' names",
 }
 

@@ -816,6 +816,11 @@ func (b *clauseBinder) bindItems(p *plan) error {
 			if err != nil {
 				return err
 			}
+			if e.kind == eAgg && e.fn == "COUNT" && e.distinct && e.col.fk != nil && it.agg.arg != nil && namesRowsOf(it.agg.arg.text, e.col.t) {
+				// "count the tickets issued by X": the tickets, not how
+				// many issuers they have
+				e = expr{kind: eCountAll}
+			}
 			if e.kind == eAgg && e.fn == "COUNT" && e.distinct && e.col.kind == catalog.KindFlag {
 				// "how many drivers" of a yes/no driver column: the rows
 				// that are, not its two values
@@ -832,6 +837,16 @@ func (b *clauseBinder) bindItems(p *plan) error {
 		}
 	}
 	return nil
+}
+
+// namesRowsOf: a phrase opens with the plural of t's noun ("tickets
+// sold by" of a ticket table's sold_by).
+func namesRowsOf(phrase string, t *table) bool {
+	ws, tw := strings.Fields(phrase), catalog.IdentifierWords(t.singular())
+	if len(ws) < 2 || len(tw) == 0 {
+		return false
+	}
+	return ws[0] != catalog.Singular(ws[0]) && catalog.Singular(ws[0]) == tw[len(tw)-1]
 }
 
 // namesKey: the question names the column as a key ("courier id", "the
