@@ -376,6 +376,8 @@ func (b *clauseBinder) explain(p *plan) string {
 		switch s.e.kind {
 		case eCountAll:
 			what = append(what, "the number of "+p.root.name+" rows")
+		case ePercent:
+			what = append(what, "the percentage of "+p.root.name+" rows meeting the condition")
 		case eAgg:
 			what = append(what, fmt.Sprintf("the %s of %s", strings.ToLower(fnWord(s.e.fn)), s.e.col.ref()))
 		case eCol:

@@ -414,6 +414,9 @@ func checkAnswered(t *testing.T, e *env, g *Generator, cases []ruleCase) {
 		if err := sameRowsLoose(e.rows(t, plan.SQL), e.rows(t, c.want), c.ordered); err != nil {
 			t.Errorf("%q wrong: %v\n  sql:  %s\n  want: %s", c.q, err, plan.SQL, c.want)
 		}
+		if strings.HasPrefix(plan.Explanation, "Shows .") || strings.HasPrefix(plan.Explanation, "Shows ,") || plan.Explanation == "" {
+			t.Errorf("%q: the explanation says nothing of what is shown: %q", c.q, plan.Explanation)
+		}
 	}
 }
 
