@@ -1,0 +1,6 @@
+//go:build !race
+
+package evaluation
+
+// raceDetector: this test binary was built with -race.
+const raceDetector = false
