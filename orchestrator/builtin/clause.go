@@ -451,11 +451,7 @@ func implausibleYear(conds []*cond) (*cond, float64) {
 		if x, n := implausibleYear(c.subs); x != nil {
 			return x, n
 		}
-		if c.e.kind != eCol || c.e.col == nil || !c.e.col.numeric || (c.kind != cValues && c.kind != cCmp) {
-			continue
-		}
-		ws := catalog.IdentifierWords(c.e.col.name)
-		if !slices.Contains(ws, "year") && !slices.Contains(ws, "yr") {
+		if c.e.kind != eCol || c.e.col == nil || !yearColumn(c.e.col) || (c.kind != cValues && c.kind != cCmp) {
 			continue
 		}
 		nums := append([]any{}, c.values...)

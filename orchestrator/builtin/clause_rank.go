@@ -74,6 +74,7 @@ func (b *clauseBinder) bindRank(p *plan) error {
 	if o.unit == unitAge && birthLike(col) {
 		desc = !desc // the oldest was born first
 	}
+	ranked := expr{kind: eCol, col: col, cast: col.textNumber()}
 	if rows := b.pluralRanked(); rows != nil && !b.q.limitSaid && b.q.offset == 0 {
 		// "which ferries have the fewest cabins": every ferry at the fewest,
 		// not one of them
@@ -85,8 +86,7 @@ func (b *clauseBinder) bindRank(p *plan) error {
 		if desc {
 			fn = "MAX"
 		}
-		e := expr{kind: eCol, col: col, cast: col.textNumber()}
-		p.where = append(p.where, &cond{kind: cSubAgg, e: e, op: "=", fn: fn, e2: e})
+		p.where = append(p.where, &cond{kind: cSubAgg, e: ranked, op: "=", fn: fn, e2: ranked})
 		p.limit = 0
 	}
 	if b.q.offset > 0 {
@@ -100,7 +100,7 @@ func (b *clauseBinder) bindRank(p *plan) error {
 		if desc {
 			op = "desc"
 		}
-		p.where = append(p.where, &cond{kind: cNth, e: expr{kind: eCol, col: col, cast: col.textNumber()}, op: op, a: float64(b.q.offset)})
+		p.where = append(p.where, &cond{kind: cNth, e: ranked, op: op, a: float64(b.q.offset)})
 		p.limit, p.offset = 0, 0
 		if len(p.sels) == 1 && p.sels[0].e.kind == eCol && p.sels[0].e.col == col {
 			p.distinct = true // the value once, however many rows hold it
@@ -108,7 +108,7 @@ func (b *clauseBinder) bindRank(p *plan) error {
 		return nil
 	}
 	p.where = append(p.where, &cond{kind: cNotNull, e: expr{kind: eCol, col: col}})
-	p.order = append(p.order, orderItem{sel: -1, e: expr{kind: eCol, col: col, cast: col.textNumber()}, desc: desc})
+	p.order = append(p.order, orderItem{sel: -1, e: ranked, desc: desc})
 	if k := col.t.key; k != nil && k != col && !b.q.distinct {
 		// ties in a stable order: by the key, the latest first for dates
 		p.order = append(p.order, orderItem{sel: -1, e: expr{kind: eCol, col: k}, desc: desc && (o.unit == unitDate || col.kind == catalog.KindDate)})

@@ -308,10 +308,11 @@ func (m *model) addTableWords() {
 			m.lex.addTable(w, t)
 		}
 		m.lex.addTable(ident, t)
-		if split := strings.Join(m.seg.TableWords(t.bare), " "); split != ident {
+		ws := m.seg.TableWords(t.bare)
+		if split := strings.Join(ws, " "); split != ident {
 			m.lex.addTable(split, t) // "donationline": donation line
 		}
-		if ws := m.seg.TableWords(t.bare); len(ws) > 1 && !t.view {
+		if len(ws) > 1 && !t.view {
 			h := catalog.Singular(ws[len(ws)-1])
 			heads[h] = append(heads[h], t)
 		}
