@@ -95,6 +95,7 @@ func (r *creader) readOrder() error {
 			continue
 		}
 		switch {
+		case r.thenOrder(i):
 		case c.is(cwOrderBy) && c.kind == ckWord:
 			r.use(c, "order")
 			j := r.next(i + 1)
@@ -180,6 +181,52 @@ func (r *creader) readOrder() error {
 		}
 	}
 	return nil
+}
+
+// thenOrder reads, at the "then" or "and" at i, a further sort key after
+// an order: "sorted by last name and then first name", "newest first, then
+// by name", "by length, then title". A key after a bare "and" is read only
+// where the question ends after it, so "sorted by age and their towns"
+// keeps the towns to show.
+func (r *creader) thenOrder(i int) bool {
+	c := r.at(i)
+	if len(r.q.order) == 0 || c.kind != ckWord || c.text != "then" && !(c.is(cwAnd) && c.text == "and") {
+		return false
+	}
+	if p := r.at(r.prev(i - 1)); p == nil || !strings.HasPrefix(p.role, "order") {
+		return false
+	}
+	used, then, j := []*chunk{c}, c.text == "then", r.next(i+1)
+	if t := r.at(j); !then && free(t) && t.kind == ckWord && t.text == "then" {
+		used, then, j = append(used, t), true, r.next(j+1)
+	}
+	if by := r.at(j); free(by) && by.is(cwBy) {
+		used, j = append(used, by), r.next(j+1)
+	}
+	t := r.term(j)
+	if !t.ok() || t.col == nil && t.agg == nil {
+		return false
+	}
+	o, end := &corder{col: t.col, agg: t.agg, dir: -1}, t.end
+	d := r.at(r.next(end))
+	if free(d) && d.is(cwDir) {
+		o.dir, o.unit = d.info.dir, d.info.unit
+		end = r.next(end) + 1
+	} else {
+		d = nil
+	}
+	if after := r.at(end); !then && after != nil && !after.stop {
+		return false
+	}
+	for _, u := range used {
+		r.use(u, "order")
+	}
+	r.useTerm(t, j, "order by")
+	if d != nil {
+		r.use(d, "order %s", dirWord(d.info))
+	}
+	r.q.order = append(r.q.order, o)
+	return true
 }
 
 // bare: an order with a direction and nothing to order by.

@@ -143,6 +143,10 @@ func breweryRules() []ruleCase {
 		{"List the batches whose style is not Stout.", `SELECT batch_id FROM batch WHERE style <> 'Stout'`, false},
 		{"Which hops were used in more than 10 batches?",
 			`SELECT h.hop_name FROM hop h JOIN batch_hop bh ON bh.hop_id = h.hop_id GROUP BY h.hop_id, h.hop_name HAVING COUNT(DISTINCT bh.batch_id) > 10`, false},
+		{"List the styles and brew quantities of the batches, sorted by style and then brew quantity descending.",
+			`SELECT style, BrewQty FROM batch ORDER BY style, BrewQty DESC`, true},
+		{"List the brewers' names and founding years, ordered by founding year, then name.",
+			`SELECT full_name, founded_year FROM brewer ORDER BY founded_year, full_name`, true},
 	}
 }
 
