@@ -162,3 +162,30 @@ func breweryQuestions() []question {
 	}
 	return qs
 }
+
+// TestNamePartWords: the parts of a person's name go by their other names
+// ("surname" for a last-name column, "given name" for a first-name one),
+// and a bare "and" after a sort key is a second key where the question ends.
+func TestNamePartWords(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rowing.db")
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`CREATE TABLE rower (rower_id INTEGER PRIMARY KEY, first_nm TEXT NOT NULL, LastName TEXT NOT NULL, seat INTEGER NOT NULL)`,
+		`INSERT INTO rower VALUES (1,'Ines','Moll',3),(2,'Jory','Abt',1),(3,'Kai','Moll',2),(4,'Lou','Abt',4)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"What different surnames do the rowers have?", `SELECT DISTINCT LastName FROM rower`, false},
+		{"List the rowers' family names and given names.", `SELECT LastName, first_nm FROM rower`, false},
+		{"List the rowers' surnames and forenames, sorted by surname and forename.",
+			`SELECT LastName, first_nm FROM rower ORDER BY LastName, first_nm`, true},
+	})
+}

@@ -356,6 +356,21 @@ var expansions = map[string][]string{
 	"dob":   {"date of birth", "birth date", "birthday"},
 }
 
+// samePart are the other names of the parts of a person's name.
+var samePart = func() map[string][]string {
+	out := map[string][]string{}
+	for _, g := range [][]string{{"last name", "surname", "family name"}, {"first name", "forename", "given name"}} {
+		for _, p := range g {
+			for _, x := range g {
+				if x != p {
+					out[p] = append(out[p], x)
+				}
+			}
+		}
+	}
+	return out
+}()
+
 // abbreviations are the short words identifiers use for a whole word
 // ("CaskQty", "est_price", "dept_name"): the column is also named with the
 // word in full. "no" stands for number only as the last word ("SerialNo").
@@ -456,6 +471,13 @@ func (m *model) addColumnWords() {
 				m.lex.addColumn(p, c, idStrength)
 				if !strings.HasPrefix(p, tw) {
 					m.lex.addColumn(tw+" "+p, c, strengthWord)
+				}
+			}
+			for _, p := range append([]string{ident}, spelledOut(ws)...) {
+				// "surname" for a last_name column, "given name" for a given_nm one
+				for _, x := range samePart[p] {
+					m.lex.addColumn(x, c, idStrength)
+					m.lex.addColumn(catalog.Plural(x), c, idStrength)
 				}
 			}
 			if len(ws) > 1 && (unitWords[ws[len(ws)-1]] || c.fk != nil && ws[len(ws)-1] == "id") {
