@@ -583,6 +583,15 @@ func (b *clauseBinder) column(c *chunk, prefer ...*table) (*column, error) {
 		}
 		return out
 	}
+	if t := b.ofTable(c); t != nil && catalog.Singular(c.text) == c.text {
+		// "the name of the buyer": the buyer's own column, or one of a row
+		// it points to; never one of the many rows linking to it ("the
+		// grades of student 7" may list them)
+		cands = pick(func(col *column) bool { _, ok := b.m.reach(t, col.t); return ok })
+		if len(cands) == 0 {
+			return nil, decline("%s has no column for %q", t.name, c.text).withHint("name one of its columns")
+		}
+	}
 	levels := []func(*column) bool{}
 	if t := b.besideTable(c); t != nil {
 		levels = append(levels, func(col *column) bool { return col.t == t })
@@ -710,6 +719,29 @@ func (b *clauseBinder) besideTable(c *chunk) *table {
 		}
 	}
 	return nil
+}
+
+// ofTable is the table named right after a column chunk by "of" ("the
+// name of the buyer"), whatever columns it has, or nil.
+func (b *clauseBinder) ofTable(c *chunk) *table {
+	cs := chunkList(b.q.cs)
+	k := cs.index(c) + 1
+	for k < len(cs) && cs[k].kind == ckWord && softWords[cs[k].text] {
+		k++
+	}
+	if k >= len(cs) || cs[k].kind != ckWord || cs[k].text != "of" {
+		return nil
+	}
+	for k++; k < len(cs) && cs[k].kind == ckWord && softWords[cs[k].text]; k++ {
+	}
+	if k >= len(cs) || !cs[k].isTable() || cs[k].isColumn() {
+		return nil
+	}
+	t, err := b.tableOf(cs[k])
+	if err != nil {
+		return nil
+	}
+	return t
 }
 
 // reachable: the root joins t many-to-one (or t is the root).

@@ -749,8 +749,8 @@ func (r *creader) readExists() error {
 			if nx := r.at(r.next(k + 1)); nx != nil && (free(nx) && (nx.isValue() || nx.kind == ckLit || nx.is(cwNamed) || nx.is(cwCmp) || nx.kind == ckNum)) {
 				continue // "have a type 'x'": a value of the table follows
 			}
-			if len(r.q.conds) > 0 || r.tableBefore(i) == nil {
-				continue
+			if len(r.q.conds) > 0 || r.tableBefore(i) == nil || c.is(cwLink) && r.adjectiveVerb(i, true) {
+				continue // "on a shaded kiosk": a state, not the link
 			}
 			r.use(c, "%s", c.text)
 			r.use(t, "related rows")

@@ -441,8 +441,10 @@ func (r *creader) rankByContext(i int, c *chunk, o *corder) error {
 		pv := r.at(r.prev(i - 1))
 		o.colDirect = r.verbColumn(pv, false)
 		r.use(pv, "ranked by %s", o.colDirect.name)
-	case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i) && (clauseWords[r.at(r.prev(i-1)).text].cw != cwLink || r.verbColumn(r.at(r.prev(i-1)), true) != nil) && !participleLike(r.at(r.prev(i-1)).text):
-		// "which T weighs the most": of the rows themselves, a verb I don't know
+	case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i) && (clauseWords[r.at(r.prev(i-1)).text].cw != cwLink || r.verbColumn(r.at(r.prev(i-1)), true) != nil) && !participleLike(r.at(r.prev(i-1)).text) ||
+		r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i) && amountVerbs[r.at(r.prev(i-1)).text]:
+		// "which T weighs the most": of the rows themselves, a verb I don't
+		// know; "which T is paid the least": an amount, not a count of links
 		return decline("I don't know what %q means here", r.at(r.prev(i-1)).text).
 			withHint("name the column to rank by, e.g. with the highest followed by a column")
 	case r.q.which != nil && c.info.unit == "" && r.linkVerbBefore(i):
@@ -1067,6 +1069,10 @@ func (r *creader) hasAggregate() bool {
 
 // participleLike: a past participle ("observed", "taken"): a passive
 // verb, whose rows are linked to the ones ranked.
+// amountVerbs say how much a row is worth or measures, not how often rows
+// link to it ("which kiosk is paid the least" ranks a fee, not visits).
+var amountVerbs = setOf("paid", "priced", "charged", "valued", "rated", "scored", "weighed", "earned", "billed", "costed", "insured", "taxed", "funded")
+
 func participleLike(w string) bool {
 	return strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en") || irregularParticiples[w] != [2]string{}
 }

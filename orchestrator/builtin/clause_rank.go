@@ -454,7 +454,12 @@ func (r *creader) leftovers(b *clauseBinder) error {
 				c.role = "filler"
 			}
 		case (c.kind == ckWord || weakColumn(c)) && c.is(cwLink) && (r.linksForward(i) || r.conditionAfter(i) || r.lastWord(i) && r.afterName(i) && related):
-			if b != nil {
+			if pv := r.at(i - 1); b != nil && (r.adjectiveVerb(i, related) || pv != nil && pv.kind == ckWord && pv.text == "whose") {
+				// "the shaded kiosks" on one table, "on a shaded kiosk": a
+				// state of the rows I could not read, not a link to other
+				// rows; "whose lead is X": a column I do not know
+				unused = append(unused, c.text)
+			} else if b != nil {
 				c.role = "the link between the rows"
 			}
 		default:
@@ -469,6 +474,18 @@ func (r *creader) leftovers(b *clauseBinder) error {
 			withHint("rephrase without it, or name the column it is about")
 	}
 	return nil
+}
+
+// adjectiveVerb: the link verb at i stands before a table as an adjective
+// ("on a shaded kiosk"), or names no second table in a plan of one ("the
+// covered stages"): it says a state of the rows, not a link.
+func (r *creader) adjectiveVerb(i int, related bool) bool {
+	c, nx := r.at(i), r.at(r.next(i+1))
+	if nx == nil || !nx.isTable() || strings.Contains(c.text, " ") || dateVerbs[c.text] != nil {
+		return false
+	}
+	pv := r.at(i - 1)
+	return !related || pv != nil && pv.kind == ckWord && softWords[pv.text]
 }
 
 // showsAfter: the chunk after i is a column shown.

@@ -86,6 +86,11 @@ func TestEveryWordRules(t *testing.T) {
 		"Which Stout batches have the highest brew quantity?",                  // every one at the top among the Stouts
 		"Which brewers were founded in year 7?",                                // 7 is no year: another column's number
 		"Which hops were used by Ada Brook?",                                   // a person linked through batches: brewer or taster?
+		"Which brewer is paid the least?",                                      // an amount the schema lacks, not a count of batches
+		"What is the total brew quantity of the covered batches?",              // a state of the batches, not a link
+		"Which hops are used in a covered batch?",                              // the same, before the linked table
+		"Give the name of batch 7.",                                            // a batch has no name; its hops' names are not its own
+		"List the brewers whose lead is Ada Brook.",                            // no lead column; not the link of a verb
 	}
 	for _, mode := range []string{"schema only", "drafted catalog"} {
 		t.Run(mode, func(t *testing.T) {

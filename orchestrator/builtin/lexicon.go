@@ -385,7 +385,7 @@ var abbreviations = map[string][]string{
 	"max": {"maximum"}, "min": {"minimum"}, "tot": {"total"}, "wt": {"weight"}, "ht": {"height"},
 	"lat": {"latitude"}, "lng": {"longitude"}, "lon": {"longitude"}, "pos": {"position"},
 	"acct": {"account"}, "elev": {"elevation"}, "freq": {"frequency"}, "bal": {"balance"},
-	"fname": {"first name"}, "lname": {"last name"}, "dob": {"date of birth"}, "nm": {"name"}, "lbl": {"label"},
+	"fname": {"first name"}, "lname": {"last name"}, "fnm": {"first name"}, "lnm": {"last name"}, "dob": {"date of birth"}, "nm": {"name"}, "lbl": {"label"},
 }
 
 // eventDateNames name a date column called by its event's participle

@@ -153,11 +153,6 @@ var noCatalogWrong = map[string]string{
 	// school (fresh, first asked at main 04f83c6): all in knownWrong too but sc-unused-subjects (right with the catalog);
 	// sc-decline-11 is a must-decline question answered (listed here, the test reads it as known).
 	"sc-robotics-members-2": "'the members of the Robotics club' lists club_member rows (ids), not the pupils' names",
-	// festival (fresh, first asked at main 4159b8a): all in knownWrong too (fv-report-priti-2 is declined here).
-	"fv-covered-cap":  "'the combined capacity of the covered stages' sums every stage: 'covered' (cvrd = 'Y') is dropped",
-	"fv-lowest-fee":   "'which act is paid the least' ranks the acts by their number of performances, not by fee_amt",
-	"fv-buyer-17-2":   "'the name of the buyer with id 17' shows the names of the tiers buyer 17 ordered, not fnm and lnm",
-	"fv-covered-acts": "'acts that perform on a covered stage' drops 'covered' (cvrd = 'Y'): every act that performs",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
