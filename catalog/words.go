@@ -10,8 +10,34 @@ import (
 // customer, id; "HTTPServer" → http, server), snake_case and kebab-case,
 // spaces ("Order Details"), and the quoting of any dialect ("[Order
 // Details]", `"order details"`, "`x`"). Digits form their own words
-// ("address2" → address, 2). A schema prefix ("sales.orders") is dropped.
+// ("address2" → address, 2). A schema prefix ("sales.orders") is dropped,
+// and so is a legacy type prefix in lower camelCase ("strLabel" → label,
+// "intLaneID" → lane, id, "tblKiosk" → kiosk; also "tbl_kiosk").
 func IdentifierWords(ident string) []string {
+	words := identifierWords(ident)
+	if len(words) < 2 || !typePrefixes[words[0]] {
+		return words
+	}
+	r := []rune(strings.TrimLeft(ident, "[\"`' "))
+	if i := strings.LastIndexByte(ident, '.'); i >= 0 && !strings.ContainsAny(ident, `["`+"`") {
+		r = []rune(ident[i+1:])
+	}
+	n := len(words[0])
+	if len(r) > n && unicode.IsLower(r[0]) && (unicode.IsUpper(r[n]) || words[0] == "tbl" && r[n] == '_') {
+		return words[1:]
+	}
+	return words
+}
+
+// typePrefixes are the lower-case prefixes of legacy (Hungarian) naming:
+// the type of a column or the kind of object, not a word of its name.
+var typePrefixes = map[string]bool{
+	"str": true, "int": true, "lng": true, "dt": true, "dtm": true, "bit": true, "bln": true, "ysn": true,
+	"flt": true, "dbl": true, "dec": true, "cur": true, "mny": true, "txt": true, "sng": true, "byt": true,
+	"chr": true, "tbl": true, "vw": true,
+}
+
+func identifierWords(ident string) []string {
 	if i := strings.LastIndexByte(ident, '.'); i >= 0 && !strings.ContainsAny(ident, `["`+"`") {
 		ident = ident[i+1:]
 	}

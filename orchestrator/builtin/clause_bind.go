@@ -1429,7 +1429,34 @@ func (b *clauseBinder) shownOf(t *table) []*column {
 	for _, c := range b.labelCols(t) {
 		out = appendUnique(out, c)
 	}
+	if d := codeDescription(t); len(out) == 1 && d != nil {
+		// a codes table: its code and what the code stands for
+		out = append(out, d)
+	}
 	return out
+}
+
+// codeDescription is the one description column of a table keyed by a
+// text code with no name of its own ("kiosk_type": kind_code, kind_desc),
+// or nil.
+func codeDescription(t *table) *column {
+	if t.key == nil || t.key.numeric || len(t.label) > 0 || len(t.nameCols) > 0 {
+		return nil
+	}
+	var found *column
+	for _, c := range t.cols {
+		ws := catalog.IdentifierWords(c.name)
+		if c == t.key || c.numeric || c.boolean || c.dateType || len(ws) == 0 {
+			continue
+		}
+		if h := ws[len(ws)-1]; h == "desc" || h == "descr" || h == "description" {
+			if found != nil {
+				return nil
+			}
+			found = c
+		}
+	}
+	return found
 }
 
 // nameOf is a table's label as one expression: its name column, or its

@@ -323,6 +323,23 @@ func (m *model) coordinated(toks []token, i int) *chunk {
 	return &chunk{kind: ckSchema, ms: other.ms, j: i + 1}
 }
 
+// namesSchema: the token at i is a table's or a column's noun.
+func (m *model) namesSchema(toks []token, i int) bool {
+	if i >= len(toks) || m.lex == nil {
+		return false
+	}
+	for _, k := range []string{toks[i].w, toks[i].s} {
+		if e := m.lex.byKey[k]; e != nil {
+			for _, x := range e.ms {
+				if x.kind == mTable || x.kind == mColumn {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 func allColumns(e *lexEntry) bool {
 	for _, m := range e.ms {
 		if m.kind != mColumn {
@@ -336,7 +353,10 @@ func allColumns(e *lexEntry) bool {
 // a verb made of a table's name ("<table>ed", "<table>ing" → the table), or
 // unknown.
 func (m *model) unknownChunk(toks []token, i int) *chunk {
-	if t := m.verbTable(toks[i].w); t != nil {
+	if t := m.verbTable(toks[i].w); t != nil && !(strings.HasSuffix(toks[i].w, "ing") && m.namesSchema(toks, i+1)) {
+		// not "the timing kiosks", "timing hours": a word in -ing before a
+		// table's or a column's noun says what kind they are, not the rows
+		// of another table
 		return &chunk{kind: ckSchema, ms: []*meaning{{kind: mTable, t: t}}, j: i + 1, verb: true}
 	}
 	if m.lex != nil && len(toks[i].w) >= 5 {

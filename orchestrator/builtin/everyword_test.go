@@ -194,3 +194,44 @@ func TestNamePartWords(t *testing.T) {
 			`SELECT LastName, first_nm FROM rower ORDER BY LastName, first_nm`, true},
 	})
 }
+
+// TestLegacyNaming: a schema in legacy (Hungarian) naming — type prefixes
+// on every column, tbl on every table, a codes table described by a
+// description column — and a word in -ing before a noun that is not the
+// rows of the table the word is made from.
+func TestLegacyNaming(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "kiosks.db")
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`CREATE TABLE tblKioskType (strTypeCode TEXT PRIMARY KEY, strDescription TEXT NOT NULL)`,
+		`CREATE TABLE tblKiosk (intKioskID INTEGER PRIMARY KEY, strName TEXT NOT NULL,
+			strTypeCode TEXT NOT NULL REFERENCES tblKioskType(strTypeCode), intFloorArea INTEGER NOT NULL)`,
+		`CREATE TABLE tblTimer (intTimerID INTEGER PRIMARY KEY, strName TEXT NOT NULL)`,
+		`CREATE TABLE tblShift (intShiftID INTEGER PRIMARY KEY, intKioskID INTEGER NOT NULL REFERENCES tblKiosk(intKioskID),
+			intTimerID INTEGER NOT NULL REFERENCES tblTimer(intTimerID), dtDay TEXT NOT NULL)`,
+		`INSERT INTO tblKioskType VALUES ('FD','Food'),('NW','News'),('FL','Flowers')`,
+		`INSERT INTO tblKiosk VALUES (1,'Pier End','FD',12),(2,'Station','NW',8),(3,'Market','FD',15),(4,'Gate','NW',6)`,
+		`INSERT INTO tblTimer VALUES (1,'Ola Brandt'),(2,'Per Lund')`,
+		`INSERT INTO tblShift VALUES (1,1,1,'2025-01-03'),(2,1,2,'2025-01-04'),(3,2,1,'2025-02-01'),(4,3,1,'2025-02-02'),(5,3,2,'2025-03-09')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	e := newEnv(t, path, draftCatalog(t, path))
+	g := New(nil)
+	checkAnswered(t, e, g, []ruleCase{
+		{"What is the floor area of the kiosk named Station?", `SELECT intFloorArea FROM tblKiosk WHERE strName = 'Station'`, false},
+		{"How many kiosks are there of each kiosk type?",
+			`SELECT ty.strDescription, COUNT(*) FROM tblKiosk k JOIN tblKioskType ty ON ty.strTypeCode = k.strTypeCode GROUP BY ty.strTypeCode`, false},
+		{"List the kiosks in descending order of floor area.", `SELECT strName FROM tblKiosk ORDER BY intFloorArea DESC`, true},
+	})
+	checkDeclined(t, e, g, "drafted catalog", []string{
+		"How many timing shifts are there?", // a kind of shift, not the timers
+		"Number of timing days in 2025.",    // the same before a column's noun
+	})
+}
