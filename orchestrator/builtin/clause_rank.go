@@ -477,7 +477,7 @@ func (r *creader) leftovers(b *clauseBinder) error {
 }
 
 // adjectiveVerb: the link verb at i stands before a table as an adjective
-// ("on a shaded kiosk"), or names no second table in a plan of one ("the
+// ("on a shaded kiosk", after a preposition or another verb), or names no second table in a plan of one ("the
 // shaded kiosks"): it says a state of the rows, not a link.
 func (r *creader) adjectiveVerb(i int, related bool) bool {
 	c, nx := r.at(i), r.at(r.next(i+1))
@@ -485,8 +485,12 @@ func (r *creader) adjectiveVerb(i int, related bool) bool {
 		return false
 	}
 	pv := r.at(i - 1)
-	return !related || pv != nil && pv.kind == ckWord && softWords[pv.text]
+	return !related || pv != nil && (pv.kind == ckWord && (softWords[pv.text] || adjectivePreps[pv.text]) || pv.is(cwLink))
 }
+
+// adjectivePreps stand before a noun phrase: a verb form right after one
+// describes the noun ("on shaded kiosks", "take place on shaded kiosks").
+var adjectivePreps = setOf("on", "in", "at", "with", "from", "for", "to", "by", "into", "onto", "of")
 
 // showsAfter: the chunk after i is a column shown.
 func (r *creader) showsAfter(i int) bool {

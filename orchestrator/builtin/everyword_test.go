@@ -212,6 +212,8 @@ func TestLegacyNaming(t *testing.T) {
 		`CREATE TABLE tblTimer (intTimerID INTEGER PRIMARY KEY, strName TEXT NOT NULL)`,
 		`CREATE TABLE tblShift (intShiftID INTEGER PRIMARY KEY, intKioskID INTEGER NOT NULL REFERENCES tblKiosk(intKioskID),
 			intTimerID INTEGER NOT NULL REFERENCES tblTimer(intTimerID), dtDay TEXT NOT NULL)`,
+		`CREATE TABLE tblAppt (intApptID INTEGER PRIMARY KEY, intKioskID INTEGER NOT NULL REFERENCES tblKiosk(intKioskID), strFnm TEXT NOT NULL, strLnm TEXT NOT NULL)`,
+		`INSERT INTO tblAppt VALUES (1,1,'Ada','Moss'),(2,1,'Bo','Lind'),(3,2,'Cy','Moss')`,
 		`INSERT INTO tblKioskType VALUES ('FD','Food'),('NW','News'),('FL','Flowers')`,
 		`INSERT INTO tblKiosk VALUES (1,'Pier End','FD',12),(2,'Station','NW',8),(3,'Market','FD',15),(4,'Gate','NW',6)`,
 		`INSERT INTO tblTimer VALUES (1,'Ola Brandt'),(2,'Per Lund')`,
@@ -229,9 +231,12 @@ func TestLegacyNaming(t *testing.T) {
 		{"How many kiosks are there of each kiosk type?",
 			`SELECT ty.strDescription, COUNT(*) FROM tblKiosk k JOIN tblKioskType ty ON ty.strTypeCode = k.strTypeCode GROUP BY ty.strTypeCode`, false},
 		{"List the kiosks in descending order of floor area.", `SELECT strName FROM tblKiosk ORDER BY intFloorArea DESC`, true},
+		{"How many appointments are there?", `SELECT COUNT(*) FROM tblAppt`, false},
+		{"What are the last names of the appointments at Pier End?", `SELECT a.strLnm FROM tblAppt a JOIN tblKiosk k ON k.intKioskID = a.intKioskID WHERE k.strName = 'Pier End'`, false},
 	})
 	checkDeclined(t, e, g, "drafted catalog", []string{
-		"How many timing shifts are there?", // a kind of shift, not the timers
-		"Number of timing days in 2025.",    // the same before a column's noun
+		"How many timing shifts are there?",            // a kind of shift, not the timers
+		"Number of timing days in 2025.",               // the same before a column's noun
+		"How many shifts take place at shaded kiosks?", // a state of the kiosks, after a verb and a preposition
 	})
 }

@@ -14,7 +14,7 @@ var (
 	flagPrefixes  = setOf("is", "has", "can", "should", "was", "allow", "allows", "enabled", "active")
 	dateWords     = setOf("date", "time", "timestamp", "datetime", "birthday", "dob")
 	dateSuffixes  = setOf("at", "on")
-	labelWords    = setOf("name", "title", "label", "forename", "surname", "fname", "lname", "nm", "lbl")
+	labelWords    = setOf("name", "title", "label", "forename", "surname", "fname", "lname", "fnm", "lnm", "nm", "lbl")
 	textWords     = setOf("email", "mail", "phone", "fax", "address", "street", "url", "website", "web", "description", "comment", "comments", "note", "notes", "remark", "remarks", "text", "body", "message", "password", "hash", "image", "photo", "picture", "path", "file", "line", "lines", "bio", "summary", "content", "html", "json", "xml")
 	nonAdditive   = setOf("price", "rate", "ratio", "percent", "percentage", "pct", "discount", "avg", "average", "mean", "age", "score", "rating", "latitude", "longitude", "lat", "lng", "lon", "temperature", "temp", "margin", "milliseconds", "millis", "ms", "seconds", "minutes", "hours", "duration", "length", "runtime", "balance", "level", "weight", "height", "width", "depth", "size", "bytes", "rank", "position", "sequence", "seq", "version", "stars", "grade")
 	moneyWords    = setOf("price", "cost", "amount", "total", "revenue", "sales", "salary", "fee", "fees", "charge", "charges", "freight", "balance", "paid", "payment", "payments", "spend", "income", "profit", "tax", "subtotal", "wage", "wages", "budget", "credit", "debit", "turnover")
@@ -197,9 +197,9 @@ func pickLabel(t *table, labels []*column) []*column {
 	for _, c := range labels {
 		ws := catalog.IdentifierWords(c.name)
 		switch strings.Join(ws, " ") {
-		case "first name", "given name", "forename", "fname", "first", "first nm":
+		case "first name", "given name", "forename", "fname", "fnm", "first", "first nm":
 			first = c
-		case "last name", "family name", "surname", "lname", "last", "last nm":
+		case "last name", "family name", "surname", "lname", "lnm", "last", "last nm":
 			lastName = c
 		}
 	}

@@ -312,6 +312,9 @@ func (m *model) addTableWords() {
 		if split := strings.Join(ws, " "); split != ident {
 			m.lex.addTable(split, t) // "donationline": donation line
 		}
+		for _, p := range spelledOut(ws) {
+			m.lex.addTable(p, t) // "appt": appointments
+		}
 		if len(ws) > 1 && !t.view {
 			h := catalog.Singular(ws[len(ws)-1])
 			heads[h] = append(heads[h], t)
@@ -385,6 +388,8 @@ var abbreviations = map[string][]string{
 	"max": {"maximum"}, "min": {"minimum"}, "tot": {"total"}, "wt": {"weight"}, "ht": {"height"},
 	"lat": {"latitude"}, "lng": {"longitude"}, "lon": {"longitude"}, "pos": {"position"},
 	"acct": {"account"}, "elev": {"elevation"}, "freq": {"frequency"}, "bal": {"balance"},
+	"perf": {"performance"}, "ord": {"order"}, "appt": {"appointment"}, "txn": {"transaction"}, "veh": {"vehicle"},
+	"svc": {"service"}, "org": {"organisation", "organization"},
 	"fname": {"first name"}, "lname": {"last name"}, "fnm": {"first name"}, "lnm": {"last name"}, "dob": {"date of birth"}, "nm": {"name"}, "lbl": {"label"},
 }
 

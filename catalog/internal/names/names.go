@@ -89,14 +89,14 @@ func Label(toks []string) bool {
 func GivenName(toks []string) bool {
 	j := joined(toks)
 	return strings.HasSuffix(j, "firstname") || strings.HasSuffix(j, "givenname") || strings.HasSuffix(j, "forename") ||
-		strings.HasSuffix(j, "firstnm") || last(toks) == "fname" // abbreviated: "nm" for name, "fname"
+		strings.HasSuffix(j, "firstnm") || last(toks) == "fname" || last(toks) == "fnm" // abbreviated: "nm" for name, "fname", "fnm"
 }
 
 // FamilyName reports "Surname", "family_name", "patron_last_name", "lname".
 func FamilyName(toks []string) bool {
 	j := joined(toks)
 	return strings.HasSuffix(j, "lastname") || strings.HasSuffix(j, "surname") || strings.HasSuffix(j, "familyname") ||
-		strings.HasSuffix(j, "lastnm") || last(toks) == "lname"
+		strings.HasSuffix(j, "lastnm") || last(toks) == "lname" || last(toks) == "lnm"
 }
 
 var textWords = set("email", "mail", "url", "uri", "website", "web", "link", "homepage", "address", "street", "description", "desc",
