@@ -141,8 +141,21 @@ func (g *Generator) answerOn(m *model, question, reqDialect, reqToday string) re
 	case final:
 		return reading{err: err}
 	}
-	return g.analystAnswer(m, question, reqDialect, reqToday)
+	r := g.analystAnswer(m, question, reqDialect, reqToday)
+	if r.err != nil && isNoRequest(err) && !isFinal(r.err) {
+		// a bare noun phrase the analyst reading has no figure for ("kiosks
+		// opened before 1990", "names of kiosks with a roof"): the rows
+		// or columns it names, as if asked to show them; not where it
+		// understood the phrase and refused it ("total price of the kiosks")
+		if plan, _, cerr := m.clauseAnswer(impliedShow+question, m.pickToday(reqToday), dialect); cerr == nil {
+			return reading{plan: plan}
+		}
+	}
+	return r
 }
+
+// impliedShow opens a bare noun phrase as a request to show it.
+const impliedShow = "show "
 
 // analystAnswer runs the named steps of the analyst reading on one model.
 func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday string) reading {

@@ -689,7 +689,9 @@ func imperativeName(cs []*chunk) []*chunk {
 // month": a count) rather than a request.
 func (r *creader) readUnsupported() error {
 	if !r.asks() {
-		return notMine("not a request for columns or figures")
+		d := notMine("not a request for columns or figures")
+		d.noRequest = r.verbLessList()
+		return d
 	}
 	if r.givesRows() {
 		return finalDecline("this is a read-only assistant: it never changes data").
@@ -764,6 +766,27 @@ func (r *creader) asks() bool {
 		return false
 	}
 	return false
+}
+
+// verbLessList: the question is a list asked without a verb — rows or
+// columns, then "of", a participle or a comparison ("kiosks opened before
+// 1990", "names of kiosks with a roof", "kiosks larger than 20 square
+// metres"): the rows or columns it names, as if asked to show them.
+func (r *creader) verbLessList() bool {
+	k := r.next(0)
+	c := r.at(k)
+	if c == nil || c.kind != ckSchema || !(c.isTable() || c.isColumn() && !aggOpening(c)) {
+		return false
+	}
+	if ws := strings.Fields(c.text); len(ws) > 1 && c.isColumn() && participleLike(ws[len(ws)-1]) {
+		return true // one phrase: the rows' noun and their event's column
+	}
+	n := r.at(r.next(k + 1))
+	if n == nil {
+		return false
+	}
+	first := strings.Fields(n.text)[0]
+	return n.kind == ckWord && (first == "of" || n.is(cwCmp) || n.is(cwOrderBy) || n.is(cwDir)) || participleLike(first)
 }
 
 // sumOverReferrers declines a total or average of the root's column over

@@ -150,6 +150,8 @@ func breweryRules() []ruleCase {
 			`SELECT h.hop_name FROM hop h JOIN batch_hop bh ON bh.hop_id = h.hop_id GROUP BY h.hop_id, h.hop_name HAVING COUNT(DISTINCT bh.batch_id) > 10`, false},
 		{"List the styles and brew quantities of the batches, sorted by style and then brew quantity descending.",
 			`SELECT style, BrewQty FROM batch ORDER BY style, BrewQty DESC`, true},
+		{"names of brewers hired before 2012", `SELECT full_name FROM brewer WHERE hired_on < '2012-01-01'`, false},
+		{"styles of the batches with a taster", `SELECT style FROM batch WHERE taster_id IS NOT NULL`, false},
 		{"List the brewers' names and founding years, ordered by founding year, then name.",
 			`SELECT full_name, founded_year FROM brewer ORDER BY founded_year, full_name`, true},
 	}

@@ -21,9 +21,17 @@ type declineError struct {
 	// final: the reading understood every word and found their
 	// combination unanswerable; no other reading may answer instead
 	final bool
+	// noRequest: the question is a bare noun phrase, no request
+	noRequest bool
 }
 
 func (e *declineError) Error() string { return e.why }
+
+// isNoRequest: err says the question is a bare noun phrase.
+func isNoRequest(err error) bool {
+	var d *declineError
+	return errors.As(err, &d) && d.noRequest
+}
 
 func decline(format string, args ...any) *declineError {
 	return &declineError{why: fmt.Sprintf(format, args...)}

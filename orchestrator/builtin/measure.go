@@ -388,7 +388,7 @@ func (b *binder) measureFn(bm *boundMeasure, fn, text string) error {
 		case fn == "":
 			bm.fn = bm.d.agg
 		case fn == "SUM" && !bm.d.additive():
-			return decline("%q cannot be added up", text).withHint("try average %s", text)
+			return finalDecline("%q cannot be added up", text).withHint("try average %s", text)
 		case fn == "COUNT":
 			return decline("%q is a number to add up or average, not to count", text)
 		default:
@@ -400,10 +400,10 @@ func (b *binder) measureFn(bm *boundMeasure, fn, text string) error {
 		case fn == "" && c.additive():
 			bm.fn = "SUM"
 		case fn == "":
-			return decline("%q (%s) is a %s: it is averaged, not added up, and I won't guess which you want", text, c.ref(), measureNoun(c)).
+			return finalDecline("%q (%s) is a %s: it is averaged, not added up, and I won't guess which you want", text, c.ref(), measureNoun(c)).
 				withHint("ask for the average %s (or the highest / lowest %s)", text, text)
 		case fn == "SUM" && !c.additive():
-			return decline("%q (%s) is a %s: adding it up gives no meaningful figure", text, c.ref(), measureNoun(c)).
+			return finalDecline("%q (%s) is a %s: adding it up gives no meaningful figure", text, c.ref(), measureNoun(c)).
 				withHint("ask for the average %s", text)
 		case fn == "COUNT":
 			return decline("%q is a number to add up or average, not to count", text).
