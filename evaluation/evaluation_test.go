@@ -58,6 +58,7 @@ var floors = map[string]floor{
 	fixtures.Festival:    {untouched: 0.20}, // 72/356 (branch fresh16, written without reading the planner; first asked at main 4159b8a: 5 wrong, none the gold's fault)
 	fixtures.Observatory: {untouched: 0.37}, // 121/322 (branch fresh15, written without reading the planner; first asked at main 4159b8a: 15 wrong, none the gold's fault, one arguable)
 	fixtures.MotCentre:   {untouched: 0.27}, // 91/333 (branch fresh17, written without reading the planner; first asked at main 05029af: 14 wrong, none the gold's fault)
+	fixtures.Wildlife:    {untouched: 0.37}, // 127/339 (branch fresh18, written without reading the planner; first asked at main 05029af: 2 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -107,6 +108,9 @@ var knownWrong = map[string]string{
 	"motcentre/mc-retests-per-tester-2": "'for each tester, count the retests they did' shows the tester's identifier, not name_of_tester",
 	"motcentre/mc-top-retester":         "'which tester has carried out the most retests' shows the tester's identifier, not name_of_tester",
 	"motcentre/mc-defects-per-make-2":   "'number of recorded defects per vehicle make' groups by registration plate and counts distinct severities",
+	// wildlife (branch fresh18), first asked at main 05029af; none the gold's fault.
+	"wildlife/ws-zones-over-200-2": "'find zones with an area above 200 ha' shows the areas (\"area-ha\"), not the zones' names",
+	"wildlife/ws-not-lc-2":         "'list species whose status code is not LC' shows the status codes, not the species' common names",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

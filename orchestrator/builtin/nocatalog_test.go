@@ -168,12 +168,19 @@ var noCatalogWrong = map[string]string{
 	"mc-testers-20-2":        "'testers with over twenty appointments tested' counts through the retests' retesting tester (0 rows)",
 	"mc-sophie-vehicles-2":   "'plates tested by Sophie Marshall' reads the retests' retesting tester, not the appointment's tester",
 	"mc-defects-per-make-2":  "'recorded defects per vehicle make' groups by registration plate and counts distinct severities",
+	// wildlife (fresh, first asked at main 05029af): the first two are in knownWrong too; the rest are right with the catalog.
+	"ws-zones-over-200-2":      "'find zones with an area above 200 ha' shows the areas, not the zones' names",
+	"ws-not-lc-2":              "'list species whose status code is not LC' shows the status codes, not the species' common names",
+	"ws-per-species-2":         "the schema alone shows the species' key, not common-name (per species)",
+	"ws-most-animals":          "the schema alone shows the species' key, not common-name ('which species')",
+	"ws-animals-per-species-2": "the schema alone shows the species' key, not common-name (per species)",
+	"ws-sighted-20-2":          "the schema alone shows the species' key, not common-name ('find the species')",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
 // with the schema alone: what the planner achieves (raise it when it does
 // better; it may never fall).
-var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 89, "orchestra": 82, "permits": 79, "rescue": 51, "hangar": 42, "clinic": 125, "campus": 121, "marina": 115, "apiary": 108, "waterworks": 72, "foodbank": 87, "dig": 98, "skiresort": 105, "climbing": 131, "elections": 139, "theatre": 159, "pharmacy": 152, "busdepot": 128, "recordlabel": 134, "school": 112, "festival": 55, "observatory": 94, "motcentre": 81}
+var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 89, "orchestra": 82, "permits": 79, "rescue": 51, "hangar": 42, "clinic": 125, "campus": 121, "marina": 115, "apiary": 108, "waterworks": 72, "foodbank": 87, "dig": 98, "skiresort": 105, "climbing": 131, "elections": 139, "theatre": 159, "pharmacy": 152, "busdepot": 128, "recordlabel": 134, "school": 112, "festival": 55, "observatory": 94, "motcentre": 81, "wildlife": 118}
 
 func schemaOnlyRequest(tb testing.TB, path, today string) sqlgen.Request {
 	tb.Helper()
