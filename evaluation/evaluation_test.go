@@ -93,21 +93,8 @@ var knownWrong = map[string]string{
 	// observatory (branch fresh15), first asked at main 4159b8a (15 wrong then); none the gold's fault.
 	"observatory/ob-camera-tels": "'every camera along with the telescope it is on' lists the telescopes that carry a camera (every column), not the cameras' names",
 	"observatory/ob-per-filter":  "'exposures taken in each filter' keeps the NULL group of the unfiltered spectra as a seventh row (arguable: no filter is not a filter)",
-	// motcentre (branch fresh17), first asked at main 05029af; none the gold's fault.
-	"motcentre/mc-lift-bays-2":          "'list the numbers of the testing bays that have a lift' counts the bays (1 row) instead of listing their numbers",
-	"motcentre/mc-appts-per-bay-2":      "'number of test appointments per bay' counts distinct result_of_test ('test') per bay, not the appointments",
-	"motcentre/mc-appts-count":          "'how many test appointments' counts distinct result_of_test ('test'), 3, not the 180 appointments",
-	"motcentre/mc-appts-per-vehicle-2":  "'number of test appointments per registration plate' counts distinct result_of_test per plate, not the appointments",
-	"motcentre/mc-ford-appts-2":         "'count the test appointments of vehicles made by Ford' counts distinct result_of_test, not the appointments",
-	"motcentre/mc-vehicles-per-owner":   "'how many vehicles does each owner have' shows the owner's identifier, not first and last name",
-	"motcentre/mc-multi-owners":         "'which owners own more than one vehicle' shows the owner's identifier and a count, not the names",
-	"motcentre/mc-multi-owners-2":       "'the owners with at least two vehicles' shows the owner's identifier and a count, not the names",
-	"motcentre/mc-first-appt":           "'what was the first appointment, and when was it' shows the date and time only, not the appointment's identifier",
-	"motcentre/mc-testers-20-2":         "'testers with over twenty appointments tested' counts appointments through the retests' retesting tester (0 rows)",
-	"motcentre/mc-sophie-vehicles-2":    "'registration plates tested by Sophie Marshall' reads the retests' retesting tester, not the appointment's tester (5 rows, not 11)",
-	"motcentre/mc-retests-per-tester-2": "'for each tester, count the retests they did' shows the tester's identifier, not name_of_tester",
-	"motcentre/mc-top-retester":         "'which tester has carried out the most retests' shows the tester's identifier, not name_of_tester",
-	"motcentre/mc-defects-per-make-2":   "'number of recorded defects per vehicle make' groups by registration plate and counts distinct severities",
+	// motcentre (branch fresh17), first asked at main 05029af (14 wrong then); none the gold's fault.
+	"motcentre/mc-first-appt": "'what was the first appointment, and when was it' shows the date and time only, not the appointment's identifier",
 	// wildlife (branch fresh18), first asked at main 05029af; none the gold's fault.
 	"wildlife/ws-zones-over-200-2": "'find zones with an area above 200 ha' shows the areas (\"area-ha\"), not the zones' names",
 	"wildlife/ws-not-lc-2":         "'list species whose status code is not LC' shows the status codes, not the species' common names",

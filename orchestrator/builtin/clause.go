@@ -912,7 +912,7 @@ func (r *creader) readLead() error {
 			switch nx := r.at(r.next(i + 1)); {
 			case nx.isTable() && !nx.is(cwAgg):
 				r.q.which = nx
-			case nx.isColumn() && nx.kind == ckSchema && nx.info.cw == cwNone:
+			case nx.isColumn() && nx.kind == ckSchema && (nx.info.cw == cwNone || nx.info.cw == cwLink && !nx.isTable()):
 				r.q.whichCol = nx
 			}
 		}

@@ -1278,12 +1278,26 @@ func (b *clauseBinder) finish(p *plan) error {
 // no table ("list categories", "what regions are there"): the kinds, once
 // each.
 func (b *clauseBinder) kindsOnly(p *plan) bool {
-	if len(b.namedTables()) > 0 || len(p.sels) == 0 || len(p.order) > 0 {
+	if len(b.namedTables()) > 0 || len(p.sels) == 0 {
 		return false
 	}
+	for _, o := range p.order {
+		if o.sel < 0 && !(o.e.kind == eCol && selects(p, o.e.col)) {
+			return false // ordered by something not shown: the rows
+		}
+	}
+	for _, c := range b.q.cs {
+		if c.kind == ckWord && (c.text == "every" || c.text == "each") {
+			return false // "every account holder": each row's
+		}
+	}
 	for _, s := range p.sels {
-		if s.e.kind != eCol || s.e.col.isKey() || s.e.col.kind != catalog.KindAttribute || len(s.e.col.values) == 0 && !s.e.col.valueSet {
+		c := s.e.col
+		if s.e.kind != eCol || c.isKey() || slices.Contains(b.labelCols(c.t), c) {
 			return false
+		}
+		if c.kind != catalog.KindAttribute || len(c.values) == 0 && !c.valueSet {
+			return false // a kind the catalog knows the values of ("all kiosk makes")
 		}
 	}
 	return true

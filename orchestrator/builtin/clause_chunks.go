@@ -193,6 +193,10 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 		}
 		c.text, c.orig = strings.Join(text, " "), orig.String()
 		c.stop, c.hyphen = toks[c.i].stop, toks[c.i].hyphen
+		if c.kind == ckWord && c.info.cw == cwCount && slices.Contains(strings.Fields(c.text), "numbers") {
+			// "the numbers of the kiosks": their numbers, not how many
+			c.info = cinfo{}
+		}
 		if c.kind == ckWord && c.info.cw == cwNone && m.databaseWord(c.text) {
 			// "the allotment sites": the database's own name
 			c.info = cinfo{cw: cwFiller}

@@ -91,7 +91,7 @@ func init() {
 		"look up", "show me", "give me", "tell me", "list out", "get me", "showing", "displaying", "listing", "giving",
 		"returning")
 	cw(cwCount, "how many", "number of", "count", "count of", "the number of", "total number of",
-		"no of", "num of", "numbers of", "the count of", "the total number of", "how many times")
+		"no of", "num of", "the count of", "the total number of", "how many times")
 	cwWith(cinfo{cw: cwAgg, fn: "AVG"}, "average", "avg", "mean", "average of", "the average of")
 	cwWith(cinfo{cw: cwAgg, fn: "MAX"}, "maximum", "max", "maximum of", "largest value of")
 	cwWith(cinfo{cw: cwAgg, fn: "MIN"}, "minimum", "min", "minimum of", "smallest value of")

@@ -1,6 +1,9 @@
 package builtin
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // kw is a piece of built-in analyst English.
 type kw int
@@ -296,8 +299,8 @@ func matchKeyword(toks []token, i int) (int, kwInfo) {
 		if info, ok := keywords[b.String()]; ok {
 			return n, info
 		}
-		if info, ok := keywords[s.String()]; ok {
-			return n, info
+		if info, ok := keywords[s.String()]; ok && !(info.kw == kwCount && slices.ContainsFunc(toks[i:i+n], func(t token) bool { return t.w == "numbers" })) {
+			return n, info // "the numbers of the kiosks" are not how many
 		}
 	next:
 	}

@@ -244,3 +244,51 @@ func TestLegacyNaming(t *testing.T) {
 		"How many shifts take place at shaded kiosks?", // a state of the kiosks, after a verb and a preposition
 	})
 }
+
+// TestVerboseNaming: identifiers written out in words ("name_of_site",
+// "first_name_of_staff"), tables named by a phrase or a noun and its
+// participle ("kiosk_inspection_visits", "site_repairs_logged"), and the
+// readings that must decline there: a column word two tables share, a noun
+// two tables' names hold, two keys to the same table on a closer bridge.
+func TestVerboseNaming(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "verbose.db")
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`CREATE TABLE kiosk_sites (identifier_of_site INTEGER PRIMARY KEY, name_of_site TEXT NOT NULL, category_of_site TEXT NOT NULL)`,
+		`CREATE TABLE repair_kinds (repair_code TEXT PRIMARY KEY, description_of_repair TEXT NOT NULL, category_of_repair TEXT NOT NULL)`,
+		`CREATE TABLE site_repairs_logged (identifier_of_log INTEGER PRIMARY KEY, identifier_of_site INTEGER NOT NULL REFERENCES kiosk_sites(identifier_of_site),
+			repair_code TEXT NOT NULL REFERENCES repair_kinds(repair_code), cost_of_repair REAL NOT NULL)`,
+		`CREATE TABLE kiosk_staff (identifier_of_staff INTEGER PRIMARY KEY, first_name_of_staff TEXT NOT NULL, last_name_of_staff TEXT NOT NULL)`,
+		`CREATE TABLE kiosk_inspection_visits (identifier_of_visit INTEGER PRIMARY KEY, identifier_of_site INTEGER NOT NULL REFERENCES kiosk_sites(identifier_of_site),
+			identifier_of_inspector INTEGER NOT NULL REFERENCES kiosk_staff(identifier_of_staff),
+			identifier_of_second_inspector INTEGER REFERENCES kiosk_staff(identifier_of_staff))`,
+		`CREATE TABLE visit_reviews (identifier_of_review INTEGER PRIMARY KEY, identifier_of_visit INTEGER NOT NULL REFERENCES kiosk_inspection_visits(identifier_of_visit),
+			identifier_of_reviewer INTEGER NOT NULL REFERENCES kiosk_staff(identifier_of_staff))`,
+		`INSERT INTO kiosk_sites VALUES (1,'Quay','harbour'),(2,'Mill','town'),(3,'Dune','harbour')`,
+		`INSERT INTO repair_kinds VALUES ('RF','roof','structure'),('LK','lock','security'),('GL','glass','structure')`,
+		`INSERT INTO site_repairs_logged VALUES (1,1,'RF',120),(2,1,'LK',40),(3,2,'GL',75)`,
+		`INSERT INTO kiosk_staff VALUES (1,'Ada','Moss'),(2,'Bo','Lind'),(3,'Cy','Park')`,
+		`INSERT INTO kiosk_inspection_visits VALUES (1,1,1,2),(2,2,2,NULL),(3,3,1,3)`,
+		`INSERT INTO visit_reviews VALUES (1,1,3),(2,3,2)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	e := newEnv(t, path, draftCatalog(t, path))
+	g := New(nil)
+	checkAnswered(t, e, g, []ruleCase{
+		{"How many inspection visits are there?", `SELECT COUNT(*) FROM kiosk_inspection_visits`, false},
+		{"What is the category of the site named Mill?", `SELECT category_of_site FROM kiosk_sites WHERE name_of_site = 'Mill'`, false},
+		{"List the staff's first names.", `SELECT first_name_of_staff FROM kiosk_staff`, false},
+	})
+	checkDeclined(t, e, g, "drafted catalog", []string{
+		"Which categories have at least two repair codes?", // the sites' categories or the repairs'?
+		"List the numbers of the kiosk sites.",             // their numbers, not how many
+		"List the names of the sites Bo Lind inspected.",   // inspector, second inspector, or reviewer?
+	})
+}

@@ -188,6 +188,15 @@ func inferLabelFrom(t *table) []*column {
 	return pickLabel(t, labels)
 }
 
+// ofHead is the words before an "of" that says whose they are
+// ("first_name_of_guest" → first, name).
+func ofHead(ws []string) []string {
+	if i := slices.Index(ws, "of"); i > 0 && i < len(ws)-1 {
+		return ws[:i]
+	}
+	return ws
+}
+
 func pickLabel(t *table, labels []*column) []*column {
 	if len(labels) <= 1 {
 		return labels
@@ -195,7 +204,7 @@ func pickLabel(t *table, labels []*column) []*column {
 	tw := catalog.IdentifierWords(t.singular())
 	var first, lastName *column
 	for _, c := range labels {
-		ws := catalog.IdentifierWords(c.name)
+		ws := ofHead(catalog.IdentifierWords(c.name))
 		switch strings.Join(ws, " ") {
 		case "first name", "given name", "forename", "fname", "fnm", "first", "first nm":
 			first = c
@@ -208,13 +217,13 @@ func pickLabel(t *table, labels []*column) []*column {
 		return []*column{first, lastName}
 	}
 	for _, c := range labels {
-		if ws := catalog.IdentifierWords(c.name); len(ws) == 2 && ws[1] == "name" && (ws[0] == "full" || ws[0] == "display") {
+		if ws := ofHead(catalog.IdentifierWords(c.name)); len(ws) == 2 && ws[1] == "name" && (ws[0] == "full" || ws[0] == "display") {
 			// a person's whole name (a "Title" beside it is Dr or Mr)
 			return []*column{c}
 		}
 	}
 	for _, c := range labels {
-		ws := catalog.IdentifierWords(c.name)
+		ws := ofHead(catalog.IdentifierWords(c.name))
 		head := ws[len(ws)-1]
 		switch {
 		case len(ws) == 1 && (head == "name" || head == "title"):

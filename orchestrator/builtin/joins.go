@@ -151,25 +151,34 @@ func (m *model) reach(from, to *table) (int, bool) {
 
 // bridge finds a table from which every one of the tables is reachable
 // through many-to-one keys (a fact table joining them), the closest one
-// (fewest hops in total); nil when none or two equally close.
+// (fewest hops in total); nil when none, two equally close, or a table as
+// close that joins them by one of two keys (an appointment's tester or its
+// second checker: a retest's tester is not the one meant).
 func (m *model) bridge(ts []*table) *table {
 	var best *table
-	bestHops, tie := 1<<30, false
+	bestHops, tie, ambHops := 1<<30, false, 1<<30
 	for _, r := range m.tables {
 		if r.view {
 			continue
 		}
 		ps, amb := m.paths(r)
-		hops, ok := 0, true
+		hops, ok, twoWays := 0, true, false
 		for _, t := range ts {
 			p, in := ps[t]
-			if !in || amb[t] {
+			if !in {
 				ok = false
 				break
 			}
+			twoWays = twoWays || amb[t]
 			hops += len(p)
 		}
 		if !ok {
+			continue
+		}
+		if twoWays {
+			// this table joins them too, by one of two keys: a farther
+			// table is not the one meant
+			ambHops = min(ambHops, hops)
 			continue
 		}
 		switch {
@@ -179,7 +188,7 @@ func (m *model) bridge(ts []*table) *table {
 			tie = true
 		}
 	}
-	if tie {
+	if tie || ambHops <= bestHops {
 		return nil
 	}
 	return best

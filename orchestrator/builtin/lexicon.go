@@ -319,6 +319,18 @@ func (m *model) addTableWords() {
 			h := catalog.Singular(ws[len(ws)-1])
 			heads[h] = append(heads[h], t)
 		}
+		if n := len(ws); n > 1 && !t.view && participleLike(ws[n-1]) {
+			// "defects" of defects_logged: the noun before the participle
+			h := strings.Join(append(slices.Clone(ws[:n-2]), catalog.Singular(ws[n-2])), " ")
+			if !m.otherTableSays(t, catalog.Singular(ws[n-2])) {
+				heads[h] = append(heads[h], t)
+			}
+		}
+		for k := 1; k < len(ws)-1 && !t.view; k++ {
+			// "repair visits" of kiosk_repair_visits
+			h := strings.Join(append(slices.Clone(ws[k:len(ws)-1]), catalog.Singular(ws[len(ws)-1])), " ")
+			heads[h] = append(heads[h], t)
+		}
 	}
 	for h, ts := range heads {
 		if len(ts) == 1 && m.lex.byKey[h] == nil && !stopwords[h] {
@@ -344,6 +356,22 @@ func (m *model) addTableWords() {
 			m.lex.addTable(catalog.Plural(w), ts[0])
 		}
 	}
+}
+
+// otherTableSays: a table other than t has the word w in its name (the
+// "defects" of kiosk_defects_logged could be those of defect_kinds).
+func (m *model) otherTableSays(t *table, w string) bool {
+	for _, o := range m.tables {
+		if o == t || o.view {
+			continue
+		}
+		for _, x := range m.seg.TableWords(o.bare) {
+			if catalog.Singular(x) == w {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unitWords end identifiers with the unit of their values ("hops_kg",
@@ -478,6 +506,14 @@ func (m *model) addColumnWords() {
 					m.lex.addColumn(tw+" "+p, c, strengthWord)
 				}
 			}
+			if k := slices.Index(ws, "of"); k > 0 && k < len(ws)-1 {
+				// "name_of_guest": "guest name", and "name" as a head noun
+				head, whose := strings.Join(ws[:k], " "), strings.Join(ws[k+1:], " ")
+				m.lex.addColumn(whose+" "+head, c, idStrength)
+				if k > 1 {
+					m.lex.addColumn(head, c, strengthHead)
+				}
+			}
 			for _, p := range append([]string{ident}, spelledOut(ws)...) {
 				// "surname" for a last_name column, "given name" for a given_nm one
 				for _, x := range samePart[p] {
@@ -527,7 +563,8 @@ func (m *model) addColumnWords() {
 				// "opened", "built": the year or date of the event
 				m.addEventWords(c, ws[0])
 			}
-			head := ws[len(ws)-1]
+			hw := ofHead(ws) // "category_of_kiosk": a category
+			head := hw[len(hw)-1]
 			_, isKeyword := keywords[head]
 			if len(ws) > 1 && head != "id" && head != "key" && head != "count" && head != "number" && !stopwords[head] && !isKeyword && !unitWords[head] {
 				// not "count" of a booth count, nor "number" of a phone

@@ -37,6 +37,15 @@ func hasAny(toks []string, words map[string]bool) string {
 // Join reads glued words too: "firstname", "lastname", "postcode".
 func joined(toks []string) string { return strings.Join(toks, "") }
 
+// Head is the words before an "of" that names whose they are
+// ("first_name_of_guest" → first, name): what the identifier is.
+func Head(toks []string) []string {
+	if i := slices.Index(toks, "of"); i > 0 && i < len(toks)-1 {
+		return toks[:i]
+	}
+	return toks
+}
+
 var (
 	idSuffix = set("id", "key", "code", "uuid", "guid", "sku", "isbn", "ean", "upc", "gtin", "iban", "pk", "fk", "ref")
 	// numberSuffix marks "invoice no", "order number": identifiers when the
@@ -75,6 +84,7 @@ var labelWords = set("name", "nm", "lbl", "serial", "title", "label", "caption",
 // Label reports whether the words name a row in words ("Name", "product_name",
 // "Title", "full name"), not a first or last name on its own.
 func Label(toks []string) bool {
+	toks = Head(toks)
 	if GivenName(toks) || FamilyName(toks) {
 		return false
 	}
@@ -87,16 +97,16 @@ func Label(toks []string) bool {
 
 // GivenName reports "Forename", "given_name", "patron_first_name", "fname".
 func GivenName(toks []string) bool {
-	j := joined(toks)
+	j := joined(Head(toks))
 	return strings.HasSuffix(j, "firstname") || strings.HasSuffix(j, "givenname") || strings.HasSuffix(j, "forename") ||
-		strings.HasSuffix(j, "firstnm") || last(toks) == "fname" || last(toks) == "fnm" // abbreviated: "nm" for name, "fname", "fnm"
+		strings.HasSuffix(j, "firstnm") || last(Head(toks)) == "fname" || last(Head(toks)) == "fnm" // abbreviated: "nm" for name, "fname", "fnm"
 }
 
 // FamilyName reports "Surname", "family_name", "patron_last_name", "lname".
 func FamilyName(toks []string) bool {
-	j := joined(toks)
+	j := joined(Head(toks))
 	return strings.HasSuffix(j, "lastname") || strings.HasSuffix(j, "surname") || strings.HasSuffix(j, "familyname") ||
-		strings.HasSuffix(j, "lastnm") || last(toks) == "lname" || last(toks) == "lnm"
+		strings.HasSuffix(j, "lastnm") || last(Head(toks)) == "lname" || last(Head(toks)) == "lnm"
 }
 
 var textWords = set("email", "mail", "url", "uri", "website", "web", "link", "homepage", "address", "street", "description", "desc",
