@@ -95,9 +95,7 @@ var knownWrong = map[string]string{
 	"observatory/ob-per-filter":  "'exposures taken in each filter' keeps the NULL group of the unfiltered spectra as a seventh row (arguable: no filter is not a filter)",
 	// motcentre (branch fresh17), first asked at main 05029af (14 wrong then); none the gold's fault.
 	"motcentre/mc-first-appt": "'what was the first appointment, and when was it' shows the date and time only, not the appointment's identifier",
-	// wildlife (branch fresh18), first asked at main 05029af; none the gold's fault.
-	"wildlife/ws-zones-over-200-2": "'find zones with an area above 200 ha' shows the areas (\"area-ha\"), not the zones' names",
-	"wildlife/ws-not-lc-2":         "'list species whose status code is not LC' shows the status codes, not the species' common names",
+	// wildlife (branch fresh18), first asked at main 05029af: its 2 wrong answers are now right.
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

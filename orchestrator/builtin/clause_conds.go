@@ -117,7 +117,7 @@ func (r *creader) numberText(i, end int) string {
 // unitNouns name the unit of a number: "20 square meters", "5 kg".
 var unitNouns = map[string]string{
 	"square meters": unitSize, "square metres": unitSize, "square feet": unitSize, "sqm": unitSize, "m2": unitSize,
-	"acres": unitSize, "hectares": unitSize, "meters": "", "metres": "", "km": "", "kilometers": "", "kilometres": "",
+	"acres": unitSize, "hectares": unitSize, "hectare": unitSize, "ha": unitSize, "meters": "", "metres": "", "km": "", "kilometers": "", "kilometres": "",
 	"miles": "", "cm": unitHeight, "centimeters": unitHeight, "centimetres": unitHeight, "inches": unitHeight,
 	"feet": unitHeight, "kg": unitWeight, "kilograms": unitWeight, "kilos": unitWeight, "grams": unitWeight,
 	"pounds": unitWeight, "lbs": unitWeight, "tons": unitWeight, "tonnes": unitWeight, "dollars": unitMoney,
@@ -437,8 +437,26 @@ func (r *creader) compared(cd *ccond, i, end int) {
 			r.use(ag, "%s per group", ag.info.fn)
 			cd.fn = ag.info.fn
 		}
+		if u := r.at(k); free(u) && unitWordOf(u, col) {
+			r.use(u, "unit") // "a floor above 20 m2" on a floor_m2 column
+		}
 	}
 	r.addCond(cd)
+}
+
+// unitWordOf: the chunk u is the last word of a column's identifier that col
+// also names ("m2" of floor_m2 after "floor above 20"): the number's unit.
+func unitWordOf(u, col *chunk) bool {
+	if u.kind != ckSchema || !u.isColumn() || u.isTable() || strings.Contains(u.text, " ") {
+		return false
+	}
+	for _, c := range u.columns() {
+		ws := catalog.IdentifierWords(c.name)
+		if len(ws) > 1 && ws[len(ws)-1] == u.text && slices.Contains(col.columns(), c) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *creader) addCond(cd *ccond) { r.q.conds = append(r.q.conds, cd) }

@@ -257,7 +257,8 @@ func TestVerboseNaming(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
-		`CREATE TABLE kiosk_sites (identifier_of_site INTEGER PRIMARY KEY, name_of_site TEXT NOT NULL, category_of_site TEXT NOT NULL)`,
+		`CREATE TABLE kiosk_sites (identifier_of_site INTEGER PRIMARY KEY, name_of_site TEXT NOT NULL, category_of_site TEXT NOT NULL, floor_m2 TEXT NOT NULL)`,
+		`CREATE TABLE kiosk_list (identifier_of_entry INTEGER PRIMARY KEY, note_text TEXT)`,
 		`CREATE TABLE repair_kinds (repair_code TEXT PRIMARY KEY, description_of_repair TEXT NOT NULL, category_of_repair TEXT NOT NULL)`,
 		`CREATE TABLE site_repairs_logged (identifier_of_log INTEGER PRIMARY KEY, identifier_of_site INTEGER NOT NULL REFERENCES kiosk_sites(identifier_of_site),
 			repair_code TEXT NOT NULL REFERENCES repair_kinds(repair_code), cost_of_repair REAL NOT NULL)`,
@@ -267,7 +268,7 @@ func TestVerboseNaming(t *testing.T) {
 			identifier_of_second_inspector INTEGER REFERENCES kiosk_staff(identifier_of_staff))`,
 		`CREATE TABLE visit_reviews (identifier_of_review INTEGER PRIMARY KEY, identifier_of_visit INTEGER NOT NULL REFERENCES kiosk_inspection_visits(identifier_of_visit),
 			identifier_of_reviewer INTEGER NOT NULL REFERENCES kiosk_staff(identifier_of_staff))`,
-		`INSERT INTO kiosk_sites VALUES (1,'Quay','harbour'),(2,'Mill','town'),(3,'Dune','harbour')`,
+		`INSERT INTO kiosk_sites VALUES (1,'Quay','harbour','9.5'),(2,'Mill','town','30'),(3,'Dune','harbour','12')`,
 		`INSERT INTO repair_kinds VALUES ('RF','roof','structure'),('LK','lock','security'),('GL','glass','structure')`,
 		`INSERT INTO site_repairs_logged VALUES (1,1,'RF',120),(2,1,'LK',40),(3,2,'GL',75)`,
 		`INSERT INTO kiosk_staff VALUES (1,'Ada','Moss'),(2,'Bo','Lind'),(3,'Cy','Park')`,
@@ -285,6 +286,8 @@ func TestVerboseNaming(t *testing.T) {
 		{"How many inspection visits are there?", `SELECT COUNT(*) FROM kiosk_inspection_visits`, false},
 		{"What is the category of the site named Mill?", `SELECT category_of_site FROM kiosk_sites WHERE name_of_site = 'Mill'`, false},
 		{"List the staff's first names.", `SELECT first_name_of_staff FROM kiosk_staff`, false},
+		{"Find sites with a floor above 10 m2.", `SELECT name_of_site FROM kiosk_sites WHERE CAST(floor_m2 AS REAL) > 10`, false},
+		{"List kiosk sites whose category is not town.", `SELECT name_of_site FROM kiosk_sites WHERE category_of_site <> 'town'`, false},
 	})
 	checkDeclined(t, e, g, "drafted catalog", []string{
 		"Which categories have at least two repair codes?", // the sites' categories or the repairs'?
