@@ -294,6 +294,10 @@ func (r *creader) readWhen() error {
 			// "which T ..., and when were they founded?": each T beside its date
 			r.use(pv, "shown beside the rows asked about")
 			r.q.perRow = r.q.which
+		} else if i > 0 && free(pv) && r.q.which == nil && r.q.ranked != nil && r.q.ranked.isTable() && r.q.perRow == nil {
+			// "what was the first T, and when was it?": that T beside its date
+			r.use(pv, "shown beside the rows asked about")
+			r.q.perRow = r.q.ranked
 		}
 		r.use(c, "the date asked")
 		for k := r.next(i + 1); k < len(r.cs); k = r.next(k + 1) {

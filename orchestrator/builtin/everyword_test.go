@@ -152,6 +152,7 @@ func breweryRules() []ruleCase {
 			`SELECT style, BrewQty FROM batch ORDER BY style, BrewQty DESC`, true},
 		{"names of brewers hired before 2012", `SELECT full_name FROM brewer WHERE hired_on < '2012-01-01'`, false},
 		{"styles of the batches with a taster", `SELECT style FROM batch WHERE taster_id IS NOT NULL`, false},
+		{"What was the first batch, and when was it started?", `SELECT batch_id, started_on FROM batch ORDER BY started_on LIMIT 1`, false},
 		{"brewer names sorted A to Z", `SELECT full_name FROM brewer ORDER BY full_name`, true},
 		{"batch styles ordered by brew quantity, descending.", `SELECT style FROM batch ORDER BY BrewQty DESC`, true},
 		{"List the brewers' names and founding years, ordered by founding year, then name.",
