@@ -177,20 +177,10 @@ func breweryQuestions() []question {
 // ("surname" for a last-name column, "given name" for a first-name one),
 // and a bare "and" after a sort key is a second key where the question ends.
 func TestNamePartWords(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "rowing.db")
-	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{
+	path := sqliteDB(t, "rowing",
 		`CREATE TABLE rower (rower_id INTEGER PRIMARY KEY, first_nm TEXT NOT NULL, LastName TEXT NOT NULL, seat INTEGER NOT NULL)`,
 		`INSERT INTO rower VALUES (1,'Ines','Moll',3),(2,'Jory','Abt',1),(3,'Kai','Moll',2),(4,'Lou','Abt',4)`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	db.Close()
+	)
 	e := newEnv(t, path, draftCatalog(t, path))
 	checkAnswered(t, e, New(nil), []ruleCase{
 		{"What different surnames do the rowers have?", `SELECT DISTINCT LastName FROM rower`, false},
@@ -205,12 +195,7 @@ func TestNamePartWords(t *testing.T) {
 // description column — and a word in -ing before a noun that is not the
 // rows of the table the word is made from.
 func TestLegacyNaming(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "kiosks.db")
-	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{
+	path := sqliteDB(t, "kiosks",
 		`CREATE TABLE tblKioskType (strTypeCode TEXT PRIMARY KEY, strDescription TEXT NOT NULL)`,
 		`CREATE TABLE tblKiosk (intKioskID INTEGER PRIMARY KEY, strName TEXT NOT NULL,
 			strTypeCode TEXT NOT NULL REFERENCES tblKioskType(strTypeCode), intFloorArea INTEGER NOT NULL)`,
@@ -223,12 +208,7 @@ func TestLegacyNaming(t *testing.T) {
 		`INSERT INTO tblKiosk VALUES (1,'Pier End','FD',12),(2,'Station','NW',8),(3,'Market','FD',15),(4,'Gate','NW',6)`,
 		`INSERT INTO tblTimer VALUES (1,'Ola Brandt'),(2,'Per Lund')`,
 		`INSERT INTO tblShift VALUES (1,1,1,'2025-01-03'),(2,1,2,'2025-01-04'),(3,2,1,'2025-02-01'),(4,3,1,'2025-02-02'),(5,3,2,'2025-03-09')`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	db.Close()
+	)
 	e := newEnv(t, path, draftCatalog(t, path))
 	g := New(nil)
 	checkAnswered(t, e, g, []ruleCase{
@@ -252,12 +232,7 @@ func TestLegacyNaming(t *testing.T) {
 // readings that must decline there: a column word two tables share, a noun
 // two tables' names hold, two keys to the same table on a closer bridge.
 func TestVerboseNaming(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "verbose.db")
-	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{
+	path := sqliteDB(t, "verbose",
 		`CREATE TABLE kiosk_sites (identifier_of_site INTEGER PRIMARY KEY, name_of_site TEXT NOT NULL, category_of_site TEXT NOT NULL, floor_m2 TEXT NOT NULL)`,
 		`CREATE TABLE kiosk_list (identifier_of_entry INTEGER PRIMARY KEY, note_text TEXT)`,
 		`CREATE TABLE repair_kinds (repair_code TEXT PRIMARY KEY, description_of_repair TEXT NOT NULL, category_of_repair TEXT NOT NULL)`,
@@ -275,12 +250,7 @@ func TestVerboseNaming(t *testing.T) {
 		`INSERT INTO kiosk_staff VALUES (1,'Ada','Moss'),(2,'Bo','Lind'),(3,'Cy','Park')`,
 		`INSERT INTO kiosk_inspection_visits VALUES (1,1,1,2),(2,2,2,NULL),(3,3,1,3)`,
 		`INSERT INTO visit_reviews VALUES (1,1,3),(2,3,2)`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	db.Close()
+	)
 	e := newEnv(t, path, draftCatalog(t, path))
 	g := New(nil)
 	checkAnswered(t, e, g, []ruleCase{
@@ -295,4 +265,21 @@ func TestVerboseNaming(t *testing.T) {
 		"List the numbers of the kiosk sites.",             // their numbers, not how many
 		"List the names of the sites Bo Lind inspected.",   // inspector, second inspector, or reviewer?
 	})
+}
+
+// sqliteDB writes a SQLite database of the statements, for a rule test.
+func sqliteDB(t *testing.T, name string, stmts ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name+".db")
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	return path
 }
