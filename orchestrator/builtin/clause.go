@@ -685,7 +685,7 @@ func imperativeName(cs []*chunk) []*chunk {
 		cs[0] = &lead
 	}
 	if len(cs) > 1 && cs[0].kind == ckSchema && cs[0].text != "name" && commandWords[cs[0].text] && (cs[1].kind == ckSchema || softWords[cs[1].text]) {
-		// "List species …" where a table is called species_list: the
+		// "List kiosks …" where a table is called kiosk_list: the
 		// command, not the table
 		lead := *cs[0]
 		lead.kind, lead.ms, lead.info = ckWord, nil, cinfo{cw: cwLead}

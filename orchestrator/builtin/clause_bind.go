@@ -584,7 +584,7 @@ func (b *clauseBinder) column(c *chunk, prefer ...*table) (*column, error) {
 		return out
 	}
 	if t := b.ofTable(c); t != nil && catalog.Singular(c.text) == c.text {
-		// "the name of the buyer": the buyer's own column, or one of a row
+		// "the name of the lodger": the lodger's own column, or one of a row
 		// it points to; never one of the many rows linking to it ("the
 		// grades of student 7" may list them)
 		cands = pick(func(col *column) bool { _, ok := b.m.reach(t, col.t); return ok })
@@ -722,7 +722,7 @@ func (b *clauseBinder) besideTable(c *chunk) *table {
 }
 
 // ofTable is the table named right after a column chunk by "of" ("the
-// name of the buyer"), whatever columns it has, or nil.
+// name of the lodger"), whatever columns it has, or nil.
 func (b *clauseBinder) ofTable(c *chunk) *table {
 	cs := chunkList(b.q.cs)
 	k := cs.index(c) + 1

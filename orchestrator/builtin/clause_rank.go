@@ -477,8 +477,9 @@ func (r *creader) leftovers(b *clauseBinder) error {
 }
 
 // adjectiveVerb: the link verb at i stands before a table as an adjective
-// ("on a shaded kiosk", after a preposition or another verb), or names no second table in a plan of one ("the
-// shaded kiosks"): it says a state of the rows, not a link.
+// ("on a shaded kiosk", after a preposition or another verb), or names no
+// second table in a plan of one ("the shaded kiosks"): it says a state of
+// the rows, not a link.
 func (r *creader) adjectiveVerb(i int, related bool) bool {
 	c, nx := r.at(i), r.at(r.next(i+1))
 	if nx == nil || !nx.isTable() || strings.Contains(c.text, " ") || dateVerbs[c.text] != nil {

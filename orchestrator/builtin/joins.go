@@ -152,8 +152,8 @@ func (m *model) reach(from, to *table) (int, bool) {
 // bridge finds a table from which every one of the tables is reachable
 // through many-to-one keys (a fact table joining them), the closest one
 // (fewest hops in total); nil when none, two equally close, or a table as
-// close that joins them by one of two keys (an appointment's tester or its
-// second checker: a retest's tester is not the one meant).
+// close that joins them by one of two keys (a visit's inspector or its
+// second inspector: a review's reviewer is not the one meant).
 func (m *model) bridge(ts []*table) *table {
 	var best *table
 	bestHops, tie, ambHops := 1<<30, false, 1<<30

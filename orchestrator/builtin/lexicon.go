@@ -313,14 +313,14 @@ func (m *model) addTableWords() {
 			m.lex.addTable(split, t) // "donationline": donation line
 		}
 		for _, p := range spelledOut(ws) {
-			m.lex.addTable(p, t) // "appt": appointments
+			m.lex.addTable(p, t) // "txn": transactions
 		}
 		if len(ws) > 1 && !t.view {
 			h := catalog.Singular(ws[len(ws)-1])
 			heads[h] = append(heads[h], t)
 		}
 		if n := len(ws); n > 1 && !t.view && participleLike(ws[n-1]) {
-			// "defects" of defects_logged: the noun before the participle
+			// "faults" of faults_logged: the noun before the participle
 			h := strings.Join(append(slices.Clone(ws[:n-2]), catalog.Singular(ws[n-2])), " ")
 			if !m.otherTableSays(t, catalog.Singular(ws[n-2])) {
 				heads[h] = append(heads[h], t)
@@ -359,7 +359,7 @@ func (m *model) addTableWords() {
 }
 
 // otherTableSays: a table other than t has the word w in its name (the
-// "defects" of kiosk_defects_logged could be those of defect_kinds).
+// "faults" of kiosk_faults_logged could be those of fault_kinds).
 func (m *model) otherTableSays(t *table, w string) bool {
 	for _, o := range m.tables {
 		if o == t || o.view {
