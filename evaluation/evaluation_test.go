@@ -91,8 +91,7 @@ var knownWrong = map[string]string{
 	"school/sc-robotics-members-2": "'the members of the Robotics club' lists club_member rows (ids), not the pupils' names",
 	// festival (branch fresh16), first asked at main 4159b8a: its 5 wrong answers are now right or declined.
 	// observatory (branch fresh15), first asked at main 4159b8a (15 wrong then); none the gold's fault.
-	"observatory/ob-camera-tels": "'every camera along with the telescope it is on' lists the telescopes that carry a camera (every column), not the cameras' names",
-	"observatory/ob-per-filter":  "'exposures taken in each filter' keeps the NULL group of the unfiltered spectra as a seventh row (arguable: no filter is not a filter)",
+	"observatory/ob-per-filter": "'exposures taken in each filter' keeps the NULL group of the unfiltered spectra as a seventh row (arguable: no filter is not a filter)",
 	// motcentre (branch fresh17), first asked at main 05029af: its 14 wrong answers are now right or declined.
 	// wildlife (branch fresh18), first asked at main 05029af: its 2 wrong answers are now right.
 }

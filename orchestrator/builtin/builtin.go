@@ -210,6 +210,10 @@ func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday strin
 		r.err = err
 		return r
 	}
+	if err := everyValueListed(sc, p); err != nil {
+		r.err = err
+		return r
+	}
 	r.plan = sqlgen.Plan{
 		SQL:              sql,
 		ResolvedEntities: b.resolved,
@@ -520,6 +524,41 @@ func kindsThere(toks []token, p *plan) error {
 	}
 	return nil
 }
+
+// everyValueListed declines a list that opens on "every <value>" (a kind
+// of row of one table: "list every sauna along with its block" where
+// "sauna" is a kind of room) and shows the rows of another table only.
+func everyValueListed(sc scanned, p *plan) error {
+	if p.kind != pList {
+		return nil
+	}
+	for _, sp := range sc.spans {
+		if sp.tok0 == 0 || !listEvery[sc.toks[sp.tok0-1].w] {
+			continue
+		}
+		var of *table
+		for _, m := range sp.ms {
+			if m.kind != mValue || of != nil && m.c.t != of {
+				of = nil
+				break
+			}
+			of = m.c.t
+		}
+		if of == nil || of == p.root {
+			return nil
+		}
+		for _, s := range p.sels {
+			if s.e.kind == eCol && s.e.col.t == of {
+				return nil
+			}
+		}
+		return decline("%q are rows of %s, and I would list rows of %s", sp.text, of.name, p.root.name).
+			withHint("ask for the %s rows whose value is %s", of.name, sp.text)
+	}
+	return nil
+}
+
+var listEvery = setOf("every", "all", "each")
 
 // wholeRow: the plan shows every column of t.
 func wholeRow(p *plan, t *table) bool {

@@ -86,6 +86,7 @@ func TestEveryWordRules(t *testing.T) {
 		"Which Stout batches have the highest brew quantity?",                  // every one at the top among the Stouts
 		"Which brewers were founded in year 7?",                                // 7 is no year: another column's number
 		"Which hops were used by Ada Brook?",                                   // a person linked through batches: brewer or taster?
+		"List every stout along with the name of the brewer who made it.",      // stouts are batches; not a list of brewers
 		"Which brewer is paid the least?",                                      // an amount the schema lacks, not a count of batches
 		"What is the total brew quantity of the covered batches?",              // a state of the batches, not a link
 		"Which hops are used in a covered batch?",                              // the same, before the linked table
@@ -261,9 +262,10 @@ func TestVerboseNaming(t *testing.T) {
 		{"List kiosk sites whose category is not town.", `SELECT name_of_site FROM kiosk_sites WHERE category_of_site <> 'town'`, false},
 	})
 	checkDeclined(t, e, g, "drafted catalog", []string{
-		"Which categories have at least two repair codes?", // the sites' categories or the repairs'?
-		"List the numbers of the kiosk sites.",             // their numbers, not how many
-		"List the names of the sites Bo Lind inspected.",   // inspector, second inspector, or reviewer?
+		"Which categories have at least two repair codes?",          // the sites' categories or the repairs'?
+		"List the numbers of the kiosk sites.",                      // their numbers, not how many
+		"List the names of the sites Bo Lind inspected.",            // inspector, second inspector, or reviewer?
+		"List every lock along with the name of the site it is at.", // locks are repair kinds, not sites
 	})
 }
 
