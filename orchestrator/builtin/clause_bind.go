@@ -1204,6 +1204,12 @@ func (b *clauseBinder) finish(p *plan) error {
 		if !b.need(b.subject) {
 			return decline("%s is not linked to %s", b.subject.name, b.root.name)
 		}
+		if to := linkTargets(b.subject); len(to) >= 2 && len(b.labelCols(b.subject)) == 0 {
+			// "the members of the chess club" on a link table: its rows
+			// are pairs of keys, and the people are in another table
+			return decline("%s rows link %s; they have no name of their own", b.subject.name, strings.Join(to, " and ")).
+				withHint("ask for the %s rows linked to it, e.g. the %s in ...", to[0], to[0])
+		}
 		for _, c := range b.subject.cols {
 			p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
 		}
@@ -1448,6 +1454,28 @@ func (b *clauseBinder) shownOf(t *table) []*column {
 		out = append(out, d)
 	}
 	return out
+}
+
+// linkTargets are the tables a link table's keys point to (a table whose
+// columns are number keys to other tables and at most one more: its rows
+// show nothing but ids), or nil.
+func linkTargets(t *table) []string {
+	var to []string
+	other := 0
+	for _, c := range t.cols {
+		switch {
+		case c.fk != nil && c.fk.to != t && !c.fk.ref.numeric:
+			return nil // a text key ("7A") says what it points to
+		case c.fk != nil && c.fk.to != t:
+			to = append(to, c.fk.to.name)
+		case !c.isKey():
+			other++
+		}
+	}
+	if other > 1 {
+		return nil
+	}
+	return to
 }
 
 // codeDescription is the one description column of a table keyed by a

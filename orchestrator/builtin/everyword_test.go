@@ -87,6 +87,7 @@ func TestEveryWordRules(t *testing.T) {
 		"Which brewers were founded in year 7?",                                // 7 is no year: another column's number
 		"Which hops were used by Ada Brook?",                                   // a person linked through batches: brewer or taster?
 		"List every stout along with the name of the brewer who made it.",      // stouts are batches; not a list of brewers
+		"List the batch hops of batch 7.",                                      // pairs of keys: the hops are in another table
 		"Which brewer is paid the least?",                                      // an amount the schema lacks, not a count of batches
 		"What is the total brew quantity of the covered batches?",              // a state of the batches, not a link
 		"Which hops are used in a covered batch?",                              // the same, before the linked table

@@ -149,12 +149,9 @@ var noCatalogWrong = map[string]string{
 	"rl-main-producer":        "'each album with the producer whose role is Producer' shows the album rows, not the producer's name",
 	"rl-streams-per-month-2":  "'stream count per month' groups by the albums' Release Date month, not the Statement Month",
 	"rl-statements-per-month": "'statements for each month' groups by the albums' Release Date month, not the Statement Month",
-	// school (fresh, first asked at main 04f83c6): all in knownWrong too but sc-unused-subjects (right with the catalog);
-	// sc-decline-11 is a must-decline question answered (listed here, the test reads it as known).
-	"sc-robotics-members-2": "'the members of the Robotics club' lists club_member rows (ids), not the pupils' names",
-	// observatory (fresh, first asked at main 4159b8a; 9 wrong then): the two left are in knownWrong too.
+	// observatory (fresh, first asked at main 4159b8a; 9 wrong then): in knownWrong too.
 	"ob-per-filter": "'exposures taken in each filter' keeps the NULL group of the unfiltered spectra (arguable)",
-	// motcentre (fresh, first asked at main 05029af; 11 wrong then): in knownWrong too.
+	// motcentre (fresh, first asked at main 05029af; 11 wrong then).
 	"mc-makes-alpha": "the schema alone does not know the makes are a few kinds: every vehicle's make, not the 13 makes",
 	// wildlife (fresh, first asked at main 05029af; 6 wrong then): these show the species by key with the schema alone.
 	"ws-per-species-2":         "the schema alone shows the species' key, not common-name (per species)",
