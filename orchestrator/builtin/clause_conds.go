@@ -444,6 +444,16 @@ func (r *creader) compared(cd *ccond, i, end int) {
 	r.addCond(cd)
 }
 
+// saysEach: the question says "each" or "every" of the rows.
+func (r *creader) saysEach() bool {
+	for _, c := range r.cs {
+		if c.kind == ckWord && (c.text == "each" || c.text == "every") {
+			return true
+		}
+	}
+	return false
+}
+
 // unitWordOf: the chunk u is the last word of a column's identifier that col
 // also names ("m2" of floor_m2 after "floor above 20"): the number's unit.
 func unitWordOf(u, col *chunk) bool {
@@ -769,6 +779,12 @@ func (r *creader) readExists() error {
 			}
 			if len(r.q.conds) > 0 || r.tableBefore(i) == nil || c.is(cwLink) && r.adjectiveVerb(i, true) {
 				continue // "on a shaded kiosk": a state, not the link
+			}
+			if the := r.at(i + 1); c.text == "with" && the != nil && the.text == "the" && r.saysEach() {
+				// "list each kiosk with the keeper who …": the keeper shown
+				// beside each kiosk, or only the kiosks that have one?
+				return finalDecline("%q after each row could show the %s beside it or keep only the rows that have one", c.text+" the "+t.text, t.text).
+					withHint("say along with its %s, or that have a %s", t.text, t.text)
 			}
 			r.use(c, "%s", c.text)
 			r.use(t, "related rows")

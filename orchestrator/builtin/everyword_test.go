@@ -267,6 +267,7 @@ func TestVerboseNaming(t *testing.T) {
 		"List the numbers of the kiosk sites.",                      // their numbers, not how many
 		"List the names of the sites Bo Lind inspected.",            // inspector, second inspector, or reviewer?
 		"List every lock along with the name of the site it is at.", // locks are repair kinds, not sites
+		"List each kiosk site with the repair whose code is RF.",    // shown beside each site, or only sites that have one?
 	})
 }
 
