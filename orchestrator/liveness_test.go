@@ -1,10 +1,13 @@
 package orchestrator
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -49,6 +52,22 @@ func stopChild(t testing.TB, pid int) {
 		t.Fatalf("SIGSTOP %d: %v", pid, err)
 	}
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
+	// the signal is delivered asynchronously: on a busy machine the child
+	// could still answer one more request; wait until the kernel says it
+	// is stopped
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return // no /proc here: the signal alone
+		}
+		// "pid (comm) S …": the state follows the last ')'
+		if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) && (b[i+2] == 'T' || b[i+2] == 't') {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("child %d did not stop within 10s of SIGSTOP", pid)
 }
 
 // TestHungStdioExecutor: a SIGSTOPped database-mcp child is unresponsive
