@@ -214,11 +214,11 @@ func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday strin
 		r.err = err
 		return r
 	}
-	if to := linkTargets(p.root); p.kind == pList && len(to) >= 2 && len(p.root.label) == 0 && len(p.root.nameCols) == 0 && wholeRow(p, p.root) {
-		// "the members of the chess club" on a link table: pairs of keys
-		r.err = decline("%s rows link %s; they have no name of their own", p.root.name, strings.Join(to, " and ")).
-			withHint("ask for the %s rows linked to it, e.g. the %s in ...", to[0], to[0])
-		return r
+	if p.kind == pList && wholeRow(p, p.root) {
+		if err := linkRowsOnly(p.root); err != nil {
+			r.err = err
+			return r
+		}
 	}
 	r.plan = sqlgen.Plan{
 		SQL:              sql,

@@ -1204,11 +1204,8 @@ func (b *clauseBinder) finish(p *plan) error {
 		if !b.need(b.subject) {
 			return decline("%s is not linked to %s", b.subject.name, b.root.name)
 		}
-		if to := linkTargets(b.subject); len(to) >= 2 && len(b.labelCols(b.subject)) == 0 {
-			// "the members of the chess club" on a link table: its rows
-			// are pairs of keys, and the people are in another table
-			return decline("%s rows link %s; they have no name of their own", b.subject.name, strings.Join(to, " and ")).
-				withHint("ask for the %s rows linked to it, e.g. the %s in ...", to[0], to[0])
+		if err := linkRowsOnly(b.subject); err != nil {
+			return err
 		}
 		for _, c := range b.subject.cols {
 			p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
@@ -1292,10 +1289,8 @@ func (b *clauseBinder) kindsOnly(p *plan) bool {
 			return false // ordered by something not shown: the rows
 		}
 	}
-	for _, c := range b.q.cs {
-		if c.kind == ckWord && (c.text == "every" || c.text == "each") {
-			return false // "every account holder": each row's
-		}
+	if b.q.cs.saysEach() {
+		return false // "every account holder": each row's
 	}
 	for _, s := range p.sels {
 		c := s.e.col
@@ -1454,6 +1449,17 @@ func (b *clauseBinder) shownOf(t *table) []*column {
 		out = append(out, d)
 	}
 	return out
+}
+
+// linkRowsOnly declines a list of a link table's rows (its number keys,
+// no name of its own: "the members of the chess club"), or is nil.
+func linkRowsOnly(t *table) error {
+	to := linkTargets(t)
+	if len(to) < 2 || len(t.label) > 0 || len(t.nameCols) > 0 {
+		return nil
+	}
+	return decline("%s rows link %s; they have no name of their own", t.name, strings.Join(to, " and ")).
+		withHint("ask for the %s rows linked to it, e.g. the %s in ...", to[0], to[0])
 }
 
 // linkTargets are the tables a link table's keys point to (a table whose

@@ -445,8 +445,8 @@ func (r *creader) compared(cd *ccond, i, end int) {
 }
 
 // saysEach: the question says "each" or "every" of the rows.
-func (r *creader) saysEach() bool {
-	for _, c := range r.cs {
+func (cs chunkList) saysEach() bool {
+	for _, c := range cs {
 		if c.kind == ckWord && (c.text == "each" || c.text == "every") {
 			return true
 		}
@@ -780,7 +780,7 @@ func (r *creader) readExists() error {
 			if len(r.q.conds) > 0 || r.tableBefore(i) == nil || c.is(cwLink) && r.adjectiveVerb(i, true) {
 				continue // "on a shaded kiosk": a state, not the link
 			}
-			if the := r.at(i + 1); c.text == "with" && the != nil && the.text == "the" && r.saysEach() {
+			if the := r.at(i + 1); c.text == "with" && the != nil && the.text == "the" && r.cs.saysEach() {
 				// "list each kiosk with the keeper who …": the keeper shown
 				// beside each kiosk, or only the kiosks that have one?
 				return finalDecline("%q after each row could show the %s beside it or keep only the rows that have one", c.text+" the "+t.text, t.text).

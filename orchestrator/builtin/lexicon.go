@@ -506,11 +506,11 @@ func (m *model) addColumnWords() {
 					m.lex.addColumn(tw+" "+p, c, strengthWord)
 				}
 			}
-			if k := slices.Index(ws, "of"); k > 0 && k < len(ws)-1 {
+			if hw := ofHead(ws); len(hw) < len(ws) {
 				// "name_of_guest": "guest name", and "name" as a head noun
-				head, whose := strings.Join(ws[:k], " "), strings.Join(ws[k+1:], " ")
+				head, whose := strings.Join(hw, " "), strings.Join(ws[len(hw)+1:], " ")
 				m.lex.addColumn(whose+" "+head, c, idStrength)
-				if k > 1 {
+				if len(hw) > 1 {
 					m.lex.addColumn(head, c, strengthHead)
 				}
 			}

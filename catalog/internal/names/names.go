@@ -97,16 +97,18 @@ func Label(toks []string) bool {
 
 // GivenName reports "Forename", "given_name", "patron_first_name", "fname".
 func GivenName(toks []string) bool {
-	j := joined(Head(toks))
+	toks = Head(toks)
+	j := joined(toks)
 	return strings.HasSuffix(j, "firstname") || strings.HasSuffix(j, "givenname") || strings.HasSuffix(j, "forename") ||
-		strings.HasSuffix(j, "firstnm") || last(Head(toks)) == "fname" || last(Head(toks)) == "fnm" // abbreviated: "nm" for name, "fname", "fnm"
+		strings.HasSuffix(j, "firstnm") || last(toks) == "fname" || last(toks) == "fnm" // abbreviated: "nm" for name, "fname", "fnm"
 }
 
 // FamilyName reports "Surname", "family_name", "patron_last_name", "lname".
 func FamilyName(toks []string) bool {
-	j := joined(Head(toks))
+	toks = Head(toks)
+	j := joined(toks)
 	return strings.HasSuffix(j, "lastname") || strings.HasSuffix(j, "surname") || strings.HasSuffix(j, "familyname") ||
-		strings.HasSuffix(j, "lastnm") || last(Head(toks)) == "lname" || last(Head(toks)) == "lnm"
+		strings.HasSuffix(j, "lastnm") || last(toks) == "lname" || last(toks) == "lnm"
 }
 
 var textWords = set("email", "mail", "url", "uri", "website", "web", "link", "homepage", "address", "street", "description", "desc",
