@@ -1452,7 +1452,7 @@ func (b *clauseBinder) shownOf(t *table) []*column {
 }
 
 // linkRowsOnly declines a list of a link table's rows (its number keys,
-// no name of its own: "the members of the chess club"), or is nil.
+// no name of its own: "the entrants of the kite contest"), or is nil.
 func linkRowsOnly(t *table) error {
 	to := linkTargets(t)
 	if len(to) < 2 || len(t.label) > 0 || len(t.nameCols) > 0 {
