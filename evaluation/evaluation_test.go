@@ -85,7 +85,6 @@ var floors = map[string]floor{
 // session turned 7 into answers or declines.
 var knownWrong = map[string]string{
 	// recordlabel (branch fresh14), first asked at main 4c238f8; none the gold's fault.
-	"recordlabel/rl-tidewater-producers": "'who worked on Tidewater, and in what role' shows the distinct roles only, not the producers",
 	// school (branch fresh13), first asked at main 04f83c6: its 16 wrong answers are now right or declined.
 	// festival (branch fresh16), first asked at main 4159b8a: its 5 wrong answers are now right or declined.
 	// observatory (branch fresh15), first asked at main 4159b8a (15 wrong then); none the gold's fault.

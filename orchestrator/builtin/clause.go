@@ -235,7 +235,7 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 		// about never reach the answer
 		return decline("I did not see how %s enters the answer", t.name)
 	}
-	if (toks[0].w == "who" || toks[0].w == "whom") && !showsAName(p) {
+	if (toks[0].w == "who" || toks[0].w == "whom") && !showsAName(p, r.askedByLaterWh()) {
 		// "who inspected order 7": a person's name, not the order's row;
 		// "who scored the best mark": not the mark alone
 		return decline("\"who\" asks for a person, and I found no one's name to show")
@@ -959,8 +959,11 @@ func (r *creader) readEverything() error {
 }
 
 // showsAName: the plan shows a name column of some table.
-func showsAName(p *plan) bool {
+func showsAName(p *plan, other []*column) bool {
 	for _, s := range p.sels {
+		if s.e.kind == eCol && slices.Contains(other, s.e.col) {
+			continue
+		}
 		if s.e.kind != eCol {
 			if s.e.kind == eLabel {
 				return true // names joined ("first || ' ' || last")
@@ -976,6 +979,25 @@ func showsAName(p *plan) bool {
 		}
 	}
 	return false
+}
+
+// askedByLaterWh: the columns a second question asks for ("who worked on
+// X, and in what capacity?"): the first "who" is not answered by them.
+func (r *creader) askedByLaterWh() []*column {
+	var cols []*column
+	for i, c := range r.cs {
+		if i == 0 || c.kind != ckWord || !whWords[c.text] {
+			continue
+		}
+		if nx := r.at(i + 1); nx.schema() {
+			for _, m := range nx.ms {
+				if m.c != nil {
+					cols = append(cols, m.c)
+				}
+			}
+		}
+	}
+	return cols
 }
 
 // kindsOf: the rows listed are of a table linking others ("treatments"

@@ -287,3 +287,22 @@ func sqliteDB(t *testing.T, name string, stmts ...string) string {
 	}
 	return path
 }
+
+// TestSecondQuestionWords: a second question's wh-word ("…, and in what
+// role?") asks for its own column, which does not answer the first "who".
+func TestSecondQuestionWords(t *testing.T) {
+	path := sqliteDB(t, "murals",
+		`CREATE TABLE painter (painter_id INTEGER PRIMARY KEY, painter_name TEXT NOT NULL)`,
+		`CREATE TABLE mural (mural_id INTEGER PRIMARY KEY, mural_title TEXT NOT NULL, wall TEXT NOT NULL)`,
+		`CREATE TABLE mural_credit (mural_id INTEGER NOT NULL REFERENCES mural(mural_id),
+			painter_id INTEGER NOT NULL REFERENCES painter(painter_id), credit_role TEXT NOT NULL)`,
+		`INSERT INTO painter VALUES (1,'Ada Moss'),(2,'Bo Lind'),(3,'Cy Park')`,
+		`INSERT INTO mural VALUES (1,'Harbour Dawn','north'),(2,'Kite Day','south')`,
+		`INSERT INTO mural_credit VALUES (1,1,'lead'),(1,2,'assistant'),(2,3,'lead'),(2,1,'sketches')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	g := New(nil)
+	checkDeclined(t, e, g, "drafted catalog", []string{
+		"Who worked on Harbour Dawn, and in what role?", // the roles alone are no one's name
+	})
+}
