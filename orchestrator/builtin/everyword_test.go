@@ -261,6 +261,8 @@ func TestVerboseNaming(t *testing.T) {
 		{"List the staff's first names.", `SELECT first_name_of_staff FROM kiosk_staff`, false},
 		{"Find sites with a floor above 10 m2.", `SELECT name_of_site FROM kiosk_sites WHERE CAST(floor_m2 AS REAL) > 10`, false},
 		{"List kiosk sites whose category is not town.", `SELECT name_of_site FROM kiosk_sites WHERE category_of_site <> 'town'`, false},
+		{"How many staff members are there?", `SELECT COUNT(*) FROM kiosk_staff`, false},
+		{"List the staff members' last names in alphabetical order.", `SELECT last_name_of_staff FROM kiosk_staff ORDER BY last_name_of_staff`, true},
 	})
 	checkDeclined(t, e, g, "drafted catalog", []string{
 		"Which categories have at least two repair codes?",          // the sites' categories or the repairs'?

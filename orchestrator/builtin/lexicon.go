@@ -337,6 +337,7 @@ func (m *model) addTableWords() {
 			m.lex.addTable(h, ts[0])
 		}
 	}
+	m.addMemberWords()
 	// "lane_id" keys of lane_grp: "lanes" are its rows, not the key
 	firsts := map[string][]*table{}
 	for _, t := range m.tables {
@@ -354,6 +355,37 @@ func (m *model) addTableWords() {
 		if len(ts) == 1 && m.lex.byKey[w] == nil && !stopwords[w] {
 			m.lex.addTable(w, ts[0])
 			m.lex.addTable(catalog.Plural(w), ts[0])
+		}
+	}
+}
+
+// collectiveNouns name a body of people whose rows are the people
+// themselves: a "staff member" is a row of staff, not of another table.
+var collectiveNouns = setOf("staff", "crew", "personnel", "faculty", "cast")
+
+// addMemberWords adds "<T> member" for a table named by a collective noun
+// ("crew members" of a crew table), where no table is named "member".
+func (m *model) addMemberWords() {
+	for _, t := range m.tables {
+		if !t.view && catalog.Singular(t.lastWord) == "member" {
+			return
+		}
+	}
+	byLast := map[string][]*table{}
+	for _, t := range m.tables {
+		ws := m.seg.TableWords(t.bare)
+		if t.view || len(ws) == 0 || !collectiveNouns[ws[len(ws)-1]] {
+			continue
+		}
+		byLast[ws[len(ws)-1]] = append(byLast[ws[len(ws)-1]], t)
+		if p := strings.Join(ws, " ") + " member"; m.lex.byKey[p] == nil {
+			m.lex.addTable(p, t)
+		}
+	}
+	for w, ts := range byLast {
+		// "staff members" of kiosk_staff, the one staff table
+		if p := w + " member"; len(ts) == 1 && m.lex.byKey[p] == nil {
+			m.lex.addTable(p, ts[0])
 		}
 	}
 }
