@@ -157,6 +157,14 @@ var noCatalogWrong = map[string]string{
 	"ws-most-animals":          "the schema alone shows the species' key, not common-name ('which species')",
 	"ws-animals-per-species-2": "the schema alone shows the species' key, not common-name (per species)",
 	"ws-sighted-20-2":          "the schema alone shows the species' key, not common-name ('find the species')",
+	// leisure (fresh, first asked at main bf76682): ls-first-joined-2 is in knownWrong too.
+	"ls-first-joined-2":            "'the name and joining year of the member …' shows First Name and the year, not the Surname",
+	"ls-classes-per-activity":      "the schema alone shows the activities' key, not Activity (each activity)",
+	"ls-classes-per-activity-2":    "the schema alone shows the activities' key, not Activity (per activity)",
+	"ls-most-run-activity-2":       "the schema alone shows the activity's key, not Activity ('what activity')",
+	"ls-avg-duration-per-activity": "the schema alone shows the activities' key, not Activity (each activity's)",
+	"ls-bookings-per-activity-2":   "the schema alone shows the activities' key, not Activity (per activity)",
+	"ls-attended-per-activity":     "the schema alone shows the activities' key, not Activity (for each activity)",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
@@ -164,7 +172,7 @@ var noCatalogWrong = map[string]string{
 // better; it may never fall, but for a decline traded for safety: ferries
 // 89 → 88 on 2026-11-27, when a bridge as close by one of two keys made a
 // join ambiguous).
-var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 88, "orchestra": 82, "permits": 79, "rescue": 53, "hangar": 42, "clinic": 126, "campus": 124, "marina": 126, "apiary": 110, "waterworks": 72, "foodbank": 90, "dig": 100, "skiresort": 106, "climbing": 154, "elections": 139, "theatre": 163, "pharmacy": 155, "busdepot": 129, "recordlabel": 139, "school": 125, "festival": 81, "observatory": 134, "motcentre": 111, "wildlife": 133}
+var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 88, "orchestra": 82, "permits": 79, "rescue": 53, "hangar": 42, "clinic": 126, "campus": 124, "marina": 126, "apiary": 110, "waterworks": 72, "foodbank": 90, "dig": 100, "skiresort": 106, "climbing": 154, "elections": 139, "theatre": 163, "pharmacy": 155, "busdepot": 129, "recordlabel": 139, "school": 125, "festival": 81, "observatory": 134, "motcentre": 111, "wildlife": 133, "leisure": 137}
 
 func schemaOnlyRequest(tb testing.TB, path, today string) sqlgen.Request {
 	tb.Helper()
