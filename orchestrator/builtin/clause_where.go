@@ -919,8 +919,8 @@ func (b *clauseBinder) insideNegations() map[*table][]*table {
 	inside := map[*table][]*table{}
 	for _, t := range sortedTables(b.exists) {
 		cd := b.exists[t]
-		if cd.kind != ccExists || !cd.neg || cd.src == nil {
-			continue
+		if cd == nil || cd.kind != ccExists || !cd.neg || cd.src == nil {
+			continue // moved inside an earlier negation
 		}
 		ps, _ := b.m.paths(t)
 		for _, u := range sortedTables(b.exists) {
