@@ -181,11 +181,14 @@ func breweryQuestions() []question {
 func TestNamePartWords(t *testing.T) {
 	path := sqliteDB(t, "rowing",
 		`CREATE TABLE rower (rower_id INTEGER PRIMARY KEY, first_nm TEXT NOT NULL, LastName TEXT NOT NULL, seat INTEGER NOT NULL)`,
+		`CREATE TABLE cox (cox_id INTEGER PRIMARY KEY, FirstName TEXT NOT NULL, Surname TEXT NOT NULL, weight_kg INTEGER NOT NULL)`,
+		`INSERT INTO cox VALUES (1,'Mo','Tull',55),(2,'Nia','Abt',52),(3,'Mo','Vance',58)`,
 		`INSERT INTO rower VALUES (1,'Ines','Moll',3),(2,'Jory','Abt',1),(3,'Kai','Moll',2),(4,'Lou','Abt',4)`,
 	)
 	e := newEnv(t, path, draftCatalog(t, path))
 	checkAnswered(t, e, New(nil), []ruleCase{
 		{"What different surnames do the rowers have?", `SELECT DISTINCT LastName FROM rower`, false},
+		{"Give the name and weight of the lightest cox.", `SELECT FirstName, Surname, weight_kg FROM cox ORDER BY weight_kg LIMIT 1`, false},
 		{"List the rowers' family names and given names.", `SELECT LastName, first_nm FROM rower`, false},
 		{"List the rowers' surnames and forenames, sorted by surname and forename.",
 			`SELECT LastName, first_nm FROM rower ORDER BY LastName, first_nm`, true},

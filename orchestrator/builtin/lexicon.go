@@ -613,6 +613,14 @@ func (m *model) addColumnWords() {
 				c.words = []string{ident}
 			}
 		}
+		if len(t.label) > 1 {
+			// "the name" of a row named by a first name and a Surname:
+			// every part of it, not the one part whose name ends in "name"
+			for _, c := range t.label {
+				m.lex.addColumn("name", c, strengthHead)
+				m.lex.addColumn(tw+" name", c, strengthWord)
+			}
+		}
 	}
 }
 
