@@ -164,6 +164,10 @@ var noCatalogWrong = map[string]string{
 	"ls-avg-duration-per-activity": "the schema alone shows the activities' key, not Activity (each activity's)",
 	"ls-bookings-per-activity-2":   "the schema alone shows the activities' key, not Activity (per activity)",
 	"ls-attended-per-activity":     "the schema alone shows the activities' key, not Activity (for each activity)",
+	// vineyard (fresh, first asked at main 19f2d20; 1 wrong with the catalog, vy-labels-3, in knownWrong too).
+	"vy-labels-3":      "'labels bottled at least three times' counts the tastings of each bottling, not the bottlings of each label",
+	"vy-bottled-2025":  "'which bottlings were bottled in 2025' sums btl_bottles instead of listing the bottlings",
+	"vy-ruth-scores-2": "'label, vintage and score for each of Ruth Kessler's tastings' drops the score it was asked to show",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
@@ -171,7 +175,7 @@ var noCatalogWrong = map[string]string{
 // better; it may never fall, but for a decline traded for safety: ferries
 // 89 → 88 on 2026-11-27, when a bridge as close by one of two keys made a
 // join ambiguous).
-var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 88, "orchestra": 82, "permits": 79, "rescue": 53, "hangar": 42, "clinic": 126, "campus": 124, "marina": 126, "apiary": 110, "waterworks": 72, "foodbank": 90, "dig": 100, "skiresort": 106, "climbing": 154, "elections": 139, "theatre": 163, "pharmacy": 155, "busdepot": 129, "recordlabel": 139, "school": 125, "festival": 81, "observatory": 134, "motcentre": 111, "wildlife": 133, "leisure": 137}
+var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 88, "orchestra": 82, "permits": 79, "rescue": 53, "hangar": 42, "clinic": 126, "campus": 124, "marina": 126, "apiary": 110, "waterworks": 72, "foodbank": 90, "dig": 100, "skiresort": 106, "climbing": 154, "elections": 139, "theatre": 163, "pharmacy": 155, "busdepot": 129, "recordlabel": 139, "school": 125, "festival": 81, "observatory": 134, "motcentre": 111, "wildlife": 133, "leisure": 137, "vineyard": 102}
 
 func schemaOnlyRequest(tb testing.TB, path, today string) sqlgen.Request {
 	tb.Helper()
