@@ -409,6 +409,11 @@ func (b *clauseBinder) existsBesideCount(ex *ccond) bool {
 // condTable is the table a ccExists or ccCount condition is on.
 func (b *clauseBinder) condTable(cd *ccond) (*table, error) {
 	if cd.linked {
+		if s := b.q.subject; s != nil && s.verb {
+			// "which kinds were bottled three times": each bottling is one
+			// of the times, not the rows that link to it
+			return nil, notMine("%q counts the rows of %s themselves, not rows linking to them", s.text, b.subject.name)
+		}
 		return b.linkingTable(b.subject)
 	}
 	return b.tableOf(cd.rows)

@@ -312,22 +312,29 @@ func TestSecondQuestionWords(t *testing.T) {
 	})
 }
 
-// TestNeverVerbTable: "never <verb> a U" where the verb is a table's name
-// ("hired" of kite_hire) and U is reached through that table: U goes
-// inside the negation (this once panicked when U's table sorted after the
-// verb's).
+// TestNeverVerbTable: a verb that is a table's name ("hired" of
+// kite_hire). In "never <verb> a U", U is reached through that table and
+// goes inside the negation (this once panicked when U's table sorted after
+// the verb's). "Hired N times" counts the hires themselves, not the rows
+// linking to them.
 func TestNeverVerbTable(t *testing.T) {
 	path := sqliteDB(t, "kites",
 		`CREATE TABLE flyer (flyer_id INTEGER PRIMARY KEY, flyer_name TEXT NOT NULL)`,
 		`CREATE TABLE sky_kite (kite_id INTEGER PRIMARY KEY, colour TEXT NOT NULL)`,
 		`CREATE TABLE kite_hire (hire_id INTEGER PRIMARY KEY, flyer_id INTEGER NOT NULL REFERENCES flyer(flyer_id),
-			kite_id INTEGER NOT NULL REFERENCES sky_kite(kite_id), hire_day TEXT NOT NULL)`,
+			kite_id INTEGER NOT NULL REFERENCES sky_kite(kite_id), hire_day TEXT NOT NULL, launch_site TEXT NOT NULL)`,
+		`CREATE TABLE hire_note (note_id INTEGER PRIMARY KEY, hire_id INTEGER NOT NULL REFERENCES kite_hire(hire_id), note TEXT NOT NULL)`,
 		`INSERT INTO flyer VALUES (1,'Ada Moss'),(2,'Bo Lind'),(3,'Cy Park')`,
 		`INSERT INTO sky_kite VALUES (1,'red'),(2,'blue')`,
-		`INSERT INTO kite_hire VALUES (1,1,1,'2025-05-01'),(2,1,2,'2025-05-02'),(3,3,2,'2025-06-01')`,
+		`INSERT INTO kite_hire VALUES (1,1,1,'2025-05-01','dune'),(2,1,2,'2025-05-02','pier'),(3,3,2,'2025-06-01','dune')`,
+		`INSERT INTO hire_note VALUES (1,2,'windy'),(2,2,'late'),(3,1,'calm')`,
 	)
 	e := newEnv(t, path, draftCatalog(t, path))
-	checkAnswered(t, e, New(nil), []ruleCase{
+	g := New(nil)
+	checkAnswered(t, e, g, []ruleCase{
 		{"Which flyers have never hired a kite?", `SELECT flyer_name FROM flyer WHERE flyer_id NOT IN (SELECT flyer_id FROM kite_hire)`, false},
+	})
+	checkDeclined(t, e, g, "drafted catalog", []string{
+		"Which launch sites have been hired at least twice?", // each hire is one of the times, not the notes linking to it
 	})
 }
