@@ -34,8 +34,8 @@ test: lint deps test-go test-node
 
 test-go:
 	$(GO) test -race -count=1 -timeout 30m ./...
-	# every fixture's answers on SQLite and MariaDB, without the race detector (the race run asks a core set)
-	$(GO) test -count=1 -run 'TestFixtures$$|TestFixturesMariaDB$$' ./evaluation/
+	# every fixture's answers on SQLite and MariaDB, and every verified question, without the race detector (the race run asks a core set)
+	$(GO) test -count=1 -run 'TestFixtures$$|TestFixturesMariaDB$$|TestVerifiedFixtures$$' ./evaluation/
 
 ## deps: install the test dependencies that are missing (npm packages, chromium, PostgreSQL, MariaDB)
 deps:
