@@ -11,9 +11,10 @@ import (
 // selfRead is a question about one row's relative through a key of a table
 // to itself (a mentor, a supervisor): "who is the mentor of X", "which T
 // does X supervise", "how many T report to X", "which T have no mentor",
-// "list the mentors". Each word must be one of these few shapes' own;
-// anything else (per-mentor counts, each row beside its mentor) is left to
-// the final decline.
+// "list the mentors", "each T with their mentor", "for each mentor, how
+// many T do they mentor". Each word must be one of these few shapes' own;
+// anything else (a relative's other columns, rows compared with their
+// relative's) is left to the final decline.
 type selfRead struct {
 	t    *table
 	role *column // the key of t to t itself
@@ -28,7 +29,12 @@ type selfRead struct {
 	// holders: "the mentors", the rows some row's key names
 	filled  int
 	holders bool
-	read    []string
+	// pairs: each row beside its relative ("each T with their mentor");
+	// perHolder: each relative with how many rows name it ("for each
+	// mentor, how many T do they mentor")
+	pairs     bool
+	perHolder bool
+	read      []string
 }
 
 // selfFillers carry no meaning in these questions beyond their shape.
@@ -45,13 +51,17 @@ func (r *creader) selfAnswer(dialect string) (sqlgen.Plan, bool, error) {
 	if s == nil {
 		return sqlgen.Plan{}, false, nil
 	}
-	p, err := s.plan()
-	if err != nil {
-		return sqlgen.Plan{}, false, err
-	}
-	sql, _, err := render(p, dialect)
-	if err != nil {
-		return sqlgen.Plan{}, false, err
+	var sql string
+	if s.pairs || s.perHolder {
+		sql = s.selfJoinSQL(dialect)
+	} else {
+		p, err := s.plan()
+		if err != nil {
+			return sqlgen.Plan{}, false, err
+		}
+		if sql, _, err = render(p, dialect); err != nil {
+			return sqlgen.Plan{}, false, err
+		}
 	}
 	return sqlgen.Plan{
 		SQL:         sql,
@@ -64,22 +74,30 @@ func (r *creader) selfAnswer(dialect string) (sqlgen.Plan, bool, error) {
 
 // readSelf reads the question as one of the self-link shapes, or nil.
 func (r *creader) readSelf() *selfRead {
-	ri := -1
+	ri, ri2 := -1, -1
 	var role *column
+	perHolder := false
 	for i, c := range r.cs {
 		col := r.selfRole(c)
 		if col == nil && !c.is(cwRelation) {
 			continue
 		}
 		if ri >= 0 {
-			return nil // two words for the link
+			// "for each mentor, how many T do they mentor": the role
+			// after "each", then its verb
+			if ri2 >= 0 || !perHolder || col != nil && col != role {
+				return nil // two words for the link
+			}
+			ri2 = i
+			continue
 		}
 		ri, role = i, col
+		perHolder = col != nil && c.kind == ckSchema && eachBefore(r, i)
 	}
 	if ri < 0 {
 		return nil
 	}
-	s := &selfRead{}
+	s := &selfRead{perHolder: perHolder}
 	vi := -1
 	for i, c := range r.cs {
 		if i == ri {
@@ -103,16 +121,31 @@ func (r *creader) readSelf() *selfRead {
 		return nil
 	}
 	s.t, s.role = role.t, role
-	if vi < 0 {
-		vi = r.typedName(s)
-	}
-	if !s.direction(r, ri, vi) {
+	if ri2 >= 0 && r.cs[ri2].is(cwRelation) && r.relationRole(s.t, r.cs[ri2]) != role {
 		return nil
+	}
+	if s.perHolder {
+		if vi >= 0 {
+			return nil
+		}
+		s.read = append(s.read, fmt.Sprintf("'%s' → each row %s names", r.cs[ri].text, s.role.ref()))
+		if ri2 >= 0 {
+			s.read = append(s.read, fmt.Sprintf("'%s' → the rows naming it", r.cs[ri2].text))
+		}
+	} else {
+		if vi < 0 {
+			vi = r.typedName(s)
+		}
+		if !s.direction(r, ri, vi) {
+			return nil
+		}
 	}
 	// every other word is one of the shape's own
 	for i, c := range r.cs {
 		switch {
-		case i == ri || i == vi || i > vi && i < vi+s.litLen:
+		case i == ri || i == ri2 || i == vi || i > vi && i < vi+s.litLen:
+		case (s.pairs || s.perHolder) && c.kind == ckWord && shapeWords(c):
+		case s.perHolder && c.kind == ckWord && holderWords[c.text]:
 		case c.is(cwCount) && c.kind == ckWord:
 			s.count = true
 			s.read = append(s.read, fmt.Sprintf("'%s' → count", c.text))
@@ -126,7 +159,13 @@ func (r *creader) readSelf() *selfRead {
 			return nil
 		}
 	}
-	if s.val == nil && s.filled == 0 && !s.holders {
+	if s.val == nil && s.filled == 0 && !s.holders && !s.pairs && !s.perHolder {
+		return nil
+	}
+	if s.pairs && s.count || s.perHolder && !s.count {
+		return nil // "how many T with their mentor"; "each mentor" with nothing counted
+	}
+	if (s.pairs || s.perHolder) && (len(nameColumns(s.t)) == 0 || s.t.key == nil) {
 		return nil
 	}
 	if s.count && s.up {
@@ -192,6 +231,10 @@ func (s *selfRead) direction(r *creader, ri, vi int) bool {
 			s.holders = true
 			return true
 		}
+		if w := lastWord(r.at(ri - 1)); !verb && (w == "their" || w == "his" || w == "her") {
+			s.pairs = true // "each T with their mentor('s name)"
+			return true
+		}
 		return false
 	case verb && vi > ri && word(ri+1) == "by":
 		return true // "mentored by X": the rows whose mentor X is
@@ -214,6 +257,92 @@ func (s *selfRead) direction(r *creader, ri, vi int) bool {
 		return true // "which T does X supervise"
 	}
 	return false
+}
+
+// pairWords join each row to its relative ("each T together with their
+// mentor") or each relative to its count ("for each mentor").
+var pairWords = setOf("with", "together", "along", "each", "every", "for", "beside", "alongside")
+
+// holderWords are the rest of "for each mentor, how many T do they
+// mentor", "how many T report to them".
+var holderWords = setOf("per", "they", "them", "he", "she", "people", "persons", "number")
+
+// eachBefore: the chunk at i follows "each", "every" or "per" ("for each
+// supervisor", "per mentor").
+func eachBefore(r *creader, i int) bool {
+	w := lastWord(r.at(i - 1)) // "for each" may be one chunk
+	return w == "each" || w == "every" || w == "per"
+}
+
+// lastWord is the last word of a word chunk ("with their" → their).
+func lastWord(c *chunk) string {
+	if c == nil || c.kind != ckWord {
+		return ""
+	}
+	ws := strings.Fields(c.text)
+	if len(ws) == 0 {
+		return ""
+	}
+	return ws[len(ws)-1]
+}
+
+// roleNoun is the word a self key is named after ("steward" of
+// steward_ref).
+func roleNoun(col *column) string {
+	var role string
+	for _, x := range strings.Fields(col.phrase()) {
+		if !keyWords[x] && x != "code" && x != "no" {
+			role = x
+		}
+	}
+	return role
+}
+
+// shapeWords: every word of the chunk joins rows to relatives or carries
+// no meaning here ("with the name", "for each").
+func shapeWords(c *chunk) bool {
+	for _, w := range strings.Fields(c.text) {
+		if !pairWords[w] && !selfFillers[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// selfJoinSQL is the pairs or per-holder shape as SQL: the table joined to
+// itself through the role key (only rows that have a relative).
+func (s *selfRead) selfJoinSQL(dialect string) string {
+	r := &renderer{dialect: dialect, used: map[*table]bool{}}
+	t, names := s.t, nameColumns(s.t)
+	row, rel := r.ident("r"), r.ident("h")
+	var cols []string
+	if s.pairs {
+		for _, c := range names {
+			cols = append(cols, row+"."+r.ident(c.name))
+		}
+	}
+	for _, c := range names {
+		col := rel + "." + r.ident(c.name)
+		if s.pairs {
+			col += " AS " + r.ident(strings.TrimSpace(roleNoun(s.role)+" "+c.name))
+		}
+		cols = append(cols, col)
+	}
+	if s.perHolder {
+		cols = append(cols, "COUNT(*) AS "+r.ident("count"))
+	}
+	sql := "SELECT " + strings.Join(cols, ", ") + " FROM " + r.table(t) + " " + row + " JOIN " + r.table(t) + " " + rel +
+		" ON " + rel + "." + r.ident(t.key.name) + " = " + row + "." + r.ident(s.role.name)
+	if s.perHolder {
+		group := []string{rel + "." + r.ident(t.key.name)}
+		for _, c := range names {
+			if c != t.key {
+				group = append(group, rel+"."+r.ident(c.name))
+			}
+		}
+		sql += " GROUP BY " + strings.Join(group, ", ")
+	}
+	return sql
 }
 
 // selfRole is the key of a table to itself that a chunk names: the column
@@ -289,12 +418,7 @@ func (r *creader) relationRole(t *table, rel *chunk) *column {
 // ("supervise", "supervises", "supervised" of a supervisor key; "mentors",
 // "mentored" of a mentor key).
 func verbOfRole(w string, col *column) bool {
-	var role string
-	for _, x := range strings.Fields(col.phrase()) {
-		if !keyWords[x] && x != "code" && x != "no" {
-			role = x
-		}
-	}
+	role := roleNoun(col)
 	stem := strings.TrimSuffix(strings.TrimSuffix(role, "or"), "er")
 	if len(stem) < 5 {
 		stem = role
@@ -442,6 +566,10 @@ func (s *selfRead) explain() string {
 		verb = "Counts"
 	}
 	switch {
+	case s.pairs:
+		return fmt.Sprintf("Lists %s that have a %s, each beside the row it names", what, s.role.name)
+	case s.perHolder:
+		return fmt.Sprintf("Counts, for each %s row another row's %s names, the rows that name it", s.t.name, s.role.name)
 	case s.filled < 0:
 		return fmt.Sprintf(verb+" %s whose %s is empty", what, s.role.name)
 	case s.filled > 0:

@@ -72,27 +72,29 @@ func TestEveryWordRules(t *testing.T) {
 	path := breweryDB(t)
 	answered := breweryRules()
 	declined := []string{
-		"What is the average number of grams per batch?",                       // one figure, or one per batch?
-		"Which batches used more than 100 hops in total?",                      // rows, or the grams?
-		"Who tasted batch 7?",                                                  // a person, through which key?
-		"List the brewers whose founded year is 1996 please and their batches", // two tables
-		"How many batches were started in each year of founding?",              // which year?
-		"Give every brewer a mentor.",                                          // a write
-		"Which brewers brewed more than 500 in batches?",                       // an amount in batches, not 500 of them
-		"What percentage of batches from 2025 had a taster?",                   // which condition is the part, which the whole?
-		"Which batches have the second most hops in total?",                    // rows, or the grams?
-		"How many batches can Ada Brook brew?",                                 // a capacity, not a count
-		"What is the estimated cost for each brewer?",                          // several batches per brewer, no sum asked
-		"Which Stout batches have the highest brew quantity?",                  // every one at the top among the Stouts
-		"Which brewers were founded in year 7?",                                // 7 is no year: another column's number
-		"Which hops were used by Ada Brook?",                                   // a person linked through batches: brewer or taster?
-		"List every stout along with the name of the brewer who made it.",      // stouts are batches; not a list of brewers
-		"List the batch hops of batch 7.",                                      // pairs of keys: the hops are in another table
-		"Which brewer is paid the least?",                                      // an amount the schema lacks, not a count of batches
-		"What is the total brew quantity of the covered batches?",              // a state of the batches, not a link
-		"Which hops are used in a covered batch?",                              // the same, before the linked table
-		"Give the name of batch 7.",                                            // a batch has no name; its hops' names are not its own
-		"List the brewers whose lead is Ada Brook.",                            // no lead column; not the link of a verb
+		"What is the average number of grams per batch?",                                                        // one figure, or one per batch?
+		"Which batches used more than 100 hops in total?",                                                       // rows, or the grams?
+		"Who tasted batch 7?",                                                                                   // a person, through which key?
+		"List the brewers whose founded year is 1996 please and their batches",                                  // two tables
+		"How many batches were started in each year of founding?",                                               // which year?
+		"Give every brewer a mentor.",                                                                           // a write
+		"Which brewers brewed more than 500 in batches?",                                                        // an amount in batches, not 500 of them
+		"What percentage of batches from 2025 had a taster?",                                                    // which condition is the part, which the whole?
+		"Which batches have the second most hops in total?",                                                     // rows, or the grams?
+		"How many batches can Ada Brook brew?",                                                                  // a capacity, not a count
+		"What is the estimated cost for each brewer?",                                                           // several batches per brewer, no sum asked
+		"Which Stout batches have the highest brew quantity?",                                                   // every one at the top among the Stouts
+		"Which brewers were founded in year 7?",                                                                 // 7 is no year: another column's number
+		"Which hops were used by Ada Brook?",                                                                    // a person linked through batches: brewer or taster?
+		"List every stout along with the name of the brewer who made it.",                                       // stouts are batches; not a list of brewers
+		"List the batch hops of batch 7.",                                                                       // pairs of keys: the hops are in another table
+		"Which brewer is paid the least?",                                                                       // an amount the schema lacks, not a count of batches
+		"What is the total brew quantity of the covered batches?",                                               // a state of the batches, not a link
+		"Which hops are used in a covered batch?",                                                               // the same, before the linked table
+		"Give the name of batch 7.",                                                                             // a batch has no name; its hops' names are not its own
+		"List the brewers whose lead is Ada Brook.",                                                             // no lead column; not the link of a verb
+		"For every brewer with a mentor, give the brewer's name, the mentor's name and the mentor's hire date.", // a column beyond the names
+		"How many brewers with their mentor?",                                                                   // a count beside the pairs
 	}
 	for _, mode := range []string{"schema only", "drafted catalog"} {
 		t.Run(mode, func(t *testing.T) {
@@ -159,6 +161,10 @@ func breweryRules() []ruleCase {
 		{"batch styles ordered by brew quantity, descending.", `SELECT style FROM batch ORDER BY BrewQty DESC`, true},
 		{"List the brewers' names and founding years, ordered by founding year, then name.",
 			`SELECT full_name, founded_year FROM brewer ORDER BY founded_year, full_name`, true},
+		{"List each brewer together with the name of their mentor.",
+			`SELECT b.full_name, m.full_name FROM brewer b JOIN brewer m ON m.brewer_id = b.mentor_id`, false},
+		{"For each mentor, how many brewers do they mentor?",
+			`SELECT m.full_name, COUNT(*) FROM brewer b JOIN brewer m ON m.brewer_id = b.mentor_id GROUP BY m.brewer_id, m.full_name`, false},
 	}
 }
 

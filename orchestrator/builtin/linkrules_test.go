@@ -94,6 +94,8 @@ func TestLinkRules(t *testing.T) {
 		{"Which coaches have no mentor?", `SELECT full_name FROM coach WHERE mentor_id IS NULL`, false},
 		{"For each coach, the number of teams they coach.",
 			`SELECT c.full_name, COUNT(*) FROM team t JOIN coach c ON c.coach_id = t.coach_id GROUP BY c.coach_id, c.full_name`, false},
+		{"For each mentor, how many coaches do they mentor?", // one row per mentor: the table joined to itself
+			`SELECT m.full_name, COUNT(*) FROM coach c JOIN coach m ON m.coach_id = c.mentor_id GROUP BY m.coach_id, m.full_name`, false},
 	}
 	teamOfAnn := `SELECT COUNT(DISTINCT r.player_id) FROM roster r JOIN team t ON t.team_id = r.team_id JOIN coach c ON c.coach_id = t.coach_id WHERE c.full_name = 'Ann Vale'`
 	catalogOnly := []ruleCase{
@@ -103,14 +105,13 @@ func TestLinkRules(t *testing.T) {
 		{"Which insured players are taller than 180 centimetres?", `SELECT full_name FROM player WHERE insured = 'Y' AND height_cm > 180`, false},
 	}
 	declined := []string{
-		"How many teams are in league code UPR?",            // the league's code, or the teams' copy of it (the readings don't tell)
-		"Which rank is Zed Quor from?",                      // Zed Quor's rank, or a rank called Zed Quor?
-		"Which league codes are upper leagues?",             // the plural of one league's name
-		"Which coach does Bo Reed have?",                    // the tutor, or the coaches of Bo's teams?
-		"Count the team coaches.",                           // every coach, or those running a team?
-		"Which coaches have not trained any team?",          // the verb names trainings, which the teams' coach key never reaches
-		"List the teams in the Upper or Middle rank.",       // the values are divisions, "rank" a coach's column
-		"For each mentor, how many coaches do they mentor?", // one row per mentor: the table joined to itself
+		"How many teams are in league code UPR?",      // the league's code, or the teams' copy of it (the readings don't tell)
+		"Which rank is Zed Quor from?",                // Zed Quor's rank, or a rank called Zed Quor?
+		"Which league codes are upper leagues?",       // the plural of one league's name
+		"Which coach does Bo Reed have?",              // the tutor, or the coaches of Bo's teams?
+		"Count the team coaches.",                     // every coach, or those running a team?
+		"Which coaches have not trained any team?",    // the verb names trainings, which the teams' coach key never reaches
+		"List the teams in the Upper or Middle rank.", // the values are divisions, "rank" a coach's column
 	}
 	for _, mode := range []string{"schema only", "drafted catalog"} {
 		t.Run(mode, func(t *testing.T) {
