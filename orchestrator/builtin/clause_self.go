@@ -34,6 +34,10 @@ type selfRead struct {
 	// mentor, how many T do they mentor")
 	pairs     bool
 	perHolder bool
+	// notHolder: "which T never coach anyone", the rows no row's key
+	// names; anyone is the index of that "anyone" (-1 if none)
+	notHolder bool
+	anyone    int
 	read      []string
 }
 
@@ -97,7 +101,7 @@ func (r *creader) readSelf() *selfRead {
 	if ri < 0 {
 		return nil
 	}
-	s := &selfRead{perHolder: perHolder}
+	s := &selfRead{perHolder: perHolder, anyone: -1}
 	vi := -1
 	for i, c := range r.cs {
 		if i == ri {
@@ -143,7 +147,9 @@ func (r *creader) readSelf() *selfRead {
 	// every other word is one of the shape's own
 	for i, c := range r.cs {
 		switch {
-		case i == ri || i == ri2 || i == vi || i > vi && i < vi+s.litLen:
+		case i == ri || i == ri2 || i == vi || i > vi && i < vi+s.litLen || i == s.anyone:
+		case c.is(cwNeg) && c.kind == ckWord && s.notHolder:
+			s.read = append(s.read, fmt.Sprintf("'%s' → no row names them", c.text))
 		case (s.pairs || s.perHolder) && c.kind == ckWord && shapeWords(c):
 		case s.perHolder && c.kind == ckWord && holderWords[c.text]:
 		case c.is(cwCount) && c.kind == ckWord:
@@ -213,6 +219,20 @@ func (s *selfRead) direction(r *creader, ri, vi int) bool {
 	}
 	verb := rc.kind == ckWord
 	switch {
+	case vi < 0 && (anyoneWords[word(ri+1)] && s.roleVerb(r, ri) || !verb && word(ri+1) == "of" && anyoneWords[word(ri+2)]):
+		// "which T coach someone", "which T never tutor anybody",
+		// "which T are not the steward of anyone": the rows some row's key
+		// names, or none does
+		s.anyone, s.holders = ri+1, true
+		if word(ri+1) == "of" {
+			s.anyone = ri + 2
+		}
+		for k := ri - 1; k >= 0 && k >= ri-3; k-- {
+			if c := r.at(k); c.is(cwNeg) && c.kind == ckWord {
+				s.notHolder = true
+			}
+		}
+		return true
 	case vi < 0:
 		// "which T have no mentor", "T with a mentor", "list the mentors"
 		for k := ri - 1; k >= 0 && k >= ri-3; k-- {
@@ -258,6 +278,21 @@ func (s *selfRead) direction(r *creader, ri, vi int) bool {
 	}
 	return false
 }
+
+// roleVerb: the role word at ri is a verb ("supervise", or "mentor" after
+// "do not").
+func (s *selfRead) roleVerb(r *creader, ri int) bool {
+	rc := r.cs[ri]
+	if verbOfRole(rc.text, s.role) {
+		return true
+	}
+	w := lastWord(r.at(ri - 1))
+	return rc.text == roleNoun(s.role) && (w == "do" || w == "does" || w == "did" || w == "not" || w == "never")
+}
+
+// anyoneWords stand for any row after a verb of the role ("supervise
+// anyone").
+var anyoneWords = setOf("anyone", "anybody", "someone", "somebody", "anything")
 
 // pairWords join each row to its relative ("each T together with their
 // mentor") or each relative to its count ("for each mentor").
@@ -477,7 +512,7 @@ func (s *selfRead) plan() (*plan, error) {
 	case s.filled != 0:
 		p.where = append(p.where, &cond{kind: cNotNull, e: expr{kind: eCol, col: s.role}, neg: s.filled < 0})
 	case s.holders:
-		p.where = append(p.where, &cond{kind: cSemi, semi: &semiJoin{outer: t.key, joins: newJoinSet(t), sel: s.role,
+		p.where = append(p.where, &cond{kind: cSemi, neg: s.notHolder, semi: &semiJoin{outer: t.key, joins: newJoinSet(t), sel: s.role,
 			where: []*cond{{kind: cNotNull, e: expr{kind: eCol, col: s.role}}}}})
 	default:
 		named, err := s.namedCond()
@@ -574,6 +609,8 @@ func (s *selfRead) explain() string {
 		return fmt.Sprintf(verb+" %s whose %s is empty", what, s.role.name)
 	case s.filled > 0:
 		return fmt.Sprintf(verb+" %s whose %s is filled in", what, s.role.name)
+	case s.notHolder:
+		return fmt.Sprintf(verb+" %s that no row's %s names", what, s.role.name)
 	case s.holders:
 		return fmt.Sprintf(verb+" %s that another row's %s names", what, s.role.name)
 	case s.up:

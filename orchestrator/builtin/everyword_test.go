@@ -163,6 +163,10 @@ func breweryRules() []ruleCase {
 			`SELECT full_name, founded_year FROM brewer ORDER BY founded_year, full_name`, true},
 		{"List each brewer together with the name of their mentor.",
 			`SELECT b.full_name, m.full_name FROM brewer b JOIN brewer m ON m.brewer_id = b.mentor_id`, false},
+		{"Which brewers do not mentor anyone?",
+			`SELECT full_name FROM brewer WHERE brewer_id NOT IN (SELECT mentor_id FROM brewer WHERE mentor_id IS NOT NULL)`, false},
+		{"Which brewers are the mentor of someone?",
+			`SELECT full_name FROM brewer WHERE brewer_id IN (SELECT mentor_id FROM brewer)`, false},
 		{"For each mentor, how many brewers do they mentor?",
 			`SELECT m.full_name, COUNT(*) FROM brewer b JOIN brewer m ON m.brewer_id = b.mentor_id GROUP BY m.brewer_id, m.full_name`, false},
 	}
