@@ -61,6 +61,7 @@ var floors = map[string]floor{
 	fixtures.Wildlife:    {untouched: 0.41}, // 142/339 on 2026-11-27 (later); 127/339 (branch fresh18, written without reading the planner; first asked at main 05029af: 2 wrong, none the gold's fault)
 	fixtures.Leisure:     {untouched: 0.45}, // 147/323 (branch fresh20, written without reading the planner; first asked at main bf76682: 1 wrong, not the gold's fault, and 1 HTTP 500)
 	fixtures.Vineyard:    {untouched: 0.29}, // 106/358 rebased on main 247b3f9; 103/358 (branch fresh19, written without reading the planner; first asked at main 19f2d20: 1 wrong, not the gold's fault)
+	fixtures.Recycling:   {untouched: 0.36}, // 124/343 (branch fresh22, written without reading the planner; first asked at main 867ac3d: 6 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -95,6 +96,13 @@ var knownWrong = map[string]string{
 	// wildlife (branch fresh18), first asked at main 05029af: its 2 wrong answers are now right.
 	// leisure (branch fresh20), first asked at main bf76682: its 1 wrong answer (and 1 HTTP 500) are now right.
 	// vineyard (branch fresh19), first asked at main 19f2d20: its 1 wrong answer is now declined.
+	// recycling (branch fresh22), first asked at main 867ac3d; none the gold's fault.
+	"recycling/rc-bt-blue-2":        "'What is the blue bin for?' lists the 52 blue bins, not the bin type whose colour is blue",
+	"recycling/rc-smallest-truck-2": "'Which truck carries the least?' ranks trucks by their number of collections, not by capacity",
+	"recycling/rc-crew-notes":       "'crew members that have notes, with the notes' gives notes twice for every crew member, no name and no NOT NULL filter",
+	"recycling/rc-truck-last-used":  "'When was truck WX17 RPD last used?' gives the truck's purchase date (trucks.created), not its latest collection",
+	"recycling/rc-open-2":           "'Number of open complaints.' counts complaints from households of open depots (depots.status), not unresolved ones",
+	"recycling/rc-compl-notes":      "'complaints that have a note, with the note' shows the notes without the complaint id",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
