@@ -97,12 +97,7 @@ var knownWrong = map[string]string{
 	// leisure (branch fresh20), first asked at main bf76682: its 1 wrong answer (and 1 HTTP 500) are now right.
 	// vineyard (branch fresh19), first asked at main 19f2d20: its 1 wrong answer is now declined.
 	// recycling (branch fresh22), first asked at main 867ac3d; none the gold's fault.
-	"recycling/rc-bt-blue-2":        "'What is the blue bin for?' lists the 52 blue bins, not the bin type whose colour is blue",
-	"recycling/rc-smallest-truck-2": "'Which truck carries the least?' ranks trucks by their number of collections, not by capacity",
-	"recycling/rc-crew-notes":       "'crew members that have notes, with the notes' gives notes twice for every crew member, no name and no NOT NULL filter",
-	"recycling/rc-truck-last-used":  "'When was truck WX17 RPD last used?' gives the truck's purchase date (trucks.created), not its latest collection",
-	"recycling/rc-open-2":           "'Number of open complaints.' counts complaints from households of open depots (depots.status), not unresolved ones",
-	"recycling/rc-compl-notes":      "'complaints that have a note, with the note' shows the notes without the complaint id",
+	"recycling/rc-open-2": "'Number of open complaints.' counts complaints from households of open depots (depots.status), not unresolved ones",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

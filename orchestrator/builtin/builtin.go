@@ -134,6 +134,9 @@ func (g *Generator) answerOn(m *model, question, reqDialect, reqToday string) re
 	if err := asksCapacity(clauseTokenize(question)); err != nil {
 		return reading{err: err}
 	}
+	if err := asksPurpose(clauseTokenize(question)); err != nil {
+		return reading{err: err}
+	}
 	plan, final, err := m.clauseAnswer(question, m.pickToday(reqToday), dialect)
 	switch {
 	case err == nil:

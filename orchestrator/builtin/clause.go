@@ -244,6 +244,12 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 		// "who restored the organ X": a person linked to X, not X's row
 		return decline("\"who\" asks for a person, and the answer would be the row the question names")
 	}
+	if p.kind == pList && p.limit > 0 && len(p.order) > 0 && len(p.groupBy) == 0 && keyPinned(p) {
+		// "when was kiosk 4 last serviced": the ranking is over events of
+		// the row, which its own columns do not hold
+		return decline("the question ranks several %s rows, and names one", p.root.name).
+			withHint("ask about the rows that record those events")
+	}
 	if u, c := unitMismatch(toks, p.where); c != nil {
 		// "shorter than three minutes" against a duration in seconds
 		return decline("the question counts in %s, and %s holds another unit", u, c.e.col.ref()).
@@ -361,12 +367,12 @@ func (r *creader) readWithSubject() error {
 	k := r.cs.index(s) + 1
 	for ; k < len(r.cs); k++ {
 		c := r.at(k)
-		if c.role == "" && !(c.kind == ckWord && (c.info.cw == cwFiller && relationPreps[c.text] && c.text != "with" || eventless[c.text])) || strings.HasPrefix(c.role, "shown") {
+		if c.role == "" && !(c.kind == ckWord && (c.info.cw == cwFiller && relationPreps[c.text] && c.text != "with" || eventless[c.text] || articles[c.text])) || strings.HasPrefix(c.role, "shown") || fillerWith(c) {
 			break
 		}
 	}
 	c := r.at(k)
-	if !free(c) || c.kind != ckWord || !(c.is(cwAnd) || c.is(cwHave) && c.text == "with") {
+	if !free(c) && !fillerWith(c) || c.kind != ckWord || !(c.is(cwAnd) || c.is(cwHave) && c.text == "with") {
 		return nil
 	}
 	j := k + 1
@@ -394,6 +400,12 @@ func (r *creader) readWithSubject() error {
 	r.use(c, "shown beside the rows asked about")
 	r.q.perRow = s
 	return nil
+}
+
+// fillerWith: a "with" read as carrying no meaning, which may still put
+// the columns after it beside the rows ("the T that have a C, with the C").
+func fillerWith(c *chunk) bool {
+	return c != nil && c.kind == ckWord && c.text == "with" && c.role == "filler"
 }
 
 // copulaOrTheir may follow "what" in a second question about the same
@@ -443,6 +455,13 @@ func namesOwnRow(p *plan) bool {
 	})
 }
 
+// keyPinned: the plan's rows are one row, named by its key.
+func keyPinned(p *plan) bool {
+	return p.root.key != nil && slices.ContainsFunc(p.where, func(c *cond) bool {
+		return c.kind == cValues && !c.neg && c.e.kind == eCol && c.e.col == p.root.key && len(c.values) == 1
+	})
+}
+
 // implausibleYear is a condition comparing a column of years with a
 // number that is no year (below 1000), among conds and their semi-joins.
 func implausibleYear(conds []*cond) (*cond, float64) {
@@ -488,6 +507,16 @@ func asksCapacity(toks []token) error {
 					withHint("ask for the capacity column, or for how many rows there are")
 			}
 		}
+	}
+	return nil
+}
+
+// asksPurpose declines "what is the X for?": what a thing is for, which no
+// column says, not the rows of X.
+func asksPurpose(toks []token) error {
+	if n := len(toks); n > 3 && (toks[0].w == "what" || toks[0].w == "whats") && toks[n-1].w == "for" {
+		return decline("the question asks what something is for, and I read no column of purposes").
+			withHint("ask for a column of it, e.g. its type or description")
 	}
 	return nil
 }

@@ -799,10 +799,12 @@ func (r *creader) readExists() error {
 // the question asks about.
 func (r *creader) filledColumn(i int) *chunk {
 	art := r.at(i + 1)
-	if art == nil || art.kind != ckWord || !(art.text == "a" || art.text == "an" || art.text == "any" || art.text == "some") {
+	k := r.next(i + 1)
+	if h := r.at(i); art != nil && art.isColumn() && !art.isTable() && relativeHave[h.text] {
+		k = i + 1 // "crew that have notes": no article after a relative "that have"
+	} else if art == nil || art.kind != ckWord || !(art.text == "a" || art.text == "an" || art.text == "any" || art.text == "some") {
 		return nil // "with title and shelf mark": columns to show
 	}
-	k := r.next(i + 1)
 	col := r.at(k)
 	if !free(col) || !col.isColumn() || col.isTable() && !r.ownColumn(i, col) || flagChunk(col) || (numericCol(col) || orderable(col)) && !r.ownColumn(i, col) {
 		return nil
@@ -816,6 +818,9 @@ func (r *creader) filledColumn(i int) *chunk {
 	}
 	return col
 }
+
+// relativeHave open a relative clause on the rows before them.
+var relativeHave = setOf("that have", "that has", "who have", "who has", "which have", "which has")
 
 // ownColumn: the column chunk (which also names a table) is a column of the
 // table right before i — "matches that had a referee" is about the

@@ -623,7 +623,8 @@ func (r *creader) rankN(i int) (int, int) {
 		r.q.limitSaid = true
 		return int(nx.num), i + 2
 	}
-	if pv := r.at(r.prev(i - 1)); free(pv) && pv.kind == ckNum && pv.isInt && pv.num >= 1 {
+	if pv := r.at(r.prev(i - 1)); free(pv) && pv.kind == ckNum && pv.isInt && pv.num >= 1 && !r.at(r.prev(r.cs.index(pv)-1)).isTable() {
+		// not "kiosk 3 last": a number after a table's noun names its row
 		r.use(pv, "how many")
 		r.q.limitSaid = true
 		return int(pv.num), i + 1
@@ -1071,7 +1072,8 @@ func (r *creader) hasAggregate() bool {
 // verb, whose rows are linked to the ones ranked.
 // amountVerbs say how much a row is worth or measures, not how often rows
 // link to it ("which kiosk is paid the least" ranks a fee, not visits).
-var amountVerbs = setOf("paid", "priced", "charged", "valued", "rated", "scored", "weighed", "earned", "billed", "costed", "insured", "taxed", "funded")
+var amountVerbs = setOf("paid", "priced", "charged", "valued", "rated", "scored", "weighed", "earned", "billed", "costed", "insured", "taxed", "funded",
+	"carries", "carry", "carried", "holds", "hold", "held", "costs", "cost", "earns", "earn", "sells", "sell", "sold")
 
 func participleLike(w string) bool {
 	return strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en") || irregularParticiples[w] != [2]string{}

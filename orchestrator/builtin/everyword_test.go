@@ -348,3 +348,32 @@ func TestNeverVerbTable(t *testing.T) {
 		"Which launch sites have been hired at least twice?", // each hire is one of the times, not the notes linking to it
 	})
 }
+
+// TestGenericNaming: a schema whose tables all use the same few column
+// names (id, name, type, status, created, notes), where a word must be read
+// on the table it speaks of, and a verb or a purpose the columns do not
+// hold is declined.
+func TestGenericNaming(t *testing.T) {
+	path := sqliteDB(t, "generic",
+		`CREATE TABLE depots (id INTEGER PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, created TEXT NOT NULL)`,
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL, type TEXT NOT NULL, depot_id INTEGER NOT NULL REFERENCES depots(id),
+			status TEXT NOT NULL, created TEXT NOT NULL, notes TEXT)`,
+		`CREATE TABLE visits (id INTEGER PRIMARY KEY, kiosk_id INTEGER NOT NULL REFERENCES kiosks(id), created TEXT NOT NULL, amount REAL NOT NULL, notes TEXT)`,
+		`INSERT INTO depots VALUES (1,'North','open','2001-03-01'),(2,'South','closed','2004-06-01')`,
+		`INSERT INTO kiosks VALUES (1,'Quay','food',1,'active','2010-01-05','near the steps'),(2,'Mill','news',1,'active','2012-02-01',NULL),
+			(3,'Dune','food',2,'retired','2015-07-09','roof leaks'),(4,'Gate','news',2,'active','2019-04-04',NULL)`,
+		`INSERT INTO visits VALUES (1,1,'2025-01-02',12.5,NULL),(2,1,'2025-02-03',8,'late'),(3,3,'2025-02-10',20,NULL),(4,2,'2025-03-01',5.5,'locked'),(5,1,'2025-03-09',7,NULL)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	g := New(nil)
+	checkAnswered(t, e, g, []ruleCase{
+		{"Show the kiosks that have notes, with the notes.", `SELECT name, notes FROM kiosks WHERE notes IS NOT NULL`, false},
+		{"Show the visits that have a note, with the note.", `SELECT id, notes FROM visits WHERE notes IS NOT NULL`, false},
+	})
+	checkDeclined(t, e, g, "drafted catalog", []string{
+		"What is the Quay kiosk for?",    // a purpose no column holds
+		"Which kiosk holds the most?",    // an amount, not a count of visits
+		"Which depot carries the least?", // the same
+		"When was kiosk 3 last used?",    // a ranking of events over the one row named
+	})
+}
