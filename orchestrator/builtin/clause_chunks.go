@@ -122,6 +122,14 @@ func closingQuote(rs []rune, i int) int {
 // matchClauseWord returns the longest clause phrase at toks[i], on words
 // as typed, then on singular stems.
 func matchClauseWord(toks []token, i int) (int, cinfo) {
+	return matchClauseWordAt(toks, i, true)
+}
+
+// matchClauseWordAt is matchClauseWord; overlaps says whether a phrase
+// whose last word starts a longer one is passed over (checked one level
+// deep: checking it again at every word made a long question take
+// exponential time).
+func matchClauseWordAt(toks []token, i int, overlaps bool) (int, cinfo) {
 	for n := min(maxClauseWords, len(toks)-i); n >= 1; n-- {
 		var b, s strings.Builder
 		ok := true
@@ -141,7 +149,7 @@ func matchClauseWord(toks []token, i int) (int, cinfo) {
 		if !ok {
 			continue
 		}
-		if n > 1 && overlapsLonger(toks, i+n-1) {
+		if n > 1 && overlaps && overlapsLonger(toks, i+n-1) {
 			continue // "ran at least 3": the last word starts "at least"
 		}
 		if info, found := clauseWords[b.String()]; found {
@@ -157,7 +165,7 @@ func matchClauseWord(toks []token, i int) (int, cinfo) {
 // overlapsLonger: a phrase of two or more words starts at toks[i] and runs
 // past it, so a phrase ending at toks[i] must leave that word to it.
 func overlapsLonger(toks []token, i int) bool {
-	n, _ := matchClauseWord(toks, i)
+	n, _ := matchClauseWordAt(toks, i, false)
 	return n >= 2
 }
 

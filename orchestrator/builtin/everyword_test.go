@@ -377,3 +377,12 @@ func TestGenericNaming(t *testing.T) {
 		"When was kiosk 3 last used?",    // a ranking of events over the one row named
 	})
 }
+
+// TestLongQuestionEnds: a long question of plain words is read in time
+// that grows with its length, not exponentially (this one, of 30 words,
+// once took 45 s; a few words more and it would not end).
+func TestLongQuestionEnds(t *testing.T) {
+	e := newEnv(t, breweryDB(t), "")
+	checkDeclined(t, e, New(nil), "schema only", []string{"For kites 1 to 10, show the kite id, the name of the crew member who " +
+		"packed it and the name of the one who checked it in (kites with both recorded)."})
+}
