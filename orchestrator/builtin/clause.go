@@ -244,6 +244,12 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 		// "who restored the organ X": a person linked to X, not X's row
 		return decline("\"who\" asks for a person, and the answer would be the row the question names")
 	}
+	if c := valuesListSplit(p.where); c != nil {
+		// "other than A, B or C" read as "<> A AND = B AND IN (C)": a list
+		// of values split into conditions that cannot all hold
+		return decline("several values of %s were read as separate conditions", c.ref()).
+			withHint("ask for one value, or say \"one of A, B or C\"")
+	}
 	if p.kind == pList && p.limit > 0 && len(p.order) > 0 && len(p.groupBy) == 0 && keyPinned(p) {
 		// "when was kiosk 4 last serviced": the ranking is over events of
 		// the row, which its own columns do not hold
@@ -453,6 +459,29 @@ func namesOwnRow(p *plan) bool {
 	return slices.ContainsFunc(p.where, func(c *cond) bool {
 		return c.kind == cValues && !c.neg && c.e.kind == eCol && c.e.col.t == p.root && (c.e.col.pk || c.e.col.isName())
 	})
+}
+
+// valuesListSplit is a column that two conditions of conds (joined by AND)
+// each compare with values, one of them keeping only those values: a list
+// read apart, which no row can meet or which says the other twice.
+func valuesListSplit(conds []*cond) *column {
+	seen := map[*column]int{} // conditions on the column
+	pos := map[*column]bool{} // one keeps only its values
+	for _, c := range conds {
+		if c.kind != cValues || c.e.kind != eCol || c.e.col == nil {
+			continue
+		}
+		seen[c.e.col]++
+		if !c.neg {
+			pos[c.e.col] = true
+		}
+	}
+	for _, c := range conds {
+		if c.kind == cValues && c.e.kind == eCol && seen[c.e.col] > 1 && pos[c.e.col] {
+			return c.e.col
+		}
+	}
+	return nil
 }
 
 // keyPinned: the plan's rows are one row, named by its key.

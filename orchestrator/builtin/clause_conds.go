@@ -1456,7 +1456,27 @@ func (r *creader) columnsTable(i int) bool {
 // when an "of"-phrase or a table follows ("name of the T").
 func (r *creader) columnHere(i int) bool {
 	nx := r.at(r.next(i + 1))
+	if nx != nil && nx.kind == ckWord && nx.text == "and" {
+		// "the heading and writer of …": a column listed with another of
+		// the same table
+		if c2 := r.at(r.next(r.cs.index(nx) + 1)); free(c2) && c2.isColumn() && !c2.isTable() && sameTableColumn(r.at(i), c2) {
+			return true
+		}
+	}
 	return nx != nil && nx.kind == ckWord && (nx.text == "of" || nx.text == "for") || nx.isTable()
+}
+
+// sameTableColumn: the chunk c names a table and a column of it, and c2
+// another column of that table.
+func sameTableColumn(c, c2 *chunk) bool {
+	for _, t := range c.tables() {
+		for _, col := range c2.columns() {
+			if col.t == t && !slices.Contains(c.columns(), col) && slices.ContainsFunc(c.columns(), func(x *column) bool { return x.t == t }) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // flagChunk: the chunk names only yes/no columns.

@@ -584,6 +584,9 @@ var sizeSuperlatives = setOf("largest", "the largest", "biggest", "the biggest",
 // orderable: a column whose values rank (numbers, dates).
 func orderable(c *chunk) bool {
 	for _, col := range c.columns() {
+		if col.isKey() && len(c.columns()) > 1 {
+			continue // "titles": the title, not its key's number
+		}
 		if col.numeric || col.dateType || col.kind == "date" || col.textNumber() {
 			return true
 		}
@@ -834,7 +837,7 @@ func (r *creader) valueCount(i int, v *chunk) cterm {
 // pluralValue: a value of one column, typed as the plural of the value
 // stored ("cats" for Cat): it names rows.
 func pluralValue(v *chunk) bool {
-	if v == nil || !v.onlyValue() || v.j-v.i != 1 || !strings.HasSuffix(v.text, "s") {
+	if v == nil || !v.onlyValue() || v.j-v.i > 3 || !strings.HasSuffix(v.text, "s") {
 		return false
 	}
 	var cols []*column

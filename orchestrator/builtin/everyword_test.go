@@ -386,3 +386,34 @@ func TestLongQuestionEnds(t *testing.T) {
 	checkDeclined(t, e, New(nil), "schema only", []string{"For kites 1 to 10, show the kite id, the name of the crew member who " +
 		"packed it and the name of the one who checked it in (kites with both recorded)."})
 }
+
+// TestListedColumns: a word that names a table and a column of it is the
+// column in a list of that table's columns ("the pamphlet and author"); a
+// list of values after "other than" is not split into conditions; a
+// superlative does not rank a key (the copies' PamphletID); a plural value of several words names
+// rows that a later "with the C" shows C beside.
+func TestListedColumns(t *testing.T) {
+	path := sqliteDB(t, "pamphlets",
+		`CREATE TABLE Pamphlets (PamphletID INTEGER PRIMARY KEY, Pamphlet TEXT NOT NULL, Author TEXT NOT NULL, Topic TEXT NOT NULL,
+			Kind TEXT NOT NULL, PageCount TEXT NOT NULL)`,
+		`CREATE TABLE Copies (CopyID INTEGER PRIMARY KEY, PamphletID INTEGER NOT NULL REFERENCES Pamphlets(PamphletID), Shelf TEXT NOT NULL)`,
+		`INSERT INTO Copies VALUES (1,1,'A'),(2,1,'B'),(3,4,'A'),(4,6,'C')`,
+		`INSERT INTO Pamphlets VALUES (1,'Low Tide','Ada Moss','Tides','Walk Guide','12'),(2,'Reed Beds','Bo Lind','Birds','Walk Guide','8'),
+			(3,'Seed Swaps','Cy Park','Garden','Leaflet','4'),(4,'Salt Marsh','Ada Moss','Birds','Walk Guide','20'),
+			(5,'Compost','Di Roe','Garden','Leaflet','6'),(6,'Storm Surge','Bo Lind','Tides','Report','36'),
+			(7,'Seal Pups','Di Roe','Sea Life','Leaflet','5'),(8,'Drove Ways','Cy Park','Old Roads','Leaflet','9')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	g := New(nil)
+	checkAnswered(t, e, g, []ruleCase{
+		{"Show the pamphlet and author of every pamphlet in the Garden topic.", `SELECT Pamphlet, Author FROM Pamphlets WHERE Topic = 'Garden'`, false},
+		{"Give the pamphlet and author of each leaflet.", `SELECT Pamphlet, Author FROM Pamphlets WHERE Kind = 'Leaflet'`, false},
+		{"List the three longest pamphlets with their page counts.",
+			`SELECT Pamphlet, PageCount FROM Pamphlets ORDER BY CAST(PageCount AS INTEGER) DESC LIMIT 3`, true},
+		{"List the walk guides by page count, highest first, with the page count.",
+			`SELECT Pamphlet, PageCount FROM Pamphlets WHERE Kind = 'Walk Guide' ORDER BY CAST(PageCount AS INTEGER) DESC`, true},
+	})
+	checkDeclined(t, e, g, "drafted catalog", []string{
+		"Which leaflets have a topic other than Garden, Sea Life, Birds or Tides?", // not "<> Garden AND = Sea Life AND …"
+	})
+}
