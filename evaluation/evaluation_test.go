@@ -97,8 +97,7 @@ var knownWrong = map[string]string{
 	// wildlife (branch fresh18), first asked at main 05029af: its 2 wrong answers are now right.
 	// leisure (branch fresh20), first asked at main bf76682: its 1 wrong answer (and 1 HTTP 500) are now right.
 	// vineyard (branch fresh19), first asked at main 19f2d20: its 1 wrong answer is now declined.
-	// recycling (branch fresh22), first asked at main 867ac3d; none the gold's fault.
-	"recycling/rc-open-2": "'Number of open complaints.' counts complaints from households of open depots (depots.status), not unresolved ones",
+	// recycling (branch fresh22), first asked at main 867ac3d: its 6 wrong answers are now right or declined.
 	// library (branch fresh21), first asked at main 4570b93: its 4 wrong answers (and 1 HTTP 504) are now right or declined.
 }
 

@@ -105,6 +105,14 @@ func (b *binder) bindFilter(f *filterReq) (*boundFilter, error) {
 		if err != nil {
 			return nil, err
 		}
+		if t := b.adjectiveOf(sp); len(f.sps) == 1 && t != nil && t != c.t && c.e == nil && c.c != nil && !c.c.isName() {
+			// "open complaints" where open is a status of the depots three
+			// links away: the word describes the complaints
+			if ps, _ := b.m.paths(t); len(ps[c.t]) > 1 {
+				return nil, decline("%q describes %s, and it is a value of %s, %d links away", sp.text, t.name, c.t.name, len(ps[c.t])).
+					withHint("name the column the value is in")
+			}
+		}
 		switch {
 		case bf == nil:
 			bf = &boundFilter{t: c.t, neg: f.neg, text: sp.text}
@@ -131,6 +139,16 @@ func (b *binder) bindFilter(f *filterReq) (*boundFilter, error) {
 		}
 	}
 	return bf, nil
+}
+
+// adjectiveOf is the one table a value span stands right before, as an
+// adjective ("open complaints"), or nil.
+func (b *binder) adjectiveOf(sp *span) *table {
+	nx := b.q.at(sp.idx + 1)
+	if nx == nil || nx.has(mColumn) || nx.has(mValue) || len(nx.tables()) != 1 {
+		return nil
+	}
+	return nx.tables()[0]
 }
 
 // bindHas binds "with an email": the column is filled in.

@@ -364,6 +364,15 @@ func (b *clauseBinder) valueCond(cd *ccond) (*cond, *table, error) {
 	if first.kind == mEntity {
 		col = first.e.set.cols[0]
 	}
+	if t := b.adjectiveOf(cd); t != nil && col.t != t && first.kind == mValue && !col.isName() {
+		// "open complaints" where open is a status of the depots three
+		// links away: the word describes the complaints (a row's name,
+		// "the Quay visits", still names the row they link to)
+		if ps, _ := b.m.paths(t); len(ps[col.t]) > 1 {
+			return nil, nil, decline("%q describes %s, and it is a value of %s, %d links away", cd.vals[0].text, t.name, col.ref(), len(ps[col.t])).
+				withHint("name the column, e.g. %s %s", col.phrase(), cd.vals[0].text)
+		}
+	}
 	var vals []any
 	for i, m := range ms {
 		v := m.value
@@ -376,6 +385,23 @@ func (b *clauseBinder) valueCond(cd *ccond) (*cond, *table, error) {
 	b.andList(cd, col)
 	b.filtered[col] = true
 	return &cond{kind: cValues, e: expr{kind: eCol, col: col}, values: vals, neg: cd.neg}, col.t, nil
+}
+
+// adjectiveOf is the table a lone value stands before as an adjective
+// ("open complaints"), or nil.
+func (b *clauseBinder) adjectiveOf(cd *ccond) *table {
+	if len(cd.vals) != 1 || cd.col != nil || cd.vals[0].kind != ckSchema {
+		return nil
+	}
+	i := b.q.cs.index(cd.vals[0]) + 1
+	if i <= 0 || i >= len(b.q.cs) {
+		return nil
+	}
+	nx := b.q.cs[i]
+	if !nx.isTable() || nx.isColumn() || len(nx.tables()) != 1 {
+		return nil
+	}
+	return nx.tables()[0]
 }
 
 // knownValue declines a literal the column cannot hold: its values are all

@@ -375,6 +375,7 @@ func TestGenericNaming(t *testing.T) {
 		"Which kiosk holds the most?",    // an amount, not a count of visits
 		"Which depot carries the least?", // the same
 		"When was kiosk 3 last used?",    // a ranking of events over the one row named
+		"Number of open visits.",         // open is a depot status, two links from the visits
 	})
 }
 
