@@ -418,3 +418,18 @@ func TestListedColumns(t *testing.T) {
 		"Which leaflets have a topic other than Garden, Sea Life, Birds or Tides?", // not "<> Garden AND = Sea Life AND …"
 	})
 }
+
+// TestColumnNamedLikeItsTable: with the schema alone, a text column called
+// by its table's noun ("Workshop" in Workshops) names the rows.
+func TestColumnNamedLikeItsTable(t *testing.T) {
+	path := sqliteDB(t, "workshops",
+		`CREATE TABLE Workshops (WorkshopID INTEGER PRIMARY KEY, Workshop TEXT NOT NULL, Room TEXT NOT NULL)`,
+		`CREATE TABLE Sessions (SessionID INTEGER PRIMARY KEY, WorkshopID INTEGER NOT NULL REFERENCES Workshops(WorkshopID), Seats INTEGER NOT NULL)`,
+		`INSERT INTO Workshops VALUES (1,'Pottery','A'),(2,'Weaving','B'),(3,'Printing','A')`,
+		`INSERT INTO Sessions VALUES (1,1,8),(2,1,10),(3,2,6),(4,3,12),(5,1,8)`,
+	)
+	checkAnswered(t, newEnv(t, path, ""), New(nil), []ruleCase{
+		{"How many sessions are there for each workshop?",
+			`SELECT w.Workshop, COUNT(*) FROM Sessions s JOIN Workshops w ON w.WorkshopID = s.WorkshopID GROUP BY w.WorkshopID, w.Workshop`, false},
+	})
+}

@@ -86,7 +86,7 @@ func (c *column) inferKind() {
 		if anyIn(ws, nonAdditive) {
 			c.measure = catalog.MeasureNonAdditive
 		}
-	case anyIn(ws, labelWords) && !anyIn(ws, textWords):
+	case anyIn(ws, labelWords) && !anyIn(ws, textWords), textual && c.namesItsTable(ws):
 		c.kind = catalog.KindLabel
 	case len(c.values) > 0:
 		c.kind = catalog.KindAttribute
@@ -95,6 +95,13 @@ func (c *column) inferKind() {
 	default:
 		c.kind = catalog.KindAttribute
 	}
+}
+
+// namesItsTable: the column is called by its table's noun ("Activity" in
+// Activities, "kiosk" in kiosk): its values name the rows.
+func (c *column) namesItsTable(ws []string) bool {
+	tw := catalog.IdentifierWords(c.t.singular())
+	return len(ws) > 0 && slices.Equal(ws, tw)
 }
 
 func inferUnit(ws []string, kind string) string {
