@@ -420,16 +420,23 @@ func TestListedColumns(t *testing.T) {
 }
 
 // TestColumnNamedLikeItsTable: with the schema alone, a text column called
-// by its table's noun ("Workshop" in Workshops) names the rows.
+// by its table's noun ("Workshop" in Workshops), or a run-together name
+// ("tutorname"), names the rows.
 func TestColumnNamedLikeItsTable(t *testing.T) {
 	path := sqliteDB(t, "workshops",
 		`CREATE TABLE Workshops (WorkshopID INTEGER PRIMARY KEY, Workshop TEXT NOT NULL, Room TEXT NOT NULL)`,
 		`CREATE TABLE Sessions (SessionID INTEGER PRIMARY KEY, WorkshopID INTEGER NOT NULL REFERENCES Workshops(WorkshopID), Seats INTEGER NOT NULL)`,
 		`INSERT INTO Workshops VALUES (1,'Pottery','A'),(2,'Weaving','B'),(3,'Printing','A')`,
+		`CREATE TABLE tutor (tutorid INTEGER PRIMARY KEY, tutorname TEXT NOT NULL, tutorroom TEXT NOT NULL)`,
+		`INSERT INTO tutor VALUES (1,'Ada Moss','A'),(2,'Bo Lind','B'),(3,'Cy Park','A')`,
+		`CREATE TABLE lesson (lessonid INTEGER PRIMARY KEY, tutorid INTEGER NOT NULL REFERENCES tutor(tutorid), minutes INTEGER NOT NULL)`,
+		`INSERT INTO lesson VALUES (1,1,30),(2,1,45),(3,2,60),(4,3,30),(5,3,30),(6,3,20)`,
 		`INSERT INTO Sessions VALUES (1,1,8),(2,1,10),(3,2,6),(4,3,12),(5,1,8)`,
 	)
 	checkAnswered(t, newEnv(t, path, ""), New(nil), []ruleCase{
 		{"How many sessions are there for each workshop?",
 			`SELECT w.Workshop, COUNT(*) FROM Sessions s JOIN Workshops w ON w.WorkshopID = s.WorkshopID GROUP BY w.WorkshopID, w.Workshop`, false},
+		{"How many lessons are there for each tutor?",
+			`SELECT t.tutorname, COUNT(*) FROM lesson l JOIN tutor t ON t.tutorid = l.tutorid GROUP BY t.tutorid, t.tutorname`, false},
 	})
 }

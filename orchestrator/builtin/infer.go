@@ -86,7 +86,9 @@ func (c *column) inferKind() {
 		if anyIn(ws, nonAdditive) {
 			c.measure = catalog.MeasureNonAdditive
 		}
-	case anyIn(ws, labelWords) && !anyIn(ws, textWords), textual && c.namesItsTable(ws):
+	case anyIn(ws, labelWords) && !anyIn(ws, textWords), textual && c.namesItsTable(ws),
+		textual && len(ws) == 1 && len(ws[0]) > 6 && strings.HasSuffix(ws[0], "name") && !surnameWords[ws[0]]:
+		// "donorname" run together: a name
 		c.kind = catalog.KindLabel
 	case len(c.values) > 0:
 		c.kind = catalog.KindAttribute
@@ -96,6 +98,9 @@ func (c *column) inferKind() {
 		c.kind = catalog.KindAttribute
 	}
 }
+
+// surnameWords end in "name" and are one part of a person's name.
+var surnameWords = setOf("surname", "lastname", "firstname", "forename", "nickname", "username", "filename", "hostname")
 
 // namesItsTable: the column is called by its table's noun ("Activity" in
 // Activities, "kiosk" in kiosk): its values name the rows.
