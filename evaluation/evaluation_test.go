@@ -100,12 +100,7 @@ var knownWrong = map[string]string{
 	// vineyard (branch fresh19), first asked at main 19f2d20: its 1 wrong answer is now declined.
 	// recycling (branch fresh22), first asked at main 867ac3d: its 6 wrong answers are now right or declined.
 	// library (branch fresh21), first asked at main 4570b93: its 4 wrong answers (and 1 HTTP 504) are now right or declined.
-	// weather (branch fresh24), first asked at main 703114a; none the gold's fault.
-	"weather/wx-automatic-2":       "'list the automatic weather stations' shows the is_automatic column of all 9 stations instead of the names of the 5 automatic ones",
-	"weather/wx-east-of-minus1":    "'longitude greater than -1' loses the minus sign: longitude > 1 (0 rows, want 4)",
-	"weather/wx-no-sun-count":      "'recorded no sunshine at all' reads as sunshine_hrs IS NULL (a NOT NULL column) instead of sunshine_hrs = 0",
-	"weather/wx-frosty-stations-2": "'stations with over thirty frosts' compares each row's 0/1 frost flag with 30 instead of counting the frost days per station",
-	"weather/wx-cv-thunder-fog":    "'Central Vale stations that have recorded fog' shows the fog flag of all 120 Central Vale rows instead of the 2 stations with fog = 1",
+	// weather (branch fresh24), first asked at main 703114a: its 5 wrong answers are now right or declined.
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

@@ -157,6 +157,24 @@ func (g *Generator) answerOn(m *model, question, reqDialect, reqToday string) re
 	return r
 }
 
+// saysRecorded: the question says a value is missing ("blank", "empty"),
+// or says "recorded" after a "no" ("no rainfall recorded") — not before it
+// ("recorded no rainfall" is a zero recorded).
+func saysRecorded(toks []token) bool {
+	no := false
+	for _, t := range toks {
+		switch {
+		case t.w == "no" || t.w == "not" || t.w == "none" || t.w == "without":
+			no = true
+		case t.w == "missing" || t.w == "blank" || t.w == "empty":
+			return true
+		case recordedWords[t.w] && no:
+			return true
+		}
+	}
+	return false
+}
+
 // impliedShow opens a bare noun phrase as a request to show it.
 const impliedShow = "show "
 
@@ -182,7 +200,7 @@ func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday strin
 		r.err = m.withExample(err)
 		return r
 	}
-	q.saysRecorded = slices.ContainsFunc(sc.toks, func(t token) bool { return recordedWords[t.w] })
+	q.saysRecorded = saysRecorded(sc.toks)
 	p, b, err := m.bind(q, today)
 	if err != nil {
 		r.err = m.withExample(err)

@@ -244,6 +244,18 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 		// "who restored the organ X": a person linked to X, not X's row
 		return decline("\"who\" asks for a person, and the answer would be the row the question names")
 	}
+	if p.kind == pList && len(p.sels) > 0 && !namesOwnRow(p) && !slices.ContainsFunc(p.sels, func(s selItem) bool { return !flagSel(s) }) {
+		// "the shaded kiosks", "which masts have logged frost": a yes/no
+		// column shown alone, for rows nothing names, is a condition the
+		// reading missed
+		return decline("%s is a yes/no column: shown alone it answers nothing; it may be a condition", p.sels[0].e.col.ref()).
+			withHint("ask e.g. which rows have %s", p.sels[0].e.col.phrase())
+	}
+	if c := flagCompared(p.where); c != nil {
+		// "masts with over forty icings" against a 0/1 icing column
+		return decline("%s holds yes or no, and is compared with a number", c.ref()).
+			withHint("ask how many rows have %s, per row you want counted", c.phrase())
+	}
 	if c := valuesListSplit(p.where); c != nil {
 		// "other than A, B or C" read as "<> A AND = B AND IN (C)": a list
 		// of values split into conditions that cannot all hold
@@ -479,6 +491,35 @@ func valuesListSplit(conds []*cond) *column {
 	for _, c := range conds {
 		if c.kind == cValues && c.e.kind == eCol && seen[c.e.col] > 1 && pos[c.e.col] {
 			return c.e.col
+		}
+	}
+	return nil
+}
+
+// flagSel: the selected item is a yes/no column.
+func flagSel(s selItem) bool {
+	return s.e.kind == eCol && s.e.col != nil && (s.e.col.boolean || s.e.col.kind == catalog.KindFlag)
+}
+
+// flagCompared is a yes/no column compared with a number other than 0 or 1,
+// among conds and their semi-joins.
+func flagCompared(conds []*cond) *column {
+	for _, c := range conds {
+		if c.semi != nil {
+			if x := flagCompared(c.semi.where); x != nil {
+				return x
+			}
+		}
+		if x := flagCompared(c.subs); x != nil {
+			return x
+		}
+		if c.kind != cCmp || c.e.kind != eCol || c.e.col == nil || !(c.e.col.boolean || c.e.col.kind == catalog.KindFlag) {
+			continue
+		}
+		for _, v := range []any{c.a, c.b} {
+			if f, ok := v.(float64); ok && f != 0 && f != 1 {
+				return c.e.col
+			}
 		}
 	}
 	return nil

@@ -440,3 +440,30 @@ func TestColumnNamedLikeItsTable(t *testing.T) {
 			`SELECT t.tutorname, COUNT(*) FROM lesson l JOIN tutor t ON t.tutorid = l.tutorid GROUP BY t.tutorid, t.tutorname`, false},
 	})
 }
+
+// TestFlagsAndSigns: a negative number keeps its sign; a yes/no column is
+// never shown alone for rows nothing names, nor compared with a number
+// other than 0 or 1; "recorded no C" of a number is a zero recorded, not
+// an empty column.
+func TestFlagsAndSigns(t *testing.T) {
+	path := sqliteDB(t, "masts",
+		`CREATE TABLE masts (code TEXT PRIMARY KEY, name TEXT NOT NULL, region TEXT NOT NULL, lon REAL NOT NULL,
+			is_lit INTEGER NOT NULL CHECK (is_lit IN (0,1)))`,
+		`CREATE TABLE checks (id INTEGER PRIMARY KEY, mast_code TEXT NOT NULL REFERENCES masts(code), day TEXT NOT NULL,
+			frost INTEGER NOT NULL CHECK (frost IN (0,1)), rain_mm REAL)`,
+		`INSERT INTO masts VALUES ('A','Hill','North',-2.5,1),('B','Fen','South',-0.4,0),('C','Moor','North',1.2,1),('D','Spit','South',-1.1,0)`,
+		`INSERT INTO checks VALUES (1,'A','2025-01-01',1,0),(2,'A','2025-01-02',0,3.5),(3,'B','2025-01-01',1,NULL),(4,'C','2025-01-03',0,6),(5,'D','2025-01-02',1,0)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	g := New(nil)
+	checkAnswered(t, e, g, []ruleCase{
+		{"Which masts have a longitude greater than -1?", `SELECT name FROM masts WHERE lon > -1`, false},
+		{"Which North masts have recorded frost?", // not the frost column alone
+			`SELECT name FROM masts WHERE region = 'North' AND code IN (SELECT mast_code FROM checks WHERE frost = 1)`, false},
+	})
+	checkDeclined(t, e, g, "drafted catalog", []string{
+		"Which North masts have recorded iced?",        // the yes/no shown alone: a condition missed
+		"Find the masts with over thirty iced checks.", // a 0/1 column against 30
+		"How many checks recorded no rain at all?",     // zero, or not recorded?
+	})
+}

@@ -148,9 +148,6 @@ var noCatalogWrong = map[string]string{
 	// library (fresh, first asked at main 4570b93).
 	"lb-loans-per-month": "'loans made in each month' groups by the copies' AcquiredDate instead of the loans' CheckoutDate",
 	// weather (fresh, first asked at main 703114a): all but wx-ec-stations-elev and wx-uncalibrated-stations are in knownWrong too.
-	"wx-automatic-2":           "'list the automatic weather stations' shows the is_automatic column of every station",
-	"wx-east-of-minus1":        "'longitude greater than -1' loses the minus sign",
-	"wx-no-sun-count":          "'no sunshine at all' reads as sunshine_hrs IS NULL, not = 0",
 	"wx-frosty-stations-2":     "'over thirty frosts' compares each row's 0/1 frost flag with 30 instead of counting",
 	"wx-cv-thunder-fog":        "'Central Vale stations that have recorded fog' shows the fog flag of every Central Vale row",
 	"wx-ec-stations-elev":      "'the stations in the East Coast with their elevations' sums the elevations instead of listing each station",

@@ -73,6 +73,16 @@ func tokenize(text string) []token {
 			t.money, t.text = true, string(rs[i:j])
 			add(t)
 			i = j
+		case (r == '-' || r == '−') && i+1 < len(rs) && unicode.IsDigit(rs[i+1]) && (i == 0 || unicode.IsSpace(rs[i-1]) || rs[i-1] == '('):
+			// "-1", "below −5": a negative number, not a dash
+			t, j := readNumber(rs, i+1)
+			if j < len(rs) && unicode.IsLetter(rs[j]) {
+				i++ // "-3rd": not a number
+				continue
+			}
+			t.num, t.text, t.w, t.s = -t.num, "-"+t.text, "-"+t.w, "-"+t.s
+			add(t)
+			i = j
 		case unicode.IsDigit(r) && (i == 0 || !isWordRune(rs[i-1])):
 			t, j := readNumber(rs, i)
 			if j < len(rs) && unicode.IsLetter(rs[j]) {
