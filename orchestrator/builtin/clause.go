@@ -93,6 +93,10 @@ type ccond struct {
 	linked bool
 	key    bool // ccValue: the number is the key of the rows named ("order 7")
 	yearOf bool // ccRange: "the 2019 festival", the rows of that year
+	// quantity: ccCmp whose column is named after the number ("over 40
+	// crates"): an amount, which on rows of another table could be each
+	// row's or their total
+	quantity bool
 }
 
 // corder is one ORDER BY term.

@@ -398,7 +398,7 @@ func (r *creader) compared(cd *ccond, i, end int) {
 	if nx := r.at(k); free(nx) && nx.isColumn() && !nx.isTable() && numericCol(nx) && !weakColumn(nx) {
 		// "fewer than 21 days to ferment": the number column named after the number
 		r.use(nx, "compared")
-		cd.col = nx
+		cd.col, cd.quantity = nx, true
 		r.addCond(cd)
 		return
 	}

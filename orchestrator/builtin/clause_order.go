@@ -43,6 +43,13 @@ func (r *creader) term(i int) cterm {
 		case free(t) && t.isTable():
 			return cterm{agg: &cagg{fn: "COUNT", rows: t, distinct: distinct}, end: j + 1}
 		case free(t) && t.isColumn():
+			for _, col := range t.columns() {
+				if (col.additive() || (col.numeric || col.numberAsText()) && !distinct) && !col.isKey() {
+					// "the largest number of berths": their total, or how
+					// many different berth counts?
+					return cterm{err: notMine("%q of %q: a quantity to add up, or its distinct values?", c.text, t.text)}
+				}
+			}
 			return cterm{agg: &cagg{fn: "COUNT", arg: t, distinct: true}, end: j + 1}
 		}
 		return cterm{}
@@ -1028,6 +1035,11 @@ func (r *creader) readGroups() error {
 			// the rows' own date?
 			return notMine("%q could be the year of the rows' own date or %s", t.col.text, t.col.text)
 		}
+		if t.col != nil && !t.col.isTable() && allAdditive(t.col) {
+			// "the mean takings per crate" where crates is a quantity:
+			// a ratio, not a group per crate count
+			return notMine("%q %q: a ratio to the quantity, or one group per value of it?", c.text, t.col.text)
+		}
 		r.use(c, "group")
 		if t.col != nil {
 			r.useTerm(t, i+1, "group by")
@@ -1046,6 +1058,17 @@ func (r *creader) readGroups() error {
 		}
 	}
 	return nil
+}
+
+// allAdditive: every column the chunk names is a quantity to add up.
+func allAdditive(c *chunk) bool {
+	cols := c.columns()
+	for _, col := range cols {
+		if !col.additive() || col.isKey() || yearColumn(col) {
+			return false
+		}
+	}
+	return len(cols) > 0
 }
 
 // agentBy: "by" after a verb says who did it ("commanded by", "written by").

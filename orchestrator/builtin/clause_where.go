@@ -387,6 +387,17 @@ func (b *clauseBinder) valueCond(cd *ccond) (*cond, *table, error) {
 	return &cond{kind: cValues, e: expr{kind: eCol, col: col}, values: vals, neg: cd.neg}, col.t, nil
 }
 
+// reachesOne: each row asked about has one row of t (t is reached by
+// keys of the rows, many-to-one).
+func (b *clauseBinder) reachesOne(t *table) bool {
+	if b.subject == nil || t == b.subject {
+		return true
+	}
+	ps, _ := b.m.paths(b.subject)
+	_, ok := ps[t]
+	return ok
+}
+
 // adjectiveOf is the table a lone value stands before as an adjective
 // ("open complaints"), or nil.
 func (b *clauseBinder) adjectiveOf(cd *ccond) *table {
@@ -667,6 +678,12 @@ func (b *clauseBinder) cmpCond(cd *ccond) (*cond, *table, error) {
 	}
 	if cd.unit == unitAge && col.kind == catalog.KindDate {
 		return nil, nil, decline("%s is a date: ages are not computed from it offline", col.ref()).withHint("compare the date, e.g. born before a year")
+	}
+	if cd.quantity && b.subject != nil && col.t != b.subject && col.kind == catalog.KindMeasure && !b.reachesOne(col.t) {
+		// "kiosks that shifted over 40 crates": in one delivery, or in
+		// all of a kiosk's deliveries?
+		return nil, nil, decline("%q of %s could be in one row of %s or in all of them together", cd.src.text+" "+trimFloat(cd.a), col.ref(), col.t.name).
+			withHint("ask for the total %s per %s, or say in a single %s", col.phrase(), b.subject.name, col.t.name)
 	}
 	b.resolve(cd.src.text, "column", col.ref())
 	e := expr{kind: eCol, col: col}

@@ -467,3 +467,32 @@ func TestFlagsAndSigns(t *testing.T) {
 		"How many checks recorded no rain at all?",     // zero, or not recorded?
 	})
 }
+
+// TestQuantityWords: a number before a quantity column on linked rows
+// ("bought more than 20 tickets") is a total, never each row's; "spent"
+// asks for money; two figures' words after "by" ("by ticket takings") leave the
+// ranking open; "the number of C" of a quantity, and "per C", are not
+// counts or groups of its values.
+func TestQuantityWords(t *testing.T) {
+	path := sqliteDB(t, "stalls",
+		`CREATE TABLE stall (stall_id INTEGER PRIMARY KEY, stall_name TEXT NOT NULL, pitches INTEGER NOT NULL)`,
+		`CREATE TABLE buyer (buyer_id INTEGER PRIMARY KEY, buyer_name TEXT NOT NULL)`,
+		`CREATE TABLE purchase (purchase_id INTEGER PRIMARY KEY, buyer_id INTEGER NOT NULL REFERENCES buyer(buyer_id),
+			stall_id INTEGER NOT NULL REFERENCES stall(stall_id), tickets INTEGER NOT NULL, takings REAL NOT NULL)`,
+		`INSERT INTO stall VALUES (1,'Kettle',2),(2,'Brew Barn',3),(3,'Steam',1)`,
+		`INSERT INTO buyer VALUES (1,'Ada Moss'),(2,'Bo Lind'),(3,'Cy Park')`,
+		`INSERT INTO purchase VALUES (1,1,1,12,30),(2,1,2,15,45),(3,2,1,4,10),(4,3,3,9,20.5),(5,2,2,18,50),(6,1,3,2,6)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	g := New(nil)
+	checkAnswered(t, e, g, []ruleCase{
+		{"Which buyers bought more than 20 tickets?",
+			`SELECT b.buyer_name FROM buyer b JOIN purchase p ON p.buyer_id = b.buyer_id GROUP BY b.buyer_id, b.buyer_name HAVING SUM(p.tickets) > 20`, false},
+	})
+	checkDeclined(t, e, g, "drafted catalog", []string{
+		"How much has each buyer spent on tickets?",                      // tickets are no money
+		"List the top two stalls by ticket takings, with their takings.", // tickets or takings?
+		"Which stall has the second-highest number of pitches?",          // their total, or how many different?
+		"What is the average takings per ticket?",                        // a ratio, not a group per cup count
+	})
+}

@@ -594,6 +594,11 @@ func (q *query) readRank(sp *span) error {
 		return nil
 	}
 	switch {
+	case hint != kwNone && next != nil && next.has(mTable) && !measureLike(next) && prev != nil:
+		// "which flavour shifted the most units at the kiosks": the
+		// units, not how many rows of the table after them
+		r.measure = &measureReq{hint: hint}
+		r.target = prev
 	case next != nil && measureLike(next) && !(groupLike(next) && prev == nil):
 		// "which region has the highest revenue"
 		r.measure = &measureReq{sp: next}
@@ -742,6 +747,11 @@ func (q *query) readGroupTargets(by *span) error {
 			return nil
 		case isNoun(tg) && measureLike(tg) && (!groupLike(tg) || q.rank != nil && q.rank.measure == nil && q.rank.target != nil):
 			if q.rank != nil && q.rank.measure == nil {
+				if nx := q.at(tg.idx + 1); nx != nil && !nx.used && isNoun(nx) && measureLike(nx) && !nx.has(mTable) && !sameSpanColumns(tg, nx) {
+					// "by crate takings": two measures' words, one phrase
+					return decline("%q and %q are two figures: rank by which?", tg.text, nx.text).
+						withHint("rank by one of them, e.g. by %s", nx.text)
+				}
 				q.rank.measure = &measureReq{sp: tg}
 				tg.used = true
 				return nil
@@ -1117,4 +1127,19 @@ func (q *query) readLeftovers() error {
 		}
 	}
 	return nil
+}
+
+// sameSpanColumns: the two spans name the same columns ("by rent, with
+// the rent").
+func sameSpanColumns(a, b *span) bool {
+	ca, cb := a.meanings(mColumn), b.meanings(mColumn)
+	if len(ca) == 0 || len(ca) != len(cb) {
+		return false
+	}
+	for i := range ca {
+		if ca[i].c != cb[i].c {
+			return false
+		}
+	}
+	return true
 }

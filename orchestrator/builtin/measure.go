@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"talk2tables/catalog"
@@ -20,10 +21,17 @@ func (b *binder) bindMeasures() error {
 	if b.frame != pAggregate {
 		return nil
 	}
+	spend := slices.ContainsFunc(b.q.spans, func(sp *span) bool { return sp.is(kwSpend) })
 	for _, mr := range b.q.measures {
 		bm, err := b.bindMeasure(mr)
 		if err != nil {
 			return err
+		}
+		if spend && bm.fn == "SUM" && bm.col != nil && bm.col.unit != unitMoney {
+			// "how much has each kiosk spent on crates": the money paid,
+			// not the number of crates
+			return decline("%q asks for money, and %s is not an amount of money", "spent", bm.col.ref()).
+				withHint("name the money column, e.g. the total revenue")
 		}
 		b.measures = append(b.measures, bm)
 	}
