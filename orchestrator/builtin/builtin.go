@@ -137,6 +137,9 @@ func (g *Generator) answerOn(m *model, question, reqDialect, reqToday string) re
 	if err := asksPurpose(clauseTokenize(question)); err != nil {
 		return reading{err: err}
 	}
+	if err := asksHowManyOfEach(clauseTokenize(question)); err != nil {
+		return reading{err: err}
+	}
 	plan, final, err := m.clauseAnswer(question, m.pickToday(reqToday), dialect)
 	switch {
 	case err == nil:

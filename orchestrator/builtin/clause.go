@@ -595,6 +595,18 @@ func asksPurpose(toks []token) error {
 	return nil
 }
 
+// asksHowManyOfEach declines "how many of each X were sold?": the rows of
+// each X, or the units (a quantity column) — the count names no rows.
+func asksHowManyOfEach(toks []token) error {
+	for i := 0; i+3 < len(toks); i++ {
+		if toks[i].w == "how" && (toks[i+1].w == "many" || toks[i+1].w == "much") && toks[i+2].w == "of" && (toks[i+3].w == "each" || toks[i+3].w == "every") {
+			return decline("%q names nothing to count: the rows of each, or a quantity they hold?", "how "+toks[i+1].w+" of "+toks[i+3].w).
+				withHint("ask e.g. for the number of rows per kind, or the total quantity per kind")
+		}
+	}
+	return nil
+}
+
 // persons are the subjects of "can you", "could we": a request, not a capacity.
 var persons = setOf("you", "i", "we", "me", "us")
 

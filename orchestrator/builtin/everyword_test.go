@@ -493,6 +493,7 @@ func TestQuantityWords(t *testing.T) {
 		"How much has each buyer spent on tickets?",                      // tickets are no money
 		"List the top two stalls by ticket takings, with their takings.", // tickets or takings?
 		"Which stall has the second-highest number of pitches?",          // their total, or how many different?
-		"What is the average takings per ticket?",                        // a ratio, not a group per cup count
+		"What is the average takings per ticket?",                        // a ratio, not a group per ticket count
+		"How many of each stall were bought?",                            // rows or tickets?
 	})
 }
