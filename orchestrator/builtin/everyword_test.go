@@ -495,5 +495,6 @@ func TestQuantityWords(t *testing.T) {
 		"Which stall has the second-highest number of pitches?",          // their total, or how many different?
 		"What is the average takings per ticket?",                        // a ratio, not a group per ticket count
 		"How many of each stall were bought?",                            // rows or tickets?
+		"What was the ticket takings in each stall?",                     // two figures side by side
 	})
 }

@@ -133,6 +133,9 @@ type query struct {
 	subjects   []*span // table phrases naming what the question is about
 	columns    []*span // column phrases to show (listings, lookups)
 	grainTrend bool
+	// compound: pairs of measure spans side by side ("ticket revenue"),
+	// read as two figures where the phrase names one
+	compound []*span
 	// saysRecorded: the question speaks of a value being recorded or
 	// missing ("no <quantity> recorded"), so "no <number>" is an empty column
 	saysRecorded bool
@@ -157,6 +160,10 @@ func interpret(spans []*span) (*query, error) {
 		if err := step(); err != nil {
 			return nil, err
 		}
+	}
+	if len(q.compound) > 1 {
+		return nil, decline("%q and %q are two figures side by side: which one?", q.compound[0].text, q.compound[1].text).
+			withHint("ask for one of them, or for both joined by and")
 	}
 	return q, nil
 }
@@ -877,6 +884,15 @@ func (q *query) nextMeasure(i int) *span {
 }
 
 func (q *query) addMeasure(m *measureReq) {
+	if m.sp != nil && m.fnSpan == nil && m.count == nil {
+		for _, x := range q.measures {
+			// "the crate takings": two figures' words in one phrase, no
+			// "and" between — one figure, not both
+			if x.sp != nil && x.fnSpan == nil && x.sp.idx == m.sp.idx-1 && !sameSpanColumns(x.sp, m.sp) && !x.sp.has(mTable) && !m.sp.has(mTable) {
+				q.compound = append(q.compound, x.sp, m.sp)
+			}
+		}
+	}
 	if m.sp != nil {
 		m.sp.used = true
 	}

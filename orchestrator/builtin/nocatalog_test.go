@@ -158,8 +158,9 @@ var noCatalogWrong = map[string]string{
 // with the schema alone: what the planner achieves (raise it when it does
 // better; it may never fall, but for a decline traded for safety: ferries
 // 89 → 88 on 2026-11-27, when a bridge as close by one of two keys made a
-// join ambiguous).
-var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 88, "orchestra": 82, "permits": 80, "rescue": 53, "hangar": 42, "clinic": 127, "campus": 126, "marina": 136, "apiary": 111, "waterworks": 73, "foodbank": 110, "dig": 100, "skiresort": 109, "climbing": 154, "elections": 141, "theatre": 166, "pharmacy": 158, "busdepot": 131, "recordlabel": 142, "school": 125, "festival": 87, "observatory": 138, "motcentre": 112, "wildlife": 136, "leisure": 147, "vineyard": 103, "recycling": 111, "library": 142, "weather": 103, "cinema": 151}
+// join ambiguous; cinema 151 → 149 on 2026-11-27, third session, when two
+// figures' words side by side, "ticket revenue", became a decline).
+var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 88, "orchestra": 82, "permits": 80, "rescue": 53, "hangar": 42, "clinic": 127, "campus": 126, "marina": 136, "apiary": 111, "waterworks": 73, "foodbank": 110, "dig": 100, "skiresort": 109, "climbing": 154, "elections": 141, "theatre": 166, "pharmacy": 158, "busdepot": 131, "recordlabel": 142, "school": 125, "festival": 87, "observatory": 138, "motcentre": 112, "wildlife": 136, "leisure": 147, "vineyard": 103, "recycling": 111, "library": 142, "weather": 103, "cinema": 149}
 
 func schemaOnlyRequest(tb testing.TB, path, today string) sqlgen.Request {
 	tb.Helper()
