@@ -508,25 +508,21 @@ func flagSel(s selItem) bool {
 // flagCompared is a yes/no column compared with a number other than 0 or 1,
 // among conds and their semi-joins.
 func flagCompared(conds []*cond) *column {
-	for _, c := range conds {
-		if c.semi != nil {
-			if x := flagCompared(c.semi.where); x != nil {
-				return x
-			}
-		}
-		if x := flagCompared(c.subs); x != nil {
-			return x
-		}
+	c := nestedCond(conds, func(c *cond) bool {
 		if c.kind != cCmp || c.e.kind != eCol || c.e.col == nil || !(c.e.col.boolean || c.e.col.kind == catalog.KindFlag) {
-			continue
+			return false
 		}
 		for _, v := range []any{c.a, c.b} {
 			if f, ok := v.(float64); ok && f != 0 && f != 1 {
-				return c.e.col
+				return true
 			}
 		}
+		return false
+	})
+	if c == nil {
+		return nil
 	}
-	return nil
+	return c.e.col
 }
 
 // keyPinned: the plan's rows are one row, named by its key.
@@ -539,17 +535,10 @@ func keyPinned(p *plan) bool {
 // implausibleYear is a condition comparing a column of years with a
 // number that is no year (below 1000), among conds and their semi-joins.
 func implausibleYear(conds []*cond) (*cond, float64) {
-	for _, c := range conds {
-		if c.semi != nil {
-			if x, n := implausibleYear(c.semi.where); x != nil {
-				return x, n
-			}
-		}
-		if x, n := implausibleYear(c.subs); x != nil {
-			return x, n
-		}
+	var year float64
+	c := nestedCond(conds, func(c *cond) bool {
 		if c.e.kind != eCol || c.e.col == nil || !yearColumn(c.e.col) || (c.kind != cValues && c.kind != cCmp) {
-			continue
+			return false
 		}
 		nums := append([]any{}, c.values...)
 		if c.kind == cCmp {
@@ -560,11 +549,32 @@ func implausibleYear(conds []*cond) (*cond, float64) {
 		}
 		for _, v := range nums {
 			if f, ok := v.(float64); ok && f >= 0 && f < 1000 {
-				return c, f
+				year = f
+				return true
 			}
 		}
+		return false
+	})
+	return c, year
+}
+
+// nestedCond is the first condition of conds, their semi-joins' and their
+// sub-conditions', that ok accepts (inner ones before their own).
+func nestedCond(conds []*cond, ok func(*cond) bool) *cond {
+	for _, c := range conds {
+		if c.semi != nil {
+			if x := nestedCond(c.semi.where, ok); x != nil {
+				return x
+			}
+		}
+		if x := nestedCond(c.subs, ok); x != nil {
+			return x
+		}
+		if ok(c) {
+			return c
+		}
 	}
-	return nil, 0
+	return nil
 }
 
 // asksCapacity declines "how many T can X hold": what X could take (a
