@@ -497,4 +497,43 @@ func TestQuantityWords(t *testing.T) {
 		"How many of each stall were bought?",                            // rows or tickets?
 		"What was the ticket takings in each stall?",                     // two figures side by side
 	})
+
+	// kiosks: snack sales with units, a yes/no check
+	path = sqliteDB(t, "kiosks",
+		`CREATE TABLE kiosk (kiosk_id INTEGER PRIMARY KEY, kiosk_name TEXT NOT NULL, town TEXT NOT NULL)`,
+		`CREATE TABLE snack_sales (snack_sale_id INTEGER PRIMARY KEY, kiosk_id INTEGER NOT NULL REFERENCES kiosk(kiosk_id),
+			item TEXT NOT NULL, units INTEGER NOT NULL, amount REAL NOT NULL)`,
+		`CREATE TABLE kiosk_checks (check_id INTEGER PRIMARY KEY, kiosk_id INTEGER NOT NULL REFERENCES kiosk(kiosk_id),
+			checked_on TEXT NOT NULL, iced INTEGER NOT NULL CHECK (iced IN (0,1)))`,
+		`INSERT INTO kiosk VALUES (1,'Pier','Hove'),(2,'Dune','Rye'),(3,'Quay','Deal')`,
+		`INSERT INTO snack_sales VALUES (1,1,'bun',3,4.5),(2,1,'tart',1,9),(3,2,'bun',2,3),(4,2,'pie',1,10),(5,3,'tart',1,8),(6,3,'pie',1,7),(7,1,'pie',1,6)`,
+		`INSERT INTO kiosk_checks VALUES (1,1,'2025-01-01',1),(2,1,'2025-01-02',0),(3,2,'2025-01-01',1),(4,3,'2025-01-03',1)`,
+	)
+	e, g = newEnv(t, path, draftCatalog(t, path)), New(nil) // a new model per database
+	checkAnswered(t, e, g, []ruleCase{
+		// the units, not how many rows of the table after them
+		{"Which item sold the most units in snack sales?",
+			`SELECT item, SUM(units) FROM snack_sales GROUP BY item ORDER BY SUM(units) DESC LIMIT 1`, true},
+	})
+	checkDeclined(t, e, g, "drafted catalog", []string{
+		"How many of each snack sale were sold?",  // rows, or units?
+		"How many of each kiosk item were sold?",  // rows, or units?
+		"Find the kiosks with over thirty iceds.", // a 0/1 column against 30
+	})
+
+	// cruises: the tickets and the revenue of each sale, side by side
+	path = sqliteDB(t, "cruises",
+		`CREATE TABLE cruise (cruise_id INTEGER PRIMARY KEY, cruise_name TEXT NOT NULL)`,
+		`CREATE TABLE ticket_sales (sale_id INTEGER PRIMARY KEY, cruise_id INTEGER NOT NULL REFERENCES cruise(cruise_id),
+			sold_on TEXT NOT NULL, tickets INTEGER NOT NULL, revenue REAL NOT NULL)`,
+		`INSERT INTO cruise VALUES (1,'Dawn'),(2,'Dusk'),(3,'Noon')`,
+		`INSERT INTO ticket_sales VALUES (1,1,'2025-01-03',10,50),(2,2,'2025-01-05',2,90),(3,3,'2025-02-07',6,30),(4,1,'2025-02-09',1,8),(5,2,'2025-03-01',9,12)`,
+	)
+	e, g = newEnv(t, path, draftCatalog(t, path)), New(nil)
+	checkDeclined(t, e, g, "drafted catalog", []string{
+		"List the top two cruises by ticket revenue, with their revenue.", // rank by tickets or revenue?
+		"What was the ticket revenue in each month?",                      // one figure, or both?
+		"Show the monthly ticket revenue.",                                // one figure, or both?
+		"What is the average revenue per ticket?",                         // a ratio, not a group per ticket count
+	})
 }
