@@ -936,6 +936,10 @@ func (r *creader) readValues() error {
 			r.use(col, "compared")
 			r.use(c, "%s", c.text)
 			cd := &ccond{kind: ccCmp, op: "=", a: c.num, col: col, src: c}
+			if conj, nx := r.at(i+1), r.at(i+2); free(conj) && (conj.is(cwOr) || conj.is(cwAnd)) && free(nx) && nx.kind == ckNum {
+				// "floors 2 and 3": one of the numbers
+				cd = &ccond{kind: ccValue, col: col, vals: []*chunk{c}, src: c}
+			}
 			r.negated(cd, i)
 			r.orList(cd, i)
 			r.addCond(cd)
@@ -1118,6 +1122,9 @@ func (r *creader) negated(cd *ccond, i int) {
 
 // orList extends a value condition with "or V2", "and V2" of the same kind.
 func (r *creader) orList(cd *ccond, i int) {
+	if len(cd.vals) == 0 {
+		return // a comparison with one number
+	}
 	for k := i + 1; k+1 < len(r.cs); k += 2 {
 		conj, v := r.at(k), r.at(k+1)
 		if !free(conj) || !(conj.is(cwOr) || conj.is(cwAnd)) || !free(v) {

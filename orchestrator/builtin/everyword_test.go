@@ -537,3 +537,19 @@ func TestQuantityWords(t *testing.T) {
 		"What is the average revenue per ticket?",                         // a ratio, not a group per ticket count
 	})
 }
+
+// TestNumberLists: numbers joined by "or" / "and" after a numeric column
+// are one of them ("on floor 2 or 3"); this panicked when the first number
+// was read as a comparison.
+func TestNumberLists(t *testing.T) {
+	path := sqliteDB(t, "rooms",
+		`CREATE TABLE room (room_id INTEGER PRIMARY KEY, room_name TEXT NOT NULL, floor INTEGER NOT NULL, beds INTEGER NOT NULL)`,
+		`INSERT INTO room VALUES (1,'Elm',1,2),(2,'Oak',2,1),(3,'Ash',3,4),(4,'Yew',2,2),(5,'Fir',4,1)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which rooms are on floor 2 or 3?", `SELECT room_name FROM room WHERE floor IN (2, 3)`, false},
+		{"List the rooms on floors 2 and 3.", `SELECT room_name FROM room WHERE floor IN (2, 3)`, false},
+		{"List the rooms (floors 2 and 3).", `SELECT room_name FROM room WHERE floor IN (2, 3)`, false},
+	})
+}
