@@ -105,10 +105,7 @@ var knownWrong = map[string]string{
 	// weather (branch fresh24), first asked at main 703114a: its 5 wrong answers are now right or declined.
 	// cinema (branch fresh23), first asked at main 703114a: 11 wrong, none the gold's fault; 10 are now right or declined. One left is arguable (a quarter shown in another shape).
 	"cinema/cn-tickets-per-quarter-2025": "'tickets in each quarter of 2025' labels quarters '2025-Q1' from full_date instead of the quarter column (arguable)",
-	// tutoring (branch fresh25), first asked at main ad8bea0: 3 wrong, none the gold's fault (and 1 HTTP 500, a planner panic on tu-sixth-form-2).
-	"tutoring/tu-code-che-a-2":              "'Which subject has the code CHE-A, and at what level?' shows the code asked about instead of the title, and filters through lesson",
-	"tutoring/tu-ella-hughes-2":             "'called Ella Hughes? Give their ids…' takes the next sentence's first word into the name: 'Ella Hughes Give'",
-	"tutoring/tu-smallest-invoice-guardian": "'the guardian who received the smallest invoice' ranks guardians by their number of invoices, not by the amount",
+	// tutoring (branch fresh25), first asked at main ad8bea0: 3 wrong, none the gold's fault (and 1 HTTP 500, a planner panic on tu-sixth-form-2); all four fixed by general rules the same day.
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

@@ -231,7 +231,21 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 	if w := r.q.which; w != nil && p.kind == pList && !r.namesColumnsShown() {
 		// "which tenants signed a lease in May": the tenants, not the dates
 		if t, err := b.tableOf(w); err == nil && t == p.root && !showsRows(p, t) {
-			return decline("%q asks for rows of %s, and I found nothing naming them to show", w.text, t.name)
+			label := b.labelCols(t)
+			if len(label) == 0 || len(p.groupBy) > 0 || p.distinct || !r.laterAsk() || slices.ContainsFunc(p.sels, flagSel) {
+				return decline("%q asks for rows of %s, and I found nothing naming them to show", w.text, t.name)
+			}
+			// "which kiosk stands on the pier, and since when?": the kiosk's
+			// name, then what else was asked of it
+			var sels []selItem
+			for _, col := range label {
+				sels = append(sels, selItem{e: expr{kind: eCol, col: col}, alias: col.name})
+			}
+			if name, ok := b.nameOf(t); ok {
+				sels = append(sels, name)
+			}
+			p.sels = append(sels, p.sels...)
+			b.resolve(w.text, "columns", colNames(label))
 		}
 	}
 	if t := b.subject; t != nil && !planUses(p, t) {
@@ -1108,6 +1122,17 @@ func showsAName(p *plan, other []*column) bool {
 
 // askedByLaterWh: the columns a second question asks for ("who worked on
 // X, and in what capacity?"): the first "who" is not answered by them.
+// laterAsk: a second question follows the first ("…, and at what level?",
+// "…, and what is their age?").
+func (r *creader) laterAsk() bool {
+	for i, c := range r.cs {
+		if i > 0 && c.kind == ckWord && whWords[c.text] {
+			return true
+		}
+	}
+	return false
+}
+
 func (r *creader) askedByLaterWh() []*column {
 	var cols []*column
 	for i, c := range r.cs {

@@ -623,8 +623,8 @@ func (r *creader) nameAfter(i int) (string, int) {
 	k := i
 	for ; k < len(r.cs); k++ {
 		x := r.at(k)
-		if !free(x) {
-			break
+		if !free(x) || len(words) > 0 && x.stop {
+			break // a name ends with its sentence ("… Ann Lee? Give …")
 		}
 		unknown := x.kind == ckWord && x.info.cw == cwNone
 		if !(x.capitalised() || unknown || x.kind == ckNum && len(words) > 0) || x.kind == ckLit {

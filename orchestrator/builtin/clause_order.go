@@ -401,6 +401,10 @@ func (r *creader) rankByTerm(i, j int, c *chunk, o *corder) (matched, aggregate 
 		// "the youngest T": the table's column the adjective speaks of
 		r.use(t.rows, "the rows ranked")
 		r.q.ranked, o.of = t.rows, t.rows
+	case t.rows != nil && r.rankOwner(i) != nil && sizeSuperlatives[c.text]:
+		// "the kiosk with the largest delivery": the delivery's size
+		// (which of its figures?), not how many deliveries
+		return false, false, notMine("%q %s: by which of its figures? not how many there are", c.text, t.rows.text)
 	case t.rows != nil && r.rankOwner(i) != nil:
 		// "the T with the most U": how many rows each has
 		r.use(t.rows, "counted per ranked row")

@@ -553,3 +553,31 @@ func TestNumberLists(t *testing.T) {
 		{"List the rooms (floors 2 and 3).", `SELECT room_name FROM room WHERE floor IN (2, 3)`, false},
 	})
 }
+
+// TestSecondAsks: "which T …, and at what C?" shows T's name beside C; a
+// name ends with its sentence; "the largest U" of another table's rows is
+// not how many U they have.
+func TestSecondAsks(t *testing.T) {
+	path := sqliteDB(t, "keepers",
+		`CREATE TABLE crate_type (type_code TEXT PRIMARY KEY, title TEXT NOT NULL, grade TEXT NOT NULL)`,
+		`CREATE TABLE kiosk (kiosk_id INTEGER PRIMARY KEY, kiosk_name TEXT NOT NULL, city TEXT NOT NULL)`,
+		`CREATE TABLE keeper (keeper_id INTEGER PRIMARY KEY, fname TEXT NOT NULL, lname TEXT NOT NULL, city TEXT NOT NULL, born_on TEXT NOT NULL)`,
+		`CREATE TABLE delivery (delivery_id INTEGER PRIMARY KEY, kiosk_id INTEGER NOT NULL REFERENCES kiosk(kiosk_id),
+			type_code TEXT NOT NULL REFERENCES crate_type(type_code), amount REAL NOT NULL)`,
+		`INSERT INTO crate_type VALUES ('CT-1','Pallet','Heavy'),('CT-2','Tray','Light'),('CT-3','Box','Light'),('CT-9','Drum','Heavy')`,
+		`INSERT INTO kiosk VALUES (1,'Pier','Hove'),(2,'Dune','Rye'),(3,'Quay','Deal')`,
+		`INSERT INTO keeper VALUES (1,'Ann','Lee','Rye','1990-01-02'),(2,'Ann','Lee','Deal','1985-05-06'),(3,'Bo','Park','Rye','1979-03-04')`,
+		`INSERT INTO delivery VALUES (1,1,'CT-1',40),(2,1,'CT-2',12),(3,2,'CT-3',75),(4,3,'CT-1',9),(5,2,'CT-2',30)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	g := New(nil)
+	checkAnswered(t, e, g, []ruleCase{
+		{"Which crate type has the code CT-2, and at what grade?", `SELECT title, grade FROM crate_type WHERE type_code = 'CT-2'`, false},
+		{"Which keeper lives in Deal, and when were they born?", `SELECT fname, lname, born_on FROM keeper WHERE city = 'Deal'`, false},
+		{"Which keepers are called Ann Lee? Give their cities.", `SELECT city FROM keeper WHERE fname = 'Ann' AND lname = 'Lee'`, false},
+	})
+	checkDeclined(t, e, g, "drafted catalog", []string{
+		"Which kiosk received the largest delivery?", // by its amount, not how many
+		"Which kiosk had the smallest delivery?",
+	})
+}

@@ -769,6 +769,11 @@ func (m *model) addValueWords() {
 					continue
 				}
 				m.lex.addValue(v, c, v, nil)
+				if c.fk != nil && c.fk.ref != nil && !c.fk.ref.valueSet && len(c.fk.ref.values) == 0 && c.fk.ref.kind != catalog.KindText {
+					// a value of a foreign key is a value of the key it
+					// references ("crate code CR-7" asked of the crates)
+					m.lex.addValue(v, c.fk.ref, v, nil)
+				}
 			}
 		}
 	}
