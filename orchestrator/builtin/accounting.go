@@ -19,6 +19,11 @@ func analystLeftovers(sc scanned, p *plan, sql string) error {
 		if !sp.used && !unusedOK(sp) || sp.is(kwDistinct) && !p.distinct && !strings.Contains(sql, "DISTINCT") {
 			continue
 		}
+		if sp.kind == spKw && sp.is(kwList) && sp.tok0 > 0 && placeWords[sc.toks[sp.tok0-1].w] {
+			// "kiosks on show", "prints on display": a state of the rows,
+			// not the request to show them
+			continue
+		}
 		for k := sp.tok0; k < sp.tok0+sp.tokN && k < len(covered); k++ {
 			covered[k] = true
 		}
@@ -32,6 +37,9 @@ func analystLeftovers(sc scanned, p *plan, sql string) error {
 		}
 	}
 	if err := showsOnlyFilter(p); err != nil {
+		return err
+	}
+	if err := currentlyOpen(sc.toks, p); err != nil {
 		return err
 	}
 	var left []string
@@ -52,6 +60,10 @@ func analystLeftovers(sc scanned, p *plan, sql string) error {
 			// relation the analyst reading does not read
 			left = append(left, sc.toks[k].w)
 			n = 1
+		case n > 0 && info.cw == cwLead && k > 0 && placeWords[sc.toks[k-1].w]:
+			// "on show": a state of the rows, not the request to show them
+			left = append(left, sc.toks[k-1].w+" "+sc.toks[k].w)
+			n = 1
 		case n > 0 && fillerRole(info.cw):
 		case n > 0 && info.cw == cwLink && related:
 		case n > 0 && info.cw == cwCmp && k+n < len(covered) && coveredTime(sc, k+n):
@@ -70,6 +82,9 @@ func analystLeftovers(sc scanned, p *plan, sql string) error {
 	}
 	return nil
 }
+
+// placeWords before a list verb make it a noun ("on show", "on display").
+var placeWords = setOf("on", "off", "in", "at", "for", "under")
 
 // grainWords are the time grains a column may also be named by.
 var grainWords = setOf("year", "years", "month", "months", "day", "days", "week", "weeks", "quarter", "quarters")

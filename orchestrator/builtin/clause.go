@@ -202,6 +202,9 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 	if err := showsOnlyFilter(p); err != nil {
 		return err
 	}
+	if err := currentlyOpen(toks, p); err != nil {
+		return err
+	}
 	if k := b.kindsOf(p); k != nil {
 		return decline("%q could be the rows of %s or the kinds of %s they list", b.q.subject.text, p.root.name, k.name).
 			withHint("ask about %s by its own name, or say which %s rows", k.name, p.root.name)
@@ -1213,6 +1216,45 @@ var giveVerbs = setOf("give", "assign", "award", "grant", "set")
 
 // planUses: t is the plan's root, joined, or read in one of its
 // subqueries.
+// currentlyOpen declines "currently" / "still" when the plan reads a
+// table whose rows have an open end (a nullable date: a loan not yet
+// returned): now, or ever?
+func currentlyOpen(toks []token, p *plan) error {
+	said := ""
+	for _, t := range toks {
+		if t.w == "currently" || t.w == "still" || t.w == "presently" {
+			said = t.text
+		}
+	}
+	if said == "" {
+		return nil
+	}
+	tables := []*table{p.root}
+	for t := range p.joins.in {
+		tables = append(tables, t)
+	}
+	for _, c := range p.where {
+		if c.kind == cSemi && c.semi != nil {
+			tables = append(tables, c.semi.joins.root)
+			for t := range c.semi.joins.in {
+				tables = append(tables, t)
+			}
+		}
+	}
+	for _, t := range tables {
+		if t == nil {
+			continue
+		}
+		for _, c := range t.cols {
+			if c.nullable && c.kind == catalog.KindDate {
+				return decline("%q: rows of %s whose %s is still empty, or every row?", said, t.name, c.name).
+					withHint("ask e.g. for the rows of %s with no %s", t.name, c.name)
+			}
+		}
+	}
+	return nil
+}
+
 func planUses(p *plan, t *table) bool {
 	if p.root == t || p.joins.in[t] {
 		return true

@@ -1206,6 +1206,13 @@ func (b *clauseBinder) finish(p *plan) error {
 	}
 	if len(p.sels) == 0 {
 		// no column named: the rows themselves, every column
+		if b.q.distinct && (b.q.subject == nil || !b.q.subject.isTable()) {
+			// "the distinct lagers" where lager is a value of some rows'
+			// kind: every row is distinct; the different values of which
+			// column?
+			return decline("%q rows are each distinct: which column's different values?", "distinct").
+				withHint("name the column, e.g. the different names of %s", b.subject.name)
+		}
 		if !b.need(b.subject) {
 			return decline("%s is not linked to %s", b.subject.name, b.root.name)
 		}

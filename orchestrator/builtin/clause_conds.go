@@ -1155,6 +1155,10 @@ func sameColumns(a, b *chunk) bool {
 	return false
 }
 
+// stateWords say a row is in a state over a span of time, not that
+// something happened on a day.
+var stateWords = setOf("open", "active", "running", "live", "valid", "current", "ongoing")
+
 // readTime reads date ranges ("in 2025", "before 1990", "last year") and
 // bare years ("in 2014"), on the column before them or the rows' date.
 func (r *creader) readTime() error {
@@ -1170,6 +1174,12 @@ func (r *creader) readTime() error {
 			r.use(c, "time %s", c.rng.String())
 			cd := &ccond{kind: ccRange, rng: c.rng, src: c}
 			if col := r.colBefore(i); col != nil {
+				if stateWords[col.text] {
+					// "fairs open on 3 May" beside an opening date: opened
+					// that day, or running then?
+					return decline("%q %s: started then, or running then?", col.text, c.text).
+						withHint("ask e.g. for the rows whose start date is before it and whose end date is after it")
+				}
 				r.use(col, "dated")
 				cd.col = col
 			}

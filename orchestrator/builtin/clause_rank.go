@@ -449,6 +449,10 @@ func (r *creader) leftovers(b *clauseBinder) error {
 			c.role = "by" // "served by the line": who does it
 		case c.kind == ckWord && c.is(cwBoth) && b != nil && r.showsAfter(i):
 			c.role = "filler" // "both the name and the age"
+		case c.kind == ckWord && c.is(cwEach) && r.at(i+1) != nil && r.at(i+1).isValue() && !r.at(i+1).isTable():
+			// "how many crates has each packer filled" where packer is a
+			// value of some column: one group per what?
+			unused = append(unused, c.text+" "+r.at(i+1).text)
 		case c.kind == ckWord && fillerRole(c.info.cw):
 			if b != nil {
 				c.role = "filler"

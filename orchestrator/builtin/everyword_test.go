@@ -581,3 +581,37 @@ func TestSecondAsks(t *testing.T) {
 		"Which kiosk had the smallest delivery?",
 	})
 }
+
+// TestStatesAndValues: words a plan would drop decline — "on show" (a
+// list verb after "on"), "without a recorded S" where S is also a value,
+// "the distinct Vs" of rows named by a value, "each V" of a value, "open
+// on" a date beside start and end dates, "currently" over rows with an
+// open end.
+func TestStatesAndValues(t *testing.T) {
+	path := sqliteDB(t, "crates",
+		`CREATE TABLE person (id INTEGER PRIMARY KEY, givenName TEXT NOT NULL, familyName TEXT NOT NULL, role TEXT NOT NULL)`,
+		`CREATE TABLE crate (id INTEGER PRIMARY KEY, label TEXT NOT NULL, senderId INTEGER REFERENCES person(id), isOnDisplay INTEGER NOT NULL)`,
+		`CREATE TABLE crateProperty (id INTEGER PRIMARY KEY, crateId INTEGER NOT NULL REFERENCES crate(id), propertyName TEXT NOT NULL, propertyValue TEXT NOT NULL)`,
+		`CREATE TABLE fair (id INTEGER PRIMARY KEY, title TEXT NOT NULL, openDate TEXT NOT NULL, closeDate TEXT NOT NULL)`,
+		`CREATE TABLE loan (id INTEGER PRIMARY KEY, crateId INTEGER NOT NULL REFERENCES crate(id), outDate TEXT NOT NULL, returnedDate TEXT)`,
+		`INSERT INTO person VALUES (1,'Ada','Moss','sender'),(2,'Bo','Lind','keeper'),(3,'Cy','Park','sender')`,
+		`INSERT INTO crate VALUES (1,'North',1,1),(2,'South',NULL,0),(3,'East',3,1),(4,'West',NULL,0),(5,'Mid',2,1)`,
+		`INSERT INTO crateProperty VALUES (1,1,'colour','red'),(2,1,'maker','Kim'),(3,2,'colour','blue'),(4,3,'colour','red'),(5,3,'maker','Lou'),(6,4,'maker','Kim'),(7,5,'colour','green')`,
+		`INSERT INTO fair VALUES (1,'Spring','2024-03-01','2024-07-01'),(2,'Summer','2024-06-01','2024-09-01'),(3,'Winter','2023-11-01','2024-02-01')`,
+		`INSERT INTO loan VALUES (1,1,'2024-01-01','2024-02-01'),(2,2,'2024-03-01',NULL),(3,3,'2024-04-01',NULL),(4,1,'2024-05-01','2024-06-01')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	g := New(nil)
+	checkAnswered(t, e, g, []ruleCase{
+		{"Count the crates without a sender.", `SELECT COUNT(*) FROM crate WHERE senderId IS NULL`, false},
+		{"Which fairs opened in 2024?", `SELECT title FROM fair WHERE openDate LIKE '2024%'`, false},
+	})
+	checkDeclined(t, e, g, "drafted catalog", []string{
+		"List the crates that are on show.",
+		"Count the crates without a recorded sender.",
+		"List the distinct colours.",
+		"How many crates has each maker made?",
+		"What fairs were open on 2024-06-15?",
+		"List the crates currently on loan.",
+	})
+}

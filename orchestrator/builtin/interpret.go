@@ -773,6 +773,11 @@ func (q *query) readGroupTargets(by *span) error {
 		case isNoun(tg) && groupLike(tg):
 			q.groups = append(q.groups, &groupReq{sp: tg})
 			tg.used = true
+		case isName(tg) && !flagLike(tg) && by.text != "by" && !tg.has(mTable):
+			// "how many crates has each packer filled" where packer is a
+			// value of some column: one group per what?
+			return decline("%q %s: %s is a value, not something to group by", by.text, tg.text, tg.text).
+				withHint("name the column to group by")
 		case isName(tg) && !flagLike(tg):
 			// "albums by Kraftwerk Kids": made by, a filter
 			return nil
@@ -1014,6 +1019,12 @@ func (q *query) readFilters() error {
 				}
 				q.at(sp.idx - 1).used = true
 				continue
+			}
+			if neg && negSp.text == "without" && sp.has(mColumn) && (sp.has(mValue) || sp.has(mEntity)) && !flagLike(sp) {
+				// "crates without a recorded sender": no sender at all, or
+				// one whose role is not the value "sender"?
+				return decline("%q %s could mean rows with no %s or rows whose value is not %q", negSp.text, sp.text, sp.text, sp.text).
+					withHint("ask e.g. which rows have no %s", sp.text)
 			}
 			cur = &filterReq{sps: []*span{sp}, neg: neg}
 			if neg {
