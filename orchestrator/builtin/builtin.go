@@ -131,14 +131,11 @@ func (g *Generator) answerOn(m *model, question, reqDialect, reqToday string) re
 	if err != nil {
 		return reading{err: err}
 	}
-	if err := asksCapacity(clauseTokenize(question)); err != nil {
-		return reading{err: err}
-	}
-	if err := asksPurpose(clauseTokenize(question)); err != nil {
-		return reading{err: err}
-	}
-	if err := asksHowManyOfEach(clauseTokenize(question)); err != nil {
-		return reading{err: err}
+	toks := clauseTokenize(question)
+	for _, asks := range []func([]token) error{asksCapacity, asksPurpose, asksHowManyOfEach} {
+		if err := asks(toks); err != nil {
+			return reading{err: err}
+		}
 	}
 	plan, final, err := m.clauseAnswer(question, m.pickToday(reqToday), dialect)
 	switch {
