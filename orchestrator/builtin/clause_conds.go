@@ -276,6 +276,9 @@ func (r *creader) readComparison(i int) error {
 	return decline("I don't know what %q compares", c.text).withHint("say it with a number, e.g. %s 10", c.text)
 }
 
+// costVerbs say the money a row costs, before a comparison.
+var costVerbs = setOf("cost", "costs", "costing", "priced", "charged")
+
 // readAgainstNumber reads "above 20", "between 10 and 20": the number n
 // after the comparator at i, and the column it compares.
 func (r *creader) readAgainstNumber(i int, c *chunk, cd *ccond, n *chunk) error {
@@ -425,6 +428,11 @@ func (r *creader) compared(cd *ccond, i, end int) {
 			r.addCond(&ccond{kind: ccCount, op: cd.op, a: cd.a, b: cd.b, linked: true, src: cd.src})
 			return
 		}
+	}
+	if pv := r.at(r.prev(i - 1)); cd.unit == "" && r.colBefore(i) == nil && free(pv) && pv.kind == ckWord && costVerbs[pv.text] {
+		// "kiosks that cost over 70": their money column
+		r.use(pv, "money")
+		cd.unit = unitMoney
 	}
 	if cd.unit != "" && r.colBefore(i) == nil {
 		cd.of = r.adjTable(i)

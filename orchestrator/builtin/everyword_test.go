@@ -615,3 +615,25 @@ func TestStatesAndValues(t *testing.T) {
 		"List the crates currently on loan.",
 	})
 }
+
+// TestCostVerbs: "cost more than N" compares the rows' one money column;
+// with two, it is declined.
+func TestCostVerbs(t *testing.T) {
+	path := sqliteDB(t, "vets",
+		`CREATE TABLE vet (vet_no INTEGER PRIMARY KEY, vet_name TEXT NOT NULL, qualified_year INTEGER NOT NULL, town TEXT NOT NULL)`,
+		`CREATE TABLE visit (visit_ref INTEGER PRIMARY KEY, vet_no INTEGER NOT NULL REFERENCES vet(vet_no), visit_date TEXT NOT NULL, fee REAL NOT NULL)`,
+		`INSERT INTO vet VALUES (1,'Ann Lee',2005,'Rye'),(2,'Bo Park',2012,'Deal'),(3,'Cy Holt',2019,'Rye')`,
+		`INSERT INTO visit VALUES (10,1,'2025-01-02',40),(11,2,'2025-02-03',55),(12,3,'2025-03-04',70),(13,1,'2025-04-05',20)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which visits cost more than 50? Give their ids.", `SELECT visit_ref FROM visit WHERE fee > 50`, false},
+		{"How many visits cost over 50?", `SELECT COUNT(*) FROM visit WHERE fee > 50`, false},
+	})
+	path = sqliteDB(t, "deposits",
+		`CREATE TABLE visit (visit_ref INTEGER PRIMARY KEY, visit_date TEXT NOT NULL, fee REAL NOT NULL, deposit_amount REAL NOT NULL)`,
+		`INSERT INTO visit VALUES (10,'2025-01-02',40,5),(11,'2025-02-03',55,10)`,
+	)
+	e = newEnv(t, path, draftCatalog(t, path))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{"Which visits cost more than 50?"})
+}
