@@ -67,6 +67,7 @@ var floors = map[string]floor{
 	fixtures.Cinema:      {untouched: 0.43}, // 167/383 since "ticket revenue" (two figures side by side) declines, 170 before; 168/383 (branch fresh23, written without reading the planner; first asked at main 703114a, the same at 317a633 and 69e35bf: 11 wrong, none the gold's fault, three arguable)
 	fixtures.Tutoring:    {untouched: 0.26}, // 79/303 (branch fresh25, written without reading the planner; first asked at main ad8bea0: 3 wrong, none the gold's fault, and 1 HTTP 500)
 	fixtures.Museum:      {untouched: 0.35}, // 128/360 (branch fresh26, written without reading the planner; first asked at main ad8bea0: 10 wrong, none the gold's fault, one arguable)
+	fixtures.Wholesale:   {untouched: 0.00}, // 0/327 (branch fresh27, written without reading the planner; first asked at main 1921369: 325 declined, 2 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -110,6 +111,9 @@ var knownWrong = map[string]string{
 	// museum (branch fresh26), first asked at main ad8bea0: 10 wrong, none the gold's fault; 8 declined by general rules the same day.
 	"museum/mu-avg-val-method-2": "'average object valuation by acquisition method' shows the method's code, not its description (arguable)",
 	"museum/mu-property-names":   "'what properties are recorded for objects' lists all 136 property rows, not the 4 property names",
+	// wholesale (branch fresh27), first asked at main 1921369: 0 right, 325 declined, 2 wrong, none the gold's fault.
+	"wholesale/ws-cash-count":     "'how many cash customers' counts the CUSTYP codes row described 'Cash customer' (1), not the customers of that type (3)",
+	"wholesale/ws-leeds-builders": "'which general builders are based in Leeds' lists the CUSTYP code and description, not the customer's CUSNAM",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

@@ -159,6 +159,8 @@ var noCatalogWrong = map[string]string{
 	"mu-val-desc":       "'in descending order of valuation' orders the text-typed valuationGbp as text ('950' before '9400')",
 	"mu-loans-2024-2":   "'loans that started in 2024' filtered on the objects' deletedAt, not the loans' outDate",
 	"mu-property-names": "'what properties are recorded' lists all 136 property rows (in knownWrong too)",
+	// wholesale (fresh, first asked at main 1921369): 0 right, 326 declined; in knownWrong too.
+	"ws-cash-count": "'how many cash customers' counts the CUSTYP codes row described 'Cash customer' (1), not the customers of that type (3)",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
@@ -167,7 +169,7 @@ var noCatalogWrong = map[string]string{
 // 89 → 88 on 2026-11-27, when a bridge as close by one of two keys made a
 // join ambiguous; cinema 151 → 149 on 2026-11-27, third session, when two
 // figures' words side by side, "ticket revenue", became a decline).
-var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 88, "orchestra": 82, "permits": 80, "rescue": 53, "hangar": 42, "clinic": 127, "campus": 126, "marina": 136, "apiary": 111, "waterworks": 73, "foodbank": 110, "dig": 100, "skiresort": 109, "climbing": 154, "elections": 141, "theatre": 166, "pharmacy": 158, "busdepot": 131, "recordlabel": 142, "school": 125, "festival": 87, "observatory": 138, "motcentre": 112, "wildlife": 136, "leisure": 147, "vineyard": 103, "recycling": 111, "library": 142, "weather": 103, "cinema": 149, "tutoring": 68, "museum": 98}
+var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 88, "orchestra": 82, "permits": 80, "rescue": 53, "hangar": 42, "clinic": 127, "campus": 126, "marina": 136, "apiary": 111, "waterworks": 73, "foodbank": 110, "dig": 100, "skiresort": 109, "climbing": 154, "elections": 141, "theatre": 166, "pharmacy": 158, "busdepot": 131, "recordlabel": 142, "school": 125, "festival": 87, "observatory": 138, "motcentre": 112, "wildlife": 136, "leisure": 147, "vineyard": 103, "recycling": 111, "library": 142, "weather": 103, "cinema": 149, "tutoring": 68, "museum": 98, "wholesale": 0}
 
 func schemaOnlyRequest(tb testing.TB, path, today string) sqlgen.Request {
 	tb.Helper()
