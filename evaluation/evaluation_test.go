@@ -115,19 +115,13 @@ var knownWrong = map[string]string{
 	// wholesale (branch fresh27), first asked at main 1921369: 0 right, 325 declined, 2 wrong, none the gold's fault.
 	"wholesale/ws-cash-count":     "'how many cash customers' counts the CUSTYP codes row described 'Cash customer' (1), not the customers of that type (3)",
 	"wholesale/ws-leeds-builders": "'which general builders are based in Leeds' lists the CUSTYP code and description, not the customer's CUSNAM",
-	// makerspace (branch fresh28), first asked at fb59d13: 12 wrong, none the gold's fault, one arguable.
-	"makerspace/ms-top-cat":               "'which category has the most tools' keeps one of the two categories tied at four (LIMIT 1)",
-	"makerspace/ms-top-cat-2":             "'the largest category by number of tools' keeps one of the two categories tied at four (LIMIT 1)",
-	"makerspace/ms-tool-made-before-2016": "'tools made before 2016' filters purchased_on, not manufacture_year: 0 rows, want 3",
-	"makerspace/ms-user-per-type-2":       "'count the users of each kind: members, volunteers, staff' groups payments by kind with type = 'Member' AND 'Volunteer' AND 'Staff': 0 rows",
-	"makerspace/ms-staff":                 "'list the staff with their email addresses' shows the email alone, not who",
-	"makerspace/ms-ind-latest":            "'who had the most recent induction, and on which tool' returns the tool row with the highest requires_induction and id",
-	"makerspace/ms-bk-laser-users":        "'which members booked the laser cutter' lists the members' 16 booking rows, not the 12 people who booked it",
-	"makerspace/ms-bk-per-month-2025":     "'bookings in each month of 2025' groups by created_at (when booked), not starts_at (arguable)",
-	"makerspace/ms-proj-active-owners":    "'who has an active project' lists the active projects, not their owners",
-	"makerspace/ms-com-which-tool":        "'which tool is the comment ... about' looks for a tool named like the comment's text: 0 rows",
-	"makerspace/ms-pay-over-40-2":         "'payments larger than £40' compares amount_pence > 40 (pence, not pounds)",
-	"makerspace/ms-pay-no-email":          "'the total paid by users without an email address' gives one total per user (6 rows), not one total",
+	// makerspace (branch fresh28), first asked at fb59d13: 12 wrong, none the gold's fault, one arguable; 6 right or declined by general rules the same day.
+	"makerspace/ms-top-cat":           "'which category has the most tools' keeps one of the two categories tied at four (LIMIT 1)",
+	"makerspace/ms-top-cat-2":         "'the largest category by number of tools' keeps one of the two categories tied at four (LIMIT 1)",
+	"makerspace/ms-staff":             "'list the staff with their email addresses' shows the email alone, not who",
+	"makerspace/ms-bk-per-month-2025": "'bookings in each month of 2025' groups by created_at (when booked), not starts_at (arguable)",
+	"makerspace/ms-com-which-tool":    "'which tool is the comment ... about' looks for a tool named like the comment's text: 0 rows",
+	"makerspace/ms-pay-no-email":      "'the total paid by users without an email address' gives one total per user (6 rows), not one total",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

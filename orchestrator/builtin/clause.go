@@ -205,6 +205,12 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 	if err := currentlyOpen(toks, p); err != nil {
 		return err
 	}
+	if err := contradicts(p.where); err != nil {
+		return err
+	}
+	if err := minorUnits(toks, p); err != nil {
+		return err
+	}
 	if k := b.kindsOf(p); k != nil {
 		return decline("%q could be the rows of %s or the kinds of %s they list", b.q.subject.text, p.root.name, k.name).
 			withHint("ask about %s by its own name, or say which %s rows", k.name, p.root.name)
@@ -230,6 +236,21 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 	}
 	if err := r.possessiveReach(b); err != nil {
 		return err
+	}
+	if w := r.whichValue(); w != nil && p.kind == pList {
+		// "which seniors booked the court": the rows the value names
+		// (people of that kind), not the bookings
+		var vt []*table
+		for _, m := range w.ms {
+			if m.kind == mValue && m.c.kind != catalog.KindLabel {
+				// a kind of row (an attribute's value), not a named row
+				// of a codes table the rows refer to
+				vt = appendUnique(vt, m.t)
+			}
+		}
+		if len(vt) > 0 && !slices.Contains(vt, p.root) && !slices.ContainsFunc(vt, func(t *table) bool { return showsRows(p, t) }) {
+			return decline("%q asks for rows of %s, and the answer would show rows of %s", w.text, tableNames(vt), p.root.name)
+		}
 	}
 	if w := r.q.which; w != nil && p.kind == pList && !r.namesColumnsShown() {
 		// "which tenants signed a lease in May": the tenants, not the dates
@@ -260,6 +281,10 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 		// "who inspected order 7": a person's name, not the order's row;
 		// "who scored the best mark": not the mark alone
 		return decline("\"who\" asks for a person, and I found no one's name to show")
+	}
+	if (toks[0].w == "who" || toks[0].w == "whom") && p.kind == pList && !personLike(p.root) && refersToPerson(p.root) && !showsLinkedPerson(p) {
+		// "who has an open ticket": the ticket's person, not the ticket
+		return decline("\"who\" asks for a person, and the answer would show rows of %s", p.root.name)
 	}
 	if (toks[0].w == "who" || toks[0].w == "whom") && len(toks) > 1 && !copulas[toks[1].w] && p.kind == pList && namesOwnRow(p) {
 		// "who restored the organ X": a person linked to X, not X's row
@@ -1123,8 +1148,30 @@ func showsAName(p *plan, other []*column) bool {
 	return false
 }
 
-// askedByLaterWh: the columns a second question asks for ("who worked on
-// X, and in what capacity?"): the first "who" is not answered by them.
+// refersToPerson: the table has a foreign key to a table of people.
+func refersToPerson(t *table) bool {
+	return slices.ContainsFunc(t.out, func(e *edge) bool { return personLike(e.to) })
+}
+
+// showsLinkedPerson: the plan shows a column of a table of people.
+func showsLinkedPerson(p *plan) bool {
+	return slices.ContainsFunc(p.sels, func(s selItem) bool {
+		return s.e.kind == eCol && s.e.col != nil && personLike(s.e.col.t) || s.e.kind == eLabel
+	})
+}
+
+// whichValue is the value right after an opening "which" ("which seniors
+// …" where senior is a kind of member), or nil.
+func (r *creader) whichValue() *chunk {
+	if len(r.cs) < 2 || r.cs[0].kind != ckWord || r.cs[0].text != "which" {
+		return nil
+	}
+	if w := r.cs[1]; w.isValue() && !w.isTable() && !w.isColumn() {
+		return w
+	}
+	return nil
+}
+
 // laterAsk: a second question follows the first ("…, and at what level?",
 // "…, and what is their age?").
 func (r *creader) laterAsk() bool {
@@ -1136,6 +1183,8 @@ func (r *creader) laterAsk() bool {
 	return false
 }
 
+// askedByLaterWh: the columns a second question asks for ("who worked on
+// X, and in what capacity?"): the first "who" is not answered by them.
 func (r *creader) askedByLaterWh() []*column {
 	var cols []*column
 	for i, c := range r.cs {
@@ -1251,6 +1300,61 @@ func currentlyOpen(toks []token, p *plan) error {
 					withHint("ask e.g. for the rows of %s with no %s", t.name, c.name)
 			}
 		}
+	}
+	return nil
+}
+
+// contradicts declines conditions that no row can meet: one column equal
+// to two different values at once ("members, volunteers, staff" read as
+// type = A AND type = B).
+func contradicts(conds []*cond) error {
+	fixed := map[*column][]any{}
+	for _, c := range conds {
+		if c.kind != cValues || c.neg || c.e.kind != eCol || c.e.col == nil {
+			continue
+		}
+		if prev, ok := fixed[c.e.col]; ok && !slices.ContainsFunc(c.values, func(v any) bool { return slices.Contains(prev, v) }) {
+			return decline("%s would have to be %v and %v at once", c.e.col.ref(), prev, c.values).
+				withHint("join the values with 'or' for rows having any of them")
+		}
+		fixed[c.e.col] = c.values
+	}
+	for _, c := range conds {
+		if c.kind == cSemi && c.semi != nil {
+			if err := contradicts(c.semi.where); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// minorUnits declines a sum of money typed in pounds, dollars or euros
+// ("over £40") compared with a column counted in pence or cents.
+func minorUnits(toks []token, p *plan) error {
+	major := ""
+	for _, t := range toks {
+		if t.money || t.w == "pounds" || t.w == "dollars" || t.w == "euros" {
+			major = t.text
+		}
+	}
+	if major == "" {
+		return nil
+	}
+	c := nestedCond(p.where, func(c *cond) bool {
+		if c.kind != cCmp && c.kind != cValues || c.e.kind != eCol || c.e.col == nil {
+			return false
+		}
+		for _, w := range catalog.IdentifierWords(c.e.col.name) {
+			if w == "pence" || w == "cents" || w == "cent" || w == "penny" {
+				return true
+			}
+		}
+		return false
+	})
+	if c != nil {
+		return decline("%q is in whole units of money, and %s counts pence or cents", major, c.e.col.ref()).
+			withHint("give the amount in pence or cents, e.g. 4000 for 40.00")
 	}
 	return nil
 }

@@ -397,6 +397,9 @@ func (r *creader) rankByTerm(i, j int, c *chunk, o *corder) (matched, aggregate 
 		r.use(r.at(r.next(t.end)), "by")
 		r.use(by, "ranked by")
 		r.q.ranked, o.col, o.unit = t.rows, by, ""
+		if c.info.unit == unitAge {
+			o.unit = unitAge // "the oldest T by year of make": the earliest year
+		}
 	case t.rows != nil && c.info.unit != "":
 		// "the youngest T": the table's column the adjective speaks of
 		r.use(t.rows, "the rows ranked")
@@ -436,6 +439,9 @@ func (r *creader) rankByContext(i int, c *chunk, o *corder) error {
 		r.use(r.at(r.next(i+1)), "by")
 		r.use(by, "ranked by")
 		o.col, o.unit = by, ""
+		if c.info.unit == unitAge {
+			o.unit = unitAge // "the oldest by year of make": the earliest year
+		}
 	case c.info.unit != "" && r.dateVerbBefore(i) != nil:
 		// "the vintner born earliest": the date the verb names
 		r.use(r.dateVerbBefore(i), "the date ranked by")

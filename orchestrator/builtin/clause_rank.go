@@ -24,7 +24,7 @@ func (b *clauseBinder) bindRank(p *plan) error {
 	switch {
 	case o.colDirect != nil:
 		col = o.colDirect
-	case o.verb:
+	case o.verb && (b.verbDate() != nil || o.col == nil):
 		c := b.verbDate()
 		if c == nil {
 			return notMine("I can't tell which date the verb names")
@@ -68,6 +68,12 @@ func (b *clauseBinder) bindRank(p *plan) error {
 	if unknownText(col) && o.unit != unitAlpha {
 		return decline("%s is stored as text and I can't tell whether it holds numbers, so I can't rank it by size", col.ref()).
 			withHint("a catalog that marks it as a measure lets me compare it as a number")
+	}
+	if o.unit == unitDate && !(col.kind == catalog.KindDate || col.dateType || yearColumn(col) || yearNamed(col)) {
+		// "the most recent check" ranked by a yes/no or a number: "most
+		// recent" speaks of a date
+		return decline("%q speaks of a date, and %s holds none", o.src(), col.ref()).
+			withHint("name the date to rank by")
 	}
 	b.resolve(o.src(), "column", col.ref())
 	desc := o.dir > 0
@@ -478,6 +484,20 @@ func (r *creader) leftovers(b *clauseBinder) error {
 			withHint("rephrase without it, or name the column it is about")
 	}
 	return nil
+}
+
+// yearNamed: a number column with "year" among its name's words
+// ("year_fitted", "YearLaid").
+func yearNamed(c *column) bool {
+	if !c.numeric && !numericText(c) {
+		return false
+	}
+	for _, w := range catalog.IdentifierWords(c.name) {
+		if w == "year" || w == "yr" {
+			return true
+		}
+	}
+	return false
 }
 
 // adjectiveVerb: the link verb at i stands before a table as an adjective

@@ -637,3 +637,37 @@ func TestCostVerbs(t *testing.T) {
 	e = newEnv(t, path, draftCatalog(t, path))
 	checkDeclined(t, e, New(nil), "drafted catalog", []string{"Which visits cost more than 50?"})
 }
+
+// TestKindsAndPeople: values of one column ANDed are declined; "£40" is
+// never compared with pence; "which V <verb>" shows the rows the value
+// names; "who has …" shows a person, not the rows they have; "made" and
+// "built" date by the make; "the oldest by year of X" is the earliest.
+func TestKindsAndPeople(t *testing.T) {
+	path := sqliteDB(t, "rowing",
+		`CREATE TABLE people (id INTEGER PRIMARY KEY, given TEXT NOT NULL, family TEXT NOT NULL, email TEXT, kind TEXT NOT NULL)`,
+		`CREATE TABLE boats (id INTEGER PRIMARY KEY, name TEXT NOT NULL, manufacture_year INTEGER NOT NULL, bought_on TEXT NOT NULL, needs_licence INTEGER NOT NULL)`,
+		`CREATE TABLE trailers (id INTEGER PRIMARY KEY, label TEXT NOT NULL, YearBuilt INTEGER NOT NULL, axles INTEGER NOT NULL)`,
+		`CREATE TABLE bookings (id INTEGER PRIMARY KEY, person_id INTEGER NOT NULL REFERENCES people(id), boat_id INTEGER NOT NULL REFERENCES boats(id), day TEXT NOT NULL)`,
+		`CREATE TABLE repairs (id INTEGER PRIMARY KEY, person_id INTEGER NOT NULL REFERENCES people(id), title TEXT NOT NULL, status TEXT NOT NULL)`,
+		`CREATE TABLE fees (id INTEGER PRIMARY KEY, person_id INTEGER NOT NULL REFERENCES people(id), amount_pence INTEGER NOT NULL, paid_on TEXT NOT NULL)`,
+		`INSERT INTO people VALUES (1,'Ann','Lee','a@x.org','Rower'),(2,'Bo','Park',NULL,'Coach'),(3,'Cy','Holt','c@x.org','Rower'),(4,'Di','Moss',NULL,'Cox')`,
+		`INSERT INTO boats VALUES (1,'Swift',2012,'2015-03-01',1),(2,'Heron',2008,'2019-06-01',0),(3,'Otter',2020,'2021-01-01',1)`,
+		`INSERT INTO trailers VALUES (1,'T1',2001,2),(2,'T2',2017,1),(3,'T3',2011,2)`,
+		`INSERT INTO bookings VALUES (1,1,1,'2025-01-02'),(2,3,1,'2025-01-03'),(3,2,2,'2025-01-04'),(4,4,3,'2025-01-05'),(5,1,1,'2025-01-06')`,
+		`INSERT INTO repairs VALUES (1,1,'Seat','open'),(2,2,'Rigger','done'),(3,3,'Hull','open')`,
+		`INSERT INTO fees VALUES (1,1,2500,'2025-01-01'),(2,2,6000,'2025-02-01'),(3,3,4100,'2025-03-01'),(4,1,3000,'2025-04-01')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	g := New(nil)
+	checkAnswered(t, e, g, []ruleCase{
+		{"Which boats were made before 2016?", `SELECT name FROM boats WHERE manufacture_year < 2016`, false},
+		{"Which boat is the oldest by year of manufacture?", `SELECT name FROM boats ORDER BY manufacture_year LIMIT 1`, true},
+		{"What trailer was built most recently?", `SELECT label FROM trailers ORDER BY YearBuilt DESC LIMIT 1`, true},
+	})
+	checkDeclined(t, e, g, "drafted catalog", []string{
+		"Count the people of each kind: rowers, coaches, coxes.", // kind = A AND kind = B
+		"Count fees larger than £40.",                            // pounds against pence
+		"Which rowers booked the boat Swift?",                    // the rowers, not their bookings
+		"Who has an open repair?",                                // a person, not the repair
+	})
+}
