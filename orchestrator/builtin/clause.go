@@ -1263,8 +1263,6 @@ func (r *creader) givesRows() bool {
 
 var giveVerbs = setOf("give", "assign", "award", "grant", "set")
 
-// planUses: t is the plan's root, joined, or read in one of its
-// subqueries.
 // currentlyOpen declines "currently" / "still" when the plan reads a
 // table whose rows have an open end (a nullable date: a loan not yet
 // returned): now, or ever?
@@ -1305,8 +1303,8 @@ func currentlyOpen(toks []token, p *plan) error {
 }
 
 // contradicts declines conditions that no row can meet: one column equal
-// to two different values at once ("members, volunteers, staff" read as
-// type = A AND type = B).
+// to two different values at once ("rowers, coaches, coxes" read as
+// kind = A AND kind = B).
 func contradicts(conds []*cond) error {
 	fixed := map[*column][]any{}
 	for _, c := range conds {
@@ -1359,6 +1357,8 @@ func minorUnits(toks []token, p *plan) error {
 	return nil
 }
 
+// planUses: t is the plan's root, joined, or read in one of its
+// subqueries.
 func planUses(p *plan, t *table) bool {
 	if p.root == t || p.joins.in[t] {
 		return true
