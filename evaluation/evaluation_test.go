@@ -112,9 +112,7 @@ var knownWrong = map[string]string{
 	// museum (branch fresh26), first asked at main ad8bea0: 10 wrong, none the gold's fault; 8 declined by general rules the same day.
 	"museum/mu-avg-val-method-2": "'average object valuation by acquisition method' shows the method's code, not its description (arguable)",
 	"museum/mu-property-names":   "'what properties are recorded for objects' lists all 136 property rows, not the 4 property names",
-	// wholesale (branch fresh27), first asked at main 1921369: 0 right, 325 declined, 2 wrong, none the gold's fault.
-	"wholesale/ws-cash-count":     "'how many cash customers' counts the CUSTYP codes row described 'Cash customer' (1), not the customers of that type (3)",
-	"wholesale/ws-leeds-builders": "'which general builders are based in Leeds' lists the CUSTYP code and description, not the customer's CUSNAM",
+	// wholesale (branch fresh27), first asked at main 1921369: 0 right, 325 declined, 2 wrong, none the gold's fault; both declined by a general rule the same day.
 	// makerspace (branch fresh28), first asked at fb59d13: 12 wrong, none the gold's fault, one arguable; 6 right or declined by general rules the same day.
 	"makerspace/ms-top-cat":           "'which category has the most tools' keeps one of the two categories tied at four (LIMIT 1)",
 	"makerspace/ms-top-cat-2":         "'the largest category by number of tools' keeps one of the two categories tied at four (LIMIT 1)",

@@ -862,8 +862,10 @@ func pluralValue(v *chunk) bool {
 		if m.kind != mValue || strings.EqualFold(m.value, v.text) {
 			return false
 		}
-		if m.c.isKey() || len(m.c.t.cols) <= 3 && m.c.isName() {
-			return false // the name of one row of a codes table ("the trainees"): the rows linking to it
+		if m.c.isKey() || len(m.c.t.cols) <= 3 && (m.c.isName() || len(m.c.t.in) > 0) {
+			// the name (or description) of one row of a codes table ("the
+			// trainees"): the rows linking to it
+			return false
 		}
 		cols = appendUnique(cols, m.c)
 	}

@@ -671,3 +671,20 @@ func TestKindsAndPeople(t *testing.T) {
 		"Who has an open repair?",                                // a person, not the repair
 	})
 }
+
+// TestKindNamedRows: the plural of a codes table's description ("seaside
+// stands" for a kind 'Seaside stand') names the rows of that kind, never
+// the codes row; unread, it is declined.
+func TestKindNamedRows(t *testing.T) {
+	path := sqliteDB(t, "stands",
+		`CREATE TABLE KTYP (TYPCDE TEXT PRIMARY KEY, TYPDSC TEXT NOT NULL)`,
+		`CREATE TABLE KSKMST (KSKNO INTEGER PRIMARY KEY, KSKNAM TEXT NOT NULL, KSKTWN TEXT NOT NULL, KSKTYP TEXT NOT NULL REFERENCES KTYP(TYPCDE))`,
+		`INSERT INTO KTYP VALUES ('SEA','Seaside stand'),('PRK','Park hut'),('STN','Station booth')`,
+		`INSERT INTO KSKMST VALUES (1,'Pier','Hove','SEA'),(2,'Dune','Rye','SEA'),(3,'Glen','Deal','PRK'),(4,'Quay','Rye','SEA'),(5,'Halt','Deal','STN')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"How many seaside stands are there?", // not the one codes row
+		"Which seaside stands are in Rye?",
+	})
+}
