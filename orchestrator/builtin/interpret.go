@@ -710,6 +710,16 @@ func (q *query) readGroups() error {
 	return nil
 }
 
+// agentVerb: a verb whose "by" says who did it ("paid by", "written by"),
+// not a grouping ("grouped by", "broken down by").
+func agentVerb(w string) bool {
+	return (participleLike(w) || agentParticiples[w]) && !groupingVerbs[w]
+}
+
+var agentParticiples = setOf("paid", "made", "sold", "bought", "taken", "given", "held", "run", "led", "won", "sent", "spent", "done", "kept", "owned")
+var groupingVerbs = setOf("grouped", "broken", "split", "sorted", "ordered", "ranked", "listed", "arranged", "organised", "organized",
+	"classified", "categorised", "categorized", "separated", "aggregated", "summarised", "summarized", "totalled", "totaled", "counted", "averaged")
+
 func (q *query) readGroupTargets(by *span) error {
 	if r := q.rank; r != nil && by.text != "by" {
 		// "most expensive <thing> per <group>", "latest <event> for each
@@ -724,6 +734,12 @@ func (q *query) readGroupTargets(by *span) error {
 		}
 		return decline("the %s %s %s (the top within each group) is not answered offline", r.sp.text, what, per).
 			withHint("ask for one group you name, e.g. the %s %s in one of them", r.sp.text, what)
+	}
+	if pv, nx := q.at(by.idx-1), q.at(by.idx+1); by.text == "by" && pv != nil && agentVerb(pv.text) && !(nx != nil && nx.is(kwGroup)) {
+		// "the total paid by kiosks without a licence": who paid, not one
+		// total per kiosk
+		return decline("%q after %q says who did it, not a grouping", by.text, pv.text).
+			withHint("say for each, to have one figure per group")
 	}
 	for i := by.idx + 1; ; {
 		tg := q.at(i)
