@@ -735,7 +735,7 @@ func (q *query) readGroupTargets(by *span) error {
 		return decline("the %s %s %s (the top within each group) is not answered offline", r.sp.text, what, per).
 			withHint("ask for one group you name, e.g. the %s %s in one of them", r.sp.text, what)
 	}
-	if pv, nx := q.at(by.idx-1), q.at(by.idx+1); by.text == "by" && pv != nil && agentVerb(pv.text) && !(nx != nil && nx.is(kwGroup)) {
+	if pv, nx := q.at(by.idx-1), q.at(by.idx+1); by.text == "by" && pv != nil && agentVerb(pv.text) && nx != nil && !nx.is(kwGroup) && slices.ContainsFunc(nx.tables(), personLike) {
 		// "the total paid by kiosks without a licence": who paid, not one
 		// total per kiosk
 		return decline("%q after %q says who did it, not a grouping", by.text, pv.text).
