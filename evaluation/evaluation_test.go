@@ -116,7 +116,6 @@ var knownWrong = map[string]string{
 	// makerspace (branch fresh28), first asked at fb59d13: 12 wrong, none the gold's fault, one arguable; 6 right or declined by general rules the same day.
 	"makerspace/ms-top-cat":           "'which category has the most tools' keeps one of the two categories tied at four (LIMIT 1)",
 	"makerspace/ms-top-cat-2":         "'the largest category by number of tools' keeps one of the two categories tied at four (LIMIT 1)",
-	"makerspace/ms-staff":             "'list the staff with their email addresses' shows the email alone, not who",
 	"makerspace/ms-bk-per-month-2025": "'bookings in each month of 2025' groups by created_at (when booked), not starts_at (arguable)",
 	"makerspace/ms-com-which-tool":    "'which tool is the comment ... about' looks for a tool named like the comment's text: 0 rows",
 }

@@ -854,12 +854,12 @@ func (r *creader) valueCount(i int, v *chunk) cterm {
 // pluralValue: a value of one column, typed as the plural of the value
 // stored ("cats" for Cat): it names rows.
 func pluralValue(v *chunk) bool {
-	if v == nil || !v.onlyValue() || v.j-v.i > 3 || !strings.HasSuffix(v.text, "s") {
+	if v == nil || !v.onlyValue() || v.j-v.i > 3 || !strings.HasSuffix(v.text, "s") && !collectiveNouns[v.text] {
 		return false
 	}
 	var cols []*column
 	for _, m := range v.ms {
-		if m.kind != mValue || strings.EqualFold(m.value, v.text) {
+		if m.kind != mValue || strings.EqualFold(m.value, v.text) && !collectiveNouns[v.text] {
 			return false
 		}
 		if m.c.isKey() || len(m.c.t.cols) <= 3 && (m.c.isName() || len(m.c.t.in) > 0) {

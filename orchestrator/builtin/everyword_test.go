@@ -650,7 +650,7 @@ func TestKindsAndPeople(t *testing.T) {
 		`CREATE TABLE bookings (id INTEGER PRIMARY KEY, person_id INTEGER NOT NULL REFERENCES people(id), boat_id INTEGER NOT NULL REFERENCES boats(id), day TEXT NOT NULL)`,
 		`CREATE TABLE repairs (id INTEGER PRIMARY KEY, person_id INTEGER NOT NULL REFERENCES people(id), title TEXT NOT NULL, status TEXT NOT NULL)`,
 		`CREATE TABLE fees (id INTEGER PRIMARY KEY, person_id INTEGER NOT NULL REFERENCES people(id), amount_pence INTEGER NOT NULL, paid_on TEXT NOT NULL)`,
-		`INSERT INTO people VALUES (1,'Ann','Lee','a@x.org','Rower'),(2,'Bo','Park',NULL,'Coach'),(3,'Cy','Holt','c@x.org','Rower'),(4,'Di','Moss',NULL,'Cox')`,
+		`INSERT INTO people VALUES (1,'Ann','Lee','a@x.org','Rower'),(2,'Bo','Park',NULL,'Coach'),(3,'Cy','Holt','c@x.org','Rower'),(4,'Di','Moss',NULL,'Cox'),(5,'Ed','Wren','e@x.org','Crew')`,
 		`INSERT INTO boats VALUES (1,'Swift',2012,'2015-03-01',1),(2,'Heron',2008,'2019-06-01',0),(3,'Otter',2020,'2021-01-01',1)`,
 		`INSERT INTO trailers VALUES (1,'T1',2001,2),(2,'T2',2017,1),(3,'T3',2011,2)`,
 		`INSERT INTO bookings VALUES (1,1,1,'2025-01-02'),(2,3,1,'2025-01-03'),(3,2,2,'2025-01-04'),(4,4,3,'2025-01-05'),(5,1,1,'2025-01-06')`,
@@ -661,6 +661,7 @@ func TestKindsAndPeople(t *testing.T) {
 	g := New(nil)
 	checkAnswered(t, e, g, []ruleCase{
 		{"Which boats were made before 2016?", `SELECT name FROM boats WHERE manufacture_year < 2016`, false},
+		{"List the crew with their email addresses.", `SELECT given, family, email FROM people WHERE kind = 'Crew'`, false},
 		{"Which boat is the oldest by year of manufacture?", `SELECT name FROM boats ORDER BY manufacture_year LIMIT 1`, true},
 		{"What trailer was built most recently?", `SELECT label FROM trailers ORDER BY YearBuilt DESC LIMIT 1`, true},
 	})

@@ -164,7 +164,6 @@ var noCatalogWrong = map[string]string{
 	"ms-top-cat":        "'which category has the most tools' keeps one of the two tied at four (in knownWrong too)",
 	"ms-top-cat-2":      "'the largest category by number of tools' keeps one of the two tied (in knownWrong too)",
 	"ms-tool-prusa-2":   "'the ids of the tools called Prusa Printer along with when they were bought' shows manufacture_year, not purchased_on",
-	"ms-staff":          "'list the staff with their email addresses' shows the email alone (in knownWrong too)",
 	"ms-com-which-tool": "'which tool is the comment ... about' looks for a tool named like the comment (in knownWrong too)",
 }
 
