@@ -920,6 +920,10 @@ func (r *creader) readValues() error {
 			} else if nx := r.at(i + 1); free(nx) && nx.isColumn() {
 				r.use(nx, "compared")
 				cd.col = nx
+			} else if pv := r.at(i - 1); pv != nil && pv.isTable() && !pv.isColumn() && pv != r.q.subject {
+				// "which kiosk is the note 'roof leaks' about": a text of
+				// the notes, not a kiosk's name
+				cd.rows = pv
 			}
 			r.use(c, "value %q", c.orig)
 			r.negated(cd, i)

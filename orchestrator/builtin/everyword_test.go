@@ -656,6 +656,8 @@ func TestKindsAndPeople(t *testing.T) {
 		`INSERT INTO bookings VALUES (1,1,1,'2025-01-02'),(2,3,1,'2025-01-03'),(3,2,2,'2025-01-04'),(4,4,3,'2025-01-05'),(5,1,1,'2025-01-06')`,
 		`INSERT INTO repairs VALUES (1,1,'Seat','open'),(2,2,'Rigger','done'),(3,3,'Hull','open')`,
 		`INSERT INTO fees VALUES (1,1,2500,'2025-01-01'),(2,2,6000,'2025-02-01'),(3,3,4100,'2025-03-01'),(4,1,3000,'2025-04-01')`,
+		`CREATE TABLE notes (id INTEGER PRIMARY KEY, boat_id INTEGER NOT NULL REFERENCES boats(id), body TEXT NOT NULL)`,
+		`INSERT INTO notes VALUES (1,1,'Rudder loose'),(2,3,'Seat sticks')`,
 	)
 	e := newEnv(t, path, draftCatalog(t, path))
 	g := New(nil)
@@ -669,6 +671,7 @@ func TestKindsAndPeople(t *testing.T) {
 		"Count the people of each kind: rowers, coaches, coxes.",      // kind = A AND kind = B
 		"Count fees larger than £40.",                                 // pounds against pence
 		"Which rowers booked the boat Swift?",                         // the rowers, not their bookings
+		"Which boat is the note 'Rudder loose' about?",                // a note's text, not a boat's name
 		"Who has an open repair?",                                     // a person, not the repair
 		"What is the total in pence paid by people without an email?", // who paid, not one total each
 	})

@@ -161,10 +161,9 @@ var noCatalogWrong = map[string]string{
 	"mu-property-names": "'what properties are recorded' lists all 136 property rows (in knownWrong too)",
 	// wholesale (fresh, first asked at main 1921369): 0 right, 326 declined, ws-cash-count wrong; declined since the same day.
 	// makerspace (fresh, first asked at fb59d13): 10 wrong with the schema alone, 8 of them in knownWrong too.
-	"ms-top-cat":        "'which category has the most tools' keeps one of the two tied at four (in knownWrong too)",
-	"ms-top-cat-2":      "'the largest category by number of tools' keeps one of the two tied (in knownWrong too)",
-	"ms-tool-prusa-2":   "'the ids of the tools called Prusa Printer along with when they were bought' shows manufacture_year, not purchased_on",
-	"ms-com-which-tool": "'which tool is the comment ... about' looks for a tool named like the comment (in knownWrong too)",
+	"ms-top-cat":      "'which category has the most tools' keeps one of the two tied at four (in knownWrong too)",
+	"ms-top-cat-2":    "'the largest category by number of tools' keeps one of the two tied (in knownWrong too)",
+	"ms-tool-prusa-2": "'the ids of the tools called Prusa Printer along with when they were bought' shows manufacture_year, not purchased_on",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
