@@ -110,8 +110,7 @@ var knownWrong = map[string]string{
 	"cinema/cn-tickets-per-quarter-2025": "'tickets in each quarter of 2025' labels quarters '2025-Q1' from full_date instead of the quarter column (arguable)",
 	// tutoring (branch fresh25), first asked at main ad8bea0: 3 wrong, none the gold's fault (and 1 HTTP 500, a planner panic on tu-sixth-form-2); all four fixed by general rules the same day.
 	// museum (branch fresh26), first asked at main ad8bea0: 10 wrong, none the gold's fault; 8 declined by general rules the same day.
-	"museum/mu-avg-val-method-2": "'average object valuation by acquisition method' shows the method's code, not its description (arguable)",
-	"museum/mu-property-names":   "'what properties are recorded for objects' lists all 136 property rows, not the 4 property names",
+	"museum/mu-property-names": "'what properties are recorded for objects' lists all 136 property rows, not the 4 property names",
 	// wholesale (branch fresh27), first asked at main 1921369: 0 right, 325 declined, 2 wrong, none the gold's fault; both declined by a general rule the same day.
 	// makerspace (branch fresh28), first asked at fb59d13: 12 wrong, none the gold's fault, one arguable; 6 right or declined by general rules the same day.
 	"makerspace/ms-top-cat":           "'which category has the most tools' keeps one of the two categories tied at four (LIMIT 1)",

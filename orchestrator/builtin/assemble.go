@@ -392,6 +392,11 @@ func groupExprs(g *boundGroup) []expr {
 	if n, ok := nameExpr(g.ent); ok {
 		out = append(out, n)
 	}
+	if d := codeDescription(g.ent); len(out) == 1 && d != nil {
+		// a codes table: its code and what the code stands for (as the
+		// clause reader shows it)
+		out = append(out, expr{kind: eCol, col: d})
+	}
 	return out
 }
 

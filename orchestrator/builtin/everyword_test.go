@@ -693,3 +693,19 @@ func TestKindNamedRows(t *testing.T) {
 		"Which seaside stands are in Rye?",
 	})
 }
+
+// TestCodesGroups: grouped by a codes table (a code and its description),
+// each group shows what its code stands for.
+func TestCodesGroups(t *testing.T) {
+	path := sqliteDB(t, "crates",
+		`CREATE TABLE crateKind (code TEXT PRIMARY KEY, description TEXT NOT NULL)`,
+		`CREATE TABLE crate (id INTEGER PRIMARY KEY, kindCode TEXT NOT NULL REFERENCES crateKind(code), weightKg REAL NOT NULL)`,
+		`INSERT INTO crateKind VALUES ('BX','Wooden box'),('TR','Plastic tray'),('DR','Steel drum')`,
+		`INSERT INTO crate VALUES (1,'BX',12.5),(2,'BX',10),(3,'TR',2.5),(4,'DR',30),(5,'TR',3)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Average crate weight by crate kind.",
+			`SELECT k.description, AVG(c.weightKg) FROM crate c JOIN crateKind k ON k.code = c.kindCode GROUP BY k.code, k.description`, false},
+	})
+}
