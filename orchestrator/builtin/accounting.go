@@ -39,18 +39,8 @@ func analystLeftovers(sc scanned, p *plan, sql string) error {
 	if err := showsOnlyFilter(p); err != nil {
 		return err
 	}
-	if err := currentlyOpen(sc.toks, p); err != nil {
+	if err := readingChecks(sc.toks, p); err != nil {
 		return err
-	}
-	if err := contradicts(p.where); err != nil {
-		return err
-	}
-	if err := minorUnits(sc.toks, p); err != nil {
-		return err
-	}
-	if len(sc.toks) > 0 && (sc.toks[0].w == "who" || sc.toks[0].w == "whom") && p.kind == pList && !personLike(p.root) && refersToPerson(p.root) && !showsLinkedPerson(p) {
-		// "who has an open ticket": the ticket's person, not the ticket
-		return decline("\"who\" asks for a person, and the answer would show rows of %s", p.root.name)
 	}
 	var left []string
 	for k := 0; k < len(sc.toks); {

@@ -202,13 +202,7 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 	if err := showsOnlyFilter(p); err != nil {
 		return err
 	}
-	if err := currentlyOpen(toks, p); err != nil {
-		return err
-	}
-	if err := contradicts(p.where); err != nil {
-		return err
-	}
-	if err := minorUnits(toks, p); err != nil {
+	if err := readingChecks(toks, p); err != nil {
 		return err
 	}
 	if k := b.kindsOf(p); k != nil {
@@ -281,10 +275,6 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 		// "who inspected order 7": a person's name, not the order's row;
 		// "who scored the best mark": not the mark alone
 		return decline("\"who\" asks for a person, and I found no one's name to show")
-	}
-	if (toks[0].w == "who" || toks[0].w == "whom") && p.kind == pList && !personLike(p.root) && refersToPerson(p.root) && !showsLinkedPerson(p) {
-		// "who has an open ticket": the ticket's person, not the ticket
-		return decline("\"who\" asks for a person, and the answer would show rows of %s", p.root.name)
 	}
 	if (toks[0].w == "who" || toks[0].w == "whom") && len(toks) > 1 && !copulas[toks[1].w] && p.kind == pList && namesOwnRow(p) {
 		// "who restored the organ X": a person linked to X, not X's row
@@ -1146,6 +1136,26 @@ func showsAName(p *plan, other []*column) bool {
 		}
 	}
 	return false
+}
+
+// readingChecks are the checks both readings make of their plan: words the
+// plan would drop or contradict ("currently", one column equal to two
+// values, "£40" against pence, "who" answered with rows a person has).
+func readingChecks(toks []token, p *plan) error {
+	if err := currentlyOpen(toks, p); err != nil {
+		return err
+	}
+	if err := contradicts(p.where); err != nil {
+		return err
+	}
+	if err := minorUnits(toks, p); err != nil {
+		return err
+	}
+	if len(toks) > 0 && (toks[0].w == "who" || toks[0].w == "whom") && p.kind == pList && !personLike(p.root) && refersToPerson(p.root) && !showsLinkedPerson(p) {
+		// "who has an open ticket": the ticket's person, not the ticket
+		return decline("\"who\" asks for a person, and the answer would show rows of %s", p.root.name)
+	}
+	return nil
 }
 
 // refersToPerson: the table has a foreign key to a table of people.
