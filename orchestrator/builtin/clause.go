@@ -1182,6 +1182,11 @@ func (r *creader) whichValue() *chunk {
 	return nil
 }
 
+// asksWhen: an item asks for the date of the rows ("when did X join?").
+func (q *cquery) asksWhen() bool {
+	return slices.ContainsFunc(q.items, func(it *citem) bool { return it.when })
+}
+
 // laterAsk: a second question follows the first ("…, and at what level?",
 // "…, and what is their age?").
 func (r *creader) laterAsk() bool {

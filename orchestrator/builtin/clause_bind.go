@@ -193,14 +193,15 @@ func (b *clauseBinder) holdingSubject() (*table, error) {
 			named = append(named, c)
 		}
 	}
-	// "the price of <named row>": the row named has the columns asked for
+	// "the price of <named row>": the row named has the columns asked for;
+	// "when did <named row> join?": the row named has the date
 	var rowTables []*table
 	for _, c := range b.q.cs {
 		if c.role == "" || !c.isValue() {
 			continue
 		}
 		for _, m := range c.ms {
-			if (m.kind == mEntity || m.kind == mValue) && !m.t.view && holdsAll(m.t, named) {
+			if (m.kind == mEntity || m.kind == mValue) && !m.t.view && (holdsAll(m.t, named) || len(named) == 0 && b.q.asksWhen() && (m.kind == mEntity || m.c.isName())) {
 				rowTables = appendUnique(rowTables, m.t)
 			}
 		}

@@ -709,3 +709,18 @@ func TestCodesGroups(t *testing.T) {
 			`SELECT k.description, AVG(c.weightKg) FROM crate c JOIN crateKind k ON k.code = c.kindCode GROUP BY k.code, k.description`, false},
 	})
 }
+
+// TestWhenNamedRow: "when did <a named row> join?" — the row's table has
+// the date, though no table is named.
+func TestWhenNamedRow(t *testing.T) {
+	path := sqliteDB(t, "readers",
+		`CREATE TABLE branch (branch_id INTEGER PRIMARY KEY, branch_name TEXT NOT NULL, opened_year INTEGER NOT NULL, town TEXT NOT NULL)`,
+		`CREATE TABLE reader (reader_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, joined_on TEXT NOT NULL, branch_id INTEGER NOT NULL REFERENCES branch(branch_id))`,
+		`INSERT INTO branch VALUES (1,'Eastgate Library',1998,'Rye'),(2,'Westmoor Library',2004,'Deal')`,
+		`INSERT INTO reader VALUES (1,'Dina Saleh','2021-03-04',1),(2,'Omar Reed','2019-07-08',2)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"When did Dina Saleh join?", `SELECT joined_on FROM reader WHERE full_name = 'Dina Saleh'`, false},
+	})
+}
