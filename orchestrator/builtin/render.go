@@ -158,6 +158,30 @@ func (r *renderer) orderBy(p *plan) {
 			r.w(" DESC")
 		}
 	}
+	if k := tieKey(p); k != nil {
+		// rows equal on every key asked for come in the same order on
+		// every engine: by the rows' own key last
+		r.w(", ", r.col(k))
+	}
+}
+
+// tieKey is the root's key, to end a list's ORDER BY with when it is not
+// already there (nil for aggregates, DISTINCT lists and keyless tables).
+func tieKey(p *plan) *column {
+	k := p.root.key
+	if len(p.order) == 0 || p.kind != pList || p.distinct || k == nil {
+		return nil
+	}
+	for _, o := range p.order {
+		e := o.e
+		if o.sel >= 0 && o.sel < len(p.sels) {
+			e = p.sels[o.sel].e
+		}
+		if e.kind == eCol && e.col == k {
+			return nil
+		}
+	}
+	return k
 }
 
 // table is a table reference: schema.table, each part quoted when needed.
