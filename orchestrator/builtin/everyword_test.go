@@ -1,9 +1,11 @@
 package builtin
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -723,4 +725,23 @@ func TestWhenNamedRow(t *testing.T) {
 	checkAnswered(t, e, New(nil), []ruleCase{
 		{"When did Ines Vale join?", `SELECT joined_on FROM reader WHERE full_name = 'Ines Vale'`, false},
 	})
+}
+
+// TestStableOrder: a list sorted by columns that may tie ends its ORDER BY
+// with the rows' own key, so every engine gives one order.
+func TestStableOrder(t *testing.T) {
+	path := sqliteDB(t, "stable",
+		`CREATE TABLE walker (walker_id INTEGER PRIMARY KEY, last_name TEXT NOT NULL, first_name TEXT NOT NULL, joined_on TEXT NOT NULL)`,
+		`INSERT INTO walker VALUES (1,'Lee','Ann','2021-01-02'),(2,'Lee','Ann','2019-05-06'),(3,'Moss','Bo','2020-03-04')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	req := e.req
+	req.Question = "List every walker's last name, first name and join date, sorted by last name and then first name."
+	plan, err := New(nil).Generate(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(plan.SQL, ", walker_id") {
+		t.Errorf("the order does not end with the key: %s", plan.SQL)
+	}
 }
