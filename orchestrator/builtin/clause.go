@@ -255,14 +255,7 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 			}
 			// "which kiosk stands on the pier, and since when?": the kiosk's
 			// name, then what else was asked of it
-			var sels []selItem
-			for _, col := range label {
-				sels = append(sels, selItem{e: expr{kind: eCol, col: col}, alias: col.name})
-			}
-			if name, ok := b.nameOf(t); ok {
-				sels = append(sels, name)
-			}
-			p.sels = append(sels, p.sels...)
+			p.sels = append(b.rowSels(t, label), p.sels...)
 			b.resolve(w.text, "columns", colNames(label))
 		}
 	}

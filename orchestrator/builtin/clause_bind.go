@@ -775,6 +775,19 @@ func (b *clauseBinder) need(t *table) bool {
 	return true
 }
 
+// rowSels shows cols of t, then t's name of several columns joined, when
+// it has one: how the binder shows rows.
+func (b *clauseBinder) rowSels(t *table, cols []*column) []selItem {
+	var out []selItem
+	for _, c := range cols {
+		out = append(out, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
+	}
+	if name, ok := b.nameOf(t); ok {
+		out = append(out, name)
+	}
+	return out
+}
+
 // label is the expression naming a table's rows (its label columns).
 func (b *clauseBinder) labelCols(t *table) []*column {
 	if len(t.nameCols) > 0 {
@@ -944,16 +957,9 @@ func (b *clauseBinder) labelItem(p *plan, c *chunk) bool {
 		return false
 	}
 	label := b.labelCols(t)
-	{
-		for _, col := range label {
-			p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: col}, alias: col.name})
-		}
-		if name, ok := b.nameOf(t); ok {
-			p.sels = append(p.sels, name)
-		}
-		b.resolve(c.text, "columns", colNames(label))
-		return true
-	}
+	p.sels = append(p.sels, b.rowSels(t, label)...)
+	b.resolve(c.text, "columns", colNames(label))
+	return true
 }
 
 // labelTable is the table whose name of several columns a word names
@@ -1220,12 +1226,7 @@ func (b *clauseBinder) finish(p *plan) error {
 		if err := linkRowsOnly(b.subject); err != nil {
 			return err
 		}
-		for _, c := range b.subject.cols {
-			p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
-		}
-		if name, ok := b.nameOf(b.subject); ok {
-			p.sels = append(p.sels, name)
-		}
+		p.sels = append(p.sels, b.rowSels(b.subject, b.subject.cols)...)
 		b.assume = append(b.assume, fmt.Sprintf("no column named: every column of %s shown", b.subject.name))
 	}
 	if p.kind == pAggregate {
@@ -1391,12 +1392,7 @@ func (b *clauseBinder) groupByCount(p *plan) error {
 		return decline("%s has no key to count its linked rows by", s.name)
 	}
 	if len(p.sels) == 0 {
-		for _, c := range b.shownOf(s) {
-			p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
-		}
-		if name, ok := b.nameOf(s); ok {
-			p.sels = append(p.sels, name)
-		}
+		p.sels = b.rowSels(s, b.shownOf(s))
 	}
 	p.groupBy = append(p.groupBy, expr{kind: eCol, col: s.key})
 	for _, sel := range p.sels {

@@ -69,7 +69,7 @@ func (b *clauseBinder) bindRank(p *plan) error {
 		return decline("%s is stored as text and I can't tell whether it holds numbers, so I can't rank it by size", col.ref()).
 			withHint("a catalog that marks it as a measure lets me compare it as a number")
 	}
-	if o.unit == unitDate && !(col.kind == catalog.KindDate || col.dateType || yearColumn(col) || yearNamed(col)) {
+	if o.unit == unitDate && !dateOrYear(col) {
 		// "the most recent check" ranked by a yes/no or a number: "most
 		// recent" speaks of a date
 		return decline("%q speaks of a date, and %s holds none", o.src(), col.ref()).
@@ -178,12 +178,7 @@ func (b *clauseBinder) rankByAggregate(p *plan, o *corder) error {
 	if b.fewest != nil {
 		// every row with its number of linked rows, the fewest first
 		if len(p.sels) == 0 {
-			for _, c := range b.shownOf(b.root) {
-				p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
-			}
-			if name, ok := b.nameOf(b.root); ok {
-				p.sels = append(p.sels, name)
-			}
+			p.sels = b.rowSels(b.root, b.shownOf(b.root))
 		}
 		p.sels = append(p.sels, selItem{e: *b.fewest, alias: "count"})
 		p.order = append(p.order, orderItem{sel: len(p.sels) - 1})
@@ -485,6 +480,9 @@ func (r *creader) leftovers(b *clauseBinder) error {
 	}
 	return nil
 }
+
+// dateOrYear: a date, or a number column of years however named.
+func dateOrYear(c *column) bool { return birthLike(c) || yearNamed(c) }
 
 // yearNamed: a number column with "year" among its name's words
 // ("year_fitted", "YearLaid").

@@ -897,7 +897,7 @@ func (b *clauseBinder) verbDate() *column {
 			continue
 		}
 		for _, col := range t.cols {
-			if col.kind != catalog.KindDate && !col.dateType && !yearColumn(col) && !yearNamed(col) {
+			if !dateOrYear(col) {
 				continue
 			}
 			if anyIn(catalog.IdentifierWords(col.name), setOf(forms...)) {
