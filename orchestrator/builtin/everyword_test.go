@@ -673,6 +673,7 @@ func TestKindsAndPeople(t *testing.T) {
 		"Count the people of each kind: rowers, coaches, coxes.",      // kind = A AND kind = B
 		"Count fees larger than £40.",                                 // pounds against pence
 		"Which rowers booked the boat Swift?",                         // the rowers, not their bookings
+		"Who had the most recent licence, and on which boat?",         // "most recent" of a yes/no column
 		"Which boat is the note 'Rudder loose' about?",                // a note's text, not a boat's name
 		"Who has an open repair?",                                     // a person, not the repair
 		"What is the total in pence paid by people without an email?", // who paid, not one total each
