@@ -76,8 +76,9 @@ type ccond struct {
 	op    string
 	a, b  float64
 	neg   bool
-	other *chunk // ccCol: the other column
-	rows  *chunk // ccExists, ccCount: the related table
+	other *chunk  // ccCol: the other column
+	rows  *chunk  // ccExists, ccCount: the related table
+	via   *column // ccExists: the key a verb names as the link ("rigged" of a rigger key)
 	inner []*ccond
 	rng   *dateRange
 	fn    string // ccAvg; ccCmp: the aggregate compared per group ("whose average age")
@@ -216,7 +217,7 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 		}
 	}
 	for _, c := range r.cs {
-		if c.role == "" || c.kind != ckWord || !c.is(cwLink) {
+		if c.role == "" || c.kind != ckWord || !c.is(cwLink) || strings.HasPrefix(c.role, linkRole) {
 			continue
 		}
 		if t := r.m.verbTable(c.text); t != nil && !planUses(p, t) {
@@ -322,7 +323,7 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 func (r *creader) parse() error {
 	for _, step := range []func() error{
 		r.readUnsupported, r.readLead, r.readEverything, r.readOrder, r.readSuperlatives, r.readComparisons,
-		r.readAggregates, r.readGroups, r.readNamed, r.readTableNames, r.readLike, r.readExists, r.readValues, r.readTime,
+		r.readAggregates, r.readGroups, r.readNamed, r.readTableNames, r.readLike, r.readRoleVerbs, r.readExists, r.readValues, r.readTime,
 		r.readWhen, r.readSelect, r.readWithSubject, r.readOr, r.sortItems,
 	} {
 		if err := step(); err != nil {

@@ -417,6 +417,9 @@ func (b *clauseBinder) condTable(cd *ccond) (*table, error) {
 		}
 		return b.linkingTable(b.subject)
 	}
+	if cd.rows == nil && cd.via != nil {
+		return cd.via.t, nil
+	}
 	return b.tableOf(cd.rows)
 }
 

@@ -29,7 +29,7 @@ func (b *clauseBinder) bindConds(p *plan) error {
 			if t == b.root && cd.kind == ccExists {
 				continue // the subject named twice
 			}
-			if cd.kind == ccExists && b.reachable(t) {
+			if cd.kind == ccExists && cd.via == nil && b.reachable(t) {
 				if _, back := b.m.reach(t, b.root); back && !namesTarget(b.m.reachable[b.root].paths[t][0]) {
 					// "departments with no teachers": their head, or the
 					// teachers whose department it is?
@@ -1068,6 +1068,9 @@ func (b *clauseBinder) joinedVia(ts []*table, t *table) *table {
 // semiJoin is root.key [NOT] IN (SELECT link FROM bridge JOIN ... WHERE
 // conds [GROUP BY link HAVING COUNT(*) op n]).
 func (b *clauseBinder) semiJoin(ts []*table, conds []*cond, ex *ccond) (*cond, error) {
+	if ex != nil && ex.via != nil {
+		return b.viaJoin(ts, conds, ex)
+	}
 	for _, t := range ts {
 		if b.multiLinked(b.root, t) {
 			return nil, finalDecline("%s and %s are linked in more than one way (by several keys), and I don't know which link you mean", b.root.name, t.name)
@@ -1143,6 +1146,29 @@ func (b *clauseBinder) semiJoin(ts []*table, conds []*cond, ex *ccond) (*cond, e
 		sj.where = append(sj.where, &cond{kind: cNotNull, e: expr{kind: eCol, col: last.col}})
 	}
 	return &cond{kind: cSemi, semi: sj, neg: neg}, nil
+}
+
+// viaJoin is root.key [NOT] IN (SELECT via FROM via's table JOIN ...
+// WHERE conds): the rows the key a verb names links to the root ("never
+// painted a mast": no mast's painter key holds the row's key).
+func (b *clauseBinder) viaJoin(ts []*table, conds []*cond, ex *ccond) (*cond, error) {
+	via := ex.via
+	if via.fk == nil || via.fk.to != b.root {
+		return nil, decline("%q names %s, which does not point at %s", ex.src.text, via.ref(), b.root.name)
+	}
+	js := newJoinSet(via.t)
+	for _, t := range ts {
+		if !js.need(b.m, t) {
+			return nil, decline("%s is not linked to %s in one way", t.name, via.t.name)
+		}
+		b.tables[t] = true
+	}
+	b.resolve(ex.src.text, "link", via.ref())
+	sj := &semiJoin{outer: via.fk.ref, joins: js, sel: via, where: conds}
+	if ex.neg {
+		sj.where = append(sj.where, &cond{kind: cNotNull, e: expr{kind: eCol, col: via}})
+	}
+	return &cond{kind: cSemi, semi: sj, neg: ex.neg}, nil
 }
 
 // countSemi makes the subquery group the linked rows and keep those with

@@ -746,3 +746,39 @@ func TestStableOrder(t *testing.T) {
 		t.Errorf("the order does not end with the key: %s", plan.SQL)
 	}
 }
+
+// TestRoleVerbs: a verb made of a key's name ("rigged" of rigger_id,
+// "painted" of painted_by, "set" of a setter key, "instructed" of an
+// instructor key) is the link it names, with or without "never", where the
+// tables are joined by several keys; two keys of the same doer with other
+// words each stay declined.
+func TestRoleVerbs(t *testing.T) {
+	path := sqliteDB(t, "masts",
+		`CREATE TABLE crew (crew_id INTEGER PRIMARY KEY, crew_name TEXT NOT NULL, team TEXT NOT NULL)`,
+		`CREATE TABLE mast (mast_id INTEGER PRIMARY KEY, mast_name TEXT NOT NULL, height INTEGER NOT NULL, rigger_id INTEGER REFERENCES crew(crew_id), painted_by INTEGER REFERENCES crew(crew_id))`,
+		`CREATE TABLE paint (paint_code TEXT PRIMARY KEY, paint_name TEXT NOT NULL)`,
+		`CREATE TABLE lesson (lesson_id INTEGER PRIMARY KEY, topic TEXT NOT NULL, instructor_id INTEGER NOT NULL REFERENCES crew(crew_id), setter_id INTEGER REFERENCES crew(crew_id))`,
+		`INSERT INTO crew VALUES (1,'Ann Lee','A'),(2,'Bo Dahl','B'),(3,'Cy Moss','A'),(4,'Di Wren','B')`,
+		`INSERT INTO mast VALUES (1,'Tall One',30,1,2),(2,'Short One',10,1,NULL),(3,'Mid',20,3,2)`,
+		`INSERT INTO paint VALUES ('RD','Red'),('BL','Blue')`,
+		`INSERT INTO lesson VALUES (1,'Knots',4,NULL),(2,'Sails',2,3)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which crew have never rigged a mast?", `SELECT crew_name FROM crew WHERE crew_id NOT IN (SELECT rigger_id FROM mast)`, false},
+		{"Which crew rigged a mast?", `SELECT crew_name FROM crew WHERE crew_id IN (SELECT rigger_id FROM mast)`, false},
+		{"Which crew have never painted a mast?", `SELECT crew_name FROM crew WHERE crew_id NOT IN (SELECT painted_by FROM mast WHERE painted_by IS NOT NULL)`, false},
+		{"How many crew have never rigged a mast?", `SELECT COUNT(*) FROM crew WHERE crew_id NOT IN (SELECT rigger_id FROM mast)`, false},
+		{"Which crew rigged the mast Tall One?", `SELECT crew_name FROM crew WHERE crew_id = 1`, false},
+		{"Which crew have never instructed a lesson?", `SELECT crew_name FROM crew WHERE crew_id NOT IN (SELECT instructor_id FROM lesson)`, false},
+		{"Which crew have never set a lesson?", `SELECT crew_name FROM crew WHERE crew_id NOT IN (SELECT setter_id FROM lesson WHERE setter_id IS NOT NULL)`, false},
+	})
+	path = sqliteDB(t, "twomasts",
+		`CREATE TABLE crew (crew_id INTEGER PRIMARY KEY, crew_name TEXT NOT NULL)`,
+		`CREATE TABLE mast (mast_id INTEGER PRIMARY KEY, mast_name TEXT NOT NULL, first_rigger_id INTEGER REFERENCES crew(crew_id), second_rigger_id INTEGER REFERENCES crew(crew_id))`,
+		`INSERT INTO crew VALUES (1,'Ann Lee'),(2,'Bo Dahl'),(3,'Cy Moss')`,
+		`INSERT INTO mast VALUES (1,'Tall One',1,2),(2,'Mid',3,NULL)`,
+	)
+	e = newEnv(t, path, draftCatalog(t, path))
+	checkDeclined(t, e, New(nil), "two riggers", []string{"Which crew have never rigged a mast?"})
+}
