@@ -78,7 +78,7 @@ func verbChunk(v *chunk) bool {
 	case ckWord:
 		// "set", a write at the head of a question, is a verb of a
 		// setter key inside one
-		// inside one; "recorded", a filler elsewhere, of a recorded_by key
+		// inside one; "noted", a filler elsewhere, of a noted_by key
 		return v.info.cw == cwNone || v.info.cw == cwLink || v.info.cw == cwWrite || v.info.cw == cwFiller && participleLike(v.text)
 	case ckSchema:
 		return !v.isTable()
@@ -89,7 +89,7 @@ func verbChunk(v *chunk) bool {
 // roleVerbKey is the one foreign key to s whose name is made of the verb w
 // (its participle, "painted_by", or its doer, "rigger_id", "setter_id"),
 // in t's table or a table reaching t (any table when t is nil). Of two
-// keys naming the same doer ("driver_id", "relief_driver_id"), the one
+// keys naming the same doer ("rigger_id", "spare_rigger_id"), the one
 // that is nothing but the doer.
 func (m *model) roleVerbKey(w string, s *table, t *chunk) *column {
 	bases := verbBases(w)
