@@ -69,8 +69,8 @@ var floors = map[string]floor{
 	fixtures.Museum:      {untouched: 0.35}, // 128/360 (branch fresh26, written without reading the planner; first asked at main ad8bea0: 10 wrong, none the gold's fault, one arguable)
 	fixtures.Wholesale:   {untouched: 0.00}, // 0/327 (branch fresh27, written without reading the planner; first asked at main 1921369: 325 declined, 2 wrong, none the gold's fault)
 	fixtures.Makerspace:  {untouched: 0.34}, // 111/313 rebased on main 60a7a92; 109/313 (branch fresh28, written without reading the planner; first asked at main fb59d13: 12 wrong, none the gold's fault, one arguable)
-	fixtures.Kennel:      {untouched: 0.34}, // 129/369 (branch fresh29, written without reading the planner; first asked at main b4e3543: 27 wrong, none the gold's fault, five arguable)
-	fixtures.Couriers:    {untouched: 0.43}, // 177/402 (branch fresh30, written without reading the planner; first asked at main b4e3543: 7 wrong, none the gold's fault, one arguable)
+	fixtures.Kennel:      {untouched: 0.43}, // 129/369 (branch fresh29, written without reading the planner; first asked at main b4e3543: 27 wrong, none the gold's fault, five arguable)
+	fixtures.Couriers:    {untouched: 0.44}, // 177/402 (branch fresh30, written without reading the planner; first asked at main b4e3543: 7 wrong, none the gold's fault, one arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -130,15 +130,8 @@ var knownWrong = map[string]string{
 	"kennel/kn-sponsored-by-desmond":  "'members sponsored by Desmond Pike' returns Desmond Pike himself, not the three members whose Sponsor_ID is his",
 	"kennel/kn-never-sponsored-2":     "'members who are not the sponsor of any member' returns the members with no sponsor (Sponsor_ID IS NULL): the self-reference read the wrong way",
 	"kennel/kn-owner-titled-2":        "'which owners have at least one titled dog' lists the titled dogs (Owner_ID >= 1), not their owners",
-	"kennel/kn-judge-show-count":      "'how many shows has each judge judged' counts Show_Entry rows (entries), not Dog_Show rows",
-	"kennel/kn-judge-show-count-2":    "'the number of shows judged' per judge counts entries, not shows",
-	"kennel/kn-judge-over-2-2":        "'judges who have judged over two shows' counts entries (> 2), so all seven judges with a show qualify",
-	"kennel/kn-judge-never":           "'judges who have not judged any show' drops the negation: IN instead of NOT IN, the seven judges who did",
-	"kennel/kn-judge-never-2":         "'judges that never judged a show' drops the negation: IN instead of NOT IN",
-	"kennel/kn-show-count":            "'how many shows are there' counts Show_Entry (364), not Dog_Show (18)",
+	"kennel/kn-show-over-25":          "'shows that had more than 25 entries' gives Show_ID and name, not the date that tells repeated show names apart (arguable; since 'shows' names Dog_Show, not Show_Entry)",
 	"kennel/kn-show-2025":             "'the name and date of shows held in 2025' leaves out the date column",
-	"kennel/kn-show-2025-2":           "'shows in 2025 with their dates' counts the entries of 2025 shows instead of listing the shows",
-	"kennel/kn-show-per-town-2":       "'the number of shows per town' counts entries per town, not shows",
 	"kennel/kn-show-entries":          "'how many entries did each show have' groups by Entry_ID (364 rows of 1), not by show",
 	"kennel/kn-show-biggest":          "'which show had the most entries' groups by Entry_ID and returns an entry id",
 	"kennel/kn-show-smallest":         "'what show had the fewest entries' groups by Entry_ID and returns an entry id",
@@ -148,7 +141,6 @@ var knownWrong = map[string]string{
 	"kennel/kn-titled-wins-2":         "'count class wins by dogs that are titled' counts distinct classes of titled dogs' entries, not their first places",
 	// couriers (branch fresh30), first asked at main b4e3543: 177/402 right, 218 declined, 7 wrong, none the gold's fault, one arguable.
 	"couriers/cr-zone-min-order":      "'minimum order amount, highest first' sorts the text min_order_amount as text ('9.50' above '20.00') and adds zone_id",
-	"couriers/cr-rest-no-complaints":  "'restaurants that have never had a complaint' becomes restaurants with a rating where is_complaint = 'false': the negation is lost",
 	"couriers/cr-item-per-spice":      "'menu items at each spice level' keeps the NULL group of the items with no spice level as a fourth row (arguable: no level is not a level)",
 	"couriers/cr-cust-complained-2":   "'customers who complained at least once' counts each customer's orders HAVING COUNT(*) >= 1: the complaint is dropped",
 	"couriers/cr-order-stats-2":       "'minimum, maximum and mean order amounts' reads ops_zone.min_order_amount instead of sales_order.total_amount",

@@ -126,11 +126,14 @@ func soldOneEach(t *tableDraft, ws []string) bool {
 	return true
 }
 
-// tableNamed reports whether a table is called name (any case, singular or plural).
+// tableNamed reports whether a table is called name (any case, singular
+// or plural), or ends with it ("kiosk_visit" is what "visits" name, not
+// the "visit_log" beside it).
 func (d *drafter) tableNamed(name string) bool {
 	want := catalog.Singular(strings.Join(catalog.IdentifierWords(name), " "))
 	for _, t := range d.tables {
-		if catalog.Singular(strings.Join(catalog.IdentifierWords(t.key), " ")) == want {
+		ws := catalog.IdentifierWords(t.key)
+		if catalog.Singular(strings.Join(ws, " ")) == want || len(ws) > 1 && !strings.Contains(want, " ") && catalog.Singular(ws[len(ws)-1]) == want {
 			return true
 		}
 	}

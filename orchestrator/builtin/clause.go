@@ -68,24 +68,27 @@ const (
 
 // ccond is one condition, and the alternatives OR'd with it.
 type ccond struct {
-	kind  ccondKind
-	col   *chunk   // the column; nil when implied (by a value, a unit, the subject's date)
-	unit  string   // the quantity an adjective speaks of (older → age)
-	of    *chunk   // the table right before the comparator whose unit is meant ("trains longer than 200 metres")
-	vals  []*chunk // ccValue: values, literals, numbers
-	op    string
-	a, b  float64
-	neg   bool
-	other *chunk  // ccCol: the other column
-	rows  *chunk  // ccExists, ccCount: the related table
-	via   *column // ccExists: the key a verb names as the link ("rigged" of a rigger key)
-	inner []*ccond
-	rng   *dateRange
-	fn    string // ccAvg; ccCmp: the aggregate compared per group ("whose average age")
-	pat   string // ccLike
-	lit   string // ccValue with a literal not in the schema's values
-	or    []*ccond
-	src   *chunk // the chunk that made the condition (for messages)
+	kind ccondKind
+	col  *chunk   // the column; nil when implied (by a value, a unit, the subject's date)
+	unit string   // the quantity an adjective speaks of (older → age)
+	of   *chunk   // the table right before the comparator whose unit is meant ("trains longer than 200 metres")
+	vals []*chunk // ccValue: values, literals, numbers
+	op   string
+	a, b float64
+	neg  bool
+	// negRows: the negation is over the rows having it ("never had a
+	// refund", "no late delivery"), not over the value of one row
+	negRows bool
+	other   *chunk  // ccCol: the other column
+	rows    *chunk  // ccExists, ccCount: the related table
+	via     *column // ccExists: the key a verb names as the link ("rigged" of a rigger key)
+	inner   []*ccond
+	rng     *dateRange
+	fn      string // ccAvg; ccCmp: the aggregate compared per group ("whose average age")
+	pat     string // ccLike
+	lit     string // ccValue with a literal not in the schema's values
+	or      []*ccond
+	src     *chunk // the chunk that made the condition (for messages)
 	// andList: values joined by "and" on a column holding one value per row
 	andList bool
 	merged  bool // OR'd into the condition before it

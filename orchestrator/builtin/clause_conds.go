@@ -1116,17 +1116,20 @@ func valueOf(v, col *chunk) bool {
 // negated marks the condition negated when "not" (or "other than") comes
 // right before the value, across "in", "from", "is".
 func (r *creader) negated(cd *ccond, i int) {
+	have := false
 	for k := i - 1; k >= 0; k-- {
 		c := r.at(k)
 		if cd.col != nil && c == cd.col {
 			continue // "outside district North": the value's column
 		}
 		if c.kind == ckWord && (c.text == "in" || c.text == "from" || c.text == "of" || c.text == "at" || c.text == "by" || c.text == "those" || c.text == "ones" || c.text == "the ones" || softWords[c.text] || c.is(cwLink) || c.is(cwHave)) && free(c) {
+			have = have || c.is(cwHave)
 			continue
 		}
 		if free(c) && c.is(cwNeg) && c.kind == ckWord {
 			r.use(c, "not")
 			cd.neg = true
+			cd.negRows = c.text == "never" || c.text == "no" || c.text == "without" || have
 		}
 		return
 	}

@@ -35,9 +35,11 @@ func (r *creader) readRoleVerbs() error {
 			continue
 		}
 		col := r.m.roleVerbKey(v.text, s.tables()[0], t)
-		if col == nil || v.verb && !slices.Contains(catalog.IdentifierWords(col.name), v.text) {
+		if col == nil || v.verb && !slices.Contains(catalog.IdentifierWords(col.name), v.text) && !slices.Contains(v.tables(), s.tables()[0]) {
 			// a verb made of a table's name ("coated" of coats) is that
-			// table's rows, unless a key is named by the very word
+			// table's rows, unless a key is named by the very word, or the
+			// table is the rows asked about ("umpires who umpired a
+			// match": what they do, by the key naming them)
 			continue
 		}
 		cd := &ccond{kind: ccExists, rows: t, src: v, via: col}
@@ -47,7 +49,7 @@ func (r *creader) readRoleVerbs() error {
 				break
 			}
 			switch {
-			case x.is(cwNeg) && (x.text == "never" || x.text == "not"):
+			case x.is(cwNeg) && (x.text == "never" || x.text == "not" || strings.HasSuffix(x.text, " not") || strings.HasSuffix(x.text, " never")):
 				r.use(x, "no")
 				cd.neg = true
 			case auxiliaries[x.text] || x.text == "been" || x.text == "ever" || x.text == "who" || x.text == "that" || x.text == "which":
@@ -141,9 +143,9 @@ func (m *model) roleVerbKey(w string, s *table, t *chunk) *column {
 
 // verbNames: the identifier word cw is the verb of base b as typed (w), its
 // participle or its doer ("painted", "rigger", "setter", "instructor",
-// "driver", "supervisor").
+// "driver", "supervisor"; "umpire" of "umpired", a doer named as its verb).
 func verbNames(b, w, cw string) bool {
-	if cw == w && len(w) >= 5 || cw == b+"ed" || cw == b+"d" && strings.HasSuffix(b, "e") {
+	if cw == w && len(w) >= 5 || cw == b+"ed" || cw == b+"d" && strings.HasSuffix(b, "e") || cw == b && len(b) >= 4 && pastForm(w) {
 		return true
 	}
 	stem := strings.TrimSuffix(b, "e")
@@ -156,6 +158,13 @@ func verbNames(b, w, cw string) bool {
 		return cw == b+b[n-1:]+"er" // "set" → "setter", "rig" → "rigger"
 	}
 	return false
+}
+
+// pastForm: a past tense or participle ("judged", "led"), never a plural
+// noun ("judges" may be the rows themselves).
+func pastForm(w string) bool {
+	_, irregular := irregularVerbs[w]
+	return strings.HasSuffix(w, "ed") || irregular && w != irregularVerbs[w]
 }
 
 // verbBases are the base forms a past or present verb form may have

@@ -27,6 +27,11 @@ func (b *clauseBinder) bindConds(p *plan) error {
 				return err
 			}
 			if t == b.root && cd.kind == ccExists {
+				if cd.neg {
+					// "judges who have not judged": the negation must
+					// go somewhere, never be dropped with the repeat
+					return notMine("%q after a negation names the rows asked about again", cd.rows.text)
+				}
 				continue // the subject named twice
 			}
 			if cd.kind == ccExists && cd.via == nil && b.reachable(t) {
@@ -53,6 +58,21 @@ func (b *clauseBinder) bindConds(p *plan) error {
 			}
 			b.exists[t] = cd
 			continue
+		}
+		if cd.kind == ccFlag && cd.neg && cd.negRows && len(cd.or) == 0 {
+			// "kiosks that never had a refund": no related row
+			// has the flag, not a related row without it
+			pos := *cd
+			pos.neg = false
+			c, t, err := b.condOf(&pos)
+			if err != nil {
+				return err
+			}
+			if t != b.root && !b.reachable(t) && b.relatedBefore(cd, t) == nil {
+				b.semi[t] = append(b.semi[t], c)
+				b.negSemi[t] = true
+				continue
+			}
 		}
 		c, t, err := b.condOf(cd)
 		if err != nil {

@@ -782,3 +782,45 @@ func TestRoleVerbs(t *testing.T) {
 	e = newEnv(t, path, draftCatalog(t, path))
 	checkDeclined(t, e, New(nil), "two riggers", []string{"Which crew have never rigged a mast?"})
 }
+
+// TestVerbsOfTheRows: "umpires who never umpired a race" is the key named
+// by the rows' own noun; "races" are the Boat_Race rows, not the entries
+// of Race_Entry (a record table named after them); "never had an
+// incident" keeps the rows with no report flagged so; "which helpers are
+// marshals" is a value, not a verb.
+func TestVerbsOfTheRows(t *testing.T) {
+	path := sqliteDB(t, "regatta",
+		`CREATE TABLE Umpire (Umpire_ID INTEGER PRIMARY KEY, Name TEXT NOT NULL, Town TEXT NOT NULL)`,
+		`CREATE TABLE Boat_Race (Race_ID INTEGER PRIMARY KEY, Name TEXT NOT NULL, Race_Date TEXT NOT NULL, Umpire_ID INTEGER NOT NULL REFERENCES Umpire(Umpire_ID))`,
+		`CREATE TABLE Race_Entry (Entry_ID INTEGER PRIMARY KEY, Race_ID INTEGER NOT NULL REFERENCES Boat_Race(Race_ID), Boat TEXT NOT NULL, Place INTEGER)`,
+		`CREATE TABLE Report (Report_ID INTEGER PRIMARY KEY, Race_ID INTEGER NOT NULL REFERENCES Boat_Race(Race_ID), Is_Incident TEXT NOT NULL)`,
+		`CREATE TABLE Helper (Helper_ID INTEGER PRIMARY KEY, Name TEXT NOT NULL, Job TEXT NOT NULL)`,
+		`CREATE TABLE Shift (Shift_ID INTEGER PRIMARY KEY, Helper_ID INTEGER NOT NULL REFERENCES Helper(Helper_ID), Hours INTEGER NOT NULL)`,
+		`CREATE TABLE Buoy (Buoy_ID INTEGER PRIMARY KEY, Colour TEXT NOT NULL, Marshal_ID INTEGER REFERENCES Helper(Helper_ID))`,
+		`INSERT INTO Umpire VALUES (1,'Ann Lee','Rye'),(2,'Bo Dahl','Deal'),(3,'Cy Moss','Rye')`,
+		`INSERT INTO Boat_Race VALUES (1,'Spring Cup','2025-04-01',1),(2,'Summer Cup','2025-07-01',1),(3,'Autumn Cup','2025-10-01',2)`,
+		`INSERT INTO Race_Entry VALUES (1,1,'Swift',1),(2,1,'Heron',2),(3,2,'Swift',1),(4,3,'Otter',NULL),(5,3,'Heron',1),(6,3,'Swift',2)`,
+		`INSERT INTO Report VALUES (1,1,'true'),(2,3,'false'),(3,3,'false')`,
+		`INSERT INTO Helper VALUES (1,'Di Wren','marshal'),(2,'Ed Holt','cook'),(3,'Fay Park','marshal')`,
+		`INSERT INTO Shift VALUES (1,1,4),(2,2,3)`,
+		`INSERT INTO Buoy VALUES (1,'red',2),(2,'blue',NULL)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which umpires have not umpired any race?", `SELECT Name FROM Umpire WHERE Umpire_ID NOT IN (SELECT Umpire_ID FROM Boat_Race)`, false},
+		{"How many races has each umpire umpired?", `SELECT u.Name, COUNT(*) FROM Boat_Race r JOIN Umpire u ON u.Umpire_ID = r.Umpire_ID GROUP BY u.Umpire_ID, u.Name`, false},
+		{"How many races are there?", `SELECT COUNT(*) FROM Boat_Race`, false},
+		{"Which races have never had an incident?", `SELECT Name FROM Boat_Race WHERE Race_ID NOT IN (SELECT Race_ID FROM Report WHERE Is_Incident = 'true')`, false},
+		{"Which helpers are marshals?", `SELECT Name FROM Helper WHERE Job = 'marshal'`, false},
+		{"How many helpers are not marshals?", `SELECT COUNT(*) FROM Helper WHERE Job <> 'marshal'`, false},
+	})
+	path = sqliteDB(t, "tworaces",
+		`CREATE TABLE Umpire (Umpire_ID INTEGER PRIMARY KEY, Name TEXT NOT NULL)`,
+		`CREATE TABLE Boat_Race (Race_ID INTEGER PRIMARY KEY, Name TEXT NOT NULL, Official_ID INTEGER NOT NULL REFERENCES Umpire(Umpire_ID))`,
+		`INSERT INTO Umpire VALUES (1,'Ann Lee'),(2,'Bo Dahl'),(3,'Cy Moss')`,
+		`INSERT INTO Boat_Race VALUES (1,'Spring Cup',1),(2,'Summer Cup',1)`,
+	)
+	e = newEnv(t, path, draftCatalog(t, path))
+	// the negation is never dropped with the rows' own noun repeated as a verb
+	checkDeclined(t, e, New(nil), "an official key", []string{"Which umpires have not umpired any race?"})
+}
