@@ -189,7 +189,7 @@ func (r *creader) readComparisons() error {
 			r.use(om, "%s", om.info.op)
 			cd := &ccond{kind: ccRange, rng: rng, src: c}
 			if col := r.colBefore(i); col != nil && (orderable(col) || numericCol(col)) {
-				r.use(col, "dated")
+				r.dated(col)
 				cd.col = col
 			}
 			r.addCond(cd)
@@ -1174,6 +1174,19 @@ func sameColumns(a, b *chunk) bool {
 // something happened on a day.
 var stateWords = setOf("open", "active", "running", "live", "valid", "current", "ongoing")
 
+// dated uses the column a time range is on; listed among the columns
+// asked for ("the name and date of fairs held in 2025"), it is shown too.
+func (r *creader) dated(col *chunk) {
+	k := r.cs.index(col)
+	and, before := r.at(k-1), r.at(r.prev(k-2))
+	if and != nil && (and.is(cwAnd) || and.text == ",") && free(before) && before.isColumn() && !before.isTable() {
+		r.use(col, "shown and dated")
+		r.q.items = append(r.q.items, &citem{col: col, pos: k})
+		return
+	}
+	r.use(col, "dated")
+}
+
 // readTime reads date ranges ("in 2025", "before 1990", "last year") and
 // bare years ("in 2014"), on the column before them or the rows' date.
 func (r *creader) readTime() error {
@@ -1195,7 +1208,7 @@ func (r *creader) readTime() error {
 					return decline("%q %s: started then, or running then?", col.text, c.text).
 						withHint("ask e.g. for the rows whose start date is before it and whose end date is after it")
 				}
-				r.use(col, "dated")
+				r.dated(col)
 				cd.col = col
 			}
 			r.addCond(cd)
@@ -1207,7 +1220,7 @@ func (r *creader) readTime() error {
 			r.use(c, "year %s", c.text)
 			cd := &ccond{kind: ccRange, rng: yearRange(int(c.num)), src: c}
 			if col := r.colBefore(i); col != nil && (orderable(col) || numericCol(col)) {
-				r.use(col, "dated")
+				r.dated(col)
 				cd.col = col
 			}
 			// "in 2014 or 2015"

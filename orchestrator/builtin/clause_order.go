@@ -96,6 +96,26 @@ var orderTail = setOf("results", "result", "the results", "them", "it", "output"
 
 // readOrder reads "ordered by X [descending]", "in descending order of X",
 // "sorted alphabetically", "from oldest to youngest".
+// bareOrderVerb: "ordered" or "sorted" followed by nothing that orders
+// ("customers who ordered in May"): a verb of the rows, not a sort.
+func (r *creader) bareOrderVerb(i int) bool {
+	c := r.at(i)
+	if strings.Contains(c.text, " ") {
+		return false // "ordered by", "sort by"
+	}
+	nx := r.at(r.next(i + 1))
+	if nx == nil {
+		return false // "… sorted": the rows shown, in order
+	}
+	if nx.kind == ckWord && (orderTail[nx.text] || nx.text == "by" || nx.text == "on" || nx.text == "according to") || nx.is(cwDir) || nx.is(cwBy) {
+		return false
+	}
+	if t := r.term(r.next(i + 1)); t.ok() {
+		return false
+	}
+	return true
+}
+
 func (r *creader) readOrder() error {
 	for i, c := range r.cs {
 		if !free(c) {
@@ -103,7 +123,7 @@ func (r *creader) readOrder() error {
 		}
 		switch {
 		case r.thenOrder(i):
-		case c.is(cwOrderBy) && c.kind == ckWord:
+		case c.is(cwOrderBy) && c.kind == ckWord && !r.bareOrderVerb(i):
 			r.use(c, "order")
 			j := r.next(i + 1)
 			for nx := r.at(j); free(nx) && nx.kind == ckWord && (orderTail[nx.text] || nx.text == "by" || nx.text == "on" || nx.text == "according to"); nx = r.at(j) {
@@ -367,7 +387,7 @@ func (r *creader) rankByTerm(i, j int, c *chunk, o *corder) (matched, aggregate 
 		if r.q.whichCol != nil {
 			return false, false, notMine("%q ranks values of %q by a column of their rows", c.text, r.q.whichCol.text)
 		}
-		if !r.namesTable() && !c.is(cwCommon) && r.q.offset == 0 {
+		if (!r.namesTable() || r.valueOfRows(i, t)) && !c.is(cwCommon) && r.q.offset == 0 {
 			// "the highest discount": its maximum
 			fn := "MAX"
 			if c.info.dir < 0 {
@@ -593,6 +613,24 @@ func (r *creader) namesTable() bool {
 		}
 	}
 	return false
+}
+
+// valueOfRows: "what is the highest C of the T" — the question opens
+// straight onto the superlative and the column's own table follows it
+// after "of" or "among", with nothing after: the value, not the rows.
+func (r *creader) valueOfRows(i int, t cterm) bool {
+	for k := 0; k < i; k++ {
+		if c := r.at(k); c.role != "the question's opening" && !(c.kind == ckWord && c.info.cw == cwFiller) {
+			return false
+		}
+	}
+	k := r.next(t.end)
+	of, rows := r.at(k), r.at(r.next(k+1))
+	if of == nil || of.kind != ckWord || of.text != "of" && of.text != "among" || !free(rows) || !rows.isTable() || !t.col.isColumnOf(rows) {
+		return false
+	}
+	end := r.next(r.cs.index(rows) + 1)
+	return end >= len(r.cs)
 }
 
 // sizeSuperlatives are superlatives of size: "the largest T" is by its size.

@@ -464,6 +464,10 @@ func (r *creader) leftovers(b *clauseBinder) error {
 				// state of the rows I could not read, not a link to other
 				// rows; "whose lead is X": a column I do not know
 				unused = append(unused, c.text)
+			} else if b != nil && r.selfNamedAfter(i, b) {
+				// "members sponsored by Ann Lee": Ann Lee is one of the
+				// rows themselves, so the verb relates two of them
+				unused = append(unused, c.text)
 			} else if b != nil {
 				c.role = "the link between the rows"
 			}
@@ -583,6 +587,20 @@ func (r *creader) linksForward(i int) bool {
 
 // conditionAfter: the chunk right after i (across prepositions and soft
 // words) is used by a condition (a value, a name, a date).
+// selfNamedAfter: the verb at i is followed (across "by") by the name of
+// a row of the very table asked about, and nothing of another table is read.
+func (r *creader) selfNamedAfter(i int, b *clauseBinder) bool {
+	if b.subject == nil || len(b.tables) > 1 || len(b.exists) > 0 {
+		return false
+	}
+	k := i + 1
+	if by := r.at(k); by != nil && by.kind == ckWord && (by.text == "by" || by.is(cwBy)) {
+		k++
+	}
+	v := r.at(k)
+	return v != nil && v.isValue() && namedRowTable(v) == b.subject
+}
+
 func (r *creader) conditionAfter(i int) bool {
 	for k := i + 1; k < len(r.cs); k++ {
 		c := r.at(k)

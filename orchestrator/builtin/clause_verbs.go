@@ -16,11 +16,11 @@ import (
 // that key; T, when named, is the key's own table or one it reaches.
 func (r *creader) readRoleVerbs() error {
 	for i, v := range r.cs {
-		if !free(v) || !verbChunk(v) && !v.verb {
+		if !free(v) || !verbChunk(v) && !v.verb && !strings.HasSuffix(v.text, " by") {
 			continue
 		}
 		s := r.tableBefore(i)
-		if s == nil || len(s.tables()) != 1 {
+		if s == nil || len(s.tables()) != 1 || r.passiveRoleVerb(i, v, s) || strings.Contains(v.text, " ") {
 			continue
 		}
 		k := r.next(i + 1)
@@ -67,6 +67,40 @@ func (r *creader) readRoleVerbs() error {
 	return nil
 }
 
+// passiveRoleVerb reads "T <verb>ed by <a named row of P>": the key of T
+// to P the verb names ("dogs walked by Ann Lee": the walker key) holds
+// that row's key. It reports whether it read the verb.
+func (r *creader) passiveRoleVerb(i int, v, s *chunk) bool {
+	w, by, k := v.text, r.at(i+1), i+2
+	if strings.HasSuffix(w, " by") && v.kind == ckWord {
+		w, by, k = strings.TrimSuffix(w, " by"), nil, i+1 // "owned by", one phrase
+	} else if by == nil || by.kind != ckWord || by.text != "by" || !free(by) {
+		return false
+	}
+	val := r.at(k)
+	if strings.Contains(w, " ") || !pastForm(w) && irregularVerbs[w] == "" || !free(val) || !val.isValue() {
+		return false
+	}
+	p := namedRowTable(val)
+	if p == nil || p == s.tables()[0] {
+		return false
+	}
+	col := r.m.verbKey(w, p, func(tb *table) bool { return tb == s.tables()[0] })
+	if col == nil {
+		return false
+	}
+	r.use(v, linkRole+"%s)", col.ref())
+	if by != nil {
+		r.use(by, "by")
+	}
+	r.use(val, "value")
+	cd := &ccond{kind: ccValue, vals: []*chunk{val}, src: val, via: col}
+	r.negated(cd, i)
+	r.orList(cd, k)
+	r.addCond(cd)
+	return true
+}
+
 // linkRole opens the role of a verb that names a key.
 const linkRole = "the link ("
 
@@ -94,19 +128,26 @@ func verbChunk(v *chunk) bool {
 // keys naming the same doer ("rigger_id", "spare_rigger_id"), the one
 // that is nothing but the doer.
 func (m *model) roleVerbKey(w string, s *table, t *chunk) *column {
+	return m.verbKey(w, s, func(tb *table) bool {
+		if t == nil {
+			return true
+		}
+		_, ok := m.reach(tb, t.tables()[0])
+		return ok
+	})
+}
+
+// verbKey is the one foreign key to s, in a table in accepts, whose name is
+// made of the verb w (see roleVerbKey).
+func (m *model) verbKey(w string, s *table, in func(*table) bool) *column {
 	bases := verbBases(w)
 	if len(bases) == 0 {
 		return nil
 	}
 	var found, plain []*column
 	for _, tb := range m.tables {
-		if tb == s || tb.view {
+		if tb == s || tb.view || !in(tb) {
 			continue
-		}
-		if t != nil {
-			if _, ok := m.reach(tb, t.tables()[0]); !ok {
-				continue
-			}
 		}
 		for _, c := range tb.cols {
 			if c.fk == nil || c.fk.to != s {

@@ -377,6 +377,11 @@ func (b *clauseBinder) valueCond(cd *ccond) (*cond, *table, error) {
 			keys = append(keys, m.e.key)
 			b.resolve(cd.vals[i].text, first.t.name, first.e.name)
 		}
+		if via := cd.via; via != nil && via.fk.to == first.t {
+			// "dogs walked by Ann Lee": the walker key holds her key
+			b.resolve(cd.src.text, "link", via.ref())
+			return &cond{kind: cValues, e: expr{kind: eCol, col: via}, values: keys, neg: cd.neg}, via.t, nil
+		}
 		b.andList(cd, first.e.set.key)
 		return &cond{kind: cValues, e: expr{kind: eCol, col: first.e.set.key}, values: keys, neg: cd.neg}, first.t, nil
 	}
@@ -671,6 +676,16 @@ func (b *clauseBinder) namedTables() map[*table]bool {
 	return out
 }
 
+// saysKey: the words name a key as such ("id", "number", "code").
+func saysKey(text string) bool {
+	for _, w := range strings.Fields(text) {
+		if keyWords[w] || w == "number" || w == "no" || w == "code" || w == "num" || w == "nr" {
+			return true
+		}
+	}
+	return false
+}
+
 // cmpCond binds column op number: the column named, or the one the
 // adjective's unit implies ("older than 30" → the age).
 func (b *clauseBinder) cmpCond(cd *ccond) (*cond, *table, error) {
@@ -704,6 +719,11 @@ func (b *clauseBinder) cmpCond(cd *ccond) (*cond, *table, error) {
 		// all of a kiosk's deliveries?
 		return nil, nil, decline("%q of %s could be in one row of %s or in all of them together", cd.src.text+" "+trimFloat(cd.a), col.ref(), col.t.name).
 			withHint("ask for the total %s per %s, or say in a single %s", col.phrase(), b.subject.name, col.t.name)
+	}
+	if col.fk != nil && cd.col != nil && !saysKey(cd.col.text) {
+		// "owners with at least one …": the rows a key names, counted,
+		// never the key's number compared
+		return nil, nil, notMine("%q names %s, a key: I won't compare its number with %s", cd.col.text, col.ref(), trimFloat(cd.a))
 	}
 	b.resolve(cd.src.text, "column", col.ref())
 	e := expr{kind: eCol, col: col}

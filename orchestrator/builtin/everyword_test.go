@@ -824,3 +824,46 @@ func TestVerbsOfTheRows(t *testing.T) {
 	// the negation is never dropped with the rows' own noun repeated as a verb
 	checkDeclined(t, e, New(nil), "an official key", []string{"Which umpires have not umpired any race?"})
 }
+
+// TestListedAndLinked: a date column listed among those asked for is shown
+// as well as dated; "the highest C of the T" is the value; a key is never
+// compared with a number; "ordered" with nothing to order by is no sort;
+// a part of a "min_…" column is not the column; numbers stored as text
+// order as numbers; "T <verb>ed by <a row of T>" is not that row; "T
+// <verb>ed by <a row of P>" is the key the verb names; a comma ends a
+// column's name.
+func TestListedAndLinked(t *testing.T) {
+	path := sqliteDB(t, "harbour",
+		`CREATE TABLE Skipper (Skipper_ID INTEGER PRIMARY KEY, Name TEXT NOT NULL, Town TEXT NOT NULL, Trainer_ID INTEGER REFERENCES Skipper(Skipper_ID))`,
+		`CREATE TABLE Vessel (Vessel_ID INTEGER PRIMARY KEY, Name TEXT NOT NULL, Owner_ID INTEGER NOT NULL REFERENCES Skipper(Skipper_ID), Pilot_ID INTEGER REFERENCES Skipper(Skipper_ID), Length_M TEXT NOT NULL, Insured TEXT NOT NULL, Registered_On TEXT NOT NULL)`,
+		`CREATE TABLE Voyage (Voyage_ID INTEGER PRIMARY KEY, Vessel_ID INTEGER NOT NULL REFERENCES Vessel(Vessel_ID), Name TEXT NOT NULL, Voyage_Date TEXT NOT NULL)`,
+		`CREATE TABLE Zone (zone_id INTEGER PRIMARY KEY, zone_name TEXT NOT NULL, min_order_quantity TEXT NOT NULL)`,
+		`CREATE TABLE Supply_Order (order_id INTEGER PRIMARY KEY, vessel_id INTEGER NOT NULL REFERENCES Vessel(Vessel_ID), zone_id INTEGER NOT NULL REFERENCES Zone(zone_id), placed_on TEXT NOT NULL, quantity INTEGER NOT NULL)`,
+		`INSERT INTO Skipper VALUES (1,'Ann Lee','Rye',NULL),(2,'Bo Dahl','Deal',1),(3,'Cy Moss','Rye',1),(4,'Di Wren','Hove',2)`,
+		`INSERT INTO Vessel VALUES (1,'Swift',1,2,'9.5','Y','2025-05-03'),(2,'Heron',1,NULL,'12.0','N','2024-02-01'),(3,'Otter',3,2,'30.25','Y','2025-05-20'),(4,'Wren',4,4,'8.0','N','2023-01-09'),(5,'Tern',2,NULL,'30.25','N','2025-01-02')`,
+		`INSERT INTO Voyage VALUES (1,1,'Dawn Run','2025-03-02'),(2,1,'Long Haul','2024-06-03'),(3,3,'Cape Loop','2025-07-04'),(4,2,'Bay Trip','2025-05-05')`,
+		`INSERT INTO Zone VALUES (1,'North','9.5'),(2,'South','12'),(3,'East','30')`,
+		`INSERT INTO Supply_Order VALUES (1,1,1,'2025-05-02',4),(2,1,2,'2025-05-20',10),(3,3,2,'2025-04-01',7),(4,4,3,'2025-05-09',2)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"List the name and date of voyages in 2025.", `SELECT Name, Voyage_Date FROM Voyage WHERE Voyage_Date LIKE '2025%'`, false},
+		{"What is the highest length of the vessels?", `SELECT MAX(CAST(Length_M AS REAL)) FROM Vessel`, false},
+		{"Show each zone with its minimum order quantity, highest first.", `SELECT zone_name, min_order_quantity FROM Zone ORDER BY CAST(min_order_quantity AS REAL) DESC`, true},
+		{"Which vessels are owned by Ann Lee?", `SELECT Name FROM Vessel WHERE Owner_ID = 1`, false},
+		{"List the vessels piloted by Bo Dahl.", `SELECT Name FROM Vessel WHERE Pilot_ID = 2`, false},
+		{"How many vessels are not owned by Ann Lee?", `SELECT COUNT(*) FROM Vessel WHERE Owner_ID <> 1`, false},
+		{"List the skippers trained by Ann Lee.", `SELECT Name FROM Skipper WHERE Trainer_ID = 1`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"which owners have at least one insured vessel",            // the owners' key is no number to compare
+		"How many different vessels ordered in May 2025?",          // no sort: a verb of the orders
+		"What are the minimum, maximum and mean order quantities?", // not the zones' minimum order
+		"List the skippers employed by Ann Lee.",                   // the skippers she employs, not Ann Lee
+	})
+	m := compile(gather(e.req.Servers))
+	toks := clauseTokenize("voyage, date")
+	if got := m.lex.longest(toks, 0); got != nil && len(got.toks) > 1 {
+		t.Errorf("%q read across the comma as %q", "voyage, date", got.text)
+	}
+}

@@ -189,7 +189,7 @@ func (l *lexicon) longestPartial(toks []token, i int) *lexEntry {
 func (l *lexicon) longestOf(toks []token, i int, partial bool) *lexEntry {
 	var viewOnly *lexEntry
 	for _, e := range l.byFirst[toks[i].s] {
-		if !matchStems(toks, i, e.toks) {
+		if !matchStems(toks, i, e.toks) || spansPause(toks, i, len(e.toks)) && schemaOnly(e) {
 			continue
 		}
 		if !partial {
@@ -225,6 +225,28 @@ func onlyViewColumns(e *lexEntry) bool {
 		}
 	}
 	return len(e.ms) > 0
+}
+
+// spansPause: a comma, colon or full stop falls inside the n tokens at i
+// ("show, date" is two columns, not a show_date one).
+func spansPause(toks []token, i, n int) bool {
+	for k := i + 1; k < i+n && k < len(toks); k++ {
+		if toks[k].pause || toks[k].stop {
+			return true
+		}
+	}
+	return false
+}
+
+// schemaOnly: the entry names tables and columns only (a value's name may
+// hold a comma).
+func schemaOnly(e *lexEntry) bool {
+	for _, m := range e.ms {
+		if m.kind != mTable && m.kind != mColumn {
+			return false
+		}
+	}
+	return true
 }
 
 func matchStems(toks []token, i int, want []string) bool {
@@ -722,6 +744,11 @@ func (m *model) addPartials(c *column, ws []string) {
 		return
 	}
 	for i := 0; i < len(ws); i++ {
+		if i > 0 && limitWords[ws[0]] {
+			// "crate count" is no part of min_crate_count: the
+			// minimum it is, not an amount of each row
+			break
+		}
 		for j := i + 1; j <= len(ws); j++ {
 			if i == 0 && j == len(ws) || partialEdge[ws[i]] || partialEdge[ws[j-1]] {
 				continue
@@ -736,6 +763,10 @@ func (m *model) addPartials(c *column, ws []string) {
 		}
 	}
 }
+
+// limitWords open an identifier whose column is a bound or a summary of
+// what the rest names ("min_stay_nights", "max_load_kg", "avg_wait").
+var limitWords = setOf("min", "max", "minimum", "maximum", "avg", "average", "mean")
 
 func isDigits(s string) bool {
 	for _, r := range s {

@@ -148,7 +148,10 @@ func (r *renderer) orderBy(p *plan) {
 		}
 		switch {
 		case o.sel >= 0 && o.sel < len(p.sels) && p.sels[o.sel].e.kind == eCol:
-			r.w(r.expr(p.sels[o.sel].e))
+			// numbers stored as text order as numbers ('9.50' below '20.00')
+			e := p.sels[o.sel].e
+			e.cast = e.cast || e.col.textNumber()
+			r.w(r.expr(e))
 		case o.sel >= 0 && o.sel < len(p.sels):
 			r.w(r.ident(p.sels[o.sel].alias))
 		default:
