@@ -71,6 +71,7 @@ var floors = map[string]floor{
 	fixtures.Makerspace:  {untouched: 0.34}, // 111/313 rebased on main 60a7a92; 109/313 (branch fresh28, written without reading the planner; first asked at main fb59d13: 12 wrong, none the gold's fault, one arguable)
 	fixtures.Kennel:      {untouched: 0.43}, // 129/369 (branch fresh29, written without reading the planner; first asked at main b4e3543: 27 wrong, none the gold's fault, five arguable)
 	fixtures.Couriers:    {untouched: 0.44}, // 177/402 (branch fresh30, written without reading the planner; first asked at main b4e3543: 7 wrong, none the gold's fault, one arguable)
+	fixtures.Livestock:   {untouched: 0.36}, // 127/344 (branch fresh32, written without reading the planner; first asked at main 1619fc0: 126, 6 wrong + 1 must-decline answered, one the gold's fault (fixed), one arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -146,6 +147,13 @@ var knownWrong = map[string]string{
 	"couriers/cr-order-stats-2":       "'minimum, maximum and mean order amounts' reads ops_zone.min_order_amount instead of sales_order.total_amount",
 	"couriers/cr-order-weekday-month": "'different customers who ordered in May 2025' counts customers who signed up in May 2025",
 	"couriers/cr-line-veg-units":      "'vegetarian items ordered in total' counts vegetarian menu items, not the quantities on order lines",
+	// livestock (branch fresh32), first asked at main 1619fc0: 126/344 right, 212 declined, 6 wrong + 1 must-decline answered; 1 was the gold's fault (fixed), one arguable.
+	"livestock/lv-species-never":         "'which species has never had a lot' lists the species of the breeds with no lot (4 rows), not the species none of whose breeds had a lot (Goat)",
+	"livestock/lv-sellers-4-unsold":      "'sellers who have had at least four unsold lots' reads 'at least four' as seller_id >= 4 and lists unsold lots",
+	"livestock/lv-kate-animals-2":        "'number of animals bought by Kate Bufton' counts the animals she keeps (animals.farmer_id), not those in lots she bought (buyer_id)",
+	"livestock/lv-breeding-2025-2":       "'which breeding sale days were there this year, and when' leaves out sale_day_name: only the dates",
+	"livestock/lv-animals-per-species-2": "'head count by species' sums lots.head_count (head offered) instead of counting registered animals (arguable: lots has a head_count column)",
+	"livestock/lv-decline-15":            "must decline: 'which lorry carried lot 20' answers with the haulier's number of lorries (hauliers.lorries); no lorry is recorded",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
