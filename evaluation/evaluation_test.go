@@ -72,6 +72,7 @@ var floors = map[string]floor{
 	fixtures.Kennel:      {untouched: 0.43}, // 129/369 (branch fresh29, written without reading the planner; first asked at main b4e3543: 27 wrong, none the gold's fault, five arguable)
 	fixtures.Couriers:    {untouched: 0.44}, // 177/402 (branch fresh30, written without reading the planner; first asked at main b4e3543: 7 wrong, none the gold's fault, one arguable)
 	fixtures.ChessClub:   {untouched: 0.27}, // 108/389 (branch fresh31, written without reading the planner; first asked at main 1619fc0: 107, 8 wrong, one the gold's fault (fixed), one arguable)
+	fixtures.Livestock:   {untouched: 0.36}, // 127/344 (branch fresh32, written without reading the planner; first asked at main 1619fc0: 126, 6 wrong + 1 must-decline answered, one the gold's fault (fixed), one arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -146,6 +147,13 @@ var knownWrong = map[string]string{
 	"chessclub/cc-g-first-date":        "'the date of the first game recorded' inner-joins Tournament, dropping the club games, and returns the first tournament game's date beside its StartDate",
 	"chessclub/cc-r-viktor-latest-2":   "'the most recent Elo of Viktor Halloran' gives MAX(Elo) (2200), not the Elo of his latest Month (2157)",
 	"chessclub/cc-r-min-per-player":    "'each player's lowest rating' returns the one player with the fewest Rating rows (COUNT(*) ... LIMIT 1), not MIN(Elo) per player",
+	// livestock (branch fresh32), first asked at main 1619fc0: 126/344 right, 212 declined, 6 wrong + 1 must-decline answered; 1 was the gold's fault (fixed), one arguable.
+	"livestock/lv-species-never":         "'which species has never had a lot' lists the species of the breeds with no lot (4 rows), not the species none of whose breeds had a lot (Goat)",
+	"livestock/lv-sellers-4-unsold":      "'sellers who have had at least four unsold lots' reads 'at least four' as seller_id >= 4 and lists unsold lots",
+	"livestock/lv-kate-animals-2":        "'number of animals bought by Kate Bufton' counts the animals she keeps (animals.farmer_id), not those in lots she bought (buyer_id)",
+	"livestock/lv-breeding-2025-2":       "'which breeding sale days were there this year, and when' leaves out sale_day_name: only the dates",
+	"livestock/lv-animals-per-species-2": "'head count by species' sums lots.head_count (head offered) instead of counting registered animals (arguable: lots has a head_count column)",
+	"livestock/lv-decline-15":            "must decline: 'which lorry carried lot 20' answers with the haulier's number of lorries (hauliers.lorries); no lorry is recorded",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
