@@ -209,6 +209,18 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 	if err := readingChecks(toks, p); err != nil {
 		return err
 	}
+	if p.distinct && slices.ContainsFunc(p.where, func(c *cond) bool { return c.kind == cSemi && c.neg }) && slices.ContainsFunc(p.sels, func(s selItem) bool { return s.e.kind == eCol && kindColumn(s.e.col) }) {
+		// "which shades have never had a sale" over the shade column of
+		// kiosks: no kiosk of the shade had one, or some kiosk had none?
+		return decline("the values of a column with no related rows: per value or per row is not answered offline").
+			withHint("ask about the rows themselves, e.g. which T have never had a U")
+	}
+	if p.limit > 0 && len(p.groupBy) > 0 && slices.ContainsFunc(r.cs, func(c *chunk) bool { return c.role == "group" && (c.text == "each" || c.text == "every") }) {
+		// "each kiosk's lowest fee": one per kiosk, not the one kiosk
+		// ranked lowest
+		return decline("%q asks for one figure per group, and the ranking keeps only the top one", "each").
+			withHint("ask for the minimum or maximum for each, e.g. the lowest C for each T")
+	}
 	if k := b.kindsOf(p); k != nil {
 		return decline("%q could be the rows of %s or the kinds of %s they list", b.q.subject.text, p.root.name, k.name).
 			withHint("ask about %s by its own name, or say which %s rows", k.name, p.root.name)
@@ -1078,12 +1090,35 @@ func (r *creader) readLead() error {
 			case nx.isTable() && !nx.is(cwAgg):
 				r.q.which = nx
 			case nx.isColumn() && nx.kind == ckSchema && (nx.info.cw == cwNone || nx.info.cw == cwLink && !nx.isTable()):
+				if countOfThings(nx) {
+					// "which lorry" beside a lorries column: one of the
+					// things, which a number of them does not name
+					return decline("%q asks for one %s, and %s holds how many there are", c.text+" "+nx.text, nx.text, nx.columns()[0].ref())
+				}
 				r.q.whichCol = nx
+			case nx.isValue() && !nx.isTable() && r.at(r.next(r.next(i+1)+1)).isTable():
+				// "which spring fair days": the rows, of that kind
+				r.q.which = r.at(r.next(r.next(i+1) + 1))
 			}
 		}
 		r.use(c, "the question's opening")
 	}
 	return nil
+}
+
+// kindColumn: a column of kinds many rows share (a listed set of values),
+// not a name or a key.
+func kindColumn(c *column) bool { return len(c.values) > 0 && !c.isName() && !c.isKey() }
+
+// countOfThings: a singular noun naming a number column whose name is its
+// plural ("lorry" of a lorries column): the column counts those things.
+func countOfThings(c *chunk) bool {
+	if len(c.columns()) != 1 || catalog.Singular(c.text) != c.text || strings.Contains(c.text, " ") {
+		return false
+	}
+	col := c.columns()[0]
+	ws := catalog.IdentifierWords(col.name)
+	return col.numeric && len(ws) > 0 && ws[len(ws)-1] != c.text && catalog.Singular(ws[len(ws)-1]) == c.text
 }
 
 var whWords = setOf("what", "which", "who", "whom", "whats")

@@ -573,6 +573,9 @@ func (b *clauseBinder) rootForShown() error {
 	return nil
 }
 
+// bareDateWords name a row's date without saying which.
+var bareDateWords = setOf("date", "the date", "day", "dates")
+
 // column binds a column chunk: the table named right beside it, the
 // preferred tables, the root and what it reaches, then any one table.
 func (b *clauseBinder) column(c *chunk, prefer ...*table) (*column, error) {
@@ -599,6 +602,14 @@ func (b *clauseBinder) column(c *chunk, prefer ...*table) (*column, error) {
 		cands = pick(func(col *column) bool { _, ok := b.m.reach(t, col.t); return ok })
 		if len(cands) == 0 {
 			return nil, decline("%s has no column for %q", t.name, c.text).withHint("name one of its columns")
+		}
+	}
+	if bareDateWords[c.text] && b.subject != nil && (b.q.subject == nil || !b.q.subject.verb) && !slices.ContainsFunc(cands, func(col *column) bool { return col.t == b.subject }) {
+		// "the date of the latest regatta": the regatta's own date, not a date
+		// of a row it points to whose name happens to say "date"
+		if own := b.subject.date; own != nil {
+			b.cols[c] = own
+			return own, nil
 		}
 	}
 	levels := []func(*column) bool{}
@@ -674,12 +685,16 @@ func weakPart(c *chunk, col *column) bool {
 	if c.j-c.i != 1 {
 		return false
 	}
+	named := false
 	for _, m := range c.ms {
-		if m.kind == mColumn && m.c == col && m.strength != strengthPartial {
-			return false
+		if m.kind == mColumn && m.c == col {
+			if m.strength != strengthPartial {
+				return false
+			}
+			named = true
 		}
 	}
-	return true
+	return named || !bareDateWords[c.text] // "date" binds a row's own date by kind, not by name
 }
 
 // strongestCols keeps the columns the chunk names most strongly.

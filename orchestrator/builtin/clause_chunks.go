@@ -44,6 +44,14 @@ type chunk struct {
 
 func (c *chunk) is(k cword) bool { return c != nil && c.info.cw == k }
 
+// textOr is the chunk's text, "" for none.
+func (c *chunk) textOr() string {
+	if c == nil {
+		return ""
+	}
+	return c.text
+}
+
 func (c *chunk) schema() bool { return c != nil && c.kind == ckSchema }
 
 // capitalised: every word typed with a capital (a name: "Riverside Rovers").

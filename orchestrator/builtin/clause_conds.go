@@ -767,7 +767,7 @@ func (r *creader) readExists() error {
 			}
 			r.use(t, "related rows")
 			r.addCond(&ccond{kind: ccExists, rows: t, neg: true, src: c})
-		case c.is(cwHave) && c.kind == ckWord && r.filledColumn(i) != nil:
+		case (c.is(cwHave) || holdVerbs[c.text]) && c.kind == ckWord && r.filledColumn(i) != nil:
 			// "T with a C", "how many have a C"
 			col := r.filledColumn(i)
 			r.use(c, "with")
@@ -818,7 +818,8 @@ func (r *creader) filledColumn(i int) *chunk {
 		return nil
 	}
 	nx := r.at(r.next(k + 1))
-	if nx != nil && (nx.kind == ckLit || nx.kind == ckNum || nx.isValue() || nx.is(cwCmp) || nx.is(cwNamed) || nx.is(cwLike) || nx.is(cwAnd) || nx.kind == ckWord && (nx.text == "of" || nx.text == "is" || nx.text == "=")) {
+	secondQuestion := nx.is(cwAnd) && whWords[r.at(r.cs.index(nx)+1).textOr()]
+	if nx != nil && !secondQuestion && (nx.kind == ckLit || nx.kind == ckNum || nx.isValue() || nx.is(cwCmp) || nx.is(cwNamed) || nx.is(cwLike) || nx.is(cwAnd) || nx.kind == ckWord && (nx.text == "of" || nx.text == "is" || nx.text == "=")) {
 		return nil
 	}
 	if r.tableBefore(i) == nil {
@@ -826,6 +827,9 @@ func (r *creader) filledColumn(i int) *chunk {
 	}
 	return col
 }
+
+// holdVerbs say a row has a value ("players who hold a title").
+var holdVerbs = setOf("hold", "holds", "held", "hold a", "holds a")
 
 // relativeHave open a relative clause on the rows before them.
 var relativeHave = setOf("that have", "that has", "who have", "who has", "which have", "which has")

@@ -381,6 +381,11 @@ func (r *creader) rankByTerm(i, j int, c *chunk, o *corder) (matched, aggregate 
 		r.useTerm(t, j, "ranked by")
 		o.agg = t.agg
 	case t.col != nil && (c.info.unit == "" || t.rows == nil):
+		if c.info.unit == unitDate && !slices.ContainsFunc(t.col.columns(), dateOrYear) {
+			// "the most recent rating": the rating of the latest row,
+			// never the highest one
+			return false, false, notMine("%q ranks by a date, and %q is not one", c.text, t.col.text)
+		}
 		if !orderable(t.col) {
 			return false, false, notMine("%q ranks %q, which is not a number or a date", c.text, t.col.text)
 		}

@@ -20,7 +20,13 @@ func (r *creader) readRoleVerbs() error {
 			continue
 		}
 		s := r.tableBefore(i)
-		if s == nil || len(s.tables()) != 1 || r.passiveRoleVerb(i, v, s) || strings.Contains(v.text, " ") {
+		if s == nil || len(s.tables()) != 1 {
+			continue
+		}
+		if read, err := r.passiveRoleVerb(i, v, s); err != nil || read || strings.Contains(v.text, " ") {
+			if err != nil {
+				return err
+			}
 			continue
 		}
 		k := r.next(i + 1)
@@ -69,25 +75,31 @@ func (r *creader) readRoleVerbs() error {
 
 // passiveRoleVerb reads "T <verb>ed by <a named row of P>": the key of T
 // to P the verb names ("dogs walked by Ann Lee": the walker key) holds
-// that row's key. It reports whether it read the verb.
-func (r *creader) passiveRoleVerb(i int, v, s *chunk) bool {
+// that row's key. It reports whether it read the verb; where the verb
+// names a key to P in another table only ("crates bought by Ann Lee"
+// beside a crate's keeper and a sale's buyer), it declines.
+func (r *creader) passiveRoleVerb(i int, v, s *chunk) (bool, error) {
 	w, by, k := v.text, r.at(i+1), i+2
 	if strings.HasSuffix(w, " by") && v.kind == ckWord {
 		w, by, k = strings.TrimSuffix(w, " by"), nil, i+1 // "owned by", one phrase
 	} else if by == nil || by.kind != ckWord || by.text != "by" || !free(by) {
-		return false
+		return false, nil
 	}
 	val := r.at(k)
 	if strings.Contains(w, " ") || !pastForm(w) && irregularVerbs[w] == "" || !free(val) || !val.isValue() {
-		return false
+		return false, nil
 	}
 	p := namedRowTable(val)
 	if p == nil || p == s.tables()[0] {
-		return false
+		return false, nil
 	}
 	col := r.m.verbKey(w, p, func(tb *table) bool { return tb == s.tables()[0] })
 	if col == nil {
-		return false
+		if other := r.m.verbKey(w, p, func(*table) bool { return true }); other != nil {
+			return false, finalDecline("%q names %s, a key of %s, not of %s", w, other.ref(), other.t.name, s.tables()[0].name).
+				withHint("ask about the %s rows, e.g. the %s %s by the %s", other.t.name, other.t.name, w, p.name)
+		}
+		return false, nil
 	}
 	r.use(v, linkRole+"%s)", col.ref())
 	if by != nil {
@@ -98,7 +110,7 @@ func (r *creader) passiveRoleVerb(i int, v, s *chunk) bool {
 	r.negated(cd, i)
 	r.orList(cd, k)
 	r.addCond(cd)
-	return true
+	return true, nil
 }
 
 // linkRole opens the role of a verb that names a key.
@@ -189,6 +201,9 @@ func verbNames(b, w, cw string) bool {
 	if cw == w && len(w) >= 5 || cw == b+"ed" || cw == b+"d" && strings.HasSuffix(b, "e") || cw == b && len(b) >= 4 && pastForm(w) {
 		return true
 	}
+	if slices.Contains(irregularDoers[b], cw) {
+		return true
+	}
 	stem := strings.TrimSuffix(b, "e")
 	for _, doer := range []string{b + "er", b + "r", b + "or", stem + "or", stem + "er"} {
 		if cw == doer && len(b) >= 3 {
@@ -230,6 +245,12 @@ func verbBases(w string) []string {
 		out = append(out, w[:len(w)-1])
 	}
 	return out
+}
+
+// irregularDoers are doers not made of their verb by a suffix.
+var irregularDoers = map[string][]string{
+	"donate": {"donor"}, "write": {"author"}, "sell": {"vendor"}, "buy": {"purchaser"}, "advise": {"advisor", "adviser"},
+	"employ": {"employer"}, "invent": {"inventor"}, "refer": {"referrer"}, "counsel": {"counsellor", "counselor"},
 }
 
 // irregularVerbs are past forms whose base is not made by a suffix.

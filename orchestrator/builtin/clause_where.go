@@ -1144,7 +1144,7 @@ func (b *clauseBinder) semiJoin(ts []*table, conds []*cond, ex *ccond) (*cond, e
 	if len(toRoot) == 0 {
 		return nil, decline("%s is not linked to %s through the data's keys", tableNames(ts), b.root.name)
 	}
-	if len(toRoot) == 1 && !namesTarget(toRoot[0]) && !b.linkNamed() {
+	if len(toRoot) == 1 && !namesTarget(toRoot[0]) && !b.linkNamed(toRoot[0].col) {
 		if x := b.m.otherLink(r, b.root); x != nil {
 			// "which coach does player X have": the mentor, or the
 			// coaches of X's teams?
@@ -1259,9 +1259,27 @@ func (b *clauseBinder) countSemi(sj *semiJoin, ex *ccond, link *column) (bool, e
 
 // linkNamed: a verb of the question names how the rows are linked (not a
 // table's noun that is also a verb: "coach").
-func (b *clauseBinder) linkNamed() bool {
-	return slices.ContainsFunc(b.q.cs, func(c *chunk) bool { return c.role != "" && c.is(cwLink) && !c.isTable() })
+func (b *clauseBinder) linkNamed(key *column) bool {
+	return slices.ContainsFunc(b.q.cs, func(c *chunk) bool {
+		if c.role == "" || !c.is(cwLink) || c.isTable() {
+			return false
+		}
+		// "won a cup" is not the organiser key of the cups: the verb must
+		// be the key's own ("organised"), or say nothing of which link
+		if bases := verbBases(c.text); len(bases) > 0 && !strings.Contains(c.text, " ") && !genericLinks[c.text] {
+			for _, cw := range catalog.IdentifierWords(key.name) {
+				if slices.ContainsFunc(bases, func(bs string) bool { return verbNames(bs, c.text, cw) }) {
+					return true
+				}
+			}
+			return false
+		}
+		return true
+	})
 }
+
+// genericLinks are verbs of belonging that name no particular key.
+var genericLinks = setOf("linked", "associated", "related", "involved", "belongs", "belonged", "belonging", "assigned", "connected")
 
 // namesTarget: a key column named after the table it refers to
 // (a team code in players, customer_id), not after a role (a manager id, mentor).

@@ -867,3 +867,48 @@ func TestListedAndLinked(t *testing.T) {
 		t.Errorf("%q read across the comma as %q", "voyage, date", got.text)
 	}
 }
+
+// TestKindsRolesAndDates: "hold a C" keeps rows with C filled in; a verb
+// names a key only by its own word ("won" is not an organiser key; "donated"
+// is a donor key); "the date of the latest T" is T's own date; "the most
+// recent C" of a non-date C, "each T's lowest U" and "which <one of the
+// things a count column counts>" are declined; "which <value> T …, and
+// when" shows the rows beside their date; "P <verb>ed by X" where the verb
+// names another table's key, and the kinds of a column with no related
+// rows, are declined.
+func TestKindsRolesAndDates(t *testing.T) {
+	path := sqliteDB(t, "recitals",
+		`CREATE TABLE Musician (Id INTEGER PRIMARY KEY, FirstName TEXT NOT NULL, LastName TEXT NOT NULL, Award TEXT, Section TEXT NOT NULL)`,
+		`CREATE TABLE Contest (Id INTEGER PRIMARY KEY, Name TEXT NOT NULL, StartDate TEXT NOT NULL, OrganiserId INTEGER NOT NULL REFERENCES Musician(Id))`,
+		`CREATE TABLE Entry (Id INTEGER PRIMARY KEY, ContestId INTEGER NOT NULL REFERENCES Contest(Id), MusicianId INTEGER NOT NULL REFERENCES Musician(Id), Place INTEGER)`,
+		`CREATE TABLE Hall (Id INTEGER PRIMARY KEY, Name TEXT NOT NULL, Pianos INTEGER NOT NULL, KeeperId INTEGER NOT NULL REFERENCES Musician(Id))`,
+		`CREATE TABLE Recital (Id INTEGER PRIMARY KEY, MusicianId INTEGER NOT NULL REFERENCES Musician(Id), ContestId INTEGER REFERENCES Contest(Id), HallId INTEGER NOT NULL REFERENCES Hall(Id), Played TEXT NOT NULL)`,
+		`CREATE TABLE Score (Id INTEGER PRIMARY KEY, MusicianId INTEGER NOT NULL REFERENCES Musician(Id), Month TEXT NOT NULL, Points INTEGER NOT NULL)`,
+		`CREATE TABLE Concert (Id INTEGER PRIMARY KEY, Name TEXT NOT NULL, Kind TEXT NOT NULL, HeldOn TEXT NOT NULL)`,
+		`CREATE TABLE Gift (Id INTEGER PRIMARY KEY, DonorId INTEGER NOT NULL REFERENCES Musician(Id), HallId INTEGER NOT NULL REFERENCES Hall(Id))`,
+		`INSERT INTO Musician VALUES (1,'Ann','Lee','Gold Baton','brass'),(2,'Bo','Dahl',NULL,'strings'),(3,'Cy','Moss',NULL,'brass'),(4,'Di','Wren','Silver Bow','strings'),(5,'Ed','Holt',NULL,'percussion')`,
+		`INSERT INTO Contest VALUES (1,'Spring Cup','2025-03-01',1),(2,'Autumn Cup','2025-09-01',4)`,
+		`INSERT INTO Entry VALUES (1,1,2,1),(2,1,3,2),(3,2,2,2),(4,2,3,1)`,
+		`INSERT INTO Hall VALUES (1,'Mill Hall',2,1),(2,'Quay Hall',1,3)`,
+		`INSERT INTO Recital VALUES (1,2,1,1,'2025-03-02'),(2,3,NULL,2,'2025-11-20'),(3,1,NULL,1,'2024-01-05'),(4,4,2,2,'2025-09-02')`,
+		`INSERT INTO Score VALUES (1,1,'2025-01',70),(2,1,'2025-02',90),(3,1,'2025-03',80),(4,2,'2025-01',60),(5,2,'2025-02',65)`,
+		`INSERT INTO Concert VALUES (1,'New Year Gala','gala','2025-01-01'),(2,'Tea Dance','matinee','2025-02-02'),(3,'Summer Gala','gala','2025-07-07'),(4,'Old Gala','gala','2024-07-07')`,
+		`INSERT INTO Gift VALUES (1,2,1),(2,2,2),(3,4,1)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	e.req.Today = "2025-12-01"
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which musicians hold an award, and what is the award?", `SELECT FirstName, LastName, Award FROM Musician WHERE Award IS NOT NULL`, false},
+		{"What is the date of the latest recital?", `SELECT MAX(Played) FROM Recital`, false},
+		{"Which gala concerts were there in 2025, and when?", `SELECT Name, HeldOn FROM Concert WHERE Kind = 'gala' AND HeldOn LIKE '2025%'`, false},
+		{"List the distinct sections of musicians who have donated gifts.", `SELECT DISTINCT Section FROM Musician WHERE Id IN (SELECT DonorId FROM Gift)`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Which musicians have won a contest?",        // the organiser key, or the entries?
+		"Give me the most recent points of Ann Lee.", // the points of the latest month, never the highest
+		"show each musician's lowest score",          // one per musician, not the one lowest
+		"Which piano was used at recital 3?",         // the pianos column counts pianos
+		"Number of halls donated by Bo Dahl.",        // donated names Gift.DonorId, not the halls' keeper
+		"Which sections have never had an entry?",    // per section, or per musician?
+	})
+}
