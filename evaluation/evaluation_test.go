@@ -149,7 +149,6 @@ var knownWrong = map[string]string{
 	"chessclub/cc-r-min-per-player":    "'each player's lowest rating' returns the one player with the fewest Rating rows (COUNT(*) ... LIMIT 1), not MIN(Elo) per player",
 	// livestock (branch fresh32), first asked at main 1619fc0: 126/344 right, 212 declined, 6 wrong + 1 must-decline answered; 1 was the gold's fault (fixed), one arguable.
 	"livestock/lv-species-never":         "'which species has never had a lot' lists the species of the breeds with no lot (4 rows), not the species none of whose breeds had a lot (Goat)",
-	"livestock/lv-sellers-4-unsold":      "'sellers who have had at least four unsold lots' reads 'at least four' as seller_id >= 4 and lists unsold lots",
 	"livestock/lv-kate-animals-2":        "'number of animals bought by Kate Bufton' counts the animals she keeps (animals.farmer_id), not those in lots she bought (buyer_id)",
 	"livestock/lv-breeding-2025-2":       "'which breeding sale days were there this year, and when' leaves out sale_day_name: only the dates",
 	"livestock/lv-animals-per-species-2": "'head count by species' sums lots.head_count (head offered) instead of counting registered animals (arguable: lots has a head_count column)",
