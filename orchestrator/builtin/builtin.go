@@ -175,6 +175,13 @@ func saysRecorded(toks []token) bool {
 	return false
 }
 
+// saysMoneyVerb: a verb of money changing hands ("earned", "spent").
+func saysMoneyVerb(toks []token) bool {
+	return slices.ContainsFunc(toks, func(t token) bool { return moneyVerbs[t.w] })
+}
+
+var moneyVerbs = setOf("earned", "earn", "earns", "earning", "spent", "spend", "spends", "paid", "pay", "pays", "charged", "billed", "invoiced", "raised", "made money")
+
 // impliedShow opens a bare noun phrase as a request to show it.
 const impliedShow = "show "
 
@@ -201,6 +208,12 @@ func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday strin
 		return r
 	}
 	q.saysRecorded = saysRecorded(sc.toks)
+	if q.rank != nil && q.rank.measure != nil && q.rank.measure.count != nil && saysMoneyVerb(sc.toks) {
+		// "which kiosk earned the most from rentals": money, not how many
+		r.err = decline("%q ranks by money, and the ranking I read counts %s", "the most", q.rank.measure.count.text).
+			withHint("name the amount to add up, e.g. the highest total fee")
+		return r
+	}
 	p, b, err := m.bind(q, today)
 	if err != nil {
 		r.err = m.withExample(err)

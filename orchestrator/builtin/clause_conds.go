@@ -565,6 +565,28 @@ func joinOrig(cs []*chunk) string {
 	return b.String()
 }
 
+// ofNamedRow: "of" and the name of a row follow at i ("… of Harbour FC").
+func (r *creader) ofNamedRow(i int) bool {
+	of, v := r.at(i), r.at(i+1)
+	return of != nil && of.kind == ckWord && of.text == "of" && v != nil && (v.isValue() || v.capitalised())
+}
+
+// ordinalColumn is a number column of t, not its key, that numbers its
+// rows another way ("lap_no", "episode_num", "seq"), or nil.
+func ordinalColumn(t *table) *column {
+	for _, c := range t.cols {
+		ws := catalog.IdentifierWords(c.name)
+		if len(ws) == 0 || c.isKey() || c.fk != nil || !c.numeric {
+			continue
+		}
+		switch ws[len(ws)-1] {
+		case "num", "number", "no", "nr", "seq", "sequence":
+			return c
+		}
+	}
+	return nil
+}
+
 // readTableNames reads "the telescope Scope B6": a table's noun followed
 // by a capitalised name nothing else knows — the name of one of its rows.
 func (r *creader) readTableNames() error {
@@ -575,6 +597,12 @@ func (r *creader) readTableNames() error {
 		nx := r.at(i + 1)
 		if free(nx) && nx.kind == ckNum && nx.num == float64(int64(nx.num)) && nx.num >= 0 && !c.isColumn() && r.keyNumberEnds(i+2) {
 			// "application 154", "work order 7015": the row of that key
+			if ts := c.tables(); len(ts) == 1 && ordinalColumn(ts[0]) != nil && r.ofNamedRow(i+2) {
+				// "lap 10 of the Gold Cup" beside a lap number counted
+				// within each race
+				return finalDecline("%q: the key of %s or its %s?", c.text+" "+nx.text, ts[0].name, ordinalColumn(ts[0]).name).
+					withHint("say which, e.g. %s %s %s", c.text, ordinalColumn(ts[0]).phrase(), nx.text)
+			}
 			r.use(nx, "the key %s", nx.text)
 			r.addCond(&ccond{kind: ccValue, rows: c, vals: []*chunk{nx}, key: true, src: nx})
 			continue
@@ -641,10 +669,17 @@ func (r *creader) nameAfter(i int) (string, int) {
 		if x.capitalised() && !unknown && len(words) > 0 && structural(x) {
 			break
 		}
+		if len(words) > 0 && words[0].capitalised() && !x.capitalised() && x.kind != ckNum && !(nameParticles[x.text] && r.at(k+1).capitalised()) {
+			break // "named Ann Lee hired …": a capitalised name ends at a lower-case word
+		}
 		words = append(words, x)
 	}
 	return joinOrig(words), k
 }
+
+// nameParticles are lower-case words inside capitalised names ("Isle of
+// Wight", "Ruud van Dijk").
+var nameParticles = setOf("of", "van", "von", "de", "der", "den", "la", "le", "du", "da", "di", "del", "the", "and", "on", "upon")
 
 // structural: a clause word that ends a name ("named Ann And ..." aside,
 // words such as "and", "with", "in" after a name start the next clause).
@@ -1288,6 +1323,11 @@ func (r *creader) readSelect() error {
 				r.use(c, "related rows")
 				r.addCond(&ccond{kind: ccExists, rows: c, src: c})
 				continue
+			}
+			if r.q.subject == nil && r.q.ranked != nil && r.q.ranked.isTable() && r.cs.index(r.q.ranked) < i && !slices.Equal(r.q.ranked.tables(), c.tables()) {
+				// "the latest repair? Show its id, kiosk and cost": the
+				// kiosk of the repair, not the kiosks asked about
+				return notMine("%q after the rows ranked (%q): their column, or other rows?", c.text, r.q.ranked.text)
 			}
 			if r.q.subject == nil {
 				r.use(c, "the rows asked about")

@@ -405,7 +405,7 @@ func (r *creader) rankByTerm(i, j int, c *chunk, o *corder) (matched, aggregate 
 		}
 		r.useTerm(t, j, "ranked by")
 		o.col = t.col
-		if r.q.offset > 0 && (!r.namesTable() || r.q.which == nil && len(r.q.items) == 0) {
+		if r.q.offset > 0 && (!r.namesTable() || r.q.which == nil && len(r.q.items) == 0 && r.tableBefore(i) == nil) {
 			// "the second highest discount", "what is the second highest
 			// fare of any route": that value, not the rows'
 			r.q.items = append(r.q.items, &citem{col: t.col, pos: i})
@@ -995,6 +995,14 @@ func (r *creader) countTarget(i int) cterm {
 					return cterm{err: notMine("%q of %q: a quantity to add up, or its distinct values?", r.at(i).text, t.text)}
 				}
 			}
+			if rows := eventOfRows(t); rows != nil && !distinct {
+				// "the number of deals started": the deals, counted (their
+				// start dates are when, not what is counted)
+				t.ms = append(t.ms, &meaning{kind: mTable, t: rows})
+				r.use(r.at(i), "count")
+				r.use(t, "counted")
+				return cterm{agg: &cagg{fn: "COUNT", rows: t}, end: k + 1}
+			}
 			if e := refNamedBy(t); e != nil && !distinct {
 				// "count the kite owners": every owner, or the owners of a kite?
 				return cterm{err: finalDecline("%q could mean every row of %s or only those %s refers to", t.text, e.to.name, e.from.name).
@@ -1010,6 +1018,21 @@ func (r *creader) countTarget(i int) cterm {
 		return r.valueCount(i, lastValue)
 	}
 	return r.valueCount(i, lastValue)
+}
+
+// eventOfRows is the table of a phrase "<T> <participle>" naming T's
+// date of that event ("deals started", "episodes released"), or nil.
+func eventOfRows(t *chunk) *table {
+	ws := strings.Fields(t.text)
+	cols := t.columns()
+	if len(ws) < 2 || len(cols) != 1 || !participleLike(ws[len(ws)-1]) || !dateOrYear(cols[0]) {
+		return nil
+	}
+	tb := cols[0].t
+	if catalog.Singular(ws[len(ws)-2]) != catalog.Singular(tb.lastWord) {
+		return nil
+	}
+	return tb
 }
 
 // refNamedBy: a phrase of several words naming only a foreign key whose last

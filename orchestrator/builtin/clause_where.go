@@ -1011,7 +1011,13 @@ func (b *clauseBinder) insideNegations() map[*table][]*table {
 			if u == t || ud.kind != ccExists || ud.neg || ud.rows == nil || b.q.cs.index(ud.rows) < b.q.cs.index(cd.src) {
 				continue
 			}
-			if _, ok := ps[u]; ok {
+			_, ok := ps[u]
+			if !ok && cd.rows != nil && b.q.cs.index(ud.rows) == b.q.cs.index(cd.rows)+1 {
+				// "no sponsor deal": the deals are the head of the noun,
+				// the sponsor names which; the "no" covers both
+				_, ok = b.m.reachable[u].paths[t]
+			}
+			if ok {
 				inside[t] = append(inside[t], u)
 				delete(b.exists, u)
 			}

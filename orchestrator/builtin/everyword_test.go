@@ -912,3 +912,51 @@ func TestKindsRolesAndDates(t *testing.T) {
 		"Which sections have never had an entry?",    // per section, or per musician?
 	})
 }
+
+// TestEventsAndParties: "the number of T <participle>" counts T's rows;
+// "T N of <a named row>" beside a number column counted within it is
+// declined; "no <modifier> <head>" negates the head's rows with the
+// modifier inside; "earned the most" is never a count; a capitalised name
+// ends at a lower-case word; "trainees" is no misspelling of "trainer";
+// "the T with the second highest C" shows the rows; a date column listed
+// among those asked is shown; a table named after the rows ranked, in the
+// next sentence, is declined.
+func TestEventsAndParties(t *testing.T) {
+	path := sqliteDB(t, "quizzes",
+		`CREATE TABLE Show (id INTEGER PRIMARY KEY, title TEXT NOT NULL, launched TEXT NOT NULL)`,
+		`CREATE TABLE Round (id INTEGER PRIMARY KEY, show_id INTEGER NOT NULL REFERENCES Show(id), num INTEGER NOT NULL, title TEXT NOT NULL, aired TEXT NOT NULL, score INTEGER NOT NULL)`,
+		`CREATE TABLE Sponsor (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE Deal (id INTEGER PRIMARY KEY, show_id INTEGER NOT NULL REFERENCES Show(id), sponsor_id INTEGER NOT NULL REFERENCES Sponsor(id), started TEXT NOT NULL, amount REAL NOT NULL)`,
+		`CREATE TABLE Host (id INTEGER PRIMARY KEY, name TEXT NOT NULL, hire_date TEXT NOT NULL, trainer_id INTEGER REFERENCES Host(id))`,
+		`CREATE TABLE Complaint (id INTEGER PRIMARY KEY, show_id INTEGER NOT NULL REFERENCES Show(id), host_id INTEGER NOT NULL REFERENCES Host(id), reported TEXT NOT NULL, kind TEXT NOT NULL)`,
+		`INSERT INTO Show VALUES (1,'Night Quiz','2019-05-01'),(2,'Brain Race','2021-03-01'),(3,'Word Duel','2021-03-01')`,
+		`INSERT INTO Round VALUES (1,1,1,'Opener','2024-01-05',40),(2,1,2,'Finale','2024-01-05',90),(3,2,1,'Warm Up','2025-02-01',70),(4,2,2,'Sprint','2025-03-01',85),(5,3,1,'Start','2025-03-01',60)`,
+		`INSERT INTO Sponsor VALUES (1,'Acme Pens'),(2,'Blue Tea')`,
+		`INSERT INTO Deal VALUES (1,1,1,'2024-01-01',500),(2,2,2,'2024-01-01',300),(3,2,1,'2024-06-01',300),(4,1,2,'2025-02-01',100)`,
+		`INSERT INTO Host VALUES (1,'Ann Lee','2015-04-01',NULL),(2,'Bo Dahl','2018-09-01',1),(3,'Cy Moss','2021-01-10',1),(4,'Ann Lee','2022-06-01',2)`,
+		`INSERT INTO Complaint VALUES (1,1,2,'2025-01-02','noise'),(2,2,3,'2025-03-04','spoiler')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"how many deals started in 2024", `SELECT COUNT(*) FROM Deal WHERE started LIKE '2024%'`, false},
+		{"number of rounds aired each year", `SELECT substr(aired, 1, 4), COUNT(*) FROM Round GROUP BY substr(aired, 1, 4)`, false},
+		{"Which shows have no sponsor deal?", `SELECT title FROM Show WHERE id NOT IN (SELECT show_id FROM Deal)`, false},
+		{"When were the hosts named Ann Lee hired?", `SELECT hire_date FROM Host WHERE name = 'Ann Lee'`, false},
+		{"find the round with the second highest score", `SELECT title FROM Round WHERE score = 85`, false},
+		{"Show the name and hire date of hosts hired before 2020.", `SELECT name, hire_date FROM Host WHERE hire_date < '2020-01-01'`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"what is the title of round 2 of Night Quiz", // the key 2, or the show's round number 2?
+		"which show earned the most from deals",      // money, not the number of deals
+		"list the trainees of Ann Lee",               // the trainees are not the trainer
+	})
+	path = sqliteDB(t, "defects",
+		`CREATE TABLE Vehicle (VehicleID INTEGER PRIMARY KEY, Name TEXT NOT NULL)`,
+		`CREATE TABLE Defect (DefectID INTEGER PRIMARY KEY, VehicleID INTEGER NOT NULL REFERENCES Vehicle(VehicleID), Kind TEXT NOT NULL, Reported TEXT NOT NULL)`,
+		`INSERT INTO Vehicle VALUES (1,'Alpha'),(2,'Bravo')`,
+		`INSERT INTO Defect VALUES (10,1,'brakes','2025-01-02'),(11,2,'doors','2025-03-04'),(12,1,'lights','2025-02-01')`,
+	)
+	e = newEnv(t, path, draftCatalog(t, path))
+	// the defect's vehicle, or the vehicles asked about?
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{"What was the most recently reported defect? Show its id, vehicle and kind."})
+}

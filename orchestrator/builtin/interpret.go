@@ -720,6 +720,10 @@ var agentParticiples = setOf("paid", "made", "sold", "bought", "taken", "given",
 var groupingVerbs = setOf("grouped", "broken", "split", "sorted", "ordered", "ranked", "listed", "arranged", "organised", "organized",
 	"classified", "categorised", "categorized", "separated", "aggregated", "summarised", "summarized", "totalled", "totaled", "counted", "averaged")
 
+// eventSpan is the table of a span "<T> <participle>" naming T's date of
+// that event (see eventOfRows), or nil.
+func eventSpan(sp *span) *table { return eventOfRows(&chunk{text: sp.text, ms: sp.ms}) }
+
 func (q *query) readGroupTargets(by *span) error {
 	if r := q.rank; r != nil && by.text != "by" {
 		// "most expensive <thing> per <group>", "latest <event> for each
@@ -985,6 +989,10 @@ func (q *query) readCount(sp *span) error {
 		case measureLike(nx) && !groupLike(nx):
 			// "how many units": a quantity is summed
 			q.addMeasure(&measureReq{sp: nx, fnSpan: sp})
+		case eventSpan(nx) != nil:
+			// "the number of episodes aired": the rows, not their dates
+			nx.ms = append(nx.ms, &meaning{kind: mTable, t: eventSpan(nx)})
+			q.addMeasure(&measureReq{count: nx, fn: "COUNT", fnSpan: sp})
 		default:
 			q.addMeasure(&measureReq{count: nx, fn: "COUNT", fnSpan: sp, distinct: true})
 		}
@@ -1105,6 +1113,11 @@ func (q *query) readSubjects() error {
 			sp.used = true
 		case sp.has(mColumn) && q.rng != nil && dateOnly(sp) && q.dateCol == nil:
 			q.dateCol, sp.used = sp, true
+			if pv := q.at(sp.idx - 1); pv != nil && (pv.is(kwAnd) || pv.text == "and") && len(q.columns) > 0 {
+				// "the name and start date of riggers taken on in 2014": listed
+				// among the columns asked for, shown as well
+				q.columns = append(q.columns, sp)
+			}
 		case sp.has(mColumn) && (sp.afterHave || q.at(sp.idx-1).is(kwNeg) && q.at(sp.idx-1).text == "without" || q.at(sp.idx-1).is(kwNoneOf)):
 			// "customers with an email", "how many customers have no phone"
 			neg := q.at(sp.idx-1).is(kwNeg) || q.at(sp.idx-1).is(kwNoneOf)

@@ -291,7 +291,7 @@ func (l *lexicon) typoIn(cands []*lexEntry, toks []token, i int, hits []*lexEntr
 			if t.s == want {
 				continue
 			}
-			if t.isNum || t.sym != "" || stopwords[t.w] && len(t.w) < 5 {
+			if t.isNum || t.sym != "" || stopwords[t.w] && len(t.w) < 5 || otherParty(t.s, want) {
 				ok = false
 				break
 			}
@@ -314,6 +314,14 @@ func (l *lexicon) typoIn(cands []*lexEntry, toks []token, i int, hits []*lexEntr
 		}
 	}
 	return hits, best, bestLen
+}
+
+// otherParty: the word is the other party of the phrase's role, never a
+// misspelling of it ("trainee" of "trainer", "payee" of "payer").
+func otherParty(w, want string) bool {
+	ee := func(x string) bool { return strings.HasSuffix(x, "ee") }
+	er := func(x string) bool { return strings.HasSuffix(x, "er") || strings.HasSuffix(x, "or") }
+	return ee(w) && er(want) || er(w) && ee(want)
 }
 
 // addTableWords: the catalog's words and the identifier of every table,
