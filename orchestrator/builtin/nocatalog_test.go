@@ -210,6 +210,8 @@ var noCatalogWrong = map[string]string{
 	// trams (fresh34, first asked at 9f6fde2): 6 wrong with the schema alone, all in knownWrong too.
 	"tm-journey-per-month-2025":   "'for each month of 2025, how many journeys' shows the month as '2025-01', the gold as '01' (arguable; in knownWrong too)",
 	"tm-journey-per-month-2025-2": "'journeys per month in 2025' shows the month as '2025-01', the gold as '01' (arguable; in knownWrong too)",
+	// escaperooms (fresh35, first asked at 68efad9): 1 wrong with the schema alone, not wrong with the drafted catalog.
+	"er-room-by-price-2": "'room names and price per team sorted by price ascending' orders by the text price_per_team ('105.00' before '60.00'), not CAST(price_per_team AS REAL)",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
@@ -218,7 +220,7 @@ var noCatalogWrong = map[string]string{
 // 89 → 88 on 2026-11-27, when a bridge as close by one of two keys made a
 // join ambiguous; cinema 151 → 149 on 2026-11-27, third session, when two
 // figures' words side by side, "ticket revenue", became a decline).
-var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 88, "orchestra": 82, "permits": 80, "rescue": 53, "hangar": 42, "clinic": 127, "campus": 126, "marina": 136, "apiary": 111, "waterworks": 73, "foodbank": 110, "dig": 100, "skiresort": 109, "climbing": 154, "elections": 141, "theatre": 166, "pharmacy": 158, "busdepot": 131, "recordlabel": 142, "school": 125, "festival": 87, "observatory": 138, "motcentre": 112, "wildlife": 136, "leisure": 147, "vineyard": 103, "recycling": 111, "library": 142, "weather": 103, "cinema": 149, "tutoring": 68, "museum": 98, "wholesale": 0, "makerspace": 82, "kennel": 126, "couriers": 151, "chessclub": 97, "livestock": 118, "podcasts": 95, "trams": 153}
+var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 88, "orchestra": 82, "permits": 80, "rescue": 53, "hangar": 42, "clinic": 127, "campus": 126, "marina": 136, "apiary": 111, "waterworks": 73, "foodbank": 110, "dig": 100, "skiresort": 109, "climbing": 154, "elections": 141, "theatre": 166, "pharmacy": 158, "busdepot": 131, "recordlabel": 142, "school": 125, "festival": 87, "observatory": 138, "motcentre": 112, "wildlife": 136, "leisure": 147, "vineyard": 103, "recycling": 111, "library": 142, "weather": 103, "cinema": 149, "tutoring": 68, "museum": 98, "wholesale": 0, "makerspace": 82, "kennel": 126, "couriers": 151, "chessclub": 97, "livestock": 118, "podcasts": 95, "trams": 153, "escaperooms": 140}
 
 func schemaOnlyRequest(tb testing.TB, path, today string) sqlgen.Request {
 	tb.Helper()
