@@ -75,6 +75,7 @@ var floors = map[string]floor{
 	fixtures.Livestock:   {untouched: 0.36}, // 127/344 (branch fresh32, written without reading the planner; first asked at main 1619fc0: 126, 6 wrong + 1 must-decline answered, one the gold's fault (fixed), one arguable)
 	fixtures.Podcasts:    {untouched: 0.40}, // 149/371 (branch fresh33, written without reading the planner; first asked at main 9f6fde2: 21 wrong, none the gold's fault, nine arguable (download rows read as single downloads))
 	fixtures.Trams:       {untouched: 0.46}, // 181/386 (branch fresh34, written without reading the planner; first asked at main 9f6fde2: 7 wrong, none the gold's fault, two arguable)
+	fixtures.FireBrigade: {untouched: 0.27}, // 95/348 (branch fresh36, written without reading the planner; first asked at main 68efad9: 4 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -177,6 +178,11 @@ var knownWrong = map[string]string{
 	"trams/tm-journey-per-month-2025":   "'for each month of 2025, how many journeys' shows the month as '2025-01', the gold as '01' (arguable: the same months)",
 	"trams/tm-journey-per-month-2025-2": "'journeys per month in 2025' shows the month as '2025-01', the gold as '01' (arguable: the same months)",
 	"trams/tm-fault-latest":             "'the most recently reported fault: its id, tram and kind' leaves out FaultID (shows TramID, Kind, Reported)",
+	// firebrigade (branch fresh36), first asked at main 68efad9: 95/348 right, 249 declined, 4 wrong, none the gold's fault.
+	"firebrigade/ff-st-oldest-2":  "'show stations and opening year, sorted by opening year' shows only openedYear, not the station's name",
+	"firebrigade/ff-st-slowest-2": "'station with the worst average response' orders by average response ascending: the fastest station (Ashby Vale), not the slowest (Harrowgate End)",
+	"firebrigade/ff-ff-wc":        "'list the watch commanders and their stations' lists the stations that have a watch commander, not the commanders' names",
+	"firebrigade/ff-fi-never":     "'firefighters who have never attended an incident' reads attended as firefighter_drill.attended: those with no drill attended who went to incidents (0 rows), not the three with no firefighter_incident row",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
