@@ -76,6 +76,7 @@ var floors = map[string]floor{
 	fixtures.Podcasts:    {untouched: 0.40}, // 149/371 (branch fresh33, written without reading the planner; first asked at main 9f6fde2: 21 wrong, none the gold's fault, nine arguable (download rows read as single downloads))
 	fixtures.Trams:       {untouched: 0.46}, // 181/386 (branch fresh34, written without reading the planner; first asked at main 9f6fde2: 7 wrong, none the gold's fault, two arguable)
 	fixtures.EscapeRooms: {untouched: 0.38}, // 153/399 (branch fresh35, written without reading the planner; first asked at main 68efad9: 152, 10 wrong, one the gold's fault (fixed))
+	fixtures.FireBrigade: {untouched: 0.27}, // 95/348 (branch fresh36, written without reading the planner; first asked at main 68efad9: 4 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -177,6 +178,11 @@ var knownWrong = map[string]string{
 	"escaperooms/er-player-oldest":          "'who are the oldest players' returns the room with the largest max_players, not the players born in the earliest year",
 	"escaperooms/er-player-after-2000":      "'first name, last name and birth year of players born after 2000' leaves out birth_year (shows a joined name instead)",
 	"escaperooms/er-player-clue-crew-2":     "'the players of the team Clue Crew' lists rooms.max_players of Clue Crew's 40 bookings, not the players rows of the team",
+	// firebrigade (branch fresh36), first asked at main 68efad9: 95/348 right, 249 declined, 4 wrong, none the gold's fault.
+	"firebrigade/ff-st-oldest-2":  "'show stations and opening year, sorted by opening year' shows only openedYear, not the station's name",
+	"firebrigade/ff-st-slowest-2": "'station with the worst average response' orders by average response ascending: the fastest station (Ashby Vale), not the slowest (Harrowgate End)",
+	"firebrigade/ff-ff-wc":        "'list the watch commanders and their stations' lists the stations that have a watch commander, not the commanders' names",
+	"firebrigade/ff-fi-never":     "'firefighters who have never attended an incident' reads attended as firefighter_drill.attended: those with no drill attended who went to incidents (0 rows), not the three with no firefighter_incident row",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
