@@ -169,17 +169,7 @@ var knownWrong = map[string]string{
 	"trams/tm-journey-per-month-2025":   "'for each month of 2025, how many journeys' shows the month as '2025-01', the gold as '01' (arguable: the same months)",
 	"trams/tm-journey-per-month-2025-2": "'journeys per month in 2025' shows the month as '2025-01', the gold as '01' (arguable: the same months)",
 	// escaperooms (branch fresh35), first asked at main 68efad9: 152/399 right, 237 declined, 10 wrong; one the gold's fault (er-rv-broken-lock, fixed: DISTINCT name merged the two rooms called The Vault), 9 left.
-	"escaperooms/er-room-over-100":         "'rooms that cost more than 100 per team' reads 'per team' as a grouping: counts rooms per team (17 rows), not the rooms",
-	"escaperooms/er-room-price-between-2":  "'rooms that cost between 80 and 100 per team, and how much' reads 'per team' as a grouping: counts rooms per team, not the rooms and prices",
-	"escaperooms/er-team-over-5-players":   "'teams with more than five players' reads players as rooms.max_players > 5 (teams that booked a big room), not a count of players rows",
-	"escaperooms/er-team-over-5-players-2": "'teams with over 5 players' reads players as rooms.max_players > 5, not a count of players rows",
-	"escaperooms/er-player-oldest":         "'who are the oldest players' returns the room with the largest max_players, not the players born in the earliest year",
-	"escaperooms/er-player-clue-crew-2":    "'the players of the team Clue Crew' lists rooms.max_players of Clue Crew's 40 bookings, not the players rows of the team",
 	// firebrigade (branch fresh36), first asked at main 68efad9: 95/348 right, 249 declined, 4 wrong, none the gold's fault.
-	"firebrigade/ff-st-oldest-2":  "'show stations and opening year, sorted by opening year' shows only openedYear, not the station's name",
-	"firebrigade/ff-st-slowest-2": "'station with the worst average response' orders by average response ascending: the fastest station (Ashby Vale), not the slowest (Harrowgate End)",
-	"firebrigade/ff-ff-wc":        "'list the watch commanders and their stations' lists the stations that have a watch commander, not the commanders' names",
-	"firebrigade/ff-fi-never":     "'firefighters who have never attended an incident' reads attended as firefighter_drill.attended: those with no drill attended who went to incidents (0 rows), not the three with no firefighter_incident row",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

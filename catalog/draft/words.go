@@ -82,6 +82,11 @@ func (d *drafter) words() {
 			}
 			if len(c.toks) > 1 && c.out.Kind != catalog.KindIdentifier && !anyToken(c.toks, relationWords) {
 				head := c.toks[len(c.toks)-1]
+				if boundWords[c.toks[0]] && d.tableNamed(head) {
+					// not for "max_riders" beside a riders table: "riders"
+					// are its rows, the most allowed is no rider
+					continue
+				}
 				if !genericHeads[head] && heads[head] == 1 && len(head) > 2 && !isDigits(head) {
 					add(c, head)
 				}
@@ -106,6 +111,10 @@ func (d *drafter) words() {
 		}
 	}
 }
+
+// boundWords open a column's name that is a bound or a summary of what its
+// head names ("min_stay_nights", "max_riders", "avg_wait").
+var boundWords = map[string]bool{"min": true, "max": true, "minimum": true, "maximum": true, "avg": true, "average": true, "mean": true}
 
 // recordHeads are last words of a table's name that say its rows record
 // something ("fault reports", "inspection log"): the something names them too.

@@ -29,6 +29,7 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"talk2tables/catalog"
 	"talk2tables/orchestrator/sqlgen"
 )
 
@@ -175,6 +176,31 @@ func saysRecorded(toks []token) bool {
 	return false
 }
 
+// rankedTime: the ranking's measure is a time or a cost (lowerIsBetter).
+func rankedTime(q *query) bool {
+	ms := q.measures
+	if q.rank.measure != nil {
+		ms = append(ms, q.rank.measure)
+	}
+	for _, m := range ms {
+		if m.sp != nil && slices.ContainsFunc(m.sp.ms, func(mn *meaning) bool { return mn.c != nil && lowerIsBetter(mn.c) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// lowerIsBetter: a time taken, a delay or a cost, where less is better.
+func lowerIsBetter(c *column) bool {
+	for _, w := range catalog.IdentifierWords(c.name) {
+		switch w {
+		case "secs", "seconds", "mins", "minutes", "hours", "delay", "wait", "waiting", "response", "duration", "cost", "costs", "late", "lateness":
+			return true
+		}
+	}
+	return false
+}
+
 // saysMoneyVerb: a verb of money changing hands ("earned", "spent").
 func saysMoneyVerb(toks []token) bool {
 	return slices.ContainsFunc(toks, func(t token) bool { return moneyVerbs[t.w] })
@@ -208,6 +234,13 @@ func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday strin
 		return r
 	}
 	q.saysRecorded = saysRecorded(sc.toks)
+	if q.rank != nil && (q.rank.sp.text == "best" || q.rank.sp.text == "worst") && rankedTime(q) {
+		// "the worst mean queue time": the longest, not the
+		// lowest number
+		r.err = decline("%q of a time or a cost: a longer time or a higher cost is worse, and I won't guess which way you mean", q.rank.sp.text).
+			withHint("say highest or lowest")
+		return r
+	}
 	if q.rank != nil && q.rank.measure != nil && q.rank.measure.count != nil && saysMoneyVerb(sc.toks) {
 		// "which kiosk earned the most from rentals": money, not how many
 		r.err = decline("%q ranks by money, and the ranking I read counts %s", "the most", q.rank.measure.count.text).

@@ -1329,6 +1329,11 @@ func (r *creader) readSelect() error {
 				// kiosk of the repair, not the kiosks asked about
 				return notMine("%q after the rows ranked (%q): their column, or other rows?", c.text, r.q.ranked.text)
 			}
+			if pv, v := r.at(i-1), r.at(r.prev(i-2)); r.q.subject == nil && pv != nil && (pv.text == "and their" || pv.text == "and its") && v != nil && v.onlyValue() && strings.HasSuffix(v.text, "s") {
+				// "the wardens and their sites": the wardens, with their
+				// sites beside them — not the sites of wardens
+				return notMine("%q and their %s: the %s with their %s beside them is not answered offline", v.text, c.text, v.text, c.text)
+			}
 			if r.q.subject == nil {
 				r.use(c, "the rows asked about")
 				r.q.subject = c
@@ -1364,6 +1369,10 @@ func (r *creader) readSelect() error {
 			}
 			r.use(c, "related rows")
 			r.addCond(&ccond{kind: ccExists, rows: c, src: c})
+		case c.isColumn() && flagChunk(c) && r.flagAdjective(i) && r.flagOfOtherRows(i) != nil:
+			// "never joined a rally" beside a drill's joined flag:
+			// the word says how the rows link, not the drills' flag
+			return notMine("%q is a yes/no of %s, which %q are not", c.text, c.columns()[0].t.name, r.flagOfOtherRows(i).text)
 		case c.isColumn() && flagChunk(c) && r.flagAdjective(i):
 			r.use(c, "yes/no")
 			cd := &ccond{kind: ccFlag, col: c, src: c}
@@ -1585,6 +1594,23 @@ func flagChunk(c *chunk) bool {
 // flagAdjective: a yes/no column word before a table ("<flag> T"), after
 // "are"/"is"/"that are" ("T that are <flag>"), or after "with" ("T with a
 // <flag>").
+// flagOfOtherRows is the table chunk right after a flag word at i when
+// the flag's table neither is nor reaches it, or nil.
+func (r *creader) flagOfOtherRows(i int) *chunk {
+	nx := r.at(r.next(i + 1))
+	if nx == nil || !nx.isTable() || nx.isColumn() {
+		return nil
+	}
+	for _, col := range r.at(i).columns() {
+		for _, t := range nx.tables() {
+			if _, ok := r.m.reach(col.t, t); ok {
+				return nil
+			}
+		}
+	}
+	return nx
+}
+
 func (r *creader) flagAdjective(i int) bool {
 	if nx := r.at(r.next(i + 1)); nx.isTable() || pluralValue(nx) {
 		return true // "neutered pets", "neutered cats"

@@ -1075,6 +1075,23 @@ func (c *chunk) onlyTableOrKey() bool {
 
 // readGroups reads "for each X", "in each X", "per X", and "each X" / "by X"
 // after an aggregate.
+// perUnitOf: a column among ms is named "<...>_per_<w>" ("price_per_night"
+// of "night"): "per w" after its number is the column's unit.
+func perUnitOf(ms []*meaning, w string) bool {
+	for _, m := range ms {
+		if m.kind != mColumn {
+			continue
+		}
+		ws := catalog.IdentifierWords(m.c.name)
+		for k := 1; k < len(ws); k++ {
+			if ws[k-1] == "per" && catalog.Singular(ws[k]) == catalog.Singular(w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (r *creader) readGroups() error {
 	agg := r.hasAggregate()
 	for i, c := range r.cs {
@@ -1086,6 +1103,13 @@ func (r *creader) readGroups() error {
 		}
 		if c.is(cwBy) && r.agentBy(i) {
 			continue // "sailings commanded by skippers": who did it, not a grouping
+		}
+		if nx, pv := r.at(i+1), r.at(i-1); c.text == "per" && free(nx) && pv != nil && pv.kind == ckNum && perUnitOf(nx.ms, nx.text) {
+			// "cost over 70 per night" beside price_per_night: the
+			// column's unit, not a grouping
+			r.use(c, "unit")
+			r.use(nx, "unit")
+			continue
 		}
 		if !agg {
 			if nx := r.at(r.next(i + 1)); r.q.rankBy != nil && free(nx) && nx.isColumn() && !nx.isTable() {

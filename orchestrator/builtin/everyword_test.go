@@ -960,3 +960,57 @@ func TestEventsAndParties(t *testing.T) {
 	// the defect's vehicle, or the vehicles asked about?
 	checkDeclined(t, e, New(nil), "drafted catalog", []string{"What was the most recently reported defect? Show its id, vehicle and kind."})
 }
+
+// TestUnitsAndBounds: "teams with more than two riders" counts the riders
+// table, not a max_riders column; "per rider" after a number is the unit
+// of a fee_per_rider column, and a grouping elsewhere; "T and C" shows T
+// beside C; "best"/"worst" of a time, a flag of other rows before a table
+// and "the <value>s and their T" are declined.
+func TestUnitsAndBounds(t *testing.T) {
+	path := sqliteDB(t, "rides",
+		`CREATE TABLE Team (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE Grade (code TEXT PRIMARY KEY, title TEXT NOT NULL)`,
+		`CREATE TABLE Ride (id INTEGER PRIMARY KEY, name TEXT NOT NULL, max_riders INTEGER NOT NULL, fee_per_team TEXT NOT NULL, opened_year INTEGER NOT NULL)`,
+		`CREATE TABLE Rider (id INTEGER PRIMARY KEY, team_id INTEGER NOT NULL REFERENCES Team(id), grade_code TEXT NOT NULL REFERENCES Grade(code), name TEXT NOT NULL, birth_year INTEGER NOT NULL)`,
+		`CREATE TABLE Booking (id INTEGER PRIMARY KEY, ride_id INTEGER NOT NULL REFERENCES Ride(id), team_id INTEGER NOT NULL REFERENCES Team(id), wait_secs INTEGER NOT NULL)`,
+		`CREATE TABLE Drill (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE RiderDrill (id INTEGER PRIMARY KEY, rider_id INTEGER NOT NULL REFERENCES Rider(id), drill_id INTEGER NOT NULL REFERENCES Drill(id), attended TEXT NOT NULL)`,
+		`CREATE TABLE Race (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE RiderRace (id INTEGER PRIMARY KEY, rider_id INTEGER NOT NULL REFERENCES Rider(id), race_id INTEGER NOT NULL REFERENCES Race(id))`,
+		`INSERT INTO Team VALUES (1,'Spokes'),(2,'Chains'),(3,'Gears')`,
+		`INSERT INTO Grade VALUES ('CAP','Captain'),('MEM','Member')`,
+		`INSERT INTO Ride VALUES (1,'Coast Loop',8,'9.5',2011),(2,'Hill Climb',4,'12',2008),(3,'Night Ride',12,'30',2015)`,
+		`INSERT INTO Rider VALUES (1,1,'CAP','Ann Lee',1990),(2,1,'MEM','Bo Dahl',1985),(3,1,'MEM','Cy Moss',2001),(4,2,'CAP','Di Wren',1979),(5,2,'MEM','Ed Holt',1995),(6,3,'CAP','Fay Park',1988)`,
+		`INSERT INTO Booking VALUES (1,1,1,30),(2,2,1,90),(3,3,2,45),(4,1,3,20)`,
+		`INSERT INTO Drill VALUES (1,'Cornering'),(2,'Braking')`,
+		`INSERT INTO RiderDrill VALUES (1,1,1,'Y'),(2,2,1,'N'),(3,4,2,'Y')`,
+		`INSERT INTO Race VALUES (1,'Spring Classic'),(2,'Autumn Dash')`,
+		`INSERT INTO RiderRace VALUES (1,1,1),(2,5,2)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which teams have more than two riders?", `SELECT name FROM Team WHERE id IN (SELECT team_id FROM Rider GROUP BY team_id HAVING COUNT(*) > 2)`, false},
+		{"Which rides cost more than 10 per team?", `SELECT name FROM Ride WHERE CAST(fee_per_team AS REAL) > 10`, false},
+		{"Number of bookings per team.", `SELECT t.name, COUNT(*) FROM Booking b JOIN Team t ON t.id = b.team_id GROUP BY t.id, t.name`, false},
+		{"Show rides and opened year, sorted by opened year ascending.", `SELECT name, opened_year FROM Ride ORDER BY opened_year`, true},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"ride with the worst average wait",         // a longer wait is the worse one
+		"Which riders have never attended a race?", // attended is a drill's flag, not said of races
+		"List the captains and their teams.",       // the captains, with their teams beside them
+	})
+	path = sqliteDB(t, "escapes",
+		`CREATE TABLE rooms (id INTEGER PRIMARY KEY, name TEXT NOT NULL, max_players INTEGER NOT NULL)`,
+		`CREATE TABLE teams (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE players (id INTEGER PRIMARY KEY, team_id INTEGER NOT NULL REFERENCES teams(id), name TEXT NOT NULL)`,
+		`CREATE TABLE bookings (id INTEGER PRIMARY KEY, room_id INTEGER NOT NULL REFERENCES rooms(id), team_id INTEGER NOT NULL REFERENCES teams(id))`,
+		`INSERT INTO rooms VALUES (1,'Vault',6),(2,'Attic',4)`,
+		`INSERT INTO teams VALUES (1,'Owls'),(2,'Foxes')`,
+		`INSERT INTO players VALUES (1,1,'Ann'),(2,1,'Bo'),(3,1,'Cy'),(4,2,'Di')`,
+		`INSERT INTO bookings VALUES (1,1,1),(2,2,2),(3,1,2)`,
+	)
+	e = newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which teams have more than two players?", `SELECT name FROM teams WHERE id IN (SELECT team_id FROM players GROUP BY team_id HAVING COUNT(*) > 2)`, false},
+	})
+}

@@ -700,6 +700,9 @@ func (q *query) readGroups() error {
 			}
 			pv.used = true
 			q.groups = append(q.groups, &groupReq{sp: pv})
+		case sp.text == "per" && q.at(sp.idx-1) != nil && q.at(sp.idx-1).kind == spCmp && q.at(sp.idx+1) != nil && !q.at(sp.idx+1).used && perUnitOf(q.at(sp.idx+1).ms, q.at(sp.idx+1).text):
+			// "more than 100 per night" beside price_per_night: its unit
+			sp.used, q.at(sp.idx+1).used = true, true
 		case sp.is(kwGroup) && (sp.kind == spKw || !isNoun(sp)):
 			sp.used = true
 			if err := q.readGroupTargets(sp); err != nil {
