@@ -221,6 +221,12 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 		return decline("%q asks for one figure per group, and the ranking keeps only the top one", "each").
 			withHint("ask for the minimum or maximum for each, e.g. the lowest C for each T")
 	}
+	if c := countedSelfCount(p, toks); c != nil {
+		// "the most downloads" over rows that each hold a number of
+		// downloads: the rows, or that number added up?
+		return decline("%q could mean the number of %s rows or the total of %s", c.t.name, c.t.name, c.ref()).
+			withHint("ask for the number of rows, or the total %s", c.name)
+	}
 	if k := b.kindsOf(p); k != nil {
 		return decline("%q could be the rows of %s or the kinds of %s they list", b.q.subject.text, p.root.name, k.name).
 			withHint("ask about %s by its own name, or say which %s rows", k.name, p.root.name)
@@ -1109,6 +1115,41 @@ func (r *creader) readLead() error {
 // kindColumn: a column of kinds many rows share (a listed set of values),
 // not a name or a key.
 func kindColumn(c *column) bool { return len(c.values) > 0 && !c.isName() && !c.isKey() }
+
+// countedSelfCount: the plan counts the rows of its root, a table whose
+// rows each hold a count of their things (selfCount), and the question
+// names those things: the column it means is not known.
+func countedSelfCount(p *plan, toks []token) *column {
+	c := selfCount(p.root)
+	if c == nil || !countsRows(p) {
+		return nil
+	}
+	noun := catalog.Singular(p.root.lastWord)
+	if !slices.ContainsFunc(toks, func(t token) bool { return t.s == noun }) || slices.ContainsFunc(toks, func(t token) bool { return rowWords[t.w] }) {
+		return nil
+	}
+	return c
+}
+
+// countsRows: the plan shows, orders or filters by COUNT(*).
+func countsRows(p *plan) bool {
+	for _, s := range p.sels {
+		if s.e.kind == eCountAll {
+			return true
+		}
+	}
+	for _, o := range p.order {
+		if o.e.kind == eCountAll || o.sel >= 0 && o.sel < len(p.sels) && p.sels[o.sel].e.kind == eCountAll {
+			return true
+		}
+	}
+	for _, h := range p.having {
+		if h.e.kind == eCountAll {
+			return true
+		}
+	}
+	return false
+}
 
 // countOfThings: a singular noun naming a number column whose name is its
 // plural ("lorry" of a lorries column): the column counts those things.

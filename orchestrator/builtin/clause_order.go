@@ -960,7 +960,10 @@ func (r *creader) countTarget(i int) cterm {
 			r.q.timesOf = t
 			return cterm{agg: &cagg{fn: "COUNT", linked: true}, end: k + 1}
 		case t.isTable() && !(distinct && t.isColumn() && !t.onlyTableOrKey()):
-			if q := factQuantityOf(t); q != nil {
+			if q := factQuantityOf(t); q != nil || len(t.tables()) == 1 && selfCount(t.tables()[0]) != nil && !rowWords[r.at(k+1).textOr()] {
+				if q == nil {
+					q = selfCount(t.tables()[0])
+				}
 				return cterm{err: finalDecline("%q could mean the number of %s rows or the total of %s", r.at(i).text+" "+t.text, t.text, q.ref()).
 					withHint("ask for the number of %s, or the total %s", t.text, q.phrase())}
 			}
@@ -1063,6 +1066,25 @@ func factQuantityOf(c *chunk) *column {
 	return nil
 }
 
+// rowWords after a table's noun say its rows are meant ("download records").
+var rowWords = setOf("records", "record", "rows", "row", "entries", "entry", "lines", "line")
+
+// selfCount is a number column of t that counts t's own things in each row
+// ("total", "count": a row of page views holding how many there were), or
+// nil: "how many <T>" could then be its rows or that column added up.
+func selfCount(t *table) *column {
+	for _, c := range t.cols {
+		if !c.numeric || c.isKey() || c.fk != nil || !strings.Contains(strings.ToUpper(c.typ), "INT") {
+			continue // an invoice's total is its money, not a number of invoices
+		}
+		switch strings.ToLower(c.name) {
+		case "total", "count", "cnt", "tally", "hits", "n":
+			return c
+		}
+	}
+	return nil
+}
+
 // onlyTableOrKey: the chunk names tables, or columns that are keys.
 func (c *chunk) onlyTableOrKey() bool {
 	for _, m := range c.ms {
@@ -1073,8 +1095,6 @@ func (c *chunk) onlyTableOrKey() bool {
 	return true
 }
 
-// readGroups reads "for each X", "in each X", "per X", and "each X" / "by X"
-// after an aggregate.
 // perUnitOf: a column among ms is named "<...>_per_<w>" ("price_per_night"
 // of "night"): "per w" after its number is the column's unit.
 func perUnitOf(ms []*meaning, w string) bool {
@@ -1092,6 +1112,8 @@ func perUnitOf(ms []*meaning, w string) bool {
 	return false
 }
 
+// readGroups reads "for each X", "in each X", "per X", and "each X" / "by X"
+// after an aggregate.
 func (r *creader) readGroups() error {
 	agg := r.hasAggregate()
 	for i, c := range r.cs {

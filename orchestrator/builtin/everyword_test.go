@@ -1014,3 +1014,24 @@ func TestUnitsAndBounds(t *testing.T) {
 		{"Which teams have more than two players?", `SELECT name FROM teams WHERE id IN (SELECT team_id FROM players GROUP BY team_id HAVING COUNT(*) > 2)`, false},
 	})
 }
+
+// TestSelfCounts: rows that each hold how many of their things there were
+// (a "total" column) are not counted as the things: "how many visits" and
+// "the most visits" are declined; "visit records" are the rows.
+func TestSelfCounts(t *testing.T) {
+	path := sqliteDB(t, "pages",
+		`CREATE TABLE page (id INTEGER PRIMARY KEY, title TEXT NOT NULL)`,
+		`CREATE TABLE visit (id INTEGER PRIMARY KEY, page_id INTEGER NOT NULL REFERENCES page(id), month TEXT NOT NULL, total INTEGER NOT NULL)`,
+		`INSERT INTO page VALUES (1,'Home'),(2,'About')`,
+		`INSERT INTO visit VALUES (1,1,'2025-01',500),(2,1,'2025-02',700),(3,2,'2025-01',90)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many visit records are there?", `SELECT COUNT(*) FROM visit`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"How many visits are there?",      // the rows, or their totals added up?
+		"Which page has the most visits?", // by rows or by total?
+		"Which pages have more than 2 visits?",
+	})
+}

@@ -979,8 +979,11 @@ func (q *query) readCount(sp *span) error {
 		case !isNoun(nx) || q.lastVerb(i):
 			// "how many X have been prescribed": a verb, not the rows counted
 			return decline("%q: count of what?", sp.text).withHint("e.g. how many orders")
-		case nx.has(mTable) && factQuantity(nx) != nil:
+		case nx.has(mTable) && (factQuantity(nx) != nil || len(nx.tables()) == 1 && selfCount(nx.tables()[0]) != nil && (q.at(nx.idx+1) == nil || !rowWords[q.at(nx.idx+1).text])):
 			c := factQuantity(nx)
+			if c == nil {
+				c = selfCount(nx.tables()[0])
+			}
 			return decline("%q could mean the number of %s rows or the total of %s", sp.text+" "+nx.text, nx.text, c.ref()).
 				withHint("ask for the number of %s, or the total %s", nx.text, c.phrase())
 		case nx.has(mTable):
