@@ -170,11 +170,6 @@ var knownWrong = map[string]string{
 	// almanac (branch fresh37), first asked at main 3b51901: 145/340 right, 186 declined, 9 wrong, none the gold's fault, one arguable.
 	"almanac/al-village-most-residents":   "'which village has the most residents' keeps one of the two villages tied at 7 (ORDER BY COUNT(*) DESC LIMIT 1)",
 	"almanac/al-village-most-residents-2": "'village with the largest number of residents' keeps one of the two villages tied at 7 (LIMIT 1)",
-	"almanac/al-res-oldest":               "'oldest resident' orders \"year born\" DESC: the youngest (a birth year is not an age)",
-	"almanac/al-res-youngest":             "'youngest resident' orders \"year born\" ascending: the oldest",
-	"almanac/al-res-second-oldest":        "'second oldest resident' takes the second latest \"year born\": the second youngest",
-	"almanac/al-res-by-birth":             "'oldest first' orders \"year born\" DESC: youngest first",
-	"almanac/al-event-categories":         "'what are the categories of events' lists the category of all 30 events, not the 9 distinct ones",
 	"almanac/al-wx-dry-days-2":            "'weather notes with zero rain' filters \"rain mm\" IS NULL (a missing reading, 35) instead of 0 (518)",
 	"almanac/al-wx-per-remark":            "'how many notes for each remark' keeps the NULL group of notes without a remark as a sixth row (arguable: no remark is not a remark)",
 }

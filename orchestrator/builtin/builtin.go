@@ -252,6 +252,11 @@ func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday strin
 		r.err = m.withExample(err)
 		return r
 	}
+	if c := kindsListedPlural(p, sc.toks); c != nil {
+		r.err = decline("the %s: each row's, or the different ones there are?", catalog.Plural(c.phrase())).
+			withHint("say the different %s", catalog.Plural(c.phrase()))
+		return r
+	}
 	if c := countedSelfCount(p, sc.toks); c != nil {
 		r.err = decline("%q could mean the number of %s rows or the total of %s", c.t.name, c.t.name, c.ref()).
 			withHint("ask for the number of rows, or the total %s", c.name)

@@ -221,6 +221,12 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 		return decline("%q asks for one figure per group, and the ranking keeps only the top one", "each").
 			withHint("ask for the minimum or maximum for each, e.g. the lowest C for each T")
 	}
+	if c := kindsListed(p, r); c != nil {
+		// "what are the colours of the kiosks": each kiosk's colour, or
+		// the different colours there are?
+		return decline("%q: each row's %s, or the different %s there are?", c.text, c.text, c.text).
+			withHint("say the different %s, or each row's %s with its name", c.text, catalog.Singular(c.text))
+	}
 	if c := countedSelfCount(p, toks); c != nil {
 		// "the most downloads" over rows that each hold a number of
 		// downloads: the rows, or that number added up?
@@ -1114,7 +1120,47 @@ func (r *creader) readLead() error {
 
 // kindColumn: a column of kinds many rows share (a listed set of values),
 // not a name or a key.
-func kindColumn(c *column) bool { return len(c.values) > 0 && !c.isName() && !c.isKey() }
+func kindColumn(c *column) bool {
+	ws := catalog.IdentifierWords(c.name)
+	last := ""
+	if len(ws) > 0 {
+		last = ws[len(ws)-1]
+	}
+	// a name or a description names one row each
+	return len(c.values) > 0 && !c.isName() && !c.isKey() && c.kind != catalog.KindLabel && last != "" && !labelWords[last] &&
+		last != "description" && last != "desc" && last != "descr"
+}
+
+// kindsListed is the one column chunk a bare list shows (no condition, no
+// order) when the column holds kinds many rows share and the question
+// names them in the plural without "distinct" or "each", or nil.
+func kindsListed(p *plan, r *creader) *chunk {
+	if p.kind != pList || p.distinct || len(p.sels) != 1 || p.sels[0].e.kind != eCol || !kindColumn(p.sels[0].e.col) || r.cs.saysEach() || len(p.where) > 0 || len(p.order) > 0 {
+		return nil
+	}
+	for _, c := range r.cs {
+		if c.role == "shown" && slices.Contains(c.columns(), p.sels[0].e.col) && catalog.Singular(c.text) != c.text {
+			return c
+		}
+	}
+	return nil
+}
+
+// kindsListedPlural is kindsListed for the analyst reading: the one kind
+// column a plain list shows, named in the plural among the tokens.
+func kindsListedPlural(p *plan, toks []token) *column {
+	if p.kind != pList || p.distinct || len(p.sels) != 1 || p.sels[0].e.kind != eCol || !kindColumn(p.sels[0].e.col) || len(p.where) > 0 || len(p.order) > 0 {
+		return nil
+	}
+	c := p.sels[0].e.col
+	ws := catalog.IdentifierWords(c.name)
+	last := ws[len(ws)-1]
+	if slices.ContainsFunc(toks, func(t token) bool { return t.w == "each" || t.w == "every" }) ||
+		!slices.ContainsFunc(toks, func(t token) bool { return t.s == last && t.w != t.s }) {
+		return nil
+	}
+	return c
+}
 
 // countedSelfCount: the plan counts the rows of its root, a table whose
 // rows each hold a count of their things (selfCount), and the question

@@ -1559,10 +1559,11 @@ func yearRange(y int) *dateRange {
 	return &dateRange{start: s, end: s.AddDate(1, 0, 0), phrase: fmt.Sprint(y)}
 }
 
-// yearColumn: a number column holding years (named ...year).
+// yearColumn: a number column holding years ("launch_year", "yr",
+// "founded", "year sown").
 func yearColumn(c *column) bool {
 	ws := catalog.IdentifierWords(c.name)
 	return (c.numeric || numericText(c)) && len(ws) > 0 && (ws[len(ws)-1] == "year" || ws[len(ws)-1] == "yr" ||
-		len(ws) == 1 && participle(ws[0])) ||
+		len(ws) == 1 && participle(ws[0]) || len(ws) == 2 && (ws[0] == "year" || ws[0] == "yr") && participle(ws[1])) ||
 		c.dateFmt == catalog.DateYear
 }

@@ -1035,3 +1035,22 @@ func TestSelfCounts(t *testing.T) {
 		"Which pages have more than 2 visits?",
 	})
 }
+
+// TestBirthYearsAndKinds: a "year born" column ages the other way ("the
+// oldest" was born first); "what are the categories of fairs" over a
+// column of kinds is declined (each fair's, or the different ones?).
+func TestBirthYearsAndKinds(t *testing.T) {
+	path := sqliteDB(t, "fairs",
+		`CREATE TABLE "stall holder" (id INTEGER PRIMARY KEY, forename TEXT NOT NULL, surname TEXT NOT NULL, "year born" INTEGER NOT NULL)`,
+		`CREATE TABLE fair (id INTEGER PRIMARY KEY, title TEXT NOT NULL, category TEXT NOT NULL, "holder id" INTEGER NOT NULL REFERENCES "stall holder"(id))`,
+		`INSERT INTO "stall holder" VALUES (1,'Ann','Lee',1950),(2,'Bo','Dahl',1981),(3,'Cy','Moss',1999)`,
+		`INSERT INTO fair VALUES (1,'Spring Fair','craft',1),(2,'Summer Fair','food',2),(3,'Autumn Fair','craft',3),(4,'Winter Fair','food',1),(5,'Book Fair','books',2)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Who is the oldest stall holder?", `SELECT forename, surname FROM "stall holder" WHERE id = 1`, false},
+		{"Who is the youngest stall holder?", `SELECT forename, surname FROM "stall holder" WHERE id = 3`, false},
+		{"List the different categories of fairs.", `SELECT DISTINCT category FROM fair`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{"What are the categories of fairs?"})
+}

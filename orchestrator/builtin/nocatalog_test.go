@@ -217,11 +217,6 @@ var noCatalogWrong = map[string]string{
 	// almanac (fresh37, first asked at 3b51901): 9 wrong with the schema alone, all in knownWrong too.
 	"al-village-most-residents":   "'which village has the most residents' keeps one of the two villages tied at 7 (LIMIT 1) (in knownWrong too)",
 	"al-village-most-residents-2": "'village with the largest number of residents' keeps one of the two tied villages (LIMIT 1) (in knownWrong too)",
-	"al-res-oldest":               "'oldest resident' orders \"year born\" DESC: the youngest (in knownWrong too)",
-	"al-res-youngest":             "'youngest resident' orders \"year born\" ascending: the oldest (in knownWrong too)",
-	"al-res-second-oldest":        "'second oldest resident' takes the second latest \"year born\" (in knownWrong too)",
-	"al-res-by-birth":             "'oldest first' orders \"year born\" DESC: youngest first (in knownWrong too)",
-	"al-event-categories":         "'what are the categories of events' lists all 30 rows, not the 9 distinct categories (in knownWrong too)",
 	"al-wx-dry-days-2":            "'weather notes with zero rain' filters \"rain mm\" IS NULL, not 0 (in knownWrong too)",
 	"al-wx-per-remark":            "'how many notes for each remark' keeps the NULL remark group as a sixth row (arguable; in knownWrong too)",
 }
