@@ -160,13 +160,8 @@ var knownWrong = map[string]string{
 	// escaperooms (branch fresh35), first asked at main 68efad9: 152/399 right, 237 declined, 10 wrong; one the gold's fault (er-rv-broken-lock, fixed: DISTINCT name merged the two rooms called The Vault), 9 left.
 	// firebrigade (branch fresh36), first asked at main 68efad9: 95/348 right, 249 declined, 4 wrong, none the gold's fault.
 	// bakery (branch fresh38), first asked at main 3b51901: 126/326 right, 193 declined, 7 wrong, none the gold's fault, three arguable.
-	"bakery/bak-prod-croissants":      "'products with croissant in the name' matches the value Croissant exactly (Id = 4), not LIKE '%Croissant%': misses the Almond Croissant",
 	"bakery/bak-takings-this-month-2": "'what have the shops taken in October 2025' lists shops opened in October 2025 (none), not SUM(Takings) of that month",
 	"bakery/bak-avg-daily-takings":    "'average daily takings per shop' gives AVG(Takings) of the lines for each day and shop (659 rows), not each shop's mean day total",
-	"bakery/bak-market-takings":       "'how much has the Market Street shop taken' shows the shop's row, not SUM(Takings) of its sales",
-	"bakery/bak-waste-by-shop":        "'waste by shop' counts waste records, not SUM(UnitsWasted) (arguable)",
-	"bakery/bak-waste-by-product":     "'waste by product' counts waste records, not SUM(UnitsWasted) (arguable)",
-	"bakery/bak-waste-by-month-2025":  "'waste by month this year' counts waste records, not SUM(UnitsWasted) (arguable)",
 	// almanac (branch fresh37), first asked at main 3b51901: 145/340 right, 186 declined, 9 wrong, none the gold's fault, one arguable.
 	"almanac/al-village-most-residents":   "'which village has the most residents' keeps one of the two villages tied at 7 (ORDER BY COUNT(*) DESC LIMIT 1)",
 	"almanac/al-village-most-residents-2": "'village with the largest number of residents' keeps one of the two villages tied at 7 (LIMIT 1)",

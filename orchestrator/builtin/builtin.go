@@ -252,6 +252,15 @@ func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday strin
 		r.err = m.withExample(err)
 		return r
 	}
+	if q.howMuch && p.kind == pList && !slices.ContainsFunc(p.sels, func(s selItem) bool {
+		return s.e.kind != eCol || s.e.col.unit == "money" || s.e.col.kind == catalog.KindMeasure && !wholeRow(p, p.root)
+	}) {
+		// "how much has the Quay kiosk taken?" answered with the kiosk's
+		// row: the amount asked is nowhere in it
+		r.err = decline("\"how much\" asks for an amount, and I read none to add up").
+			withHint("name the amount, e.g. the total takings")
+		return r
+	}
 	if c := kindsListedPlural(p, sc.toks); c != nil {
 		r.err = decline("the %s: each row's, or the different ones there are?", catalog.Plural(c.phrase())).
 			withHint("say the different %s", catalog.Plural(c.phrase()))

@@ -1170,8 +1170,11 @@ func countedSelfCount(p *plan, toks []token) *column {
 	if c == nil || !countsRows(p) {
 		return nil
 	}
-	noun := catalog.Singular(p.root.lastWord)
-	if !slices.ContainsFunc(toks, func(t token) bool { return t.s == noun }) || slices.ContainsFunc(toks, func(t token) bool { return rowWords[t.w] }) {
+	nouns := catalog.IdentifierWords(p.root.bare)
+	if !slices.ContainsFunc(toks, func(t token) bool {
+		return slices.ContainsFunc(nouns, func(n string) bool { return catalog.Singular(n) == t.s })
+	}) ||
+		slices.ContainsFunc(toks, func(t token) bool { return rowWords[t.w] }) {
 		return nil
 	}
 	return c

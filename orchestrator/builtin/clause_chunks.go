@@ -40,6 +40,8 @@ type chunk struct {
 	role string
 	// verb: a verb form of a table's name ("<table>ed"), standing for its rows
 	verb bool
+	// quoted: typed in quotes (a literal, or a value the schema knows)
+	quoted bool
 }
 
 func (c *chunk) is(k cword) bool { return c != nil && c.info.cw == k }
@@ -246,7 +248,7 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 			c.kind, c.ms, c.info = ckWord, nil, cinfo{cw: cwLink}
 		}
 		if toks[i].quoted {
-			c.orig = toks[i].orig
+			c.orig, c.quoted = toks[i].orig, true
 		}
 		out = append(out, c)
 		i = c.j

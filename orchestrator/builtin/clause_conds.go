@@ -722,8 +722,10 @@ func (r *creader) readLike() error {
 				}
 			}
 			r.addCond(cd)
-		case c.kind == ckLit:
-			// "with 'Hey' in its name"
+		case c.kind == ckLit || c.quoted:
+			// "with 'Hey' in its name", "have 'pie' in the name" (a
+			// quoted word in a column is contained, even where one row's
+			// whole name is that word)
 			in := r.at(i + 1)
 			if !free(in) || in.kind != ckWord || in.text != "in" {
 				continue

@@ -960,7 +960,7 @@ func (r *creader) countTarget(i int) cterm {
 			r.q.timesOf = t
 			return cterm{agg: &cagg{fn: "COUNT", linked: true}, end: k + 1}
 		case t.isTable() && !(distinct && t.isColumn() && !t.onlyTableOrKey()):
-			if q := factQuantityOf(t); q != nil || len(t.tables()) == 1 && selfCount(t.tables()[0]) != nil && !rowWords[r.at(k+1).textOr()] {
+			if q := factQuantityOf(t); q != nil || len(t.tables()) == 1 && selfCount(t.tables()[0]) != nil && !rowWords[r.at(k+1).textOr()] && !rowWords[finalWord(t.text)] {
 				if q == nil {
 					q = selfCount(t.tables()[0])
 				}
@@ -1069,6 +1069,14 @@ func factQuantityOf(c *chunk) *column {
 // rowWords after a table's noun say its rows are meant ("download records").
 var rowWords = setOf("records", "record", "rows", "row", "entries", "entry", "lines", "line")
 
+func finalWord(s string) string {
+	ws := strings.Fields(s)
+	if len(ws) == 0 {
+		return ""
+	}
+	return ws[len(ws)-1]
+}
+
 // selfCount is a number column of t that counts t's own things in each row
 // ("total", "count": a row of page views holding how many there were), or
 // nil: "how many <T>" could then be its rows or that column added up.
@@ -1080,6 +1088,19 @@ func selfCount(t *table) *column {
 		switch strings.ToLower(c.name) {
 		case "total", "count", "cnt", "tally", "hits", "n":
 			return c
+		}
+		// "units_wasted" in a waste table: how much waste each row is (a
+		// quantity, never "invoiced_at" in an invoice table)
+		if c.kind != catalog.KindMeasure {
+			continue
+		}
+		for _, tw := range catalog.IdentifierWords(t.bare) {
+			stem := catalog.Singular(tw)
+			for _, w := range catalog.IdentifierWords(c.name) {
+				if len(stem) >= 4 && len(w) > len(stem) && strings.HasPrefix(w, stem) && participleLike(w) {
+					return c
+				}
+			}
 		}
 	}
 	return nil

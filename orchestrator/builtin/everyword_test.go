@@ -1054,3 +1054,25 @@ func TestBirthYearsAndKinds(t *testing.T) {
 	})
 	checkDeclined(t, e, New(nil), "drafted catalog", []string{"What are the categories of fairs?"})
 }
+
+// TestQuotedPartsAndAmounts: a quoted word "in the name" is contained in
+// it, even where one row is called exactly that; "how much has X taken"
+// answered with X's row is declined; rows that each hold how many things
+// were spilled are not counted as spills.
+func TestQuotedPartsAndAmounts(t *testing.T) {
+	path := sqliteDB(t, "stalls",
+		`CREATE TABLE Stall (id INTEGER PRIMARY KEY, name TEXT NOT NULL, pitch INTEGER NOT NULL)`,
+		`CREATE TABLE Spill (id INTEGER PRIMARY KEY, stall_id INTEGER NOT NULL REFERENCES Stall(id), day TEXT NOT NULL, units_spilled INTEGER NOT NULL)`,
+		`INSERT INTO Stall VALUES (1,'Pie',3),(2,'Pie Hut',7),(3,'Tea Cart',9)`,
+		`INSERT INTO Spill VALUES (1,1,'2025-01-02',4),(2,2,'2025-01-03',10),(3,1,'2025-02-01',1)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which stalls have 'pie' in the name?", `SELECT name FROM Stall WHERE name LIKE '%pie%'`, false},
+		{"How many spill records are there?", `SELECT COUNT(*) FROM Spill`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"How much has the Tea Cart stall taken?", // an amount, and none is in the stall's row
+		"spills by stall",                        // the spill rows, or the units spilled?
+	})
+}

@@ -979,7 +979,7 @@ func (q *query) readCount(sp *span) error {
 		case !isNoun(nx) || q.lastVerb(i):
 			// "how many X have been prescribed": a verb, not the rows counted
 			return decline("%q: count of what?", sp.text).withHint("e.g. how many orders")
-		case nx.has(mTable) && (factQuantity(nx) != nil || len(nx.tables()) == 1 && selfCount(nx.tables()[0]) != nil && (q.at(nx.idx+1) == nil || !rowWords[q.at(nx.idx+1).text])):
+		case nx.has(mTable) && (factQuantity(nx) != nil || len(nx.tables()) == 1 && selfCount(nx.tables()[0]) != nil && (q.at(nx.idx+1) == nil || !rowWords[q.at(nx.idx+1).text]) && !rowWords[finalWord(nx.text)]):
 			c := factQuantity(nx)
 			if c == nil {
 				c = selfCount(nx.tables()[0])
