@@ -208,6 +208,48 @@ func saysMoneyVerb(toks []token) bool {
 
 var moneyVerbs = setOf("earned", "earn", "earns", "earning", "spent", "spend", "spends", "paid", "pay", "pays", "charged", "billed", "invoiced", "raised", "made money")
 
+// rankChecks declines rankings the analyst reading would get backwards:
+// "the worst mean queue time" (a longer time is worse, not a lower
+// number) and "which kiosk earned the most from rentals" ranked by how
+// many rentals (money, not a count).
+func rankChecks(q *query, toks []token) error {
+	if q.rank == nil {
+		return nil
+	}
+	if (q.rank.sp.text == "best" || q.rank.sp.text == "worst") && rankedTime(q) {
+		return decline("%q of a time or a cost: a longer time or a higher cost is worse, and I won't guess which way you mean", q.rank.sp.text).
+			withHint("say highest or lowest")
+	}
+	if q.rank.measure != nil && q.rank.measure.count != nil && saysMoneyVerb(toks) {
+		return decline("%q ranks by money, and the ranking I read counts %s", "the most", q.rank.measure.count.text).
+			withHint("name the amount to add up, e.g. the highest total fee")
+	}
+	return nil
+}
+
+// planChecks declines bound analyst plans that answer another question:
+// "how much has the Quay kiosk taken?" with the kiosk's row (no amount in
+// it); "what are the categories of fairs" with each row's (see
+// kindsListedPlural); a count of rows that each hold a count of their
+// things (see countedSelfCount).
+func planChecks(q *query, p *plan, toks []token) error {
+	if q.howMuch && p.kind == pList && !slices.ContainsFunc(p.sels, func(s selItem) bool {
+		return s.e.kind != eCol || s.e.col.unit == "money" || s.e.col.kind == catalog.KindMeasure && !wholeRow(p, p.root)
+	}) {
+		return decline("\"how much\" asks for an amount, and I read none to add up").
+			withHint("name the amount, e.g. the total takings")
+	}
+	if c := kindsListedPlural(p, toks); c != nil {
+		return decline("the %s: each row's, or the different ones there are?", catalog.Plural(c.phrase())).
+			withHint("say the different %s", catalog.Plural(c.phrase()))
+	}
+	if c := countedSelfCount(p, toks); c != nil {
+		return decline("%q could mean the number of %s rows or the total of %s", c.t.name, c.t.name, c.ref()).
+			withHint("ask for the number of rows, or the total %s", c.name)
+	}
+	return nil
+}
+
 // impliedShow opens a bare noun phrase as a request to show it.
 const impliedShow = "show "
 
@@ -234,17 +276,8 @@ func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday strin
 		return r
 	}
 	q.saysRecorded = saysRecorded(sc.toks)
-	if q.rank != nil && (q.rank.sp.text == "best" || q.rank.sp.text == "worst") && rankedTime(q) {
-		// "the worst mean queue time": the longest, not the
-		// lowest number
-		r.err = decline("%q of a time or a cost: a longer time or a higher cost is worse, and I won't guess which way you mean", q.rank.sp.text).
-			withHint("say highest or lowest")
-		return r
-	}
-	if q.rank != nil && q.rank.measure != nil && q.rank.measure.count != nil && saysMoneyVerb(sc.toks) {
-		// "which kiosk earned the most from rentals": money, not how many
-		r.err = decline("%q ranks by money, and the ranking I read counts %s", "the most", q.rank.measure.count.text).
-			withHint("name the amount to add up, e.g. the highest total fee")
+	if err := rankChecks(q, sc.toks); err != nil {
+		r.err = err
 		return r
 	}
 	p, b, err := m.bind(q, today)
@@ -252,23 +285,8 @@ func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday strin
 		r.err = m.withExample(err)
 		return r
 	}
-	if q.howMuch && p.kind == pList && !slices.ContainsFunc(p.sels, func(s selItem) bool {
-		return s.e.kind != eCol || s.e.col.unit == "money" || s.e.col.kind == catalog.KindMeasure && !wholeRow(p, p.root)
-	}) {
-		// "how much has the Quay kiosk taken?" answered with the kiosk's
-		// row: the amount asked is nowhere in it
-		r.err = decline("\"how much\" asks for an amount, and I read none to add up").
-			withHint("name the amount, e.g. the total takings")
-		return r
-	}
-	if c := kindsListedPlural(p, sc.toks); c != nil {
-		r.err = decline("the %s: each row's, or the different ones there are?", catalog.Plural(c.phrase())).
-			withHint("say the different %s", catalog.Plural(c.phrase()))
-		return r
-	}
-	if c := countedSelfCount(p, sc.toks); c != nil {
-		r.err = decline("%q could mean the number of %s rows or the total of %s", c.t.name, c.t.name, c.ref()).
-			withHint("ask for the number of rows, or the total %s", c.name)
+	if err := planChecks(q, p, sc.toks); err != nil {
+		r.err = err
 		return r
 	}
 	sql, used, err := render(p, dialect)

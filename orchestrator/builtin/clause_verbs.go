@@ -23,11 +23,12 @@ func (r *creader) readRoleVerbs() error {
 		if s == nil || len(s.tables()) != 1 {
 			continue
 		}
-		if read, err := r.passiveRoleVerb(i, v, s); err != nil || read || strings.Contains(v.text, " ") {
-			if err != nil {
-				return err
-			}
-			continue
+		read, err := r.passiveRoleVerb(i, v, s)
+		if err != nil {
+			return err
+		}
+		if read || strings.Contains(v.text, " ") {
+			continue // read as a passive, or a phrase ("owned by") with no named row after it
 		}
 		k := r.next(i + 1)
 		for x := r.at(k); free(x) && x.kind == ckWord && (x.text == "any" || x.text == "some" || x.text == "at least one"); x = r.at(k) {
@@ -49,21 +50,7 @@ func (r *creader) readRoleVerbs() error {
 			continue
 		}
 		cd := &ccond{kind: ccExists, rows: t, src: v, via: col}
-		for k := i - 1; k >= 0; k-- {
-			x := r.at(k)
-			if x == s || !free(x) || x.kind != ckWord {
-				break
-			}
-			switch {
-			case x.is(cwNeg) && (x.text == "never" || x.text == "not" || strings.HasSuffix(x.text, " not") || strings.HasSuffix(x.text, " never")):
-				r.use(x, "no")
-				cd.neg = true
-			case auxiliaries[x.text] || x.text == "been" || x.text == "ever" || x.text == "who" || x.text == "that" || x.text == "which":
-				r.use(x, "%s", x.text)
-			default:
-				k = -1
-			}
-		}
+		cd.neg = r.verbNegated(i, s)
 		r.use(v, linkRole+"%s)", col.ref())
 		if t != nil {
 			r.use(t, "related rows")
@@ -71,6 +58,28 @@ func (r *creader) readRoleVerbs() error {
 		r.addCond(cd)
 	}
 	return nil
+}
+
+// verbNegated uses the words between the rows s and the verb at i — "have",
+// "did", "who", "ever" — and reports whether "never" or "not" is among them.
+func (r *creader) verbNegated(i int, s *chunk) bool {
+	neg := false
+	for k := i - 1; k >= 0; k-- {
+		x := r.at(k)
+		if x == s || !free(x) || x.kind != ckWord {
+			return neg
+		}
+		switch {
+		case x.is(cwNeg) && (x.text == "never" || x.text == "not" || strings.HasSuffix(x.text, " not") || strings.HasSuffix(x.text, " never")):
+			r.use(x, "no")
+			neg = true
+		case auxiliaries[x.text] || x.text == "been" || x.text == "ever" || x.text == "who" || x.text == "that" || x.text == "which":
+			r.use(x, "%s", x.text)
+		default:
+			return neg
+		}
+	}
+	return neg
 }
 
 // passiveRoleVerb reads "T <verb>ed by <a named row of P>": the key of T
