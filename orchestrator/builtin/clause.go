@@ -1135,24 +1135,34 @@ func kindColumn(c *column) bool {
 // order) when the column holds kinds many rows share and the question
 // names them in the plural without "distinct" or "each", or nil.
 func kindsListed(p *plan, r *creader) *chunk {
-	if p.kind != pList || p.distinct || len(p.sels) != 1 || p.sels[0].e.kind != eCol || !kindColumn(p.sels[0].e.col) || r.cs.saysEach() || len(p.where) > 0 || len(p.order) > 0 {
+	col := bareKindList(p)
+	if col == nil || r.cs.saysEach() {
 		return nil
 	}
 	for _, c := range r.cs {
-		if c.role == "shown" && slices.Contains(c.columns(), p.sels[0].e.col) && catalog.Singular(c.text) != c.text {
+		if c.role == "shown" && slices.Contains(c.columns(), col) && catalog.Singular(c.text) != c.text {
 			return c
 		}
 	}
 	return nil
 }
 
-// kindsListedPlural is kindsListed for the analyst reading: the one kind
-// column a plain list shows, named in the plural among the tokens.
-func kindsListedPlural(p *plan, toks []token) *column {
+// bareKindList is the one column of kinds (kindColumn) a plain list shows
+// with no condition, order or DISTINCT, or nil.
+func bareKindList(p *plan) *column {
 	if p.kind != pList || p.distinct || len(p.sels) != 1 || p.sels[0].e.kind != eCol || !kindColumn(p.sels[0].e.col) || len(p.where) > 0 || len(p.order) > 0 {
 		return nil
 	}
-	c := p.sels[0].e.col
+	return p.sels[0].e.col
+}
+
+// kindsListedPlural is kindsListed for the analyst reading: the one kind
+// column a plain list shows, named in the plural among the tokens.
+func kindsListedPlural(p *plan, toks []token) *column {
+	c := bareKindList(p)
+	if c == nil {
+		return nil
+	}
 	ws := catalog.IdentifierWords(c.name)
 	last := ws[len(ws)-1]
 	if slices.ContainsFunc(toks, func(t token) bool { return t.w == "each" || t.w == "every" }) ||
@@ -1188,7 +1198,7 @@ func countsRows(p *plan) bool {
 		}
 	}
 	for _, o := range p.order {
-		if o.e.kind == eCountAll || o.sel >= 0 && o.sel < len(p.sels) && p.sels[o.sel].e.kind == eCountAll {
+		if o.sel < 0 && o.e.kind == eCountAll { // an order by a shown count is the count shown
 			return true
 		}
 	}

@@ -926,12 +926,15 @@ func (b *clauseBinder) namesKey(col *column) bool {
 			continue
 		}
 		ws := strings.Fields(c.text)
-		if keyWords[ws[len(ws)-1]] || ws[len(ws)-1] == "code" || ws[len(ws)-1] == "number" || ws[len(ws)-1] == "no" {
+		if keyNoun(ws[len(ws)-1]) {
 			return true
 		}
 	}
 	return false
 }
+
+// keyNoun: a word naming a key as such ("id", "code", "number", "no").
+func keyNoun(w string) bool { return keyWords[w] || w == "code" || w == "number" || w == "no" }
 
 // valueOf is the value chunk right after "<item> of (the)", or nil.
 func (b *clauseBinder) valueOf(it *citem) *chunk {

@@ -597,11 +597,13 @@ func (r *creader) readTableNames() error {
 		nx := r.at(i + 1)
 		if free(nx) && nx.kind == ckNum && nx.num == float64(int64(nx.num)) && nx.num >= 0 && !c.isColumn() && r.keyNumberEnds(i+2) {
 			// "application 154", "work order 7015": the row of that key
-			if ts := c.tables(); len(ts) == 1 && ordinalColumn(ts[0]) != nil && r.ofNamedRow(i+2) {
-				// "lap 10 of the Gold Cup" beside a lap number counted
-				// within each race
-				return finalDecline("%q: the key of %s or its %s?", c.text+" "+nx.text, ts[0].name, ordinalColumn(ts[0]).name).
-					withHint("say which, e.g. %s %s %s", c.text, ordinalColumn(ts[0]).phrase(), nx.text)
+			if ts := c.tables(); len(ts) == 1 && r.ofNamedRow(i+2) {
+				if n := ordinalColumn(ts[0]); n != nil {
+					// "lap 10 of the Gold Cup" beside a lap number counted
+					// within each race
+					return finalDecline("%q: the key of %s or its %s?", c.text+" "+nx.text, ts[0].name, n.name).
+						withHint("say which, e.g. %s %s %s", c.text, n.phrase(), nx.text)
+				}
 			}
 			r.use(nx, "the key %s", nx.text)
 			r.addCond(&ccond{kind: ccValue, rows: c, vals: []*chunk{nx}, key: true, src: nx})

@@ -94,8 +94,6 @@ func (r *creader) useTerm(t cterm, from int, role string) {
 // orderTail are the words "sort the results by" may put before the term.
 var orderTail = setOf("results", "result", "the results", "them", "it", "output", "list", "the list", "answer", "rows", "records", "these")
 
-// readOrder reads "ordered by X [descending]", "in descending order of X",
-// "sorted alphabetically", "from oldest to youngest".
 // bareOrderVerb: "ordered" or "sorted" followed by nothing that orders
 // ("customers who ordered in May"): a verb of the rows, not a sort.
 func (r *creader) bareOrderVerb(i int) bool {
@@ -116,6 +114,8 @@ func (r *creader) bareOrderVerb(i int) bool {
 	return true
 }
 
+// readOrder reads "ordered by X [descending]", "in descending order of X",
+// "sorted alphabetically", "from oldest to youngest".
 func (r *creader) readOrder() error {
 	for i, c := range r.cs {
 		if !free(c) {
@@ -960,10 +960,7 @@ func (r *creader) countTarget(i int) cterm {
 			r.q.timesOf = t
 			return cterm{agg: &cagg{fn: "COUNT", linked: true}, end: k + 1}
 		case t.isTable() && !(distinct && t.isColumn() && !t.onlyTableOrKey()):
-			if q := factQuantityOf(t); q != nil || len(t.tables()) == 1 && selfCount(t.tables()[0]) != nil && !rowWords[r.at(k+1).textOr()] && !rowWords[finalWord(t.text)] {
-				if q == nil {
-					q = selfCount(t.tables()[0])
-				}
+			if q := rowsQuantity(factQuantityOf(t), t.tables(), rowWords[r.at(k+1).textOr()] || rowWords[finalWord(t.text)]); q != nil {
 				return cterm{err: finalDecline("%q could mean the number of %s rows or the total of %s", r.at(i).text+" "+t.text, t.text, q.ref()).
 					withHint("ask for the number of %s, or the total %s", t.text, q.phrase())}
 			}
@@ -1075,6 +1072,17 @@ func finalWord(s string) string {
 		return ""
 	}
 	return ws[len(ws)-1]
+}
+
+// rowsQuantity is what "how many <T>" could add up instead of counting
+// T's rows: a fact table's quantity q, else the one table's own count of
+// its things (selfCount) unless the question says it means the rows
+// ("… records"); nil when the rows are all it can mean.
+func rowsQuantity(q *column, ts []*table, rowsSaid bool) *column {
+	if q != nil || len(ts) != 1 || rowsSaid {
+		return q
+	}
+	return selfCount(ts[0])
 }
 
 // selfCount is a number column of t that counts t's own things in each row

@@ -679,7 +679,7 @@ func (b *clauseBinder) namedTables() map[*table]bool {
 // saysKey: the words name a key as such ("id", "number", "code").
 func saysKey(text string) bool {
 	for _, w := range strings.Fields(text) {
-		if keyWords[w] || w == "number" || w == "no" || w == "code" || w == "num" || w == "nr" {
+		if keyNoun(w) || w == "num" || w == "nr" {
 			return true
 		}
 	}

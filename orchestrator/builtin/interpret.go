@@ -723,6 +723,13 @@ var agentParticiples = setOf("paid", "made", "sold", "bought", "taken", "given",
 var groupingVerbs = setOf("grouped", "broken", "split", "sorted", "ordered", "ranked", "listed", "arranged", "organised", "organized",
 	"classified", "categorised", "categorized", "separated", "aggregated", "summarised", "summarized", "totalled", "totaled", "counted", "averaged")
 
+// rowsSaid: "records", "rows" or "entries" ends the table's phrase or
+// follows it ("download records"): its rows are meant.
+func (q *query) rowsSaid(sp *span) bool {
+	nx := q.at(sp.idx + 1)
+	return nx != nil && rowWords[nx.text] || rowWords[finalWord(sp.text)]
+}
+
 // eventSpan is the table of a span "<T> <participle>" naming T's date of
 // that event (see eventOfRows), or nil.
 func eventSpan(sp *span) *table { return eventOfRows(&chunk{text: sp.text, ms: sp.ms}) }
@@ -979,11 +986,8 @@ func (q *query) readCount(sp *span) error {
 		case !isNoun(nx) || q.lastVerb(i):
 			// "how many X have been prescribed": a verb, not the rows counted
 			return decline("%q: count of what?", sp.text).withHint("e.g. how many orders")
-		case nx.has(mTable) && (factQuantity(nx) != nil || len(nx.tables()) == 1 && selfCount(nx.tables()[0]) != nil && (q.at(nx.idx+1) == nil || !rowWords[q.at(nx.idx+1).text]) && !rowWords[finalWord(nx.text)]):
-			c := factQuantity(nx)
-			if c == nil {
-				c = selfCount(nx.tables()[0])
-			}
+		case nx.has(mTable) && rowsQuantity(factQuantity(nx), nx.tables(), q.rowsSaid(nx)) != nil:
+			c := rowsQuantity(factQuantity(nx), nx.tables(), q.rowsSaid(nx))
 			return decline("%q could mean the number of %s rows or the total of %s", sp.text+" "+nx.text, nx.text, c.ref()).
 				withHint("ask for the number of %s, or the total %s", nx.text, c.phrase())
 		case nx.has(mTable):
