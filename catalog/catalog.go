@@ -95,6 +95,11 @@ func decodeSemantic(data []byte) (*Semantic, error) {
 				e.Attributes[k] = plainNumbers(a)
 			}
 		}
+		for _, sn := range set.Shared {
+			for i, k := range sn.Keys {
+				sn.Keys[i] = plainNumbers(k)
+			}
+		}
 	}
 	return &s, nil
 }

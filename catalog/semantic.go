@@ -166,6 +166,10 @@ type EntitySet struct {
 	Columns []string  `json:"columns"`
 	Values  []*Entity `json:"values"`
 	Note    string    `json:"note,omitempty"` // e.g. "capped at 1000 of 3503 rows"
+	// Shared lists the names two or more rows of a keyed set share, each
+	// with those rows' keys. They are left out of Values, where a name
+	// names one row: a shared name means all of its rows together.
+	Shared []*SharedName `json:"shared,omitempty"`
 }
 
 // Entity is one named row or value.
@@ -179,6 +183,13 @@ type Entity struct {
 	// planner ignores them.
 	Attributes map[string]any `json:"attributes,omitempty"`
 	Tags       []string       `json:"tags,omitempty"`
+}
+
+// SharedName is a name several rows of a keyed entity set share.
+type SharedName struct {
+	Name string `json:"name"`
+	// Keys are the rows' key values, loaded like Entity.Key.
+	Keys []any `json:"keys"`
 }
 
 // Vocabulary holds extra business words.

@@ -450,7 +450,7 @@ func (v *v2validator) entities(raw any) {
 }
 
 func (v *v2validator) entitySet(path string, raw any) {
-	m, ok := v.object(path, raw, []string{"table", "key", "columns", "values", "note"}, []string{"table", "columns", "values"})
+	m, ok := v.object(path, raw, []string{"table", "key", "columns", "values", "note", "shared"}, []string{"table", "columns", "values"})
 	if !ok {
 		return
 	}
@@ -487,6 +487,9 @@ func (v *v2validator) entitySet(path string, raw any) {
 	}
 	if x, present := m["note"]; present {
 		v.str(join(path, "note"), x, false)
+	}
+	if x, present := m["shared"]; present {
+		v.sharedNames(join(path, "shared"), key != "", x)
 	}
 	if x, present := m["values"]; present {
 		v.entityValues(join(path, "values"), key != "", x)
@@ -566,6 +569,42 @@ func (v *v2validator) entityValues(path string, keyed bool, raw any) {
 				v.addf(where, "value %q is listed twice (also %s)", n, index(path, first.index))
 			case first.index == i && j > 0 && ln != normalize(name):
 				v.addf(where, "alias %q is listed twice", n)
+			}
+		}
+	}
+}
+
+// sharedNames checks the names several rows of a keyed set share: each
+// a name with two or more keys.
+func (v *v2validator) sharedNames(path string, keyed bool, raw any) {
+	if !keyed {
+		v.addf(path, "names rows share belong to a keyed set; give the set a key column, or remove shared")
+		return
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		v.addf(path, "must be an array of {name, keys}, got %s", typeName(raw))
+		return
+	}
+	for i, raw := range list {
+		p := index(path, i)
+		m, ok := v.object(p, raw, []string{"name", "keys"}, []string{"name", "keys"})
+		if !ok {
+			continue
+		}
+		if x, present := m["name"]; present {
+			v.str(join(p, "name"), x, true)
+		}
+		keys, ok := m["keys"].([]any)
+		if !ok || len(keys) < 2 {
+			v.addf(join(p, "keys"), "must be an array of two or more key values (the rows sharing the name)")
+			continue
+		}
+		for j, k := range keys {
+			switch k.(type) {
+			case json.Number, string:
+			default:
+				v.addf(index(join(p, "keys"), j), "must be a number or a string, got %s", typeName(k))
 			}
 		}
 	}

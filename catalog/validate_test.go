@@ -40,7 +40,8 @@ const goodV2 = `{
     "items per line": {"table": "Order Lines", "formula": "SUM({Qty}) * 1.0 / COUNT(DISTINCT {LineId})"}
   },
   "entities": [
-    {"table": "Items", "key": "ItemId", "columns": ["Name"], "note": "all 2 rows",
+    {"table": "Items", "key": "ItemId", "columns": ["Name"], "note": "all 4 rows",
+     "shared": [{"name": "Wrench", "keys": [9, "10"]}],
      "values": [{"name": "Acme Anvil", "key": 7, "aliases": ["anvil"], "attributes": {"weight": 50}, "tags": ["heavy"]},
                 {"name": "Rocket Skates", "key": "8"}]},
     {"table": "Items", "columns": ["Country"], "values": [{"name": "Portugal"}, {"name": "Germany", "aliases": ["deutschland"]}]}
@@ -59,6 +60,9 @@ func TestParseV2Good(t *testing.T) {
 	e := s.Entities[0].Values[0]
 	if e.Key != int64(7) || e.Attributes["weight"] != int64(50) {
 		t.Errorf("entity key %#v weight %#v, want int64 7 and 50", e.Key, e.Attributes["weight"])
+	}
+	if k := s.Entities[0].Shared[0].Keys; len(k) != 2 || k[0] != int64(9) || k[1] != "10" {
+		t.Errorf("shared keys = %#v, want int64 9 and \"10\"", k)
 	}
 	if k := s.Entities[0].Values[1].Key; k != "8" {
 		t.Errorf("string key = %#v, want \"8\"", k)
@@ -126,6 +130,12 @@ func TestParseV2Bad(t *testing.T) {
 			[]string{`tables["Order Lines"].default_filter: has both include and exclude; keep one`}},
 		{"default filter neither", `, "exclude": ["void"]`, ``,
 			[]string{`tables["Order Lines"].default_filter: needs include (only these values count) or exclude`}},
+		{"shared name with one key", `"keys": [9, "10"]`, `"keys": [9]`,
+			[]string{`entities[0].shared[0].keys: must be an array of two or more key values`}},
+		{"shared names in a value set", `"columns": ["Country"],`, `"columns": ["Country"], "shared": [{"name": "X", "keys": [1, 2]}],`,
+			[]string{`entities[1].shared: names rows share belong to a keyed set`}},
+		{"shared key not a value", `"keys": [9, "10"]`, `"keys": [9, true]`,
+			[]string{`entities[0].shared[0].keys[1]: must be a number or a string, got a boolean`}},
 		{"default filter empty", `"exclude": ["void"]`, `"exclude": []`,
 			[]string{`tables["Order Lines"].default_filter.exclude: must not be empty`}},
 		{"no columns", `"columns": {

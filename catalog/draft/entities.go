@@ -109,6 +109,18 @@ func (d *drafter) rowSet(ctx context.Context, t *tableDraft) *catalog.EntitySet 
 		}
 		return false
 	})
+	for _, same := range byName {
+		// past a cap, more rows may share the name: its keys are not all known
+		if len(same) > 1 && !capped {
+			sn := &catalog.SharedName{Name: same[0].Name}
+			for _, e := range same {
+				sn.Keys = append(sn.Keys, e.Key)
+			}
+			slices.SortFunc(sn.Keys, compareKeys)
+			set.Shared = append(set.Shared, sn)
+		}
+	}
+	slices.SortFunc(set.Shared, func(a, b *catalog.SharedName) int { return compareKeys(a.Keys[0], b.Keys[0]) })
 	slices.SortStableFunc(set.Values, func(a, b *catalog.Entity) int { return compareKeys(a.Key, b.Key) })
 	var notes []string
 	if capped {

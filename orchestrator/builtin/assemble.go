@@ -226,7 +226,7 @@ func (b *binder) filterCond(f *boundFilter, col *column) *cond {
 	}
 	c := &cond{kind: cValues, e: expr{kind: eCol, col: col}, neg: f.neg}
 	for _, e := range f.ents {
-		c.values = append(c.values, e.key)
+		c.values = append(c.values, e.keyValues()...)
 	}
 	for _, v := range f.values {
 		c.values = append(c.values, v)

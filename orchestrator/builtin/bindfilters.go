@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"talk2tables/catalog"
-	"talk2tables/jsonval"
 )
 
 // bindFilters binds every named row and value. A value binds to a column
@@ -213,12 +212,12 @@ func (b *binder) bindFlag(f *filterReq) (*boundFilter, error) {
 
 func (b *binder) resolveEntity(sp *span, e *entity) {
 	set := e.set
-	b.resolve(sp.text, set.key.ref(), jsonval.Text(e.key))
+	b.resolve(sp.text, set.key.ref(), e.keyText())
 	for _, c := range set.cols {
 		b.resolve(sp.text, c.ref(), e.name)
 		break
 	}
-	b.assume = append(b.assume, fmt.Sprintf("'%s' → %s: %s (%s %s)", sp.text, set.t.name, e.name, set.key.name, jsonval.Text(e.key)))
+	b.assume = append(b.assume, fmt.Sprintf("'%s' → %s: %s (%s %s)", sp.text, set.t.name, e.name, set.key.name, e.keyText()))
 }
 
 // bindName picks the row or value a name span means.

@@ -1478,6 +1478,10 @@ func (b *clauseBinder) shownOf(t *table) []*column {
 		// a codes table: its code and what the code stands for
 		out = append(out, d)
 	}
+	if t.namesRepeat && t.date != nil && len(out) > 1 {
+		// two rows named alike: the date tells them apart
+		out = appendUnique(out, t.date)
+	}
 	return out
 }
 

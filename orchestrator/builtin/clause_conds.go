@@ -1095,6 +1095,11 @@ func (r *creader) valueCond(i int) {
 			// "the names and types of T that are V or W": asked for too
 			r.use(col, "shown, and the value's column")
 			r.q.items = append(r.q.items, &citem{col: col, pos: k})
+		} else if k < i-1 && namesByKey(c, col) {
+			// "the crate numbers for Tall Ships", two crates called
+			// that: their keys, asked for across the preposition
+			r.use(col, "shown, and the value's column")
+			r.q.items = append(r.q.items, &citem{col: col, pos: k})
 		} else {
 			r.use(col, "the value's column")
 		}
@@ -1154,6 +1159,23 @@ func valueOf(v, col *chunk) bool {
 		}
 	}
 	return false
+}
+
+// namesByKey: v is a name several rows share, of a table whose key col
+// is, and nothing else of col (one row's key is the one it was named by).
+func namesByKey(v, col *chunk) bool {
+	found := false
+	for _, m := range v.ms {
+		for _, c := range col.columns() {
+			switch {
+			case m.kind == mEntity && m.e.set.key == c && len(m.e.keys) > 1:
+				found = true
+			case m.kind == mValue && m.c == c:
+				return false
+			}
+		}
+	}
+	return found
 }
 
 // negated marks the condition negated when "not" (or "other than") comes

@@ -571,7 +571,7 @@ func (s *selfRead) namedCond() (*cond, error) {
 	for _, m := range s.val.ms {
 		switch {
 		case m.kind == mEntity && m.e.set.key != nil && m.e.set.t == s.t:
-			keys = append(keys, m.e.key)
+			keys = append(keys, m.e.keyValues()...)
 		case m.kind == mValue && m.c.t == s.t:
 			byName, name = m.c, m.value
 		}

@@ -374,7 +374,7 @@ func (b *clauseBinder) valueCond(cd *ccond) (*cond, *table, error) {
 	if first.kind == mEntity && first.e.set.key != nil {
 		var keys []any
 		for i, m := range ms {
-			keys = append(keys, m.e.key)
+			keys = append(keys, m.e.keyValues()...)
 			b.resolve(cd.vals[i].text, first.t.name, first.e.name)
 		}
 		if via := cd.via; via != nil && via.fk.to == first.t {

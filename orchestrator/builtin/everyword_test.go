@@ -1076,3 +1076,21 @@ func TestQuotedPartsAndAmounts(t *testing.T) {
 		"spills by stall",                        // the spill rows, or the units spilled?
 	})
 }
+
+// TestSharedNames: a name several rows share means all of them, and rows
+// whose names repeat are shown with their date.
+func TestSharedNames(t *testing.T) {
+	path := sqliteDB(t, "regattas",
+		`CREATE TABLE Regatta (id INTEGER PRIMARY KEY, name TEXT NOT NULL, held_on TEXT NOT NULL, venue TEXT NOT NULL)`,
+		`CREATE TABLE Entry (id INTEGER PRIMARY KEY, regatta_id INTEGER NOT NULL REFERENCES Regatta(id), boat TEXT NOT NULL, place INTEGER)`,
+		`INSERT INTO Regatta VALUES (1,'Harbour Cup','2024-06-01','Quay'),(2,'Harbour Cup','2025-06-07','Quay'),(3,'Lake Sprint','2025-07-12','Mere'),(4,'Estuary Dash','2025-08-02','Ford')`,
+		`INSERT INTO Entry VALUES (1,1,'Kestrel',1),(2,1,'Tern',2),(3,2,'Kestrel',2),(4,2,'Puffin',1),(5,2,'Gull',3),(6,3,'Tern',1),(7,4,'Gull',1)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many entries did each regatta have?", `SELECT r.id, r.name, r.held_on, COUNT(*) FROM Regatta r JOIN Entry e ON e.regatta_id = r.id GROUP BY r.id`, false},
+		{"How many entries did the Harbour Cup have?", `SELECT COUNT(*) FROM Entry WHERE regatta_id IN (1, 2)`, false},
+		{"Which boats raced in the Harbour Cup?", `SELECT DISTINCT boat FROM Entry WHERE regatta_id IN (1, 2)`, false},
+		{"What are the regatta ids for Harbour Cup, with their venues?", `SELECT id, venue FROM Regatta WHERE name = 'Harbour Cup'`, false},
+	})
+}

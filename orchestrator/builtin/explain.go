@@ -3,7 +3,6 @@ package builtin
 import (
 	"fmt"
 	"strings"
-	"talk2tables/jsonval"
 )
 
 // explainer is unused state kept for symmetry with the other steps.
@@ -133,7 +132,7 @@ func describeFilter(f *boundFilter) string {
 	}
 	var vals []string
 	for _, e := range f.ents {
-		vals = append(vals, fmt.Sprintf("%s (%s %s)", e.name, f.t.name, jsonval.Text(e.key)))
+		vals = append(vals, fmt.Sprintf("%s (%s %s)", e.name, f.t.name, e.keyText()))
 	}
 	for _, v := range f.values {
 		vals = append(vals, "'"+v+"'")

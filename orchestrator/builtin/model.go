@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"talk2tables/catalog"
+	"talk2tables/jsonval"
 	"talk2tables/schema"
 )
 
@@ -58,6 +59,9 @@ type table struct {
 	words     []string
 	lastWord  string // the last word of its name, singular ("line" of InvoiceLines)
 	described bool   // the catalog describes this table
+	// namesRepeat: the catalog says two rows share a name (two regattas
+	// called alike, a year apart): the name alone does not tell them apart
+	namesRepeat bool
 }
 
 // column is one column, typed for the planner.
@@ -121,6 +125,25 @@ type entity struct {
 	set  *entitySet
 	name string
 	key  any // float64 or string; nil for values
+	// keys are the rows of a name several rows share (key is the first)
+	keys []any
+}
+
+// keyText is the entity's key, or its keys joined ("4, 9").
+func (e *entity) keyText() string {
+	var out []string
+	for _, k := range e.keyValues() {
+		out = append(out, jsonval.Text(k))
+	}
+	return strings.Join(out, ", ")
+}
+
+// keyValues are the keys of the rows the entity names.
+func (e *entity) keyValues() []any {
+	if len(e.keys) > 0 {
+		return e.keys
+	}
+	return []any{e.key}
 }
 
 func (c *column) ref() string { return c.t.name + "." + c.name }
@@ -534,6 +557,16 @@ func (m *model) addEntities(sem *catalog.Semantic) {
 		for _, cn := range es.Columns {
 			if c := t.column(cn); c != nil {
 				set.cols = append(set.cols, c)
+			}
+		}
+		if set.key != nil && len(es.Shared) > 0 {
+			t.namesRepeat = true
+			for _, sn := range es.Shared {
+				if sn == nil || strings.TrimSpace(sn.Name) == "" || len(sn.Keys) == 0 {
+					continue
+				}
+				// "the crates called Tall Ship": all the rows of that name
+				m.lex.addEntity(sn.Name, &entity{set: set, name: sn.Name, key: sn.Keys[0], keys: sn.Keys})
 			}
 		}
 		if set.key == nil && len(set.cols) != 1 {
