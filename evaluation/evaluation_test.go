@@ -79,6 +79,7 @@ var floors = map[string]floor{
 	fixtures.FireBrigade: {untouched: 0.27}, // 95/348 (branch fresh36, written without reading the planner; first asked at main 68efad9: 4 wrong, none the gold's fault)
 	fixtures.Bakery:      {untouched: 0.38}, // 126/326 (branch fresh38, written without reading the planner; first asked at main 3b51901: 7 wrong, none the gold's fault, three arguable)
 	fixtures.Almanac:     {untouched: 0.42}, // 145/340 (branch fresh37, written without reading the planner; first asked at main 3b51901: 9 wrong, none the gold's fault, one arguable)
+	fixtures.CoastFerry:  {untouched: 0.46}, // 158/336 (branch fresh39, written without reading the planner; first asked at main cce38a0: 157, 11 wrong, one the gold's fault (fixed), six arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -163,6 +164,17 @@ var knownWrong = map[string]string{
 	"almanac/al-village-most-residents-2": "'village with the largest number of residents' keeps one of the two villages tied at 7 (LIMIT 1)",
 	"almanac/al-wx-dry-days-2":            "'weather notes with zero rain' filters \"rain mm\" IS NULL (a missing reading, 35) instead of 0 (518)",
 	"almanac/al-wx-per-remark":            "'how many notes for each remark' keeps the NULL group of notes without a remark as a sixth row (arguable: no remark is not a remark)",
+	// coastferry (branch fresh39), first asked at main cce38a0: 157/336 right, 168 declined, 11 wrong, one the gold's fault (fy-port-by-opened-2, fixed), six arguable.
+	"coastferry/fy-port-per-island":          "'how many ports does each island have' keeps the NULL group of the three mainland ports as a sixth row (arguable: the mainland is not an island)",
+	"coastferry/fy-port-per-island-2":        "'count the ports on every island' keeps the NULL group of the mainland ports as a sixth row (arguable)",
+	"coastferry/fy-port-avg-berths-linkspan": "'average berths for ports with and without a linkspan' gives one figure, WHERE linkspan = 'no', instead of one per linkspan value",
+	"coastferry/fy-port-by-opened":           "'ports with a known opening year, oldest first' shows only opened_year (no port name) and keeps the two ports with no year",
+	"coastferry/fy-route-ports":              "'code, departure port name and arrival port name' shows the port codes (and distance_nm twice) instead of joining port twice for the names",
+	"coastferry/fy-route-va1-from":           "'the departure port of route VA1' gives the code ASK, not the port's name (arguable: departure_port is the column asked for)",
+	"coastferry/fy-route-mr1-to-2":           "'name the arrival port of route MR1' gives the code KRL, not the port's name (arguable)",
+	"coastferry/fy-route-per-dep-2":          "'count routes by departure port' groups by the code, not the port name (arguable)",
+	"coastferry/fy-sail-per-month-2025":      "'sailings in each month of 2025' labels months '2025-01' instead of '01' (arguable: same counts, another label)",
+	"coastferry/fy-crew-home-name-2":         "'every crew member's name and home port name' shows the home_port code (and the names twice) without joining port",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
