@@ -80,6 +80,7 @@ var floors = map[string]floor{
 	fixtures.Bakery:      {untouched: 0.38}, // 126/326 (branch fresh38, written without reading the planner; first asked at main 3b51901: 7 wrong, none the gold's fault, three arguable)
 	fixtures.Almanac:     {untouched: 0.42}, // 145/340 (branch fresh37, written without reading the planner; first asked at main 3b51901: 9 wrong, none the gold's fault, one arguable)
 	fixtures.CoastFerry:  {untouched: 0.46}, // 158/336 (branch fresh39, written without reading the planner; first asked at main cce38a0: 157, 11 wrong, one the gold's fault (fixed), six arguable)
+	fixtures.Symphony:    {untouched: 0.29}, // 98/334 (branch fresh40, written without reading the planner; first asked at main cce38a0: 13 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -127,6 +128,20 @@ var knownWrong = map[string]string{
 	"makerspace/ms-top-cat":           "'which category has the most tools' keeps one of the two categories tied at four (LIMIT 1)",
 	"makerspace/ms-top-cat-2":         "'the largest category by number of tools' keeps one of the two categories tied at four (LIMIT 1)",
 	"makerspace/ms-bk-per-month-2025": "'bookings in each month of 2025' groups by created_at (when booked), not starts_at (arguable)",
+	// symphony (branch fresh40), first asked at main cce38a0: 13 wrong, none the gold's fault; 10 read "pieces" as the many-to-many table orch_concert_pieces.
+	"symphony/oc-per-family":           "'musicians in each instrument family' groups by instrument id as well as family: 13 rows per instrument, not 5 per family",
+	"symphony/oc-principal-per-family": "'principals in each instrument family' counts distinct families per instrument (13 rows of 1), not principals per family",
+	"symphony/oc-comp-no-pieces-2":     "'composers with no pieces' reads pieces as orch_concert_pieces and asks for an impossible NULL piece_id: 0 rows, not Clara Schumann",
+	"symphony/oc-comp-piece-count":     "'pieces each composer has' counts performed pieces (orch_concert_pieces), dropping Fanny Mendelssohn and undercounting",
+	"symphony/oc-comp-piece-count-2":   "'pieces per composer' counts performed pieces (orch_concert_pieces), dropping Fanny Mendelssohn and undercounting",
+	"symphony/oc-comp-nat-pieces":      "'pieces by composers of each nationality' groups per composer (12 rows) and counts performed pieces, not 9 nationalities",
+	"symphony/oc-piece-count-2":        "'count the pieces' counts distinct performed pieces in orch_concert_pieces (24), not the 28 pieces",
+	"symphony/oc-piece-longest":        "'the longest piece' is MAX(piece_id) of orch_concert_pieces, not the title with the greatest duration_minutes",
+	"symphony/oc-piece-shortest":       "'the shortest piece' is MIN(piece_id) of orch_concert_pieces, not the title with the smallest duration_minutes",
+	"symphony/oc-piece-1900-on":        "'pieces written in 1900 or later' counts only performed ones (orch_concert_pieces joined), 14 not 17",
+	"symphony/oc-piece-1900-on-2":      "'pieces with a year written of 1900 or after' counts only performed ones (orch_concert_pieces joined), 14 not 17",
+	"symphony/oc-prog-never-count":     "'pieces never played at a concert' counts orch_concert_pieces rows with a NULL concert_id (0), not pieces with no programme row (4)",
+	"symphony/oc-prog-concertos-2025":  "'which concertos were performed in 2025' lists the four 2025 concerts, dropping the concerto filter on the piece title",
 	// hangar: declined until "hold a C" was read (2026-11-27, fifth session).
 	"hangar/hg-licence-per-trade": "'for each trade, how many staff hold a licence' filters the licence holders before grouping, so trades with none have no row (gold: COUNT(Licence) per trade, 0 kept; arguable: a WHERE before GROUP BY is the usual reading)",
 	// kennel (branch fresh29), first asked at main b4e3543: 27 wrong, none the gold's fault, five arguable.
