@@ -243,9 +243,42 @@ func planChecks(q *query, p *plan, toks []token) error {
 		return decline("the %s: each row's, or the different ones there are?", catalog.Plural(c.phrase())).
 			withHint("say the different %s", catalog.Plural(c.phrase()))
 	}
+	if sp := sharedOfOne(q.spans); sp != nil && p.kind == pAggregate {
+		return decline("several rows are called %q, and one figure for all of them would add them together", sp.text).
+			withHint("ask for each of them (\"for each … called %s\"), or name one by its id", sp.text)
+	}
 	if c := countedSelfCount(p, toks); c != nil {
 		return decline("%q could mean the number of %s rows or the total of %s", c.t.name, c.t.name, c.ref()).
 			withHint("ask for the number of rows, or the total %s", c.name)
+	}
+	return nil
+}
+
+// sharedOfOne is a span naming rows that share a name as if it named one
+// row ("Sam Reid" of two members called that), or nil; the analyst
+// reading's twin of the clause binder's allOfName.
+func sharedOfOne(spans []*span) *span {
+	for i, sp := range spans {
+		var t *table
+		for _, m := range sp.ms {
+			if m.kind == mEntity && len(m.e.keys) > 1 {
+				t = m.t
+			}
+		}
+		if t == nil {
+			continue
+		}
+		if i > 0 && (allNameWords[spans[i-1].text] || slices.ContainsFunc(spans[i-1].ms, func(m *meaning) bool {
+			return m.kind == mColumn && slices.Contains(t.label, m.c)
+		})) {
+			continue
+		}
+		if slices.ContainsFunc(spans, func(o *span) bool {
+			return catalog.Singular(o.text) != o.text && slices.ContainsFunc(o.ms, func(m *meaning) bool { return m.kind == mTable && m.t == t })
+		}) {
+			continue
+		}
+		return sp
 	}
 	return nil
 }

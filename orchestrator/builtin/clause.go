@@ -253,6 +253,12 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 			return decline("%q names %s, and I did not see how it enters the answer", c.text, t.name)
 		}
 	}
+	if v := b.sharedOne; v != nil && p.kind == pAggregate {
+		// "how many goals has Sam Reid scored", two members called Sam
+		// Reid: one figure for two people
+		return decline("several rows are called %q, and one figure for all of them would add them together", v.orig).
+			withHint("ask for each of them (\"for each … called %s\"), or name one by its id", v.orig)
+	}
 	if err := sumOverReferrers(p); err != nil {
 		return err
 	}

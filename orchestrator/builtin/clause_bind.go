@@ -47,6 +47,9 @@ type clauseBinder struct {
 	// roles: keys of other tables pointing at the subject, named as a
 	// role its rows must have ("as soloists")
 	roles []*column
+	// sharedOne: a name several rows share, said as if of one row ("Sam
+	// Reid", not "the members called Sam Reid")
+	sharedOne *chunk
 }
 
 func newClauseBinder(m *model, q *cquery, today time.Time) *clauseBinder {

@@ -376,6 +376,9 @@ func (b *clauseBinder) valueCond(cd *ccond) (*cond, *table, error) {
 		for i, m := range ms {
 			keys = append(keys, m.e.keyValues()...)
 			b.resolve(cd.vals[i].text, first.t.name, first.e.name)
+			if len(m.e.keys) > 1 && !b.allOfName(cd.vals[i], first.t) {
+				b.sharedOne = cd.vals[i]
+			}
 		}
 		if via := cd.via; via != nil && via.fk.to == first.t {
 			// "dogs walked by Ann Lee": the walker key holds her key
@@ -466,6 +469,31 @@ func (b *clauseBinder) storedCase(c *column, v string) string {
 	}
 	return v
 }
+
+// allOfName: the question speaks of every row of t named v — "the crates
+// called Tall Ship", "each Tall Ship", "a Tall Ship", "crates with the
+// name Tall Ship" — not of one.
+func (b *clauseBinder) allOfName(v *chunk, t *table) bool {
+	if k := b.q.cs.index(v); k > 0 {
+		pv := b.q.cs[k-1]
+		if allNameWords[pv.text] {
+			return true
+		}
+		for _, col := range pv.columns() {
+			if col.t == t && slices.Contains(t.label, col) {
+				return true // "the name Tall Ship"
+			}
+		}
+	}
+	for _, c := range b.q.cs {
+		if pluralNoun(c) && slices.ContainsFunc(c.ms, func(m *meaning) bool { return m.kind == mTable && m.t == t }) {
+			return true // "crates" named anywhere
+		}
+	}
+	return false
+}
+
+var allNameWords = setOf("called", "named", "titled", "labelled", "labeled", "a", "an", "any", "each", "every", "all", "both")
 
 func (b *clauseBinder) andList(cd *ccond, c *column) {
 	if cd.andList {
