@@ -1099,3 +1099,30 @@ func TestSharedNames(t *testing.T) {
 		"How many entries did Harbour Cup have?",
 	})
 }
+
+// TestPrefixesAndAbbreviations: a module prefix every table shares is not
+// part of a table's name; "No. 2" is one name, not a negation and a
+// sentence's end; a word one letter longer than a table's is another word.
+func TestPrefixesAndAbbreviations(t *testing.T) {
+	path := sqliteDB(t, "depot",
+		`CREATE TABLE app_maker (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE app_crate (id INTEGER PRIMARY KEY, title TEXT NOT NULL, maker_id INTEGER NOT NULL REFERENCES app_maker(id), weight_kg INTEGER NOT NULL)`,
+		`CREATE TABLE app_ship (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE app_ballad (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE app_ship_crates (id INTEGER PRIMARY KEY, ship_id INTEGER NOT NULL REFERENCES app_ship(id), crate_id INTEGER NOT NULL REFERENCES app_crate(id))`,
+		`INSERT INTO app_maker VALUES (1,'Holt'),(2,'Varga')`,
+		`INSERT INTO app_crate VALUES (1,'Lot No. 2',1,40),(2,'Lot No. 2',2,55),(3,'Spares',1,12),(4,'Rope',2,9)`,
+		`INSERT INTO app_ship VALUES (1,'Tern'),(2,'Gull')`,
+		`INSERT INTO app_ballad VALUES (1,'Low Tide'),(2,'High Tide')`,
+		`INSERT INTO app_ship_crates VALUES (1,1,1),(2,1,3),(3,2,1)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many crates are there?", `SELECT COUNT(*) FROM app_crate`, false},
+		{"How many crates are called Lot No. 2?", `SELECT COUNT(*) FROM app_crate WHERE title = 'Lot No. 2'`, false},
+		{"What is the heaviest crate?", `SELECT title, weight_kg FROM app_crate ORDER BY weight_kg DESC LIMIT 1`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Show the name of every ballade.", // not the ballads
+	})
+}

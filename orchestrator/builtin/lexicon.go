@@ -291,7 +291,7 @@ func (l *lexicon) typoIn(cands []*lexEntry, toks []token, i int, hits []*lexEntr
 			if t.s == want {
 				continue
 			}
-			if t.isNum || t.sym != "" || stopwords[t.w] && len(t.w) < 5 || otherParty(t.s, want) {
+			if t.isNum || t.sym != "" || stopwords[t.w] && len(t.w) < 5 || otherParty(t.s, want) || endsOnMore(t.w, want) || t.w == t.s+"s" && endsOnMore(t.s, want) && !strings.HasSuffix(t.w, "es") {
 				ok = false
 				break
 			}
@@ -314,6 +314,15 @@ func (l *lexicon) typoIn(cands []*lexEntry, toks []token, i int, hits []*lexEntr
 		}
 	}
 	return hits, best, bestLen
+}
+
+// endsOnMore: the word is the phrase's word with one more letter at its
+// end, not a doubled one, an s or a d ("ballade" of ballad is another
+// word; "balladd" a slip of the finger, "graded" a past tense). A plural
+// is read by its singular, unless its "es" is the plural's ("tomatoes").
+func endsOnMore(w, want string) bool {
+	n := len(want)
+	return len(w) == n+1 && strings.HasPrefix(w, want) && w[n] != want[n-1] && w[n] != 's' && w[n] != 'd'
 }
 
 // otherParty: the word is the other party of the phrase's role, never a
@@ -362,6 +371,7 @@ func (m *model) addTableWords() {
 			heads[h] = append(heads[h], t)
 		}
 	}
+	m.addUnprefixedWords()
 	for h, ts := range heads {
 		if len(ts) == 1 && m.lex.byKey[h] == nil && !stopwords[h] {
 			m.lex.addTable(h, ts[0])
@@ -386,6 +396,35 @@ func (m *model) addTableWords() {
 			m.lex.addTable(w, ts[0])
 			m.lex.addTable(catalog.Plural(w), ts[0])
 		}
+	}
+}
+
+// addUnprefixedWords names a table by its name without a module prefix
+// three or more tables share ("piece" of app_piece beside app_piece_lots
+// and app_crate): the prefix tells no table apart, so the rest is the
+// table's whole name — before any other table's last word claims it.
+func (m *model) addUnprefixedWords() {
+	firsts := map[string]int{}
+	for _, t := range m.tables {
+		if ws := m.seg.TableWords(t.bare); len(ws) > 1 && !t.view {
+			firsts[ws[0]]++
+		}
+	}
+	rests := map[string][]*table{}
+	for _, t := range m.tables {
+		if ws := m.seg.TableWords(t.bare); len(ws) > 1 && !t.view && firsts[ws[0]] >= 3 {
+			r := strings.Join(phraseStems(strings.Join(ws[1:], " ")), " ")
+			rests[r] = append(rests[r], t)
+		}
+	}
+	for r, ts := range rests {
+		if len(ts) != 1 || stopwords[r] {
+			continue
+		}
+		if e := m.lex.byKey[r]; e != nil && slices.ContainsFunc(e.ms, func(x *meaning) bool { return x.kind == mTable && x.t != ts[0] }) {
+			continue // another table's own name
+		}
+		m.lex.addTable(r, ts[0])
 	}
 }
 

@@ -105,6 +105,11 @@ func tokenize(text string) []token {
 				add(t)
 			}
 			i = j
+		case r == '.' && abbreviated(rs, i, out):
+			// "No. 2", "St. Kilda": the dot is the word's, no sentence ends
+			t := &out[len(out)-1]
+			t.text, t.w, t.s, t.orig = t.text+".", t.w+".", t.s+".", t.orig+"."
+			i++
 		default:
 			pause = pause || r == ',' || r == ';' || r == ':'
 			stop = stop || r == '.' || r == '?' || r == '!'
@@ -113,6 +118,26 @@ func tokenize(text string) []token {
 		}
 	}
 	return out
+}
+
+// dottedAbbrevs end with a dot inside a name: "No. 2", "Op. 9", "St. Ives".
+var dottedAbbrevs = setOf("no", "nr", "op", "vol", "st", "dr", "mr", "mrs", "ms", "mt", "jr", "sr")
+
+// abbreviated: the dot at i ends a capitalised abbreviation typed right
+// before it, and a number or a capitalised word follows.
+func abbreviated(rs []rune, i int, out []token) bool {
+	if len(out) == 0 || i == 0 || !isWordRune(rs[i-1]) {
+		return false
+	}
+	t := out[len(out)-1]
+	if !dottedAbbrevs[t.w] || t.orig == "" || !unicode.IsUpper([]rune(t.orig)[0]) {
+		return false
+	}
+	j := i + 1
+	for j < len(rs) && rs[j] == ' ' {
+		j++
+	}
+	return j > i+1 && j < len(rs) && (unicode.IsDigit(rs[j]) || unicode.IsUpper(rs[j]))
 }
 
 func isCurrency(r rune) bool { return r == '$' || r == '€' || r == '£' || r == '¥' }
