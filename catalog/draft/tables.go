@@ -65,6 +65,11 @@ func (d *drafter) label(t *tableDraft) {
 		}
 	}
 	chosen := pickLabel(t, cands)
+	if len(chosen) == 0 && !t.view() {
+		if c := codeLabel(t); c != nil {
+			chosen = []*colDraft{c}
+		}
+	}
 	for _, c := range cands {
 		if slices.Contains(chosen, c) {
 			continue
@@ -101,6 +106,49 @@ func (d *drafter) label(t *tableDraft) {
 	}
 	t.why = append(t.why, "label "+strings.Join(t.out.Label, " + "))
 }
+
+// codeLabel is the label of a table others refer to that has no name:
+// a unique text column naming each row by a number or a code ("plot
+// number" 'E6', "frame no") or, in a table of codes, by what the code
+// stands for ("description"). A number named after the table comes first.
+func codeLabel(t *tableDraft) *colDraft {
+	if t.refIn == 0 || t.prof == nil || t.prof.sampled == 0 {
+		return nil
+	}
+	var byNumber, byDescription, named *colDraft
+	for _, c := range t.cols {
+		p := c.prof
+		if c.tc != typeText || c.ref != "" || slices.Contains(t.pkCols, c.name()) || len(c.toks) == 0 ||
+			p == nil || p.nonNull != t.prof.sampled || p.distinct != p.nonNull {
+			continue
+		}
+		last := c.toks[len(c.toks)-1]
+		switch {
+		case rowNumberWords[last] && strings.Join(c.toks[:len(c.toks)-1], " ") == t.singular():
+			named = c
+		case rowNumberWords[last]:
+			if byNumber != nil {
+				return nil // two of them: which names the row?
+			}
+			byNumber = c
+		case descriptionWords[last] && len(c.toks) == 1 && !t.factLike():
+			byDescription = c
+		}
+	}
+	switch {
+	case named != nil:
+		return named
+	case byDescription != nil:
+		return byDescription
+	}
+	return byNumber
+}
+
+// rowNumberWords end a column that numbers or codes a table's rows.
+var rowNumberWords = map[string]bool{"number": true, "no": true, "num": true, "nr": true, "code": true, "ref": true, "reference": true}
+
+// descriptionWords name what a code stands for.
+var descriptionWords = map[string]bool{"description": true, "desc": true, "descr": true, "meaning": true}
 
 // namedAfter: the words before a name column's last word start the
 // table's own last word ("kiosk" lbl in Kiosks, "cust" name in Customers).

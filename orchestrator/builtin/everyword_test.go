@@ -1126,3 +1126,26 @@ func TestPrefixesAndAbbreviations(t *testing.T) {
 		"Show the name of every ballade.", // not the ballads
 	})
 }
+
+// TestCodeLabels: a table others refer to, with no name, is named by a
+// unique number or code column ("berth code"), whose listed names are its
+// values, and a table of codes by
+// what each code stands for (its description).
+func TestCodeLabels(t *testing.T) {
+	path := sqliteDB(t, "berths",
+		`CREATE TABLE bay_kind (id INTEGER PRIMARY KEY, code TEXT NOT NULL, description TEXT NOT NULL)`,
+		`CREATE TABLE berth (id INTEGER PRIMARY KEY, berth_code TEXT NOT NULL, kind_id INTEGER NOT NULL REFERENCES bay_kind(id), length_m INTEGER NOT NULL)`,
+		`CREATE TABLE mooring (id INTEGER PRIMARY KEY, berth_id INTEGER NOT NULL REFERENCES berth(id), arrived TEXT NOT NULL, nights INTEGER NOT NULL)`,
+		`INSERT INTO bay_kind VALUES (1,'PT','Pontoon'),(2,'SW','Sea wall'),(3,'SB','Swing buoy')`,
+		`INSERT INTO berth VALUES (1,'A1',1,12),(2,'A2',1,14),(3,'B7',2,20),(4,'C3',3,9)`,
+		`WITH RECURSIVE n(i) AS (SELECT 5 UNION ALL SELECT i + 1 FROM n WHERE i < 60) INSERT INTO berth SELECT i, 'D' || i, 1, 10 FROM n`,
+		`INSERT INTO mooring VALUES (1,1,'2025-03-01',2),(2,1,'2025-03-09',1),(3,3,'2025-04-02',5),(4,1,'2025-05-11',3),(5,4,'2025-05-20',1)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many moorings has each berth had?", `SELECT b.berth_code, COUNT(*) FROM berth b JOIN mooring m ON m.berth_id = b.id GROUP BY b.id`, false},
+		{"Which berth had the most moorings?", `SELECT 'A1'`, false},
+		{"Which berths have bay kind code SW?", `SELECT b.berth_code FROM berth b JOIN bay_kind k ON k.id = b.kind_id WHERE k.code = 'SW'`, false},
+		{"How many berths are there for each bay kind?", `SELECT k.description, COUNT(*) FROM bay_kind k JOIN berth b ON b.kind_id = k.id GROUP BY k.id`, false},
+	})
+}

@@ -559,6 +559,12 @@ func (m *model) addEntities(sem *catalog.Semantic) {
 				set.cols = append(set.cols, c)
 			}
 		}
+		if set.key != nil && len(set.cols) == 1 && len(es.Values) > 0 {
+			// the rows' names are the label's values (a shared name's
+			// note is no cap: those are listed under shared)
+			set.cols[0].valueSet = true
+			set.cols[0].capped = set.cols[0].capped || es.Note != "" && len(es.Shared) == 0
+		}
 		if set.key != nil && len(es.Shared) > 0 {
 			t.namesRepeat = true
 			for _, sn := range es.Shared {
