@@ -883,6 +883,11 @@ func (b *clauseBinder) bindItems(p *plan) error {
 			}
 			b.resolve(it.col.text, "column", c.ref())
 			p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
+			if n, ok := b.refName(c); ok {
+				// "the home mast of each rower": the code, and the name of
+				// the mast it stands for
+				p.sels = append(p.sels, n)
+			}
 		case it.agg != nil:
 			e, err := b.aggExpr(it.agg)
 			if err != nil {
@@ -1122,6 +1127,9 @@ func (b *clauseBinder) bindGroups(p *plan) error {
 			b.resolve(g.text, "column", c.ref())
 			if !selects(p, c) {
 				front = append(front, selItem{e: expr{kind: eCol, col: c}, alias: c.name})
+				if n, ok := b.refName(c); ok {
+					front = append(front, n) // "routes by home mast": each mast's name too
+				}
 			}
 			continue
 		}
@@ -1542,6 +1550,20 @@ func codeDescription(t *table) *column {
 		}
 	}
 	return found
+}
+
+// refName is the name of the row a text key column points at ("the home
+// mast": mast 'KRL', and the mast's name), when that row has a name the
+// question does not ask for by the key's own name; ok false otherwise.
+func (b *clauseBinder) refName(c *column) (selItem, bool) {
+	if c.fk == nil || c.fk.ref.numeric || c.fk.to == c.t || b.namesKey(c) {
+		return selItem{}, false
+	}
+	label := b.labelCols(c.fk.to)
+	if len(label) == 0 || slices.Contains(label, c.fk.ref) {
+		return selItem{}, false
+	}
+	return selItem{e: expr{kind: eRefLabel, col: c, cols: label}, alias: catalog.IdentifierPhrase(c.name) + " name"}, true
 }
 
 // nameOf is a table's label as one expression: its name column, or its

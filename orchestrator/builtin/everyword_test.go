@@ -1149,3 +1149,22 @@ func TestCodeLabels(t *testing.T) {
 		{"How many berths are there for each bay kind?", `SELECT k.description, COUNT(*) FROM bay_kind k JOIN berth b ON b.kind_id = k.id GROUP BY k.id`, false},
 	})
 }
+
+// TestRefNames: a text key pointing at a named row is shown with that
+// row's name, through that very key (two keys to one table stay apart).
+func TestRefNames(t *testing.T) {
+	path := sqliteDB(t, "masts",
+		`CREATE TABLE mast (mast_code TEXT PRIMARY KEY, mast_name TEXT NOT NULL, height_m INTEGER NOT NULL)`,
+		`CREATE TABLE crossing (crossing_code TEXT PRIMARY KEY, start_mast TEXT NOT NULL REFERENCES mast(mast_code), end_mast TEXT NOT NULL REFERENCES mast(mast_code), length_km REAL NOT NULL)`,
+		`CREATE TABLE rower (rower_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, home_mast TEXT NOT NULL REFERENCES mast(mast_code))`,
+		`INSERT INTO mast VALUES ('KRL','Kirral Point',30),('ASK','Askerwick',22),('TOB','Tobermain',41)`,
+		`INSERT INTO crossing VALUES ('X1','KRL','ASK',4.5),('X2','ASK','TOB',7.0),('X3','KRL','TOB',9.5)`,
+		`INSERT INTO rower VALUES (1,'Ann Lee','KRL'),(2,'Bo Ruiz','TOB'),(3,'Cy Holt','KRL')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"What is the end mast of crossing X2?", `SELECT 'Tobermain'`, false},
+		{"Count crossings by start mast.", `SELECT m.mast_name, COUNT(*) FROM crossing c JOIN mast m ON m.mast_code = c.start_mast GROUP BY m.mast_code`, false},
+		{"Show each rower's full name and home mast.", `SELECT r.full_name, m.mast_name FROM rower r JOIN mast m ON m.mast_code = r.home_mast`, false},
+	})
+}

@@ -23,6 +23,7 @@ const (
 	eLabel                        // label columns joined with a space
 	eSubCount                     // (SELECT COUNT(*) FROM col's table WHERE col = cols[0]): linked rows of each row
 	ePercent                      // 100.0 * (rows meeting conds) / COUNT(*)
+	eRefLabel                     // (SELECT label FROM col.fk.to WHERE ref = col): the name of the row a key column points at
 )
 
 // expr is one SQL expression of the plan.

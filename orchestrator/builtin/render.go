@@ -319,6 +319,13 @@ func (r *renderer) expr(e expr) string {
 	case eSubCount:
 		sub := &renderer{dialect: r.dialect, qualify: true, used: r.used}
 		return "(SELECT COUNT(*) FROM " + sub.table(e.col.t) + " WHERE " + sub.col(e.col) + " = " + r.qualified(e.cols[0]) + ")"
+	case eRefLabel:
+		sub := &renderer{dialect: r.dialect, qualify: true, used: r.used}
+		name := sub.expr(expr{kind: eLabel, cols: e.cols})
+		if len(e.cols) == 1 {
+			name = sub.col(e.cols[0])
+		}
+		return "(SELECT " + name + " FROM " + sub.table(e.col.fk.to) + " WHERE " + sub.col(e.col.fk.ref) + " = " + r.qualified(e.col) + ")"
 	case eLabel:
 		parts := make([]string, len(e.cols))
 		for i, c := range e.cols {
