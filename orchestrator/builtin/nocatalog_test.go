@@ -266,6 +266,8 @@ var noCatalogWrong = map[string]string{
 	"rs-ar-three-tracks": "'artists with three or more tracks' reads 'three' as track_secs >= 3, not COUNT(*) >= 3 (in knownWrong too)",
 	"rs-pl-genre":        "'how many tracks were played by genre of show' gives one COUNT, no GROUP BY genre (in knownWrong too)",
 	"rs-ad-2025":         "'what were advert fees in 2025' reads 2025 as fee = 2025, not the air year, no SUM (in knownWrong too)",
+	// conference (fresh46, first asked at 98d24a3): 1 wrong with the schema alone, in knownWrong too.
+	"cf-room-cap-between": "'show the rooms with a capacity between 100 and 200, with their capacity' returns the capacity alone, without the room names (in knownWrong too)",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
@@ -274,7 +276,7 @@ var noCatalogWrong = map[string]string{
 // 89 → 88 on 2026-11-27, when a bridge as close by one of two keys made a
 // join ambiguous; cinema 151 → 149 on 2026-11-27, third session, when two
 // figures' words side by side, "ticket revenue", became a decline).
-var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 88, "orchestra": 82, "permits": 80, "rescue": 53, "hangar": 42, "clinic": 127, "campus": 126, "marina": 136, "apiary": 111, "waterworks": 73, "foodbank": 110, "dig": 100, "skiresort": 109, "climbing": 154, "elections": 141, "theatre": 166, "pharmacy": 158, "busdepot": 131, "recordlabel": 142, "school": 125, "festival": 87, "observatory": 138, "motcentre": 112, "wildlife": 136, "leisure": 147, "vineyard": 103, "recycling": 111, "library": 142, "weather": 103, "cinema": 149, "tutoring": 68, "museum": 98, "wholesale": 0, "makerspace": 82, "kennel": 126, "couriers": 151, "chessclub": 97, "livestock": 118, "podcasts": 95, "trams": 153, "escaperooms": 140, "firebrigade": 77, "bakery": 121, "almanac": 130, "coastferry": 143, "symphony": 82, "plotholders": 73, "cyclehire": 97, "opticians": 25, "brewhouse": 94, "radiostation": 132}
+var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 88, "orchestra": 82, "permits": 80, "rescue": 53, "hangar": 42, "clinic": 127, "campus": 126, "marina": 136, "apiary": 111, "waterworks": 73, "foodbank": 110, "dig": 100, "skiresort": 109, "climbing": 154, "elections": 141, "theatre": 166, "pharmacy": 158, "busdepot": 131, "recordlabel": 142, "school": 125, "festival": 87, "observatory": 138, "motcentre": 112, "wildlife": 136, "leisure": 147, "vineyard": 103, "recycling": 111, "library": 142, "weather": 103, "cinema": 149, "tutoring": 68, "museum": 98, "wholesale": 0, "makerspace": 82, "kennel": 126, "couriers": 151, "chessclub": 97, "livestock": 118, "podcasts": 95, "trams": 153, "escaperooms": 140, "firebrigade": 77, "bakery": 121, "almanac": 130, "coastferry": 143, "symphony": 82, "plotholders": 73, "cyclehire": 97, "opticians": 25, "brewhouse": 94, "radiostation": 132, "conference": 120}
 
 func schemaOnlyRequest(tb testing.TB, path, today string) sqlgen.Request {
 	tb.Helper()
