@@ -85,6 +85,7 @@ var floors = map[string]floor{
 	fixtures.CycleHire:   {untouched: 0.35}, // 111/314 (branch fresh42, written without reading the planner, epoch times and pence; first asked at main 33610f5: 5 wrong, none the gold's fault, two arguable)
 	fixtures.Opticians:   {untouched: 0.09}, // 30/300 (branch fresh43, written without reading the planner, abbreviated PascalCase tables; first asked at main 33610f5: 270 declined, 0 wrong)
 	fixtures.Brewhouse:   {untouched: 0.31}, // 100/312 (branch fresh44, written without reading the planner, half analyst-style questions; first asked at main 33610f5: 3 wrong, none the gold's fault, one arguable)
+	fixtures.IceRink:     {untouched: 0.35}, // 114/324 (branch fresh47, written without reading the planner, repeated judge-score columns; first asked at main 98d24a3: 12 wrong, none the gold's fault, two arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -211,6 +212,19 @@ var knownWrong = map[string]string{
 	"brewhouse/bw-beer-lager-abv-2": "'what ABV does each of our lagers have' lists the DISTINCT ABVs alone, without the names of the three lagers",
 	"brewhouse/bw-batch-score-dist": "'how many batches got each tasting score' keeps the NULL group of the 23 unscored batches as a tenth row (arguable: no score is not a score)",
 	"brewhouse/bw-del-beer-rev-2":   "'what has each beer earned from keg deliveries' lists the Beer rows that had deliveries, with no SUM(Kegs * PricePerKeg)",
+	// icerink (branch fresh47), first asked at main 98d24a3: 114/324 right, 198 declined, 12 wrong, none the gold's fault, two arguable.
+	"icerink/ir-level-few":            "'which levels have fewer than 6 skaters' keeps Junior and Senior, which have none (NOT IN … HAVING COUNT(*) >= 6; arguable: zero is fewer than six)",
+	"icerink/ir-les-coach-distinct-2": "'distinct skaters taught by each coach' counts skaters whose skaters.coach_id is the coach, not DISTINCT lessons.skater_id per lessons.coach_id",
+	"icerink/ir-les-yuki":             "'skaters who had a lesson taught by Yuki Tanaka' reads skaters.coach_id = Yuki and any lesson at all, not lessons.coach_id (5 rows, want 18)",
+	"icerink/ir-tk-half-full-2":       "'tickets sold over 50% of the capacity' becomes tickets.sold > 50 on single ticket rows and shows only capacity",
+	"icerink/ir-tk-no-senior":         "'session titles with no senior tickets' becomes age_band <> 'senior' on rows, not an anti-join (3 titles, want Friday Disco)",
+	"icerink/ir-tk-avg-per-title-2":   "'average tickets sold per session, for each session title' groups by session, not by title (131 rows, want 3)",
+	"icerink/ir-cp-most-entries":      "'competition with the most competitors' counts competitions rows with no join to results (every count 1) and drops comp_date",
+	"icerink/ir-cp-most-entries-2":    "'competition with the largest number of results' finds the 2024 Spring Trophy but shows id, not comp_date (arguable: the name repeats across years)",
+	"icerink/ir-rs-winners":           "'who won each competition' lists the competitions rows, with no skater and no placement = 1",
+	"icerink/ir-rs-ava-best":          "'Ava Kowalski's best placement' takes MAX(placement) (8), the worst; best is MIN (4)",
+	"icerink/ir-rs-per-level":         "'how many competition results for each level' counts DISTINCT competitions, not result rows",
+	"icerink/ir-rs-best-avg-place":    "'best average placement' orders AVG(placement) DESC (the worst) and shows one concatenated name",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
