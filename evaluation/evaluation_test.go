@@ -87,6 +87,7 @@ var floors = map[string]floor{
 	fixtures.Brewhouse:    {untouched: 0.31}, // 100/312 (branch fresh44, written without reading the planner, half analyst-style questions; first asked at main 33610f5: 3 wrong, none the gold's fault, one arguable)
 	fixtures.RadioStation: {untouched: 0.45}, // 159/346 (branch fresh45, written without reading the planner, an application database with status enums and soft deletes; first asked at main 98d24a3: 5 wrong + 1 must-decline answered, none the gold's fault)
 	fixtures.Conference:   {untouched: 0.39}, // 139/347 (branch fresh46, written without reading the planner, half comparison and nested questions; first asked at main 98d24a3: 2 wrong, none the gold's fault)
+	fixtures.IceRink:      {untouched: 0.35}, // 114/324 (branch fresh47, written without reading the planner, repeated judge-score columns; first asked at main 98d24a3: 12 wrong, none the gold's fault, two arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -209,6 +210,19 @@ var knownWrong = map[string]string{
 	// conference (branch fresh46), first asked at main 98d24a3: 139/347 right, 206 declined, 2 wrong, none the gold's fault.
 	"conference/cf-room-cap-between": "'show the rooms with a capacity between 100 and 200, with their capacity' returns the capacity column alone, without the room names",
 	"conference/cf-att-all-in-count": "'how many attendees checked in to every talk they registered for' counts checked-in attendees per talk (37 rows), not the attendees whose registrations are all checked in",
+	// icerink (branch fresh47), first asked at main 98d24a3: 114/324 right, 198 declined, 12 wrong, none the gold's fault, two arguable.
+	"icerink/ir-level-few":            "'which levels have fewer than 6 skaters' keeps Junior and Senior, which have none (NOT IN … HAVING COUNT(*) >= 6; arguable: zero is fewer than six)",
+	"icerink/ir-les-coach-distinct-2": "'distinct skaters taught by each coach' counts skaters whose skaters.coach_id is the coach, not DISTINCT lessons.skater_id per lessons.coach_id",
+	"icerink/ir-les-yuki":             "'skaters who had a lesson taught by Yuki Tanaka' reads skaters.coach_id = Yuki and any lesson at all, not lessons.coach_id (5 rows, want 18)",
+	"icerink/ir-tk-half-full-2":       "'tickets sold over 50% of the capacity' becomes tickets.sold > 50 on single ticket rows and shows only capacity",
+	"icerink/ir-tk-no-senior":         "'session titles with no senior tickets' becomes age_band <> 'senior' on rows, not an anti-join (3 titles, want Friday Disco)",
+	"icerink/ir-tk-avg-per-title-2":   "'average tickets sold per session, for each session title' groups by session, not by title (131 rows, want 3)",
+	"icerink/ir-cp-most-entries":      "'competition with the most competitors' counts competitions rows with no join to results (every count 1) and drops comp_date",
+	"icerink/ir-cp-most-entries-2":    "'competition with the largest number of results' finds the 2024 Spring Trophy but shows id, not comp_date (arguable: the name repeats across years)",
+	"icerink/ir-rs-winners":           "'who won each competition' lists the competitions rows, with no skater and no placement = 1",
+	"icerink/ir-rs-ava-best":          "'Ava Kowalski's best placement' takes MAX(placement) (8), the worst; best is MIN (4)",
+	"icerink/ir-rs-per-level":         "'how many competition results for each level' counts DISTINCT competitions, not result rows",
+	"icerink/ir-rs-best-avg-place":    "'best average placement' orders AVG(placement) DESC (the worst) and shows one concatenated name",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
