@@ -220,9 +220,7 @@ var knownWrong = map[string]string{
 	"icerink/ir-cp-most-entries":      "'competition with the most competitors' counts competitions rows with no join to results (every count 1) and drops comp_date",
 	"icerink/ir-cp-most-entries-2":    "'competition with the largest number of results' finds the 2024 Spring Trophy but shows id, not comp_date (arguable: the name repeats across years)",
 	"icerink/ir-rs-winners":           "'who won each competition' lists the competitions rows, with no skater and no placement = 1",
-	"icerink/ir-rs-ava-best":          "'Ava Kowalski's best placement' takes MAX(placement) (8), the worst; best is MIN (4)",
 	"icerink/ir-rs-per-level":         "'how many competition results for each level' counts DISTINCT competitions, not result rows",
-	"icerink/ir-rs-best-avg-place":    "'best average placement' orders AVG(placement) DESC (the worst) and shows one concatenated name",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

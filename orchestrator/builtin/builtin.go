@@ -177,13 +177,31 @@ func saysRecorded(toks []token) bool {
 }
 
 // rankedTime: the ranking's measure is a time or a cost (lowerIsBetter).
-func rankedTime(q *query) bool {
+func rankedTime(q *query) bool { return rankedBy(q, lowerIsBetter) }
+
+// rankedBy: a column of the ranking's measure (or of a measure asked
+// beside it) is one that is says.
+func rankedBy(q *query, is func(*column) bool) bool {
 	ms := q.measures
 	if q.rank.measure != nil {
 		ms = append(ms, q.rank.measure)
 	}
 	for _, m := range ms {
-		if m.sp != nil && slices.ContainsFunc(m.sp.ms, func(mn *meaning) bool { return mn.c != nil && lowerIsBetter(mn.c) }) {
+		if m.sp != nil && slices.ContainsFunc(m.sp.ms, func(mn *meaning) bool { return mn.c != nil && is(mn.c) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// placeLike: a finishing place or a rank, where 1 is the best.
+func placeLike(c *column) bool {
+	if !c.numeric && !c.numberAsText() {
+		return false
+	}
+	for _, w := range catalog.IdentifierWords(c.name) {
+		switch w {
+		case "place", "placed", "placing", "placement", "position", "rank", "ranking", "seed", "seeding", "standing":
 			return true
 		}
 	}
@@ -215,6 +233,10 @@ var moneyVerbs = setOf("earned", "earn", "earns", "earning", "spent", "spend", "
 func rankChecks(q *query, toks []token) error {
 	if q.rank == nil {
 		return nil
+	}
+	if (q.rank.sp.text == "best" || q.rank.sp.text == "worst") && !q.rank.bestLow && rankedBy(q, placeLike) {
+		// "the rower with the best mean finishing seed": the lowest
+		q.rank.dir, q.rank.bestLow = -q.rank.dir, true
 	}
 	if (q.rank.sp.text == "best" || q.rank.sp.text == "worst") && rankedTime(q) {
 		return decline("%q of a time or a cost: a longer time or a higher cost is worse, and I won't guess which way you mean", q.rank.sp.text).

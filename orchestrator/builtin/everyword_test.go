@@ -1168,3 +1168,20 @@ func TestRefNames(t *testing.T) {
 		{"Show each rower's full name and home mast.", `SELECT r.full_name, m.mast_name FROM rower r JOIN mast m ON m.mast_code = r.home_mast`, false},
 	})
 }
+
+// TestBestPlaces: the best of a finishing place or a rank is its lowest
+// number.
+func TestBestPlaces(t *testing.T) {
+	path := sqliteDB(t, "heats",
+		`CREATE TABLE rower (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE heat_result (id INTEGER PRIMARY KEY, rower_id INTEGER NOT NULL REFERENCES rower(id), placement INTEGER NOT NULL, raced_on TEXT NOT NULL)`,
+		`INSERT INTO rower VALUES (1,'Ann Lee'),(2,'Bo Ruiz'),(3,'Cy Holt')`,
+		`INSERT INTO heat_result VALUES (1,1,3,'2025-05-01'),(2,1,1,'2025-05-08'),(3,2,2,'2025-05-01'),(4,2,2,'2025-05-08'),(5,3,4,'2025-05-01'),(6,3,5,'2025-05-08')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"What is Ann Lee's best placement?", `SELECT 1`, false},
+		{"Which rower has the best average placement?", `SELECT 'Ann Lee'`, false},
+		{"Which rower has the worst average placement?", `SELECT 'Cy Holt'`, false},
+	})
+}

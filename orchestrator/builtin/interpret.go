@@ -101,6 +101,8 @@ type cmpReq struct {
 
 // rankReq orders and cuts the answer.
 type rankReq struct {
+	// bestLow: "best" of a place or a rank, turned to the lowest number
+	bestLow bool
 	sp      *span
 	dir     int
 	n       int
@@ -622,6 +624,10 @@ func (q *query) readRank(sp *span) error {
 		next.used = true
 	default:
 		r.target = prev
+	}
+	if (sp.text == "best" || sp.text == "worst") && r.measure != nil && r.measure.sp != nil &&
+		slices.ContainsFunc(r.measure.sp.ms, func(m *meaning) bool { return m.c != nil && placeLike(m.c) }) {
+		r.dir, r.bestLow = -r.dir, true // "the best seed": the lowest number
 	}
 	if r.target == nil {
 		if r.measure != nil && !r.hasN && hint == kwNone {

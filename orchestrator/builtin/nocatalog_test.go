@@ -283,7 +283,6 @@ var noCatalogWrong = map[string]string{
 	"ir-rs-winners":           "'who won each competition' lists the competitions rows, no skater, no placement = 1 (in knownWrong too)",
 	"ir-rs-per-level":         "'competition results for each level' counts DISTINCT competitions, not results (in knownWrong too)",
 	"ir-rs-avg-j1-comp":       "'average judge 1 score at each competition' shows competitions.id, not comp_date (arguable; right with the catalog)",
-	"ir-rs-best-avg-place":    "'best average placement' orders AVG(placement) DESC, the worst (in knownWrong too)",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
