@@ -697,6 +697,9 @@ func (r *creader) readLike() error {
 		}
 		switch {
 		case c.is(cwLike) && c.kind == ckWord:
+			if nx := r.at(i + 1); c.text == "like" && (nx == nil || !nx.quoted && !nx.capitalised()) {
+				continue // "the crates riggers like best": a verb, not a pattern
+			}
 			v, end := r.nameAfter(i + 1)
 			if v == "" {
 				if c.text == "contain" || c.text == "contains" || c.text == "containing" || c.text == "like" {

@@ -1185,3 +1185,22 @@ func TestBestPlaces(t *testing.T) {
 		{"Which rower has the worst average placement?", `SELECT 'Cy Holt'`, false},
 	})
 }
+
+// TestLikeVerbAndUnitNames: "like" before a plain lowercase word is a verb,
+// not a text pattern; a unit-suffixed column named after its table
+// (knot_secs in knot) does not take the table's noun.
+func TestLikeVerbAndUnitNames(t *testing.T) {
+	path := sqliteDB(t, "knots",
+		`CREATE TABLE rigger (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE knot (id INTEGER PRIMARY KEY, rigger_id INTEGER NOT NULL REFERENCES rigger(id), knot_secs INTEGER NOT NULL, fans INTEGER NOT NULL)`,
+		`INSERT INTO rigger VALUES (1,'Ann Lee'),(2,'Bo Ruiz'),(3,'Cy Holt')`,
+		`INSERT INTO knot VALUES (1,1,12,3),(2,1,40,9),(3,1,8,1),(4,2,15,4),(5,3,2,0),(6,3,5,2),(7,3,7,7)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which riggers have three or more knots?", `SELECT name FROM rigger WHERE id IN (1, 3)`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Which knots do fans like best?", // not fans LIKE '%best%'
+	})
+}

@@ -625,7 +625,10 @@ func (m *model) addColumnWords() {
 			if len(ws) > 1 && (unitWords[ws[len(ws)-1]] || c.fk != nil && ws[len(ws)-1] == "id") {
 				// "hops" for hops_kg, "head brewer" for HeadBrewerId
 				short := strings.Join(ws[:len(ws)-1], " ")
-				m.lex.addColumn(short, c, idStrength)
+				if catalog.Singular(short) != tw {
+					// not "crates" for crate_kg in crates: those are the rows
+					m.lex.addColumn(short, c, idStrength)
+				}
 				if !strings.HasPrefix(short, tw) {
 					m.lex.addColumn(tw+" "+short, c, strengthWord)
 				}
