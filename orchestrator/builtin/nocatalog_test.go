@@ -297,6 +297,12 @@ var noCatalogWrong = map[string]string{
 	"ds-les-observed-2":            "'count the observed lessons' counts DISTINCT observerId, not lessons with an observer (in knownWrong too)",
 	"ds-ctr-town-passes":           "'passes each town's centres recorded' counts DISTINCT centres, not passes (in knownWrong too)",
 	"ds-tst-passed-learners-count": "'how many learners have passed their test' drops isPassed = 1: learners with any test, 25 (want 21; right with the catalog)",
+	// cidermill (fresh50, first asked at 9eff0f1): 5 wrong with the schema alone, all five in knownWrong too.
+	"cm-tree-per-root":   "'how many trees are on each rootstock' keeps a NULL rootstock group (arguable; in knownWrong too)",
+	"cm-tree-per-root-2": "'for each rootstock give the number of trees' keeps a NULL rootstock group (arguable; in knownWrong too)",
+	"cm-pr-biggest":      "'on what date was the biggest pressing' counts pressings per id, not MAX(litres) (in knownWrong too)",
+	"cm-pr-op-newer":     "'operator who joined later than the checker' compares operator_id > checker_id, not joined_year (in knownWrong too)",
+	"cm-so-last-2":       "'date of the most recent order' shows pressing_date, not ordered_on (in knownWrong too)",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
@@ -305,7 +311,7 @@ var noCatalogWrong = map[string]string{
 // 89 → 88 on 2026-11-27, when a bridge as close by one of two keys made a
 // join ambiguous; cinema 151 → 149 on 2026-11-27, third session, when two
 // figures' words side by side, "ticket revenue", became a decline).
-var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 88, "orchestra": 82, "permits": 80, "rescue": 53, "hangar": 42, "clinic": 127, "campus": 126, "marina": 136, "apiary": 111, "waterworks": 73, "foodbank": 110, "dig": 100, "skiresort": 109, "climbing": 154, "elections": 141, "theatre": 166, "pharmacy": 158, "busdepot": 131, "recordlabel": 142, "school": 125, "festival": 87, "observatory": 138, "motcentre": 112, "wildlife": 136, "leisure": 147, "vineyard": 103, "recycling": 111, "library": 142, "weather": 103, "cinema": 149, "tutoring": 68, "museum": 98, "wholesale": 0, "makerspace": 82, "kennel": 126, "couriers": 151, "chessclub": 97, "livestock": 118, "podcasts": 95, "trams": 153, "escaperooms": 140, "firebrigade": 77, "bakery": 121, "almanac": 130, "coastferry": 143, "symphony": 82, "plotholders": 73, "cyclehire": 97, "opticians": 25, "brewhouse": 94, "radiostation": 132, "conference": 120, "icerink": 96, "helpdesk": 102, "drivingschool": 115}
+var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 88, "orchestra": 82, "permits": 80, "rescue": 53, "hangar": 42, "clinic": 127, "campus": 126, "marina": 136, "apiary": 111, "waterworks": 73, "foodbank": 110, "dig": 100, "skiresort": 109, "climbing": 154, "elections": 141, "theatre": 166, "pharmacy": 158, "busdepot": 131, "recordlabel": 142, "school": 125, "festival": 87, "observatory": 138, "motcentre": 112, "wildlife": 136, "leisure": 147, "vineyard": 103, "recycling": 111, "library": 142, "weather": 103, "cinema": 149, "tutoring": 68, "museum": 98, "wholesale": 0, "makerspace": 82, "kennel": 126, "couriers": 151, "chessclub": 97, "livestock": 118, "podcasts": 95, "trams": 153, "escaperooms": 140, "firebrigade": 77, "bakery": 121, "almanac": 130, "coastferry": 143, "symphony": 82, "plotholders": 73, "cyclehire": 97, "opticians": 25, "brewhouse": 94, "radiostation": 132, "conference": 120, "icerink": 96, "helpdesk": 102, "drivingschool": 115, "cidermill": 115}
 
 func schemaOnlyRequest(tb testing.TB, path, today string) sqlgen.Request {
 	tb.Helper()
