@@ -109,20 +109,28 @@ func (d *drafter) label(t *tableDraft) {
 
 // codeLabel is the label of a table others refer to that has no name:
 // a unique text column naming each row by a number or a code ("plot
-// number" 'E6', "frame no") or, in a table of codes, by what the code
-// stands for ("description"). A number named after the table comes first.
+// number" 'E6', "frame no", "registration"), by the firm it is (a bare
+// "company") or, in a table of codes, by what the code stands for
+// ("description"). A number named after the table comes first.
 func codeLabel(t *tableDraft) *colDraft {
 	if t.refIn == 0 || t.prof == nil || t.prof.sampled == 0 {
 		return nil
 	}
-	var byNumber, byDescription, named *colDraft
+	var byNumber, byDescription, byFirm, named *colDraft
 	for _, c := range t.cols {
 		p := c.prof
 		if c.tc != typeText || c.ref != "" || slices.Contains(t.pkCols, c.name()) || len(c.toks) == 0 ||
-			p == nil || p.nonNull != t.prof.sampled || p.distinct != p.nonNull {
+			p == nil || p.nonNull != t.prof.sampled || c.out.Kind == catalog.KindDate || c.out.Kind == catalog.KindFlag || c.out.Kind == catalog.KindMeasure {
 			continue
 		}
 		last := c.toks[len(c.toks)-1]
+		if firmWords[last] && len(c.toks) == 1 && !t.factLike() && float64(p.distinct) >= 0.9*float64(p.nonNull) {
+			byFirm = c // a bare "company" of clients: the firm each row is (two may share a name)
+			continue
+		}
+		if p.distinct != p.nonNull {
+			continue
+		}
 		switch {
 		case rowNumberWords[last] && strings.Join(c.toks[:len(c.toks)-1], " ") == t.singular():
 			named = c
@@ -138,6 +146,8 @@ func codeLabel(t *tableDraft) *colDraft {
 	switch {
 	case named != nil:
 		return named
+	case byFirm != nil:
+		return byFirm
 	case byDescription != nil:
 		return byDescription
 	}
@@ -145,7 +155,11 @@ func codeLabel(t *tableDraft) *colDraft {
 }
 
 // rowNumberWords end a column that numbers or codes a table's rows.
-var rowNumberWords = map[string]bool{"number": true, "no": true, "num": true, "nr": true, "code": true, "ref": true, "reference": true}
+var rowNumberWords = map[string]bool{"number": true, "no": true, "num": true, "nr": true, "code": true, "ref": true, "reference": true,
+	"registration": true, "plate": true}
+
+// firmWords name the business a row is.
+var firmWords = map[string]bool{"company": true, "business": true, "organisation": true, "organization": true, "firm": true}
 
 // descriptionWords name what a code stands for.
 var descriptionWords = map[string]bool{"description": true, "desc": true, "descr": true, "meaning": true}

@@ -1204,3 +1204,22 @@ func TestLikeVerbAndUnitNames(t *testing.T) {
 		"Which knots do fans like best?", // not fans LIKE '%best%'
 	})
 }
+
+// TestFirmAndRegistrationLabels: a table of clients with only a bare
+// "company" column is named by it (two may share it), and vehicles by
+// their registration.
+func TestFirmAndRegistrationLabels(t *testing.T) {
+	path := sqliteDB(t, "hauls",
+		`CREATE TABLE client (id INTEGER PRIMARY KEY, company TEXT NOT NULL, town TEXT NOT NULL)`,
+		`CREATE TABLE lorry (id INTEGER PRIMARY KEY, registration TEXT NOT NULL, axles INTEGER NOT NULL)`,
+		`CREATE TABLE haul (id INTEGER PRIMARY KEY, client_id INTEGER NOT NULL REFERENCES client(id), lorry_id INTEGER NOT NULL REFERENCES lorry(id), hauled_on TEXT NOT NULL)`,
+		`INSERT INTO client VALUES (1,'Tideway Ltd','Hull'),(2,'Marsh & Co','Leeds'),(3,'Quayside plc','York'),(4,'Fenby Ltd','Hull'),(5,'Orwell Ltd','Ely'),(6,'Dunmore Ltd','Bath'),(7,'Keel plc','Hull'),(8,'Brigg & Sons','York'),(9,'Saltash Ltd','Ely'),(10,'Tideway Ltd','York')`,
+		`INSERT INTO lorry VALUES (1,'KX21 BVA',3),(2,'LM70 TRE',2),(3,'PO19 ZZA',4)`,
+		`INSERT INTO haul VALUES (1,1,1,'2025-01-02'),(2,1,2,'2025-01-09'),(3,2,1,'2025-02-01'),(4,3,3,'2025-02-11'),(5,1,1,'2025-03-01'),(6,4,2,'2025-03-05')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which client has the most hauls?", `SELECT 'Tideway Ltd'`, false},
+		{"How many hauls has each lorry done?", `SELECT l.registration, COUNT(*) FROM lorry l JOIN haul h ON h.lorry_id = l.id GROUP BY l.id`, false},
+	})
+}
