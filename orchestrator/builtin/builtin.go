@@ -265,6 +265,14 @@ func planChecks(q *query, p *plan, toks []token) error {
 		return decline("the %s: each row's, or the different ones there are?", catalog.Plural(c.phrase())).
 			withHint("say the different %s", catalog.Plural(c.phrase()))
 	}
+	if countsOnePerRow(p) {
+		return decline("each %s is one row: a count of %s rows for each of them is 1", p.root.singular(), p.root.name).
+			withHint("name the figure to rank or compare, e.g. the largest %s by a column", p.root.singular())
+	}
+	if valueCounted(p, toks) {
+		return decline("\"value\" asks for an amount, and I read only a count of rows").
+			withHint("name the amount to add up, e.g. the total price")
+	}
 	if sp := sharedOfOne(q.spans); sp != nil && p.kind == pAggregate {
 		return decline("several rows are called %q, and one figure for all of them would add them together", sp.text).
 			withHint("ask for each of them (\"for each … called %s\"), or name one by its id", sp.text)
@@ -274,6 +282,36 @@ func planChecks(q *query, p *plan, toks []token) error {
 			withHint("ask for the number of rows, or the total %s", c.name)
 	}
 	return nil
+}
+
+// countsOnePerRow: rows counted for each key of the rows themselves
+// (every joined table is reached many-to-one), so every count is 1: "the
+// biggest crate" read as the crate with the most crate rows.
+func countsOnePerRow(p *plan) bool {
+	if p.kind != pAggregate || p.root == nil || p.root.key == nil || !singlePK(p.root) {
+		return false
+	}
+	byKey := slices.ContainsFunc(p.groupBy, func(e expr) bool { return e.kind == eCol && e.col == p.root.key })
+	counts := slices.ContainsFunc(p.sels, func(s selItem) bool { return s.e.kind == eCountAll })
+	return byKey && counts
+}
+
+// valueCounted: the question asks for a value ("the total value of the
+// orders") and the plan only counts rows — the value word was passed over.
+func valueCounted(p *plan, toks []token) bool {
+	said := false
+	for i, t := range toks {
+		if t.w == "value" || t.w == "values" || t.w == "worth" {
+			// not "for each value of the flag": a grouping
+			said = said || i == 0 || !(toks[i-1].w == "each" || toks[i-1].w == "every" || toks[i-1].w == "per" || toks[i-1].w == "distinct" || toks[i-1].w == "different")
+		}
+	}
+	if p.kind != pAggregate || !said {
+		return false
+	}
+	return !slices.ContainsFunc(p.sels, func(s selItem) bool {
+		return s.e.kind != eCountAll && s.e.kind != eCol && s.e.kind != eLabel && s.e.kind != eGrain
+	})
 }
 
 // sharedOfOne is a span naming rows that share a name as if it named one

@@ -1223,3 +1223,22 @@ func TestFirmAndRegistrationLabels(t *testing.T) {
 		{"How many hauls has each lorry done?", `SELECT l.registration, COUNT(*) FROM lorry l JOIN haul h ON h.lorry_id = l.id GROUP BY l.id`, false},
 	})
 }
+
+// TestOneRowCountsAndValues: a count of rows for each of the rows' own
+// keys (every count 1) and a "value" read as a count are declined.
+func TestOneRowCountsAndValues(t *testing.T) {
+	path := sqliteDB(t, "presses",
+		`CREATE TABLE pressing (id INTEGER PRIMARY KEY, pressed_on TEXT NOT NULL, litres INTEGER NOT NULL)`,
+		`CREATE TABLE crate_order (id INTEGER PRIMARY KEY, pressing_id INTEGER NOT NULL REFERENCES pressing(id), crates INTEGER NOT NULL, price_per_crate REAL NOT NULL)`,
+		`INSERT INTO pressing VALUES (1,'2025-09-01',400),(2,'2025-09-08',650),(3,'2025-09-15',300)`,
+		`INSERT INTO crate_order VALUES (1,1,4,12.5),(2,2,2,12.5),(3,2,6,11.0)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many crate orders are there?", `SELECT COUNT(*) FROM crate_order`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Which pressing had the most pressings?",       // not the pressing with the most pressing rows
+		"What is the total value of all crate orders?", // not the number of orders
+	})
+}
