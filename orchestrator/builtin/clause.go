@@ -35,6 +35,9 @@ type cagg struct {
 	// unit: the column aggregated is the one holding this unit ("how
 	// many kilograms")
 	unit string
+	// said: the unit word as typed ("hours"), to scale a column held in
+	// another unit of the same kind (minutes)
+	said string
 }
 
 // citem is one selected thing: a column, an aggregate, or every column.

@@ -1041,6 +1041,43 @@ func aggAlias(e expr) string {
 	return "value"
 }
 
+// unitSizes are units of one kind, by their size in the smallest.
+var unitSizes = map[string]struct {
+	kind string
+	size float64
+}{
+	"seconds": {"time", 1}, "secs": {"time", 1}, "sec": {"time", 1},
+	"minutes": {"time", 60}, "mins": {"time", 60}, "min": {"time", 60},
+	"hours": {"time", 3600}, "hrs": {"time", 3600},
+	"grams": {"weight", 1}, "g": {"weight", 1}, "kilograms": {"weight", 1000}, "kilos": {"weight", 1000}, "kg": {"weight", 1000},
+	"tonnes": {"weight", 1e6},
+}
+
+// unitOfColumn is the unit a column's name ends in ("minutes" of
+// lesson_minutes, "secs" of lap_secs), or "".
+func unitOfColumn(c *column) string {
+	ws := catalog.IdentifierWords(c.name)
+	if len(ws) == 0 {
+		return ""
+	}
+	if _, ok := unitSizes[ws[len(ws)-1]]; ok {
+		return ws[len(ws)-1]
+	}
+	return ""
+}
+
+// unitScale is what a column's values are divided by to be in the unit
+// the question says (60 for hours of a minutes column); ok false when
+// either unit is unknown or they are of different kinds.
+func unitScale(said string, c *column) (float64, bool) {
+	to, ok := unitSizes[said]
+	from, ok2 := unitSizes[unitOfColumn(c)]
+	if !ok || !ok2 || to.kind != from.kind {
+		return 0, false
+	}
+	return to.size / from.size, true
+}
+
 // aggExpr is an aggregate over the root's rows.
 func (b *clauseBinder) aggExpr(a *cagg) (expr, error) {
 	if a.unit != "" {
@@ -1048,7 +1085,13 @@ func (b *clauseBinder) aggExpr(a *cagg) (expr, error) {
 		if err != nil {
 			return expr{}, err
 		}
-		return expr{kind: eAgg, fn: a.fn, col: c}, nil
+		e := expr{kind: eAgg, fn: a.fn, col: c}
+		if f, ok := unitScale(a.said, c); ok && f != 1 {
+			// "how many hours" of a minutes column: divided by 60
+			e.div = f
+			b.assume = append(b.assume, fmt.Sprintf("%s holds %s: divided by %g for %s", c.ref(), unitOfColumn(c), f, a.said))
+		}
+		return e, nil
 	}
 	if a.arg == nil {
 		return expr{kind: eCountAll}, nil

@@ -934,7 +934,7 @@ func (r *creader) countTarget(i int) cterm {
 			// "how many kilograms were picked": the total of the weight
 			r.use(r.at(i), "SUM")
 			r.use(u, "the %s column", unit)
-			return cterm{agg: &cagg{fn: "SUM", unit: unit}, end: j + 1}
+			return cterm{agg: &cagg{fn: "SUM", unit: unit, said: u.text}, end: j + 1}
 		}
 	}
 	var lastValue *chunk

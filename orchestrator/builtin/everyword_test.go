@@ -1242,3 +1242,19 @@ func TestOneRowCountsAndValues(t *testing.T) {
 		"What is the total value of all crate orders?", // not the number of orders
 	})
 }
+
+// TestSaidUnits: "how many hours" of a column held in minutes is the sum
+// divided by 60; the unit the column holds needs no scaling.
+func TestSaidUnits(t *testing.T) {
+	path := sqliteDB(t, "drills",
+		`CREATE TABLE rigger (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE drill (id INTEGER PRIMARY KEY, rigger_id INTEGER NOT NULL REFERENCES rigger(id), drilled_on TEXT NOT NULL, minutes INTEGER NOT NULL)`,
+		`INSERT INTO rigger VALUES (1,'Ann Lee'),(2,'Bo Ruiz')`,
+		`INSERT INTO drill VALUES (1,1,'2025-01-02',90),(2,1,'2025-01-09',30),(3,2,'2025-02-01',45)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many hours of drills has each rigger had?", `SELECT r.name, SUM(d.minutes) / 60.0 FROM rigger r JOIN drill d ON d.rigger_id = r.id GROUP BY r.id`, false},
+		{"How many minutes of drills has each rigger had?", `SELECT r.name, SUM(d.minutes) FROM rigger r JOIN drill d ON d.rigger_id = r.id GROUP BY r.id`, false},
+	})
+}

@@ -288,7 +288,6 @@ var noCatalogWrong = map[string]string{
 	"hd-cust-breaches":  "'SLA breaches per customer' shows customer.id, not company (in knownWrong too)",
 	"hd-br-customer-25": "'customers with at least 25 SLA breaches' shows customer.id, not company (in knownWrong too)",
 	// drivingschool (fresh49, first asked at 9eff0f1): 7 wrong with the schema alone, six in knownWrong too.
-	"ds-lrn-hours":                 "'hours of lessons each learner had' sums minutes, no division by 60 (in knownWrong too)",
 	"ds-lrn-no-motorway":           "'learners who never had a motorway lesson' becomes any non-motorway lesson, not an anti-join (in knownWrong too)",
 	"ds-car-busiest":               "'car used for the most lessons' shows cars.id, not the registration (in knownWrong too)",
 	"ds-car-over-hundred":          "'cars used for at least a hundred lessons' shows cars.id, not the registration (in knownWrong too)",

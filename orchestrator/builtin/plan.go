@@ -37,6 +37,9 @@ type expr struct {
 	cols     []*column // eLabel
 	cast     bool      // eCol: a number stored as text, compared as a number
 	conds    []*cond   // ePercent: the rows counted
+	// div scales the value to the unit the question says (SUM of
+	// minutes / 60 for "how many hours"); 0 is none
+	div float64
 }
 
 // selItem is one selected expression and its output name.

@@ -272,6 +272,11 @@ func (r *renderer) quote(s string) string {
 }
 
 func (r *renderer) expr(e expr) string {
+	if e.div != 0 {
+		inner := e
+		inner.div = 0
+		return "(" + r.expr(inner) + " / " + strconv.FormatFloat(e.div, 'f', 1, 64) + ")"
+	}
 	switch e.kind {
 	case eCol:
 		if e.cast {
