@@ -12,9 +12,14 @@ import (
 // Details]", `"order details"`, "`x`"). Digits form their own words
 // ("address2" → address, 2). A schema prefix ("sales.orders") is dropped,
 // and so is a legacy type prefix in lower camelCase ("strLabel" → label,
-// "intLaneID" → lane, id, "tblKiosk" → kiosk; also "tbl_kiosk").
+// "intLaneID" → lane, id, "tblKiosk" → kiosk; also "tbl_kiosk") or a type
+// suffix ("name_txt" → name, "open_flg" → open).
 func IdentifierWords(ident string) []string {
 	words := identifierWords(ident)
+	if n := len(words); n > 1 && typeSuffixes[words[n-1]] {
+		// "name_txt", "automated_flg": the type, not a word of the name
+		words = words[:n-1]
+	}
 	if len(words) < 2 || !typePrefixes[words[0]] {
 		return words
 	}
@@ -36,6 +41,9 @@ var typePrefixes = map[string]bool{
 	"flt": true, "dbl": true, "dec": true, "cur": true, "mny": true, "txt": true, "sng": true, "byt": true,
 	"chr": true, "tbl": true, "vw": true,
 }
+
+// typeSuffixes end a column's name with the type of its values.
+var typeSuffixes = map[string]bool{"txt": true, "flg": true}
 
 func identifierWords(ident string) []string {
 	if i := strings.LastIndexByte(ident, '.'); i >= 0 && !strings.ContainsAny(ident, `["`+"`") {

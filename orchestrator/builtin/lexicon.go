@@ -543,6 +543,18 @@ func eventDateNames(c *column, ws []string) []string {
 // spelledOut are the identifier's words with each abbreviation in full
 // (every combination of one reading per word), without the identifier
 // itself; "no" is a number only as the last of several words.
+// columnSpelledOut is spelledOut for a column's words: a number is never a
+// name ("range_nm" holds nautical miles, not a range name).
+func columnSpelledOut(c *column, ws []string) []string {
+	out := spelledOut(ws)
+	if !c.numeric {
+		return out
+	}
+	return slices.DeleteFunc(out, func(p string) bool {
+		return strings.Contains(" "+p+" ", " name ") || strings.Contains(" "+p+" ", " label ")
+	})
+}
+
 func spelledOut(ws []string) []string {
 	outs := [][]string{nil}
 	changed := false
@@ -600,7 +612,7 @@ func (m *model) addColumnWords() {
 				// "accept date" for AcceptedOn, "inspection date" for inspected_at
 				m.lex.addColumn(p, c, idStrength)
 			}
-			for _, p := range spelledOut(ws) {
+			for _, p := range columnSpelledOut(c, ws) {
 				// "cask quantity" for CaskQty, "serial number" for SerialNo
 				m.lex.addColumn(p, c, idStrength)
 				if !strings.HasPrefix(p, tw) {
@@ -615,7 +627,7 @@ func (m *model) addColumnWords() {
 					m.lex.addColumn(head, c, strengthHead)
 				}
 			}
-			for _, p := range append([]string{ident}, spelledOut(ws)...) {
+			for _, p := range append([]string{ident}, columnSpelledOut(c, ws)...) {
 				// "surname" for a last_name column, "given name" for a given_nm one
 				for _, x := range samePart[p] {
 					m.lex.addColumn(x, c, idStrength)
