@@ -91,6 +91,7 @@ var floors = map[string]floor{
 	fixtures.Helpdesk:      {untouched: 0.38}, // 128/328 (branch fresh48, written without reading the planner, every enum an integer id into a lookup table; first asked at main 9eff0f1: 11 wrong, none the gold's fault, two arguable)
 	fixtures.DrivingSchool: {untouched: 0.43}, // 130/299 (branch fresh49, written without reading the planner, camelCase plurals with is/has booleans, numbers as words; first asked at main 9eff0f1: 6 wrong, none the gold's fault once two golds were fixed)
 	fixtures.CiderMill:     {untouched: 0.35}, // 118/334 (branch fresh50, written without reading the planner, composite natural keys; first asked at main 9eff0f1: 8 wrong, none the gold's fault, two arguable)
+	fixtures.Lighthouses:   {untouched: 0.25}, // 79/307 (branch fresh51, written without reading the planner, type-suffixed columns; first asked at main fc3af74: 36 wrong, none the gold's fault, two arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -238,6 +239,43 @@ var knownWrong = map[string]string{
 	"cidermill/cm-tree-per-root-2":   "'for each rootstock give the number of trees' keeps a NULL rootstock group (arguable, as cm-tree-per-root)",
 	"cidermill/cm-pr-op-newer":       "'pressings whose operator joined later than the checker' compares operator_id > checker_id, not the two pickers' joined_year",
 	"cidermill/cm-so-last-2":         "'date of the most recent order' shows pressing_date of the latest order, not ordered_on",
+	// lighthouses (branch fresh51), first asked at main fc3af74: 79/307 right, 192 declined, 36 wrong, none the gold's fault, two arguable.
+	"lighthouses/lh-reg-per":             "'how many lighthouses are in each region' groups by region and shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-reg-per-2":           "'number of lighthouses per region' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-reg-most":            "'which region has the most lighthouses' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-reg-most-2":          "'what region holds the largest number of lighthouses' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-reg-avg-height-2":    "'average lighthouse height per region' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-reg-automated":       "'how many automated lighthouses does each region have' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-reg-two-plus":        "'regions with at least four lighthouses' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-reg-two-plus-2":      "'regions with four or more lighthouses' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-lh-names":            "'list all lighthouse names' shows range_nm (the _nm suffix, nautical miles, read as name), not name_txt",
+	"lighthouses/lh-lh-names-2":          "'give the names of the lighthouses' shows range_nm (nautical miles read as name), not name_txt",
+	"lighthouses/lh-kp-per-lh":           "'how many keepers does each lighthouse have' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-kp-per-lh-2":         "'count keepers per lighthouse' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-kp-lh-one":           "'lighthouses with exactly one keeper' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-kp-lh-two":           "'lighthouses with two or more keepers' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-kp-region":           "'how many keepers work in each region' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-kp-region-2":         "'number of keepers by region' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-wt-per-keeper":       "'how many watches has each keeper kept' shows keeper_id, not first_name_txt/last_name_txt (the type-suffixed name columns are not taken as the label)",
+	"lighthouses/lh-wt-per-keeper-2":     "'number of watches per keeper' shows keeper_id, not first_name_txt/last_name_txt (the type-suffixed name columns are not taken as the label)",
+	"lighthouses/lh-wt-hours-per-keeper": "'total watch hours for each keeper' shows keeper_id, not first_name_txt/last_name_txt (the type-suffixed name columns are not taken as the label)",
+	"lighthouses/lh-wt-per-lh-2":         "'watch count per lighthouse' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-wt-keeper-avg":       "'average watch length for each keeper' shows keeper_id, not first_name_txt/last_name_txt (the type-suffixed name columns are not taken as the label)",
+	"lighthouses/lh-wt-lh-keepers":       "'how many different keepers have kept watch at each lighthouse' counts keepers posted there who kept any watch (keeper.lighthouse_id), not DISTINCT keepers of the watches at it",
+	"lighthouses/lh-mj-per-lh":           "'how many maintenance jobs has each lighthouse had' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-mj-per-lh-2":         "'count jobs per lighthouse' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-mj-lh-many":          "'lighthouses with at least five maintenance jobs' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-mj-both-names":       "'the contractor's name and the inspector's name' shows the two ids and lighthouse.range_nm twice, not the two keepers' names",
+	"lighthouses/lh-mj-contractor-cost":  "'total cost of the jobs done by each contractor' shows contractor_id, not the keeper's names",
+	"lighthouses/lh-mj-insp-older":       "'an inspector older than the contractor' compares inspector_id > contractor_id, not the two keepers' born_yr",
+	"lighthouses/lh-vd-per-lh":           "'how many visitors has each lighthouse had' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-vd-per-lh-2":         "'total visitors per lighthouse' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-vd-takings-per-lh":   "'what are the takings of each lighthouse' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-vd-top-lh":           "'which lighthouse gets the most visitors' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-vd-region":           "'how many visitors did each region get' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
+	"lighthouses/lh-ss-tankers":          "'how many tankers have been sighted' counts sighting rows, not SUM(ship_cnt) (arguable: a sighting records ship_cnt ships)",
+	"lighthouses/lh-ss-wi-tankers":       "'how many yachts were sighted from the Western Isles' counts sighting rows, not SUM(ship_cnt) (arguable, as lh-ss-tankers)",
+	"lighthouses/lh-ss-busy-lh":          "'lighthouses that logged more than 28 sightings' shows the id, not name_txt (the type-suffixed name column is not taken as the label)",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
