@@ -13,11 +13,11 @@ import (
 // ("address2" → address, 2). A schema prefix ("sales.orders") is dropped,
 // and so is a legacy type prefix in lower camelCase ("strLabel" → label,
 // "intLaneID" → lane, id, "tblKiosk" → kiosk; also "tbl_kiosk") or a type
-// suffix ("name_txt" → name, "open_flg" → open).
+// suffix ("mast_txt" → mast, "hoisted_flg" → hoisted).
 func IdentifierWords(ident string) []string {
 	words := identifierWords(ident)
 	if n := len(words); n > 1 && typeSuffixes[words[n-1]] {
-		// "name_txt", "automated_flg": the type, not a word of the name
+		// "mast_txt", "hoisted_flg": the type, not a word of the name
 		words = words[:n-1]
 	}
 	if len(words) < 2 || !typePrefixes[words[0]] {

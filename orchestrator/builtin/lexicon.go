@@ -544,7 +544,7 @@ func eventDateNames(c *column, ws []string) []string {
 // (every combination of one reading per word), without the identifier
 // itself; "no" is a number only as the last of several words.
 // columnSpelledOut is spelledOut for a column's words: a number is never a
-// name ("range_nm" holds nautical miles, not a range name).
+// name ("reach_nm" holds nautical miles, not a reach name).
 func columnSpelledOut(c *column, ws []string) []string {
 	out := spelledOut(ws)
 	if !c.numeric {
