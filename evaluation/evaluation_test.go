@@ -91,6 +91,7 @@ var floors = map[string]floor{
 	fixtures.Helpdesk:      {untouched: 0.38}, // 128/328 (branch fresh48, written without reading the planner, every enum an integer id into a lookup table; first asked at main 9eff0f1: 11 wrong, none the gold's fault, two arguable)
 	fixtures.DrivingSchool: {untouched: 0.43}, // 130/299 (branch fresh49, written without reading the planner, camelCase plurals with is/has booleans, numbers as words; first asked at main 9eff0f1: 6 wrong, none the gold's fault once two golds were fixed)
 	fixtures.CiderMill:     {untouched: 0.35}, // 118/334 (branch fresh50, written without reading the planner, composite natural keys; first asked at main 9eff0f1: 8 wrong, none the gold's fault, two arguable)
+	fixtures.Herbarium:     {untouched: 0.47}, // 178/376 (branch fresh53, written without reading the planner, _fk foreign keys and a three-level taxonomy; first asked at main fc3af74: 11 wrong, none the gold's fault, one arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -243,6 +244,18 @@ var knownWrong = map[string]string{
 	"cidermill/cm-so-value":          "'total value of all shop orders' becomes COUNT(*), not SUM(cases * price_per_case)",
 	"cidermill/cm-so-value-shop-2":   "'total order value per shop' counts orders per shop, not SUM(cases * price_per_case)",
 	"cidermill/cm-so-last-2":         "'date of the most recent order' shows pressing_date of the latest order, not ordered_on",
+	// herbarium (branch fresh53), first asked at main fc3af74: 178/376 right, 187 declined, 11 wrong, none the gold's fault, one arguable.
+	"herbarium/hb-fam-specimens-2":     "'count specimens per plant family' groups by family.plant_order (9 orders), not by family (10 families): 'plant' read as plant_order",
+	"herbarium/hb-loan-per-family":     "'how many loans for each plant family' groups by family.plant_order, not by family: 'plant' read as plant_order",
+	"herbarium/hb-sp-specimen-count":   "'how many specimens of each species' labels species by id, not latin_name (species has no name column)",
+	"herbarium/hb-sp-specimen-count-2": "'specimen count for every species' labels species by id, not latin_name",
+	"herbarium/hb-sp-most-specimens":   "'which species has the most specimens' shows species.id, not latin_name",
+	"herbarium/hb-sp-top3-2":           "'top 3 species by number of specimens' shows species.id, not latin_name",
+	"herbarium/hb-sp-over-15":          "'species with more than 15 specimens' shows species.id, not latin_name",
+	"herbarium/hb-sp-over-15-2":        "'species with over fifteen specimens' shows species.id, not latin_name",
+	"herbarium/hb-col-born-80s":        "'show collectors born in the 1980s with their birth year' shows only birth_year, not the collectors' names",
+	"herbarium/hb-col-second-2":        "'the collector with the second highest number of specimens' keeps one of the two collectors tied at 44 (LIMIT 1 OFFSET 1; arguable)",
+	"herbarium/hb-loan-borrowers":      "'which institutions have borrowed specimens' lists the collectors' institution of every specimen, not loan.borrower",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
