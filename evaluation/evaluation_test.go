@@ -93,6 +93,7 @@ var floors = map[string]floor{
 	fixtures.CiderMill:     {untouched: 0.35}, // 118/334 (branch fresh50, written without reading the planner, composite natural keys; first asked at main 9eff0f1: 8 wrong, none the gold's fault, two arguable)
 	fixtures.Lighthouses:   {untouched: 0.25}, // 79/307 (branch fresh51, written without reading the planner, type-suffixed columns; first asked at main fc3af74: 36 wrong, none the gold's fault, two arguable)
 	fixtures.SwimClub:      {untouched: 0.42}, // 145/338 (branch fresh52, written without reading the planner, half the questions typed with the schema's column names; first asked at main fc3af74: 144 right, 17 wrong; 3 golds fixed (DISTINCT names merged the two Jory Trelawny), leaving 16 wrong, none the gold's fault, seven arguable)
+	fixtures.Herbarium:     {untouched: 0.47}, // 178/376 (branch fresh53, written without reading the planner, _fk foreign keys and a three-level taxonomy; first asked at main fc3af74: 11 wrong, none the gold's fault, one arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -294,6 +295,18 @@ var knownWrong = map[string]string{
 	"swimclub/sw-ge-fly-winners":   "'swimmers who have won a butterfly race' drops 'won' (placement = 1): 17 rows, want 6",
 	"swimclub/sw-ge-isolde":        "'Isolde Marchbank's gala entries with the gala, stroke, distance and placement' leaves out the gala's name (adds gala_id IS NOT NULL)",
 	"swimclub/sw-ge-per-season":    "'count gala_entries per galas.season_year' groups by galas.id as well as season_year: 7 rows, want 2",
+	// herbarium (branch fresh53), first asked at main fc3af74: 178/376 right, 187 declined, 11 wrong, none the gold's fault, one arguable.
+	"herbarium/hb-fam-specimens-2":     "'count specimens per plant family' groups by family.plant_order (9 orders), not by family (10 families): 'plant' read as plant_order",
+	"herbarium/hb-loan-per-family":     "'how many loans for each plant family' groups by family.plant_order, not by family: 'plant' read as plant_order",
+	"herbarium/hb-sp-specimen-count":   "'how many specimens of each species' labels species by id, not latin_name (species has no name column)",
+	"herbarium/hb-sp-specimen-count-2": "'specimen count for every species' labels species by id, not latin_name",
+	"herbarium/hb-sp-most-specimens":   "'which species has the most specimens' shows species.id, not latin_name",
+	"herbarium/hb-sp-top3-2":           "'top 3 species by number of specimens' shows species.id, not latin_name",
+	"herbarium/hb-sp-over-15":          "'species with more than 15 specimens' shows species.id, not latin_name",
+	"herbarium/hb-sp-over-15-2":        "'species with over fifteen specimens' shows species.id, not latin_name",
+	"herbarium/hb-col-born-80s":        "'show collectors born in the 1980s with their birth year' shows only birth_year, not the collectors' names",
+	"herbarium/hb-col-second-2":        "'the collector with the second highest number of specimens' keeps one of the two collectors tied at 44 (LIMIT 1 OFFSET 1; arguable)",
+	"herbarium/hb-loan-borrowers":      "'which institutions have borrowed specimens' lists the collectors' institution of every specimen, not loan.borrower",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
