@@ -1258,3 +1258,24 @@ func TestSaidUnits(t *testing.T) {
 		{"How many minutes of drills has each rigger had?", `SELECT r.name, SUM(d.minutes) FROM rigger r JOIN drill d ON d.rigger_id = r.id GROUP BY r.id`, false},
 	})
 }
+
+// TestTypeSuffixes: "name_txt" is a name, "hoisted_flg" a yes/no of the
+// rows, and a number column ending in nm (nautical miles) never a name.
+func TestTypeSuffixes(t *testing.T) {
+	path := sqliteDB(t, "masts",
+		`CREATE TABLE mast (mast_id INTEGER PRIMARY KEY, name_txt TEXT NOT NULL, reach_nm INTEGER NOT NULL, hoisted_flg TEXT NOT NULL)`,
+		`CREATE TABLE hoist (hoist_id INTEGER PRIMARY KEY, mast_id INTEGER NOT NULL REFERENCES mast(mast_id), hoist_dt TEXT NOT NULL)`,
+		`INSERT INTO mast VALUES (1,'Fore',12,'Y'),(2,'Main',20,'N'),(3,'Mizzen',8,'Y')`,
+		`INSERT INTO hoist VALUES (1,1,'2025-01-02'),(2,1,'2025-01-09'),(3,2,'2025-02-01')`,
+		`CREATE TABLE leg (leg_id INTEGER PRIMARY KEY, run_nm INTEGER NOT NULL, sailed_dt TEXT NOT NULL)`,
+		`INSERT INTO leg VALUES (1,40,'2025-03-01'),(2,12,'2025-03-02')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"List the names of the masts.", `SELECT name_txt FROM mast`, false},
+		{"How many hoists has each mast had?", `SELECT m.name_txt, COUNT(*) FROM mast m JOIN hoist h ON h.mast_id = m.mast_id GROUP BY m.mast_id`, false},
+	})
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Give the mast names.", `SELECT name_txt FROM mast`, false},
+	})
+}

@@ -685,7 +685,7 @@ func (m *model) addColumnWords() {
 			if len(ws) > 1 && head != "id" && head != "key" && head != "count" && head != "number" && !stopwords[head] && !isKeyword && !unitWords[head] {
 				// not "count" of a booth count, nor "number" of a phone
 				// number: those words count rows
-				for _, h := range append([]string{head}, abbreviations[head]...) {
+				for _, h := range append([]string{head}, columnSpelledOut(c, []string{head})...) {
 					// "description" for a kiosk_desc column too
 					m.lex.addColumn(h, c, strengthHead)
 					if !strings.HasPrefix(ident, tw) {
