@@ -180,7 +180,7 @@ func saysRecorded(toks []token) bool {
 func rankedTime(q *query) bool { return rankedBy(q, lowerIsBetter) }
 
 // rankedBy: a column of the ranking's measure (or of a measure asked
-// beside it) is one that is says.
+// beside it) satisfies is.
 func rankedBy(q *query, is func(*column) bool) bool {
 	ms := q.measures
 	if q.rank.measure != nil {
@@ -265,23 +265,39 @@ func planChecks(q *query, p *plan, toks []token) error {
 		return decline("the %s: each row's, or the different ones there are?", catalog.Plural(c.phrase())).
 			withHint("say the different %s", catalog.Plural(c.phrase()))
 	}
-	if countsOnePerRow(p) {
-		return decline("each %s is one row: a count of %s rows for each of them is 1", p.root.singular(), p.root.name).
-			withHint("name the figure to rank or compare, e.g. the largest %s by a column", p.root.singular())
+	if err := onePerRowCount(p); err != nil {
+		return err
 	}
 	if valueCounted(p, toks) {
 		return decline("\"value\" asks for an amount, and I read only a count of rows").
 			withHint("name the amount to add up, e.g. the total price")
 	}
 	if sp := sharedOfOne(q.spans); sp != nil && p.kind == pAggregate {
-		return decline("several rows are called %q, and one figure for all of them would add them together", sp.text).
-			withHint("ask for each of them (\"for each … called %s\"), or name one by its id", sp.text)
+		return sharedFigure(sp.text)
 	}
 	if c := countedSelfCount(p, toks); c != nil {
 		return decline("%q could mean the number of %s rows or the total of %s", c.t.name, c.t.name, c.ref()).
 			withHint("ask for the number of rows, or the total %s", c.name)
 	}
 	return nil
+}
+
+// onePerRowCount declines a plan that counts rows for each of their own
+// keys (countsOnePerRow), in either reading; nil otherwise.
+func onePerRowCount(p *plan) error {
+	if !countsOnePerRow(p) {
+		return nil
+	}
+	return decline("each %s is one row: a count of %s rows for each of them is 1", p.root.singular(), p.root.name).
+		withHint("name the figure to rank or compare, e.g. the largest %s by a column", p.root.singular())
+}
+
+// sharedFigure declines one figure for a name several rows share, said
+// as if of one row ("how many goals has Oren Vale scored", two members
+// called Oren Vale), in either reading.
+func sharedFigure(name string) error {
+	return decline("several rows are called %q, and one figure for all of them would add them together", name).
+		withHint("ask for each of them (\"for each … called %s\"), or name one by its id", name)
 }
 
 // countsOnePerRow: rows counted for each key of the rows themselves
@@ -315,7 +331,7 @@ func valueCounted(p *plan, toks []token) bool {
 }
 
 // sharedOfOne is a span naming rows that share a name as if it named one
-// row ("Sam Reid" of two members called that), or nil; the analyst
+// row ("Oren Vale" of two members called that), or nil; the analyst
 // reading's twin of the clause binder's allOfName.
 func sharedOfOne(spans []*span) *span {
 	for i, sp := range spans {

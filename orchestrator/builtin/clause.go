@@ -256,14 +256,11 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 			return decline("%q names %s, and I did not see how it enters the answer", c.text, t.name)
 		}
 	}
-	if countsOnePerRow(p) {
-		return decline("each %s is one row: a count of %s rows for each of them is 1", p.root.singular(), p.root.name)
+	if err := onePerRowCount(p); err != nil {
+		return err
 	}
 	if v := b.sharedOne; v != nil && p.kind == pAggregate {
-		// "how many goals has Sam Reid scored", two members called Sam
-		// Reid: one figure for two people
-		return decline("several rows are called %q, and one figure for all of them would add them together", v.orig).
-			withHint("ask for each of them (\"for each … called %s\"), or name one by its id", v.orig)
+		return sharedFigure(v.orig)
 	}
 	if err := sumOverReferrers(p); err != nil {
 		return err

@@ -47,8 +47,8 @@ type clauseBinder struct {
 	// roles: keys of other tables pointing at the subject, named as a
 	// role its rows must have ("as soloists")
 	roles []*column
-	// sharedOne: a name several rows share, said as if of one row ("Sam
-	// Reid", not "the members called Sam Reid")
+	// sharedOne: a name several rows share, said as if of one row ("Oren
+	// Vale", not "the members called Oren Vale")
 	sharedOne *chunk
 }
 
