@@ -14,6 +14,12 @@ const DefaultTokenBudget = 8000
 // charsPerToken is the estimate behind EstimateTokens.
 const charsPerToken = 4
 
+// fillPercent is how much of the budget, in EstimateTokens units, a
+// selected prompt fills: the estimate runs a few percent low on prompts
+// heavy with entity lists (see EstimateTokens), so the rest is headroom
+// that keeps the real count within the budget.
+const fillPercent = 97
+
 // EstimateTokens estimates how many tokens a prompt of chars bytes costs:
 // one token per 4 bytes, rounded up. Measured against OpenAI's cl100k_base
 // encoding, the prompts of this project (English instructions and compact
@@ -240,7 +246,7 @@ func (l *layout) selectFor(req Request, ex examples) *RenderedServers {
 	out := &RenderedServers{budget: l.budget, tablesTotal: len(l.units)}
 	room := maxRoom
 	if l.budget > 0 {
-		room = l.budget*charsPerToken - overhead(req, ex)
+		room = l.budget*charsPerToken*fillPercent/100 - overhead(req, ex)
 	}
 	fits := l.fixedChars <= room
 	if fits && len(l.resources) == 0 {
