@@ -7,6 +7,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -131,23 +132,50 @@ func copyTable(ctx context.Context, lite *sql.DB, my *sql.Conn, table string) ([
 	if _, err := my.ExecContext(ctx, "CREATE TABLE "+ident(table)+" ("+strings.Join(defs, ", ")+") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4"); err != nil {
 		return nil, err
 	}
-	refs, err := lite.QueryContext(ctx, `SELECT "table", "from", coalesce("to", '') FROM pragma_foreign_key_list(?)`, table)
+	refs, err := lite.QueryContext(ctx, `SELECT id, "table", "from", coalesce("to", '') FROM pragma_foreign_key_list(?) ORDER BY id, seq`, table)
 	if err != nil {
 		return nil, err
 	}
-	var fks []string
+	// one constraint per SQLite foreign key id: a composite key stays one
+	// key of several columns, not several keys of one column each
+	type fkey struct {
+		to            string
+		from, at, raw []string
+	}
+	var keys []*fkey
+	byID := map[int]*fkey{}
 	for refs.Next() {
+		var id int
 		var to, from, toCol string
-		if err := refs.Scan(&to, &from, &toCol); err != nil {
+		if err := refs.Scan(&id, &to, &from, &toCol); err != nil {
 			refs.Close()
 			return nil, err
 		}
-		if toCol == "" {
-			continue
+		k := byID[id]
+		if k == nil {
+			k = &fkey{to: to}
+			byID[id] = k
+			keys = append(keys, k)
 		}
-		fks = append(fks, fmt.Sprintf("ALTER TABLE %s ADD FOREIGN KEY (%s) REFERENCES %s (%s)", ident(table), ident(from), ident(to), ident(toCol)))
+		k.from, k.at, k.raw = append(k.from, ident(from)), append(k.at, ident(toCol)), append(k.raw, toCol)
 	}
 	refs.Close()
+	var fks []string
+	for _, k := range keys {
+		if slices.Contains(k.raw, "") {
+			continue // a key to the other table's primary key, unnamed: not copied
+		}
+		pk, err := strs(ctx, lite, `SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk`, k.to)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Equal(pk, k.raw) {
+			// InnoDB wants the referenced columns indexed: a key to a
+			// unique code, not the primary key, needs an index of its own
+			fks = append(fks, fmt.Sprintf("ALTER TABLE %s ADD UNIQUE INDEX (%s)", ident(k.to), strings.Join(k.at, ", ")))
+		}
+		fks = append(fks, fmt.Sprintf("ALTER TABLE %s ADD FOREIGN KEY (%s) REFERENCES %s (%s)", ident(table), strings.Join(k.from, ", "), ident(k.to), strings.Join(k.at, ", ")))
+	}
 	return fks, copyRows(ctx, lite, my, table, names)
 }
 
@@ -202,8 +230,8 @@ func copyRows(ctx context.Context, lite *sql.DB, my *sql.Conn, table string, nam
 	return tx.Commit()
 }
 
-func strs(ctx context.Context, db *sql.DB, q string) ([]string, error) {
-	rows, err := db.QueryContext(ctx, q)
+func strs(ctx context.Context, db *sql.DB, q string, args ...any) ([]string, error) {
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
