@@ -1041,16 +1041,17 @@ func aggAlias(e expr) string {
 	return "value"
 }
 
-// unitSizes are units of one kind, by their size in the smallest.
+// unitSizes are units of one kind (the unit kinds unitNouns gives the
+// same words), by their size in the smallest.
 var unitSizes = map[string]struct {
 	kind string
 	size float64
 }{
-	"seconds": {"time", 1}, "secs": {"time", 1}, "sec": {"time", 1},
-	"minutes": {"time", 60}, "mins": {"time", 60}, "min": {"time", 60},
-	"hours": {"time", 3600}, "hrs": {"time", 3600},
-	"grams": {"weight", 1}, "g": {"weight", 1}, "kilograms": {"weight", 1000}, "kilos": {"weight", 1000}, "kg": {"weight", 1000},
-	"tonnes": {"weight", 1e6},
+	"seconds": {unitDuration, 1}, "secs": {unitDuration, 1}, "sec": {unitDuration, 1},
+	"minutes": {unitDuration, 60}, "mins": {unitDuration, 60}, "min": {unitDuration, 60},
+	"hours": {unitDuration, 3600}, "hrs": {unitDuration, 3600},
+	"grams": {unitWeight, 1}, "g": {unitWeight, 1}, "kilograms": {unitWeight, 1000}, "kilos": {unitWeight, 1000}, "kg": {unitWeight, 1000},
+	"tonnes": {unitWeight, 1e6},
 }
 
 // unitOfColumn is the unit a column's name ends in ("minutes" of
