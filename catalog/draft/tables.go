@@ -53,6 +53,13 @@ func (t *tableDraft) factLike() bool {
 	return false
 }
 
+// dated: the table has a date column (not a bare year).
+func (t *tableDraft) dated() bool {
+	return slices.ContainsFunc(t.cols, func(c *colDraft) bool {
+		return c.out.Kind == catalog.KindDate && c.out.DateFormat != catalog.DateYear
+	})
+}
+
 // label picks the column(s) that name a row: a column named for the table
 // ("product name", "Title" of an album), a plain name or title, a first and
 // last name pair, a company name, or another unique name column of a table
@@ -225,6 +232,23 @@ func pickLabel(t *tableDraft, cands []*colDraft) []*colDraft {
 				p := c.prof
 				if names.Label(c.toks) && namedAfter(c.toks, t) && p.nonNull > 0 && float64(p.distinct) >= 0.9*float64(p.nonNull) {
 					return []*colDraft{c}
+				}
+			}
+			if !t.dated() {
+				// a thing others refer to, with a measure but no date (a
+				// species with the year it was described): the one name
+				// every row has, each its own, names the rows
+				var only *colDraft
+				for _, c := range cands {
+					if p := c.prof; names.Label(c.toks) && p.nonNull == t.prof.sampled && p.distinct == p.nonNull && p.nonNull > 0 {
+						if only != nil {
+							return nil
+						}
+						only = c
+					}
+				}
+				if only != nil {
+					return []*colDraft{only}
 				}
 			}
 		}

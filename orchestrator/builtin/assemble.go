@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -385,6 +386,9 @@ func groupExprs(g *boundGroup) []expr {
 	var out []expr
 	if g.ent.key != nil {
 		out = append(out, expr{kind: eCol, col: g.ent.key})
+	}
+	if c := codeReferenced(g.ent); c != nil && !slices.Contains(g.ent.label, c) {
+		out = append(out, expr{kind: eCol, col: c}) // as the clause reader shows it
 	}
 	if l, ok := labelExpr(g.ent); ok {
 		out = append(out, l)

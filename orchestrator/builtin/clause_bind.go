@@ -1526,6 +1526,9 @@ func (b *clauseBinder) shownOf(t *table) []*column {
 	if t.key != nil {
 		out = append(out, t.key)
 	}
+	if c := codeReferenced(t); c != nil {
+		out = append(out, c) // the code other rows name it by ('U12'), beside its id
+	}
 	for _, c := range b.labelCols(t) {
 		out = appendUnique(out, c)
 	}
@@ -1538,6 +1541,24 @@ func (b *clauseBinder) shownOf(t *table) []*column {
 		out = appendUnique(out, t.date)
 	}
 	return out
+}
+
+// codeReferenced is a text column of t other than its key that foreign
+// keys of other tables point to (rows refer to an age group by its code,
+// not its id): the name the rows are known by elsewhere; nil when none
+// or several.
+func codeReferenced(t *table) *column {
+	var found *column
+	for _, e := range t.in {
+		if e.ref == t.key || e.ref.numeric || e.from == t {
+			continue
+		}
+		if found != nil && found != e.ref {
+			return nil
+		}
+		found = e.ref
+	}
+	return found
 }
 
 // linkRowsOnly declines a list of a link table's rows (its number keys,

@@ -836,6 +836,9 @@ func (r *creader) readExists() error {
 				return finalDecline("%q after each row could show the %s beside it or keep only the rows that have one", c.text+" the "+t.text, t.text).
 					withHint("say along with its %s, or that have a %s", t.text, t.text)
 			}
+			if before := r.tableBefore(i); outcomeVerbs[c.text] && r.m.recordsOutcome(firstTable(before.tables()), t.tables()) {
+				continue // "rowers who won a heat": a placement, not any entry (declined)
+			}
 			r.use(c, "%s", c.text)
 			r.use(t, "related rows")
 			r.addCond(&ccond{kind: ccExists, rows: t, src: c})
@@ -928,6 +931,14 @@ func (r *creader) adjective(i int) bool {
 // the rows, whatever column its singular also names.
 func pluralNoun(c *chunk) bool {
 	return c.j-c.i == 1 && strings.HasSuffix(c.text, "s") && catalog.Singular(c.text) != c.text && c.isTable()
+}
+
+// firstTable is the first of ts, or nil.
+func firstTable(ts []*table) *table {
+	if len(ts) == 0 {
+		return nil
+	}
+	return ts[0]
 }
 
 // tableBefore is the nearest table chunk before i.

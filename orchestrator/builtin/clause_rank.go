@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -468,6 +469,10 @@ func (r *creader) leftovers(b *clauseBinder) error {
 				// "members sponsored by Ann Lee": Ann Lee is one of the
 				// rows themselves, so the verb relates two of them
 				unused = append(unused, c.text)
+			} else if b != nil && outcomeVerbs[c.text] && b.recordsOutcome() {
+				// "swimmers who won a race" where the entries have a
+				// placement: winning is a value of it, not any entry
+				unused = append(unused, c.text)
 			} else if b != nil {
 				c.role = "the link between the rows"
 			}
@@ -483,6 +488,51 @@ func (r *creader) leftovers(b *clauseBinder) error {
 			withHint("rephrase without it, or name the column it is about")
 	}
 	return nil
+}
+
+// outcomeVerbs say how a contest ended for the rows, not only that they
+// took part in it.
+var outcomeVerbs = setOf("win", "wins", "won", "winning", "lose", "loses", "lost", "losing", "beat", "beats", "beaten")
+
+// outcomeWords name a column that records how a contest ended.
+var outcomeWords = setOf("place", "placement", "placing", "position", "rank", "ranking", "finish", "result",
+	"outcome", "winner", "won", "win", "wins", "score", "points", "medal")
+
+// recordsOutcome: a table the plan reads, or the one between the
+// subject and it, has a column recording how a contest ended, so a verb
+// of winning or losing is a condition on it that a bare link between the
+// rows would drop.
+func (b *clauseBinder) recordsOutcome() bool {
+	ts := slices.Collect(maps.Keys(b.tables))
+	for t := range b.exists {
+		ts = append(ts, t)
+	}
+	return b.m.recordsOutcome(b.subject, ts)
+}
+
+// recordsOutcome: one of ts, or a table bridging subject to one of them
+// (a swimmer's entries at a gala), has a column recording how a contest
+// ended (a placement, a score, a winner).
+func (m *model) recordsOutcome(subject *table, ts []*table) bool {
+	seen := map[*table]bool{}
+	for _, t := range ts {
+		seen[t] = true
+		if subject != nil && t != subject {
+			if br := m.bridge([]*table{subject, t}); br != nil {
+				seen[br] = true
+			}
+		}
+	}
+	for t := range seen {
+		for _, c := range t.cols {
+			for _, w := range catalog.IdentifierWords(c.name) {
+				if outcomeWords[w] {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // dateOrYear: a date, or a number column of years however named.

@@ -1279,3 +1279,52 @@ func TestTypeSuffixes(t *testing.T) {
 		{"Give the mast names.", `SELECT name_txt FROM mast`, false},
 	})
 }
+
+// TestWinsAndDottedNames: "won" where the entries record a placement is
+// declined (not any entry); "heats.venue" typed as in SQL is one column;
+// "the heats held at X with their dates" shows each heat beside its date.
+func TestWinsAndDottedNames(t *testing.T) {
+	path := sqliteDB(t, "regatta",
+		`CREATE TABLE rowers (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE heats (id INTEGER PRIMARY KEY, name TEXT NOT NULL, venue TEXT NOT NULL, heat_date TEXT NOT NULL)`,
+		`CREATE TABLE entries (id INTEGER PRIMARY KEY, rower_id INTEGER NOT NULL REFERENCES rowers(id), heat_id INTEGER NOT NULL REFERENCES heats(id), placement INTEGER)`,
+		`INSERT INTO rowers VALUES (1,'Ann Lee'),(2,'Bo Ruiz'),(3,'Cy Holt'),(4,'Di Wren')`,
+		`INSERT INTO heats VALUES (1,'Harbour Cup','Tall Ship Quay','2025-05-01'),(2,'Estuary Plate','Mill Reach','2025-06-01'),(3,'Tideway Sprint','Tall Ship Quay','2025-07-01')`,
+		`INSERT INTO entries VALUES (1,1,1,1),(2,2,1,2),(3,3,2,1),(4,1,2,2),(5,2,3,3),(6,4,3,1),(7,3,3,2)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"count entries by heats.venue", `SELECT h.venue, COUNT(*) FROM entries e JOIN heats h ON h.id = e.heat_id GROUP BY h.venue`, false},
+		{"List the heats held at Tall Ship Quay with their dates.", `SELECT name, heat_date FROM heats WHERE venue = 'Tall Ship Quay'`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Which rowers have won a heat?", // placement = 1, not any entry
+	})
+}
+
+// TestReferencedCodesAndModifiers: a group of rows other tables refer to
+// by a code shows the code; "<word> <table>" where the word opens one of
+// the table's own column names ("craft guild" beside craft_order) is the
+// table; a referenced table with a measure and no date is named by its
+// one unique name.
+func TestReferencedCodesAndModifiers(t *testing.T) {
+	path := sqliteDB(t, "kites",
+		`CREATE TABLE grade (id INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE, label TEXT NOT NULL)`,
+		`CREATE TABLE guild (id INTEGER PRIMARY KEY, name TEXT NOT NULL, craft_order TEXT NOT NULL)`,
+		`CREATE TABLE maker (id INTEGER PRIMARY KEY, name TEXT NOT NULL, guild_fk INTEGER NOT NULL REFERENCES guild(id), grade_code TEXT NOT NULL REFERENCES grade(code))`,
+		`CREATE TABLE kite (id INTEGER PRIMARY KEY, maker_fk INTEGER NOT NULL REFERENCES maker(id), sail_name TEXT NOT NULL, area_sqm INTEGER NOT NULL)`,
+		`CREATE TABLE flight (id INTEGER PRIMARY KEY, kite_fk INTEGER NOT NULL REFERENCES kite(id), flown_on TEXT NOT NULL)`,
+		`INSERT INTO grade VALUES (1,'G1','Novice'),(2,'G2','Skilled'),(3,'G3','Master')`,
+		`INSERT INTO guild VALUES (1,'Windward','Sailcloth'),(2,'Leeward','Sailcloth'),(3,'Updraft','Paper')`,
+		`INSERT INTO maker VALUES (1,'Ann Lee',1,'G1'),(2,'Bo Ruiz',1,'G2'),(3,'Cy Holt',2,'G2'),(4,'Di Wren',3,'G3')`,
+		`INSERT INTO kite VALUES (1,1,'Red Tern',4),(2,1,'Blue Gull',6),(3,2,'Grey Skua',3),(4,3,'Gold Kestrel',5),(5,4,'White Heron',8)`,
+		`INSERT INTO flight VALUES (1,1,'2025-01-02'),(2,1,'2025-01-09'),(3,2,'2025-02-01'),(4,3,'2025-02-11'),(5,4,'2025-03-01'),(6,5,'2025-03-05'),(7,5,'2025-03-06')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many makers are in each grade?", `SELECT grade_code, COUNT(*) FROM maker GROUP BY grade_code`, false},
+		{"average area_sqm of kites for each grade", `SELECT m.grade_code, AVG(k.area_sqm) FROM kite k JOIN maker m ON m.id = k.maker_fk GROUP BY m.grade_code`, false},
+		{"How many kites does each craft guild have?", `SELECT g.name, COUNT(*) FROM kite k JOIN maker m ON m.id = k.maker_fk JOIN guild g ON g.id = m.guild_fk GROUP BY g.id`, false},
+		{"How many flights has each kite had?", `SELECT k.sail_name, COUNT(*) FROM kite k JOIN flight f ON f.kite_fk = k.id GROUP BY k.id`, false},
+	})
+}

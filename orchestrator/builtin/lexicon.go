@@ -794,6 +794,39 @@ func verbVariants(ws []string) []string {
 	return out
 }
 
+// addModifiedTableWords: the first word of a several-word column names
+// what the table's rows are ("craft" of craft_order in guild: a craft
+// guild), so "<word> <table>" is the table, not that column beside it.
+// Only a word that means nothing else (no table, no whole column) and a
+// phrase not already known.
+func (m *model) addModifiedTableWords() {
+	for _, t := range m.tables {
+		if t.view {
+			continue
+		}
+		for _, c := range t.cols {
+			ws := catalog.IdentifierWords(c.name)
+			if len(ws) < 2 || c.isKey() || c.dateType || c.boolean || c.numeric || c.kind == catalog.KindDate || c.kind == catalog.KindFlag || c.kind == catalog.KindMeasure || strings.HasSuffix(ws[0], "ed") || len(ws[0]) < 3 || partialEdge[ws[0]] || stopwords[ws[0]] || isDigits(ws[0]) {
+				continue
+			}
+			if info, ok := clauseWords[ws[0]]; ok && info.cw != cwLink {
+				continue
+			}
+			if e := m.lex.byKey[strings.Join(phraseStems(ws[0]), " ")]; e != nil && slices.ContainsFunc(e.ms, func(x *meaning) bool {
+				return x.kind != mColumn || x.strength != strengthPartial
+			}) {
+				continue
+			}
+			for _, tw := range []string{t.singular(), catalog.Plural(t.singular())} {
+				p := ws[0] + " " + tw
+				if m.lex.byKey[strings.Join(phraseStems(p), " ")] == nil {
+					m.lex.addTable(p, t)
+				}
+			}
+		}
+	}
+}
+
 // partialEdge words do not start or end a part of an identifier.
 var partialEdge = setOf("to", "of", "by", "per", "in", "at", "on", "is", "has", "for", "from", "the", "a", "and", "or",
 	"with", "id", "key", "no", "num", "nr", "code", "fk", "pk")

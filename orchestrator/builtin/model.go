@@ -246,6 +246,7 @@ func compile(src sources) *model {
 		m.addEntities(sem)
 		m.addVocabulary(sem)
 	}
+	m.addModifiedTableWords()
 	m.lex.finish()
 	m.computePaths()
 	if base, ok := withoutViews(src); ok {

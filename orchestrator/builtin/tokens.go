@@ -110,6 +110,10 @@ func tokenize(text string) []token {
 			t := &out[len(out)-1]
 			t.text, t.w, t.s, t.orig = t.text+".", t.w+".", t.s+".", t.orig+"."
 			i++
+		case r == '.' && i > 0 && isWordRune(rs[i-1]) && i+1 < len(rs) && unicode.IsLetter(rs[i+1]):
+			// "heats.venue": a table's column typed as in SQL,
+			// one name, not the end of a sentence
+			i++
 		default:
 			pause = pause || r == ',' || r == ';' || r == ':'
 			stop = stop || r == '.' || r == '?' || r == '!'
