@@ -94,6 +94,7 @@ var floors = map[string]floor{
 	fixtures.Lighthouses:   {untouched: 0.25}, // 79/307 (branch fresh51, written without reading the planner, type-suffixed columns; first asked at main fc3af74: 36 wrong, none the gold's fault, two arguable)
 	fixtures.SwimClub:      {untouched: 0.42}, // 145/338 (branch fresh52, written without reading the planner, half the questions typed with the schema's column names; first asked at main fc3af74: 144 right, 17 wrong; 3 golds fixed (DISTINCT names merged the two Jory Trelawny), leaving 16 wrong, none the gold's fault, seven arguable)
 	fixtures.Herbarium:     {untouched: 0.47}, // 178/376 (branch fresh53, written without reading the planner, _fk foreign keys and a three-level taxonomy; first asked at main fc3af74: 11 wrong, none the gold's fault, one arguable)
+	fixtures.Sawmill:       {untouched: 0.09}, // 41/414 (branch fresh54, written without reading the planner, ALL-UPPERCASE legacy schema with abbreviated columns, half the questions keyword fragments; first asked at main f835308: 2 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -257,6 +258,9 @@ var knownWrong = map[string]string{
 	// herbarium (branch fresh53), first asked at main fc3af74: 178/376 right, 187 declined, 11 wrong, none the gold's fault, one arguable.
 	"herbarium/hb-col-second-2":   "'the collector with the second highest number of specimens' keeps one of the two collectors tied at 44 (LIMIT 1 OFFSET 1; arguable)",
 	"herbarium/hb-loan-borrowers": "'which institutions have borrowed specimens' lists the collectors' institution of every specimen, not loan.borrower",
+	// sawmill (branch fresh54), first asked at main f835308: 41/414 right, 371 declined, 2 wrong, none the gold's fault.
+	"sawmill/sm-line-qty-per-product": "'quantity sold per product' labels products by PROD_NO, not PROD_DESC (PRODUCT has no name column)",
+	"sawmill/sm-line-top3-qty":        "'top 3 products by quantity sold' shows PROD_NO, not PROD_DESC",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
