@@ -95,6 +95,7 @@ var floors = map[string]floor{
 	fixtures.SwimClub:      {untouched: 0.42}, // 145/338 (branch fresh52, written without reading the planner, half the questions typed with the schema's column names; first asked at main fc3af74: 144 right, 17 wrong; 3 golds fixed (DISTINCT names merged the two Jory Trelawny), leaving 16 wrong, none the gold's fault, seven arguable)
 	fixtures.Herbarium:     {untouched: 0.47}, // 178/376 (branch fresh53, written without reading the planner, _fk foreign keys and a three-level taxonomy; first asked at main fc3af74: 11 wrong, none the gold's fault, one arguable)
 	fixtures.Sawmill:       {untouched: 0.09}, // 41/414 (branch fresh54, written without reading the planner, ALL-UPPERCASE legacy schema with abbreviated columns, half the questions keyword fragments; first asked at main f835308: 2 wrong, none the gold's fault)
+	fixtures.GardenCentre:  {untouched: 0.24}, // 80/323 (branch fresh55, written without reading the planner, star schema with BI-analyst questions; first asked at main f835308: 3 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -261,6 +262,10 @@ var knownWrong = map[string]string{
 	// sawmill (branch fresh54), first asked at main f835308: 41/414 right, 371 declined, 2 wrong, none the gold's fault.
 	"sawmill/sm-line-qty-per-product": "'quantity sold per product' labels products by PROD_NO, not PROD_DESC (PRODUCT has no name column)",
 	"sawmill/sm-line-top3-qty":        "'top 3 products by quantity sold' shows PROD_NO, not PROD_DESC",
+	// gardencentre (branch fresh55), first asked at main f835308: 80/323 right, 240 declined, 3 wrong, none the gold's fault.
+	"gardencentre/gc-prod-power-tools":    "'list the power tools and their prices' shows only list_price, not the products' names",
+	"gardencentre/gc-date-q-of":           "'which quarter is 19 August 2024 in' reads 19 as quarter = 19 and keeps all of August, not the day 2024-08-19",
+	"gardencentre/gc-prod-over-300-units": "'products that have sold more than 300 units' reads units as fact_stock_counts.units_on_hand > 300, not SUM(fact_sales.quantity) > 300",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
