@@ -94,6 +94,7 @@ var floors = map[string]floor{
 	fixtures.Lighthouses:   {untouched: 0.25}, // 79/307 (branch fresh51, written without reading the planner, type-suffixed columns; first asked at main fc3af74: 36 wrong, none the gold's fault, two arguable)
 	fixtures.SwimClub:      {untouched: 0.42}, // 145/338 (branch fresh52, written without reading the planner, half the questions typed with the schema's column names; first asked at main fc3af74: 144 right, 17 wrong; 3 golds fixed (DISTINCT names merged the two Jory Trelawny), leaving 16 wrong, none the gold's fault, seven arguable)
 	fixtures.Herbarium:     {untouched: 0.47}, // 178/376 (branch fresh53, written without reading the planner, _fk foreign keys and a three-level taxonomy; first asked at main fc3af74: 11 wrong, none the gold's fault, one arguable)
+	fixtures.FarmersMarket: {untouched: 0.40}, // 113/275 (branch fresh56, written without reading the planner, history tables and ratio/share questions; first asked at main f835308: 4 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -276,6 +277,11 @@ var knownWrong = map[string]string{
 	"herbarium/hb-col-born-80s":        "'show collectors born in the 1980s with their birth year' shows only birth_year, not the collectors' names",
 	"herbarium/hb-col-second-2":        "'the collector with the second highest number of specimens' keeps one of the two collectors tied at 44 (LIMIT 1 OFFSET 1; arguable)",
 	"herbarium/hb-loan-borrowers":      "'which institutions have borrowed specimens' lists the collectors' institution of every specimen, not loan.borrower",
+	// farmersmarket (branch fresh56), first asked at main f835308: 113/275 right, 158 declined, 4 wrong, none the gold's fault.
+	"farmersmarket/fm-pt-fees":      "'total fee paid by traders of each produce type' groups by trader as well as produce type: 23 rows, want 8",
+	"farmersmarket/fm-bk-per-day":   "'bookings on each market day' labels the day by market_days.id, not market_date",
+	"farmersmarket/fm-bk-per-day-2": "'pitch bookings per market day' labels the day by market_days.id, not market_date",
+	"farmersmarket/fm-bk-full-days": "'market days with at least 15 bookings' shows market_days.id and the count, not market_date",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
