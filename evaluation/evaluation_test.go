@@ -96,6 +96,7 @@ var floors = map[string]floor{
 	fixtures.Herbarium:     {untouched: 0.47}, // 178/376 (branch fresh53, written without reading the planner, _fk foreign keys and a three-level taxonomy; first asked at main fc3af74: 11 wrong, none the gold's fault, one arguable)
 	fixtures.Sawmill:       {untouched: 0.09}, // 41/414 (branch fresh54, written without reading the planner, ALL-UPPERCASE legacy schema with abbreviated columns, half the questions keyword fragments; first asked at main f835308: 2 wrong, none the gold's fault)
 	fixtures.GardenCentre:  {untouched: 0.24}, // 80/323 (branch fresh55, written without reading the planner, star schema with BI-analyst questions; first asked at main f835308: 3 wrong, none the gold's fault)
+	fixtures.FarmersMarket: {untouched: 0.40}, // 113/275 (branch fresh56, written without reading the planner, history tables and ratio/share questions; first asked at main f835308: 4 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -266,6 +267,11 @@ var knownWrong = map[string]string{
 	"gardencentre/gc-prod-power-tools":    "'list the power tools and their prices' shows only list_price, not the products' names",
 	"gardencentre/gc-date-q-of":           "'which quarter is 19 August 2024 in' reads 19 as quarter = 19 and keeps all of August, not the day 2024-08-19",
 	"gardencentre/gc-prod-over-300-units": "'products that have sold more than 300 units' reads units as fact_stock_counts.units_on_hand > 300, not SUM(fact_sales.quantity) > 300",
+	// farmersmarket (branch fresh56), first asked at main f835308: 113/275 right, 158 declined, 4 wrong, none the gold's fault.
+	"farmersmarket/fm-pt-fees":      "'total fee paid by traders of each produce type' groups by trader as well as produce type: 23 rows, want 8",
+	"farmersmarket/fm-bk-per-day":   "'bookings on each market day' labels the day by market_days.id, not market_date",
+	"farmersmarket/fm-bk-per-day-2": "'pitch bookings per market day' labels the day by market_days.id, not market_date",
+	"farmersmarket/fm-bk-full-days": "'market days with at least 15 bookings' shows market_days.id and the count, not market_date",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
