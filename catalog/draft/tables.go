@@ -123,7 +123,7 @@ func codeLabel(t *tableDraft) *colDraft {
 	if t.refIn == 0 || t.prof == nil || t.prof.sampled == 0 {
 		return nil
 	}
-	var byNumber, byDescription, byFirm, named *colDraft
+	var byNumber, byDescription, byFirm, named, namedDesc *colDraft
 	for _, c := range t.cols {
 		p := c.prof
 		if c.tc != typeText || c.ref != "" || slices.Contains(t.pkCols, c.name()) || len(c.toks) == 0 ||
@@ -133,6 +133,10 @@ func codeLabel(t *tableDraft) *colDraft {
 		last := c.toks[len(c.toks)-1]
 		if firmWords[last] && len(c.toks) == 1 && !t.factLike() && float64(p.distinct) >= 0.9*float64(p.nonNull) {
 			byFirm = c // a bare "company" of clients: the firm each row is (two may share a name)
+			continue
+		}
+		if descriptionWords[last] && len(c.toks) == 2 && namedAfter(c.toks, t) && float64(p.distinct) >= 0.9*float64(p.nonNull) {
+			namedDesc = c // "prod_desc" of product: what each row is (two may share one, as names do)
 			continue
 		}
 		if p.distinct != p.nonNull {
@@ -153,6 +157,8 @@ func codeLabel(t *tableDraft) *colDraft {
 	switch {
 	case named != nil:
 		return named
+	case namedDesc != nil:
+		return namedDesc
 	case byFirm != nil:
 		return byFirm
 	case byDescription != nil:

@@ -556,9 +556,18 @@ func (b *binder) bindTime() error {
 		}
 		b.timeCol = col
 	}
+	years := b.q.rng != nil && b.q.rng.start.Year() == b.q.rng.end.AddDate(0, 0, -1).Year()
+	for _, g := range b.groups {
+		years = years || g.grain == "year"
+	}
 	for _, g := range b.groups {
 		if g.grain != "" && g.col == nil {
 			g.col = b.timeCol
+		}
+		if qc := quarterColumn(b.timeCol.t); g.grain == "quarter" && g.col == b.timeCol && qc != nil && years {
+			// a date dimension's own quarter number, within one year or
+			// beside the year: the quarters as the table numbers them
+			g.grain, g.col = "", qc
 		}
 	}
 	if b.q.rng != nil {
@@ -567,6 +576,26 @@ func (b *binder) bindTime() error {
 	}
 	return nil
 }
+
+// quarterColumn is a number column of t holding the quarter of the year
+// ("quarter", "qtr", "quarter_no"), or nil.
+func quarterColumn(t *table) *column {
+	var found *column
+	for _, c := range t.cols {
+		ws := catalog.IdentifierWords(c.name)
+		if !c.numeric || len(ws) == 0 || ws[0] != "quarter" && ws[0] != "qtr" || len(ws) > 2 || len(ws) == 2 && !rowNumberTail[ws[1]] {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = c
+	}
+	return found
+}
+
+// rowNumberTail ends a name that numbers what the rest names.
+var rowNumberTail = setOf("number", "no", "num", "nr")
 
 // nearestDate is the main date of the closest header table the root
 // reaches (an order line is dated by its order), never of a dimension it

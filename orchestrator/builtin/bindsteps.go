@@ -175,6 +175,17 @@ func (b *binder) bindGroups() error {
 		if err != nil {
 			return err
 		}
+		if b.q.acrossAll && bg.ent != nil && bg.ent == b.root {
+			// "total crates across all kiosks" of kiosk rows: the rows added up
+			b.assume = append(b.assume, fmt.Sprintf("'across all %s': one figure over every %s row", g.sp.text, b.root.name))
+			continue
+		}
+		if b.q.acrossAll {
+			// "the sum of fees across all masts" of crates: one total over every
+			// mast, or one per mast?
+			return decline("\"across all %s\": one figure over all of them or one for each, I can't tell which", g.sp.text).
+				withHint("say the total alone, or for each followed by what to group by")
+		}
 		if bg.ent != nil && bg.ent == b.root && b.onlyAverages() {
 			// "average total price per reservation": the average over them
 			b.assume = append(b.assume, fmt.Sprintf("'per %s': the average over all %s rows", g.sp.text, b.root.name))

@@ -1079,8 +1079,11 @@ func (b *clauseBinder) semiJoins(p *plan) error {
 		inner := b.semi[t]
 		delete(b.semi, t)
 		ts := append([]*table{t}, inside[t]...)
+		bridge := b.m.bridge([]*table{b.subject, t})
 		for _, u := range sortedTables(b.semi) {
-			if b.within[u] == t {
+			if b.within[u] == t || u == bridge && !b.negSemi[u] {
+				// "the crate on the fourth line of shipment 17": the line
+				// between them meets its own condition in the same row
 				ts = append(ts, u)
 				inner = append(inner, b.semi[u]...)
 				delete(b.semi, u)

@@ -40,6 +40,7 @@ const (
 	kwDateVerb      // signed up, hired, shipped: which date a time range is on (forms)
 	kwRelation      // report to, managed by: a relation between rows, not answered offline
 	kwStockState    // in stock, out of stock, sold out: a quantity's state without its number
+	kwAcrossAll     // across all, across every: one total over the rows named, not one per row
 )
 
 // kwInfo is one meaning of a keyword phrase.
@@ -182,6 +183,7 @@ var keywords = map[string]kwInfo{
 	"distinct": {kw: kwDistinct}, "different": {kw: kwDistinct}, "unique": {kw: kwDistinct},
 	"and": {kw: kwAnd}, "plus": {kw: kwAnd}, "as well as": {kw: kwAnd}, "or": {kw: kwOr},
 	"last": {kw: kwLast}, "first": {kw: kwFirst},
+	"across all": {kw: kwAcrossAll}, "across every": {kw: kwAcrossAll}, "across all the": {kw: kwAcrossAll},
 	"report to": {kw: kwRelation}, "reports to": {kw: kwRelation}, "reporting to": {kw: kwRelation},
 	"report into": {kw: kwRelation}, "managed by": {kw: kwRelation}, "supervised by": {kw: kwRelation},
 	"works for": {kw: kwRelation}, "work for": {kw: kwRelation}, "working for": {kw: kwRelation},

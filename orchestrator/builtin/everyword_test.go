@@ -1328,3 +1328,54 @@ func TestReferencedCodesAndModifiers(t *testing.T) {
 		{"How many flights has each kite had?", `SELECT k.sail_name, COUNT(*) FROM kite k JOIN flight f ON f.kite_fk = k.id GROUP BY k.id`, false},
 	})
 }
+
+// TestLegacyAbbreviations: "orders" and "order lines" of CRATE_ORD and
+// CRATE_ORD_LINE (ORD spelled out); a crate named by CRATE_DESC (a
+// description named after its table, two may share it); conditions on a
+// line and on its order hold of the same line.
+func TestLegacyAbbreviations(t *testing.T) {
+	path := sqliteDB(t, "crateyard",
+		`CREATE TABLE CRATE (CRATE_NO INTEGER PRIMARY KEY, CRATE_DESC TEXT NOT NULL, LIST_PR REAL NOT NULL, DEPOT_NO INTEGER NOT NULL REFERENCES DEPOT(DEPOT_NO))`,
+		`CREATE TABLE DEPOT (DEPOT_NO INTEGER PRIMARY KEY, DEPOT_NM TEXT NOT NULL)`,
+		`CREATE TABLE CRATE_ORD (ORD_NO INTEGER PRIMARY KEY, CUST_NM TEXT NOT NULL, ORD_DT TEXT NOT NULL)`,
+		`CREATE TABLE CRATE_ORD_LINE (ORD_NO INTEGER NOT NULL REFERENCES CRATE_ORD(ORD_NO), LINE_NO INTEGER NOT NULL, CRATE_NO INTEGER NOT NULL REFERENCES CRATE(CRATE_NO), QTY INTEGER NOT NULL, PRIMARY KEY (ORD_NO, LINE_NO))`,
+		`INSERT INTO DEPOT VALUES (1,'Quay'),(2,'Mill')`,
+		`INSERT INTO CRATE VALUES (1,'Pine crate 40x60',12.5,1),(2,'Oak crate 50x80',30,1),(3,'Pine crate 40x60',14,2),(4,'Ash tray 20x30',6,2),(5,'Birch box 30x30',9,1),(6,'Elm chest 60x90',45,2),(7,'Larch bin 50x50',11,1),(8,'Cedar case 35x35',19,2),(9,'Beech crate 45x45',16,1),(10,'Yew casket 25x40',60,2)`,
+		`INSERT INTO CRATE_ORD VALUES (100,'Ann Lee','2025-01-02'),(101,'Bo Ruiz','2025-02-03'),(102,'Ann Lee','2025-03-04')`,
+		`INSERT INTO CRATE_ORD_LINE VALUES (100,1,1,5),(100,2,2,1),(101,1,2,3),(101,2,1,2),(102,1,4,7),(102,2,5,2)`,
+		`CREATE TABLE CRATE_DELIV (DELIV_NO INTEGER PRIMARY KEY, CRATE_NO INTEGER NOT NULL REFERENCES CRATE(CRATE_NO), DELIV_DT TEXT NOT NULL)`,
+		`INSERT INTO CRATE_DELIV VALUES (1,1,'2025-01-05'),(2,2,'2025-01-06'),(3,1,'2025-02-07')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many orders are there?", `SELECT COUNT(*) FROM CRATE_ORD`, false},
+		{"How many order lines are there?", `SELECT COUNT(*) FROM CRATE_ORD_LINE`, false},
+		{"How many deliveries are there?", `SELECT COUNT(*) FROM CRATE_DELIV`, false},
+		{"Which crate is on line number 2 of order 100?", `SELECT CRATE_DESC FROM CRATE WHERE CRATE_NO = 2`, false},
+		{"quantity sold per crate", `SELECT c.CRATE_DESC, SUM(l.QTY) FROM CRATE_ORD_LINE l JOIN CRATE c ON c.CRATE_NO = l.CRATE_NO GROUP BY c.CRATE_NO`, false},
+	})
+}
+
+// TestStarSchemaSales: "net sales" of net_amount in fact_sales is the sum
+// (by store, kept by HAVING); "by quarter" within one year is the date
+// table's own quarter number; "across all <rows added up>" is one figure,
+// "across all <other rows>" declined.
+func TestStarSchemaSales(t *testing.T) {
+	path := sqliteDB(t, "kiosksales",
+		`CREATE TABLE dim_date (date_key INTEGER PRIMARY KEY, full_date TEXT NOT NULL, year INTEGER NOT NULL, quarter INTEGER NOT NULL)`,
+		`CREATE TABLE dim_kiosk (kiosk_key INTEGER PRIMARY KEY, kiosk_name TEXT NOT NULL, town TEXT NOT NULL)`,
+		`CREATE TABLE fact_sales (sale_key INTEGER PRIMARY KEY, date_key INTEGER NOT NULL REFERENCES dim_date(date_key), kiosk_key INTEGER NOT NULL REFERENCES dim_kiosk(kiosk_key), quantity INTEGER NOT NULL, net_amount REAL NOT NULL)`,
+		`INSERT INTO dim_date VALUES (20250110,'2025-01-10',2025,1),(20250420,'2025-04-20',2025,2),(20250815,'2025-08-15',2025,3),(20241120,'2024-11-20',2024,4)`,
+		`INSERT INTO dim_kiosk VALUES (1,'Pier Kiosk','Hull'),(2,'Quay Kiosk','Ely'),(3,'Mast Kiosk','Hull')`,
+		`INSERT INTO fact_sales VALUES (1,20250110,1,2,10.0),(2,20250420,1,1,30.0),(3,20250815,2,5,50.0),(4,20241120,3,1,7.5),(5,20250110,2,3,12.0),(6,20250420,3,4,40.0)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"What are total net sales?", `SELECT SUM(net_amount) FROM fact_sales`, false},
+		{"Which kiosks have net sales over 45?", `SELECT k.kiosk_name FROM dim_kiosk k JOIN fact_sales f ON f.kiosk_key = k.kiosk_key GROUP BY k.kiosk_key HAVING SUM(f.net_amount) > 45`, false},
+		{"Net sales by quarter in 2025.", `SELECT d.quarter, SUM(f.net_amount) FROM fact_sales f JOIN dim_date d ON d.date_key = f.date_key WHERE d.year = 2025 GROUP BY d.quarter`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Total net sales across all kiosks.", // one total, not one per kiosk
+	})
+}

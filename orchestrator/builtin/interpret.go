@@ -118,6 +118,7 @@ type rankReq struct {
 // query is the interpreted question.
 type query struct {
 	spans      []*span
+	acrossAll  bool // "across all <T>": one figure over every row
 	listVerb   bool
 	which      bool
 	howMuch    bool
@@ -709,6 +710,13 @@ func (q *query) readGroups() error {
 		case sp.text == "per" && q.at(sp.idx-1) != nil && q.at(sp.idx-1).kind == spCmp && q.at(sp.idx+1) != nil && !q.at(sp.idx+1).used && perUnitOf(q.at(sp.idx+1).ms, q.at(sp.idx+1).text):
 			// "more than 100 per night" beside price_per_night: its unit
 			sp.used, q.at(sp.idx+1).used = true, true
+		case sp.is(kwAcrossAll):
+			// "average fee across all kiosks": every row the
+			// figure is over, not a group (bindGroups checks it names them)
+			sp.used, q.acrossAll = true, true
+			if err := q.readGroupTargets(sp); err != nil {
+				return err
+			}
 		case sp.is(kwGroup) && (sp.kind == spKw || !isNoun(sp)):
 			sp.used = true
 			if err := q.readGroupTargets(sp); err != nil {

@@ -357,6 +357,15 @@ func (m *model) addTableWords() {
 		if len(ws) > 1 && !t.view {
 			h := catalog.Singular(ws[len(ws)-1])
 			heads[h] = append(heads[h], t)
+			// "orders" of sales_ord: the head spelled out, once
+			seen := map[string]bool{h: true}
+			for _, p := range spelledOut(ws) {
+				sw := strings.Fields(p)
+				if h := catalog.Singular(sw[len(sw)-1]); !seen[h] {
+					seen[h] = true
+					heads[h] = append(heads[h], t)
+				}
+			}
 		}
 		if n := len(ws); n > 1 && !t.view && participleLike(ws[n-1]) {
 			// "faults" of faults_logged: the noun before the participle
@@ -365,10 +374,18 @@ func (m *model) addTableWords() {
 				heads[h] = append(heads[h], t)
 			}
 		}
-		for k := 1; k < len(ws)-1 && !t.view; k++ {
-			// "repair visits" of kiosk_repair_visits
-			h := strings.Join(append(slices.Clone(ws[k:len(ws)-1]), catalog.Singular(ws[len(ws)-1])), " ")
-			heads[h] = append(heads[h], t)
+		variants := [][]string{ws}
+		for _, p := range spelledOut(ws) {
+			variants = append(variants, strings.Fields(p)) // "order lines" of sales_ord_line
+		}
+		for _, vs := range variants {
+			for k := 1; k < len(vs)-1 && !t.view; k++ {
+				// "repair visits" of kiosk_repair_visits
+				h := strings.Join(append(slices.Clone(vs[k:len(vs)-1]), catalog.Singular(vs[len(vs)-1])), " ")
+				if !slices.Contains(heads[h], t) {
+					heads[h] = append(heads[h], t)
+				}
+			}
 		}
 	}
 	m.addUnprefixedWords()
@@ -518,7 +535,11 @@ var abbreviations = map[string][]string{
 	"lat": {"latitude"}, "lng": {"longitude"}, "lon": {"longitude"}, "pos": {"position"},
 	"acct": {"account"}, "elev": {"elevation"}, "freq": {"frequency"}, "bal": {"balance"},
 	"perf": {"performance"}, "ord": {"order"}, "appt": {"appointment"}, "txn": {"transaction"}, "veh": {"vehicle"},
-	"svc": {"service"}, "org": {"organisation", "organization"},
+	"svc": {"service"}, "org": {"organisation", "organization"}, "deliv": {"delivery"}, "dlv": {"delivery"},
+	"vol": {"volume"}, "cls": {"class"}, "dens": {"density"}, "cert": {"certified", "certificate"}, "pr": {"price"},
+	"typ": {"type"}, "len": {"length"}, "ttl": {"title"}, "apprv": {"approved", "approver"}, "supp": {"supplier"},
+	"suppl": {"supplier"}, "inv": {"invoice"}, "pmt": {"payment"}, "pymt": {"payment"}, "ship": {"shipment"},
+	"stat": {"status"}, "sts": {"status"}, "cnty": {"county"}, "ctry": {"country"}, "qual": {"quality"},
 	"fname": {"first name"}, "lname": {"last name"}, "fnm": {"first name"}, "lnm": {"last name"}, "dob": {"date of birth"}, "nm": {"name"}, "lbl": {"label"},
 }
 
@@ -804,8 +825,28 @@ func (m *model) addModifiedTableWords() {
 		if t.view {
 			continue
 		}
+		tw := m.seg.TableWords(t.bare)
 		for _, c := range t.cols {
 			ws := catalog.IdentifierWords(c.name)
+			if len(ws) == 2 && c.kind == catalog.KindMeasure && moneyHeads[ws[1]] && len(tw) > 0 && plainModifier(ws[0]) {
+				// "net takings" of net_amt in kiosk_takings: the amount
+				// the rows' own noun names, qualified by the word: a total,
+				// as a catalog measure would be
+				last := tw[len(tw)-1]
+				var d *derived
+				for _, n := range []string{last, catalog.Plural(catalog.Singular(last))} {
+					p := ws[0] + " " + n
+					if m.lex.byKey[strings.Join(phraseStems(p), " ")] != nil {
+						continue
+					}
+					if d == nil {
+						d = &derived{name: p, t: t, expr: "{" + c.name + "}", agg: "SUM", unit: c.unit, words: []string{p}}
+						m.derived = append(m.derived, d)
+					}
+					m.lex.addDerived(p, d, strengthWord)
+				}
+				continue
+			}
 			if len(ws) < 2 || c.isKey() || c.dateType || c.boolean || c.numeric || c.kind == catalog.KindDate || c.kind == catalog.KindFlag || c.kind == catalog.KindMeasure || strings.HasSuffix(ws[0], "ed") || len(ws[0]) < 3 || partialEdge[ws[0]] || stopwords[ws[0]] || isDigits(ws[0]) {
 				continue
 			}
@@ -826,6 +867,9 @@ func (m *model) addModifiedTableWords() {
 		}
 	}
 }
+
+// moneyHeads end the name of a column holding an amount of money.
+var moneyHeads = setOf("amount", "amt", "value", "revenue", "total")
 
 // partialEdge words do not start or end a part of an identifier.
 var partialEdge = setOf("to", "of", "by", "per", "in", "at", "on", "is", "has", "for", "from", "the", "a", "and", "or",
@@ -918,3 +962,11 @@ func singlePK(t *table) bool {
 
 // yesNoWords are the stored values of yes/no columns.
 var yesNoWords = setOf("yes", "no", "y", "n", "true", "false", "t", "f")
+
+// plainModifier: a word that says which amount ("net", "gross"), not
+// how to compute it ("total", "average") or anything else the reader knows.
+func plainModifier(w string) bool {
+	_, clause := clauseWords[w]
+	_, kw := keywords[w]
+	return len(w) >= 3 && !stopwords[w] && !clause && !kw && !moneyHeads[w]
+}
