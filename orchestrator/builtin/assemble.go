@@ -396,6 +396,9 @@ func groupExprs(g *boundGroup) []expr {
 	if n, ok := nameExpr(g.ent); ok {
 		out = append(out, n)
 	}
+	if d := unnamedDate(g.ent); len(out) == 1 && d != nil {
+		out = append(out, expr{kind: eCol, col: d}) // as the clause reader shows it
+	}
 	if d := codeDescription(g.ent); len(out) == 1 && d != nil {
 		// a codes table: its code and what the code stands for (as the
 		// clause reader shows it)

@@ -934,6 +934,16 @@ func selfLink(c *chunk) bool {
 
 // asks: the question opens as a request — a verb (show, list, find), a
 // question word (what, which, who, how many), a count.
+// negatedAfter: a negation opens the words at i ("with no", "without",
+// "that have never"), after a relative pronoun.
+func (r *creader) negatedAfter(i int) bool {
+	c := r.at(i)
+	if c != nil && c.kind == ckWord && (c.text == "that" || c.text == "who" || c.text == "which") {
+		c = r.at(i + 1)
+	}
+	return c != nil && c.kind == ckWord && c.is(cwNeg)
+}
+
 func (r *creader) asks() bool {
 	if r.columnsOfOpening() {
 		return true // "ids of kiosks with …", "name and span of the widest bridge"
@@ -960,6 +970,8 @@ func (r *creader) asks() bool {
 			continue // "on average, how many ..."
 		case i <= 1 && c.kind == ckTime:
 			continue // "in 2025, how many ..."
+		case i == 0 && c.kind == ckSchema && c.isTable() && r.negatedAfter(1):
+			return true // "kiosks with no repairs": those rows, listed
 		}
 		return false
 	}

@@ -1536,12 +1536,29 @@ func (b *clauseBinder) shownOf(t *table) []*column {
 		// a codes table: its code and what the code stands for
 		out = append(out, d)
 	}
+	if d := unnamedDate(t); d != nil && len(out) == 1 {
+		out = append(out, d) // a market day, named by nothing but its date
+	}
 	if t.namesRepeat && t.date != nil && len(out) > 1 {
 		// two rows named alike: the date tells them apart
 		out = appendUnique(out, t.date)
 	}
 	return out
 }
+
+// unnamedDate is the date of a table of days others refer to that has no
+// name, code or description of its own (a market day, a session): what a
+// reader knows its rows by; nil otherwise (an order is not known by its
+// date).
+func unnamedDate(t *table) *column {
+	if t.date == nil || !dayNouns[t.lastWord] || len(t.label) > 0 || len(t.nameCols) > 0 || len(t.in) == 0 || codeDescription(t) != nil || codeReferenced(t) != nil {
+		return nil
+	}
+	return t.date
+}
+
+// dayNouns name a table whose rows are days or sittings.
+var dayNouns = setOf("day", "date", "night", "evening", "session", "shift", "meeting", "sitting")
 
 // codeReferenced is a text column of t other than its key that foreign
 // keys of other tables point to (rows refer to an age group by its code,

@@ -902,7 +902,7 @@ func pluralValue(v *chunk) bool {
 	}
 	var cols []*column
 	for _, m := range v.ms {
-		if m.kind != mValue || strings.EqualFold(m.value, v.text) && !collectiveNouns[v.text] {
+		if m.kind != mValue || strings.EqualFold(m.value, v.text) && !collectiveNouns[v.text] && (m.c.isName() || m.c.kind == catalog.KindLabel) {
 			return false
 		}
 		if m.c.isKey() || len(m.c.t.cols) <= 3 && (m.c.isName() || len(m.c.t.in) > 0) {

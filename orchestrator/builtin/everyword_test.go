@@ -1379,3 +1379,25 @@ func TestStarSchemaSales(t *testing.T) {
 		"Total net sales across all kiosks.", // one total, not one per kiosk
 	})
 }
+
+// TestDaysPluralValuesAndBareNegations: a table of days with no name is
+// shown by its date; "the hot foods and their prices" where the category
+// value is itself plural lists those stalls with their prices; a bare
+// "<rows> with no <related rows>" is a list of them.
+func TestDaysPluralValuesAndBareNegations(t *testing.T) {
+	path := sqliteDB(t, "fairs",
+		`CREATE TABLE fair_days (id INTEGER PRIMARY KEY, fair_date TEXT NOT NULL, footfall INTEGER NOT NULL)`,
+		`CREATE TABLE stalls (id INTEGER PRIMARY KEY, name TEXT NOT NULL, category TEXT NOT NULL, price REAL NOT NULL)`,
+		`CREATE TABLE stall_bookings (id INTEGER PRIMARY KEY, stall_id INTEGER NOT NULL REFERENCES stalls(id), fair_day_id INTEGER NOT NULL REFERENCES fair_days(id))`,
+		`INSERT INTO fair_days VALUES (1,'2025-05-03',300),(2,'2025-05-10',420),(3,'2025-05-17',380)`,
+		`INSERT INTO stalls VALUES (1,'Crepe Cart','Hot Foods',4.5),(2,'Pie Hut','Hot Foods',3.0),(3,'Jam Table','Preserves',2.5),(4,'Honey Stand','Preserves',6.0),(5,'Soap Barrow','Crafts',5.0)`,
+		`INSERT INTO stall_bookings VALUES (1,1,1),(2,2,1),(3,3,1),(4,1,2),(5,3,2),(6,1,3)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many bookings were there on each fair day?", `SELECT d.fair_date, COUNT(*) FROM stall_bookings b JOIN fair_days d ON d.id = b.fair_day_id GROUP BY d.id`, false},
+		{"List the hot foods and their prices.", `SELECT name, price FROM stalls WHERE category = 'Hot Foods'`, false},
+		{"stalls with no bookings", `SELECT name FROM stalls WHERE id NOT IN (SELECT stall_id FROM stall_bookings)`, false},
+		{"stall bookings per fair day", `SELECT d.fair_date, COUNT(*) FROM stall_bookings b JOIN fair_days d ON d.id = b.fair_day_id GROUP BY d.id`, false},
+	})
+}

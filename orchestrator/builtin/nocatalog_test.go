@@ -336,9 +336,6 @@ var noCatalogWrong = map[string]string{
 	"fm-fee-versions":   "'fee rates each pitch has had' labels pitches by id, not code (right with the catalog)",
 	"fm-fee-three":      "'pitches with three or more fee rates' shows pitches.id, not code (right with the catalog)",
 	"fm-bk-per-pitch-2": "'bookings per pitch' labels pitches by id, not code (right with the catalog)",
-	"fm-bk-per-day":     "'bookings on each market day' labels days by id, not market_date (in knownWrong too)",
-	"fm-bk-per-day-2":   "'pitch bookings per market day' labels days by id, not market_date (in knownWrong too)",
-	"fm-bk-full-days":   "'market days with at least 15 bookings' shows market_days.id, not market_date (in knownWrong too)",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
