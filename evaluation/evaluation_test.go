@@ -97,6 +97,7 @@ var floors = map[string]floor{
 	fixtures.Sawmill:       {untouched: 0.09}, // 41/414 (branch fresh54, written without reading the planner, ALL-UPPERCASE legacy schema with abbreviated columns, half the questions keyword fragments; first asked at main f835308: 2 wrong, none the gold's fault)
 	fixtures.GardenCentre:  {untouched: 0.24}, // 80/323 (branch fresh55, written without reading the planner, star schema with BI-analyst questions; first asked at main f835308: 3 wrong, none the gold's fault)
 	fixtures.FarmersMarket: {untouched: 0.40}, // 113/275 (branch fresh56, written without reading the planner, history tables and ratio/share questions; first asked at main f835308: 4 wrong, none the gold's fault)
+	fixtures.Shearing:      {untouched: 0.09}, // 34/352 (branch fresh57, written without reading the planner, one wide denormalised job log with side tables linked by name text; first asked at main ea02943: 11 wrong + 1 must-decline answered, none the gold's fault, one arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -268,6 +269,19 @@ var knownWrong = map[string]string{
 	"gardencentre/gc-prod-over-300-units": "'products that have sold more than 300 units' reads units as fact_stock_counts.units_on_hand > 300, not SUM(fact_sales.quantity) > 300",
 	// farmersmarket (branch fresh56), first asked at main f835308: 113/275 right, 158 declined, 4 wrong, none the gold's fault.
 	"farmersmarket/fm-pt-fees": "'total fee paid by traders of each produce type' groups by trader as well as produce type: 23 rows, want 8",
+	// shearing (branch fresh57), first asked at main ea02943: 34/352 right, 307 declined, 11 wrong + 1 must-decline answered, none the gold's fault.
+	"shearing/sh-jobs-2025":        "'jobs done in 2025' filters paid_date to 2025, not job_date",
+	"shearing/sh-first-job":        "'the first job in the log' gives the earliest paid_date, not MIN(job_date)",
+	"shearing/sh-last-job":         "'the date of the most recent job' orders by paid_date (the last job paid), not MAX(job_date)",
+	"shearing/sh-weather-most":     "'the most common weather on jobs' shows the code and the count, not the weather_codes description (arguable)",
+	"shearing/sh-notes-none-2025":  "'jobs in 2025 with no notes' filters paid_date to 2025, not job_date",
+	"shearing/sh-per-month-2025":   "'jobs in each month of 2025' groups and filters by paid_date, not job_date: 8 rows, want 6",
+	"shearing/sh-per-month-2025-2": "'jobs per month in 2025' groups and filters by paid_date, not job_date: 8 rows, want 6",
+	"shearing/sh-july-jobs":        "'jobs done in July 2024' filters paid_date, not job_date",
+	"shearing/sh-trainer-jobs":     "'jobs done by shearers trained by Owain Jenkins' counts Owain Jenkins's own jobs, not his trainees'",
+	"shearing/sh-leader-base-same": "'crews with a leader living in the crew's base town' lists base_town of crews with a leader, never comparing the leader's home_town",
+	"shearing/sh-crew-leader-jobs": "'jobs done under each crew leader' keeps the NULL crew_leader of the freelancer's jobs as a fourth row",
+	"shearing/sh-decline-9":        "must-decline 'home town of the shearer listed on the Elan crew' (leader or deputy left open) answered with the home towns of all Elan members",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
