@@ -98,6 +98,7 @@ var floors = map[string]floor{
 	fixtures.GardenCentre:  {untouched: 0.24}, // 80/323 (branch fresh55, written without reading the planner, star schema with BI-analyst questions; first asked at main f835308: 3 wrong, none the gold's fault)
 	fixtures.FarmersMarket: {untouched: 0.40}, // 113/275 (branch fresh56, written without reading the planner, history tables and ratio/share questions; first asked at main f835308: 4 wrong, none the gold's fault)
 	fixtures.Shearing:      {untouched: 0.09}, // 34/352 (branch fresh57, written without reading the planner, one wide denormalised job log with side tables linked by name text; first asked at main ea02943: 11 wrong + 1 must-decline answered, none the gold's fault, one arguable)
+	fixtures.Petsitting:    {untouched: 0.48}, // 167/344 (branch fresh58, written without reading the planner, text UUID keys and a soft-delete column; first asked at main ea02943: 7 wrong, one gold fixed (DISTINCT names merged the two pets called Biscuit), leaving 6 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -282,6 +283,13 @@ var knownWrong = map[string]string{
 	"shearing/sh-leader-base-same": "'crews with a leader living in the crew's base town' lists base_town of crews with a leader, never comparing the leader's home_town",
 	"shearing/sh-crew-leader-jobs": "'jobs done under each crew leader' keeps the NULL crew_leader of the freelancer's jobs as a fourth row",
 	"shearing/sh-decline-9":        "must-decline 'home town of the shearer listed on the Elan crew' (leader or deputy left open) answered with the home towns of all Elan members",
+	// petsitting (branch fresh58), first asked at main ea02943: 167/344 right, 171 declined, 6 wrong (after one gold fixed), none the gold's fault.
+	"petsitting/ps-species-cats":           "'list the names of all cats' answers species.name of the Cat row (1 row), not the names of the pets of species Cat",
+	"petsitting/ps-pet-chipped-dogs":       "'which dogs have a microchip' shows pets.microchip, not the dogs' names (and filters on species.id, never microchip IS NOT NULL)",
+	"petsitting/ps-sitter-rate-over-40-2":  "'show sitters whose daily rate is above 40 along with the rate' shows only daily_rate, not the sitters' names",
+	"petsitting/ps-booking-2024-count":     "'bookings started in 2024' filters created_at (when booked), not starts_at",
+	"petsitting/ps-booking-march-2025":     "'bookings started in March 2025' filters created_at (when booked), not starts_at",
+	"petsitting/ps-booking-per-month-2025": "'bookings started in each month of 2025' groups and filters by created_at (when booked), not starts_at",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
