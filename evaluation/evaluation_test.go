@@ -99,6 +99,7 @@ var floors = map[string]floor{
 	fixtures.FarmersMarket: {untouched: 0.40}, // 113/275 (branch fresh56, written without reading the planner, history tables and ratio/share questions; first asked at main f835308: 4 wrong, none the gold's fault)
 	fixtures.Shearing:      {untouched: 0.09}, // 34/352 (branch fresh57, written without reading the planner, one wide denormalised job log with side tables linked by name text; first asked at main ea02943: 11 wrong + 1 must-decline answered, none the gold's fault, one arguable)
 	fixtures.Petsitting:    {untouched: 0.48}, // 167/344 (branch fresh58, written without reading the planner, text UUID keys and a soft-delete column; first asked at main ea02943: 7 wrong, one gold fixed (DISTINCT names merged the two pets called Biscuit), leaving 6 wrong, none the gold's fault)
+	fixtures.CanalBoats:    {untouched: 0.39}, // 138/347 (branch fresh59, written without reading the planner, calendar and time-relative questions; first asked at main ea02943: 10 wrong, three golds fixed after the first run)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -290,6 +291,17 @@ var knownWrong = map[string]string{
 	"petsitting/ps-booking-2024-count":     "'bookings started in 2024' filters created_at (when booked), not starts_at",
 	"petsitting/ps-booking-march-2025":     "'bookings started in March 2025' filters created_at (when booked), not starts_at",
 	"petsitting/ps-booking-per-month-2025": "'bookings started in each month of 2025' groups and filters by created_at (when booked), not starts_at",
+	// canalboats (branch fresh59), first asked at main ea02943: 138/347 right, 199 declined, 10 wrong (after three golds were fixed: two collapsed the two boats called Dabchick, one left out hirers with no hire from "at most twice").
+	"canalboats/cb-hire-q4-2024":          "'the last quarter of 2024' reads 'last quarter' as the quarter before as-of (2025-07 to 2025-09) and ANDs it with 2024: 0, want 44",
+	"canalboats/cb-hire-oct-2025-list":    "'hires that started in October 2025 with the boat and the start date' shows start_date alone, not the hire id and boat_name",
+	"canalboats/cb-hire-per-month-2024":   "'hires in each month of 2024' labels the month '2024-01', the gold '01' (same counts; arguable, a label the comparison does not match)",
+	"canalboats/cb-hire-per-month-2024-2": "'monthly number of hires in 2024' labels the month '2024-01', the gold '01' (same counts; arguable)",
+	"canalboats/cb-repair-per-month-2025": "'repairs in each month of 2025' labels the month '2025-01', the gold '01' (same counts; arguable)",
+	"canalboats/cb-hire-out-today-2":      "'boats currently on hire' drops 'currently': every boat ever hired (14 rows, want the 10 out on 2025-10-31)",
+	"canalboats/cb-hire-top5-price-2":     "'top 5 hires by price, with the boat name' joins boat but shows hire columns only, no boat_name",
+	"canalboats/cb-boat-most-hired":       "'which boat has been hired the most' takes LIMIT 1 where three boats tie on 81 hires",
+	"canalboats/cb-boat-kestrel-revenue":  "'how much has Kestrel Dawn earned from hires' lists its 75 hires instead of SUM(CAST(price AS REAL))",
+	"canalboats/cb-hirer-distinct-2025-2": "'count distinct hirers this year' counts hirers whose first_hire_year is 2025, not distinct hirer_id of 2025 hires",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
