@@ -272,35 +272,22 @@ var knownWrong = map[string]string{
 	// farmersmarket (branch fresh56), first asked at main f835308: 113/275 right, 158 declined, 4 wrong, none the gold's fault.
 	"farmersmarket/fm-pt-fees": "'total fee paid by traders of each produce type' groups by trader as well as produce type: 23 rows, want 8",
 	// shearing (branch fresh57), first asked at main ea02943: 34/352 right, 307 declined, 11 wrong + 1 must-decline answered, none the gold's fault.
-	"shearing/sh-jobs-2025":        "'jobs done in 2025' filters paid_date to 2025, not job_date",
-	"shearing/sh-first-job":        "'the first job in the log' gives the earliest paid_date, not MIN(job_date)",
-	"shearing/sh-last-job":         "'the date of the most recent job' orders by paid_date (the last job paid), not MAX(job_date)",
 	"shearing/sh-weather-most":     "'the most common weather on jobs' shows the code and the count, not the weather_codes description (arguable)",
-	"shearing/sh-notes-none-2025":  "'jobs in 2025 with no notes' filters paid_date to 2025, not job_date",
-	"shearing/sh-per-month-2025":   "'jobs in each month of 2025' groups and filters by paid_date, not job_date: 8 rows, want 6",
-	"shearing/sh-per-month-2025-2": "'jobs per month in 2025' groups and filters by paid_date, not job_date: 8 rows, want 6",
-	"shearing/sh-july-jobs":        "'jobs done in July 2024' filters paid_date, not job_date",
 	"shearing/sh-trainer-jobs":     "'jobs done by shearers trained by Owain Jenkins' counts Owain Jenkins's own jobs, not his trainees'",
 	"shearing/sh-leader-base-same": "'crews with a leader living in the crew's base town' lists base_town of crews with a leader, never comparing the leader's home_town",
 	"shearing/sh-crew-leader-jobs": "'jobs done under each crew leader' keeps the NULL crew_leader of the freelancer's jobs as a fourth row",
 	"shearing/sh-decline-9":        "must-decline 'home town of the shearer listed on the Elan crew' (leader or deputy left open) answered with the home towns of all Elan members",
 	// petsitting (branch fresh58), first asked at main ea02943: 167/344 right, 171 declined, 6 wrong (after one gold fixed), none the gold's fault.
-	"petsitting/ps-species-cats":           "'list the names of all cats' answers species.name of the Cat row (1 row), not the names of the pets of species Cat",
-	"petsitting/ps-pet-chipped-dogs":       "'which dogs have a microchip' shows pets.microchip, not the dogs' names (and filters on species.id, never microchip IS NOT NULL)",
-	"petsitting/ps-sitter-rate-over-40-2":  "'show sitters whose daily rate is above 40 along with the rate' shows only daily_rate, not the sitters' names",
-	"petsitting/ps-booking-2024-count":     "'bookings started in 2024' filters created_at (when booked), not starts_at",
-	"petsitting/ps-booking-march-2025":     "'bookings started in March 2025' filters created_at (when booked), not starts_at",
-	"petsitting/ps-booking-per-month-2025": "'bookings started in each month of 2025' groups and filters by created_at (when booked), not starts_at",
+	"petsitting/ps-species-cats":          "'list the names of all cats' answers species.name of the Cat row (1 row), not the names of the pets of species Cat",
+	"petsitting/ps-pet-chipped-dogs":      "'which dogs have a microchip' shows pets.microchip, not the dogs' names (and filters on species.id, never microchip IS NOT NULL)",
+	"petsitting/ps-sitter-rate-over-40-2": "'show sitters whose daily rate is above 40 along with the rate' shows only daily_rate, not the sitters' names",
 	// canalboats (branch fresh59), first asked at main ea02943: 138/347 right, 199 declined, 10 wrong (after three golds were fixed: two collapsed the two boats called Dabchick, one left out hirers with no hire from "at most twice").
-	"canalboats/cb-hire-q4-2024":          "'the last quarter of 2024' reads 'last quarter' as the quarter before as-of (2025-07 to 2025-09) and ANDs it with 2024: 0, want 44",
 	"canalboats/cb-hire-oct-2025-list":    "'hires that started in October 2025 with the boat and the start date' shows start_date alone, not the hire id and boat_name",
 	"canalboats/cb-hire-per-month-2024":   "'hires in each month of 2024' labels the month '2024-01', the gold '01' (same counts; arguable, a label the comparison does not match)",
 	"canalboats/cb-hire-per-month-2024-2": "'monthly number of hires in 2024' labels the month '2024-01', the gold '01' (same counts; arguable)",
 	"canalboats/cb-repair-per-month-2025": "'repairs in each month of 2025' labels the month '2025-01', the gold '01' (same counts; arguable)",
-	"canalboats/cb-hire-out-today-2":      "'boats currently on hire' drops 'currently': every boat ever hired (14 rows, want the 10 out on 2025-10-31)",
 	"canalboats/cb-hire-top5-price-2":     "'top 5 hires by price, with the boat name' joins boat but shows hire columns only, no boat_name",
 	"canalboats/cb-boat-most-hired":       "'which boat has been hired the most' takes LIMIT 1 where three boats tie on 81 hires",
-	"canalboats/cb-boat-kestrel-revenue":  "'how much has Kestrel Dawn earned from hires' lists its 75 hires instead of SUM(CAST(price AS REAL))",
 	"canalboats/cb-hirer-distinct-2025-2": "'count distinct hirers this year' counts hirers whose first_hire_year is 2025, not distinct hirer_id of 2025 hires",
 }
 

@@ -286,10 +286,14 @@ func (d *drafter) dateColumn(t *tableDraft) {
 	head := catalog.IdentifierWords(t.singular())
 	var pick *colDraft
 	why := ""
-	for _, c := range dates {
-		if len(head) > 0 && namedFor(c.toks, head[len(head)-1]) {
-			pick, why = c, "named for the table"
-			break
+	// the table's head noun first, then the words before it ("crate" of
+	// crate_ledger: its crate_date, not the date it was paid)
+	for k := len(head) - 1; k >= 0 && pick == nil; k-- {
+		for _, c := range dates {
+			if namedFor(c.toks, head[k]) {
+				pick, why = c, "named for the table"
+				break
+			}
 		}
 	}
 	if pick == nil {

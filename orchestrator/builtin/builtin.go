@@ -249,6 +249,28 @@ func rankChecks(q *query, toks []token) error {
 	return nil
 }
 
+// amountAsked: the plan ranks or compares the rows by the amount c, so
+// a whole row shown answers "how much" with it ("which kiosk has the
+// highest rent, and how much is that"); a list of whole rows with no such amount in
+// play does not ("how much has the kiosk taken from hires").
+func amountAsked(p *plan, c *column) bool {
+	for _, o := range p.order {
+		e := o.e
+		if o.sel >= 0 && o.sel < len(p.sels) {
+			e = p.sels[o.sel].e
+		}
+		if e.kind == eCol && e.col == c {
+			return true
+		}
+	}
+	for _, w := range p.where {
+		if w.kind == cCmp && w.e.kind == eCol && w.e.col == c {
+			return true
+		}
+	}
+	return false
+}
+
 // planChecks declines bound analyst plans that answer another question:
 // "how much has the Quay kiosk taken?" with the kiosk's row (no amount in
 // it); "what are the categories of fairs" with each row's (see
@@ -256,7 +278,7 @@ func rankChecks(q *query, toks []token) error {
 // things (see countedSelfCount).
 func planChecks(q *query, p *plan, toks []token) error {
 	if q.howMuch && p.kind == pList && !slices.ContainsFunc(p.sels, func(s selItem) bool {
-		return s.e.kind != eCol || s.e.col.unit == "money" || s.e.col.kind == catalog.KindMeasure && !wholeRow(p, p.root)
+		return s.e.kind != eCol || (s.e.col.unit == "money" || s.e.col.kind == catalog.KindMeasure) && (!wholeRow(p, p.root) || amountAsked(p, s.e.col))
 	}) {
 		return decline("\"how much\" asks for an amount, and I read none to add up").
 			withHint("name the amount, e.g. the total takings")

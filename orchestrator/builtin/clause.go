@@ -1460,15 +1460,35 @@ func currentlyOpen(toks []token, p *plan) error {
 		if t == nil {
 			continue
 		}
+		var starts, ends *column
 		for _, c := range t.cols {
 			if c.nullable && c.kind == catalog.KindDate {
 				return decline("%q: rows of %s whose %s is still empty, or every row?", said, t.name, c.name).
 					withHint("ask e.g. for the rows of %s with no %s", t.name, c.name)
 			}
+			if c.kind == catalog.KindDate || c.dateType {
+				ws := catalog.IdentifierWords(c.name)
+				switch {
+				case anyIn(ws, periodStarts):
+					starts = c
+				case anyIn(ws, periodEnds):
+					ends = c
+				}
+			}
+		}
+		if starts != nil && ends != nil {
+			// "masts currently on loan": loans running today, which
+			// the plan does not compare
+			return decline("%q: rows of %s whose %s to %s covers today, or every row?", said, t.name, starts.name, ends.name).
+				withHint("ask e.g. for the rows of %s with %s before a date and %s after it", t.name, starts.name, ends.name)
 		}
 	}
 	return nil
 }
+
+// periodStarts and periodEnds name the dates a row's period runs between.
+var periodStarts = setOf("start", "starts", "started", "begin", "begins", "from", "out", "departure", "checkin")
+var periodEnds = setOf("end", "ends", "ended", "finish", "until", "to", "back", "return", "returned", "due", "checkout")
 
 // contradicts declines conditions that no row can meet: one column equal
 // to two different values at once ("rowers, coaches, coxes" read as

@@ -1401,3 +1401,32 @@ func TestDaysPluralValuesAndBareNegations(t *testing.T) {
 		{"stall bookings per fair day", `SELECT d.fair_date, COUNT(*) FROM stall_bookings b JOIN fair_days d ON d.id = b.fair_day_id GROUP BY d.id`, false},
 	})
 }
+
+// TestPartsOfPeriodsAndOpenRows: "the last quarter of 2024" is October to
+// December 2024 (not the quarter before today); "started" dates the rows
+// by starts_at, not when they were created; "currently" over rows with a
+// start and an end date, and "how much" answered with whole rows, are
+// declined; a log's main date is the one named for its rows (job_date of
+// job_log, not paid_date).
+func TestPartsOfPeriodsAndOpenRows(t *testing.T) {
+	path := sqliteDB(t, "barges",
+		`CREATE TABLE barge (barge_id INTEGER PRIMARY KEY, barge_name TEXT NOT NULL)`,
+		`CREATE TABLE charter (charter_id INTEGER PRIMARY KEY, barge_id INTEGER NOT NULL REFERENCES barge(barge_id), created_at TEXT NOT NULL, starts_at TEXT NOT NULL, ends_at TEXT NOT NULL, price REAL NOT NULL)`,
+		`CREATE TABLE job_log (id INTEGER PRIMARY KEY, paid_date TEXT, job_date TEXT NOT NULL, fee REAL NOT NULL)`,
+		`INSERT INTO barge VALUES (1,'Tall Ship'),(2,'Oren Vale')`,
+		`INSERT INTO charter VALUES (1,1,'2024-09-01','2024-10-05','2024-10-09',300),(2,1,'2024-11-20','2025-01-03','2025-01-07',280),(3,2,'2024-06-01','2024-07-01','2024-07-08',500),(4,2,'2025-09-01','2025-11-28','2025-12-02',450)`,
+		`INSERT INTO job_log VALUES (1,'2025-01-10','2024-12-30',40),(2,'2025-02-01','2025-01-20',55),(3,NULL,'2025-02-14',60),(4,NULL,'2025-03-01',70)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	e.req.Today = "2025-11-30"
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many charters started in the last quarter of 2024?", `SELECT COUNT(*) FROM charter WHERE starts_at >= '2024-10-01' AND starts_at < '2025-01-01'`, false},
+		{"How many charters started in the first half of 2025?", `SELECT COUNT(*) FROM charter WHERE starts_at >= '2025-01-01' AND starts_at < '2025-07-01'`, false},
+		{"How many jobs were done in 2025?", `SELECT COUNT(*) FROM job_log WHERE job_date LIKE '2025%'`, false},
+		{"Which charter has the highest price, and how much is it?", `SELECT charter_id, price FROM charter WHERE charter_id = 3`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"List the barges currently on charter.",        // start and end around today, not every charter
+		"How much has Tall Ship earned from charters?", // an amount, not the charter rows
+	})
+}

@@ -86,6 +86,26 @@ func relativeTime(toks []token, i int, today time.Time) (int, *dateRange) {
 		return token{}
 	}
 	tomorrow := today.AddDate(0, 0, 1)
+	if k, ok := partOrdinals[w]; ok && next(2).w == "of" {
+		if months := partMonths[next(1).s]; months > 0 {
+			// "the final quarter of 2019", "the first month of 2013": a part
+			// of the period named after it, not a period before today
+			n, p := parsePeriod(toks, i+3, today, true)
+			if n == 0 {
+				return 0, nil
+			}
+			resolveYear(&p, today)
+			s := p.start.AddDate(0, (k-1)*months, 0)
+			if k < 0 {
+				s = p.end.AddDate(0, -months, 0)
+			}
+			e := s.AddDate(0, months, 0)
+			if s.Before(p.start) || e.After(p.end) {
+				return 0, nil
+			}
+			return 3 + n, &dateRange{start: s, end: e}
+		}
+	}
 	switch w {
 	case "today":
 		return 1, &dateRange{start: today, end: tomorrow}
@@ -125,6 +145,12 @@ func relativeTime(toks []token, i int, today time.Time) (int, *dateRange) {
 	}
 	return 0, nil
 }
+
+// partOrdinals say which part of a period: the first, ..., the last.
+var partOrdinals = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "last": -1, "final": -1}
+
+// partMonths are the parts of a year a period is cut into, in months.
+var partMonths = map[string]int{"month": 1, "quarter": 3, "half": 6}
 
 // boundedTime reads since/after/before/until a period, and between/from …
 // and/to ….
