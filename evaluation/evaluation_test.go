@@ -278,9 +278,8 @@ var knownWrong = map[string]string{
 	"shearing/sh-crew-leader-jobs": "'jobs done under each crew leader' keeps the NULL crew_leader of the freelancer's jobs as a fourth row",
 	"shearing/sh-decline-9":        "must-decline 'home town of the shearer listed on the Elan crew' (leader or deputy left open) answered with the home towns of all Elan members",
 	// petsitting (branch fresh58), first asked at main ea02943: 167/344 right, 171 declined, 6 wrong (after one gold fixed), none the gold's fault.
-	"petsitting/ps-species-cats":          "'list the names of all cats' answers species.name of the Cat row (1 row), not the names of the pets of species Cat",
-	"petsitting/ps-pet-chipped-dogs":      "'which dogs have a microchip' shows pets.microchip, not the dogs' names (and filters on species.id, never microchip IS NOT NULL)",
-	"petsitting/ps-sitter-rate-over-40-2": "'show sitters whose daily rate is above 40 along with the rate' shows only daily_rate, not the sitters' names",
+	"petsitting/ps-species-cats":     "'list the names of all cats' answers species.name of the Cat row (1 row), not the names of the pets of species Cat",
+	"petsitting/ps-pet-chipped-dogs": "'which dogs have a microchip' shows pets.microchip, not the dogs' names (and filters on species.id, never microchip IS NOT NULL)",
 	// canalboats (branch fresh59), first asked at main ea02943: 138/347 right, 199 declined, 10 wrong (after three golds were fixed: two collapsed the two boats called Dabchick, one left out hirers with no hire from "at most twice").
 	"canalboats/cb-hire-oct-2025-list":    "'hires that started in October 2025 with the boat and the start date' shows start_date alone, not the hire id and boat_name",
 	"canalboats/cb-hire-per-month-2024":   "'hires in each month of 2024' labels the month '2024-01', the gold '01' (same counts; arguable, a label the comparison does not match)",

@@ -451,7 +451,7 @@ func (r *creader) readWithSubject() error {
 	k := r.cs.index(s) + 1
 	for ; k < len(r.cs); k++ {
 		c := r.at(k)
-		if c.role == "" && !(c.kind == ckWord && (c.info.cw == cwFiller && relationPreps[c.text] && c.text != "with" || eventless[c.text] || articles[c.text] || c.is(cwLink))) || strings.HasPrefix(c.role, "shown") || fillerWith(c) {
+		if c.role == "" && !(c.kind == ckWord && (c.info.cw == cwFiller && relationPreps[c.text] && c.text != "with" || eventless[c.text] || articles[c.text] || c.is(cwLink) || relativeWords[c.text])) || strings.HasPrefix(c.role, "shown") || fillerWith(c) {
 			break
 		}
 	}
@@ -485,6 +485,10 @@ func (r *creader) readWithSubject() error {
 	r.q.perRow = s
 	return nil
 }
+
+// relativeWords open or carry a relative clause on the rows before them
+// ("the kiosks whose rent is over 90, with their rent").
+var relativeWords = setOf("whose", "that", "which", "who", "is", "are", "was", "were")
 
 // fillerWith: a "with" read as carrying no meaning, which may still put
 // the columns after it beside the rows ("the T that have a C, with the C").

@@ -809,6 +809,57 @@ func (r *creader) readPercent(i int, c *chunk) error {
 	return nil
 }
 
+// nounAfter: the chunk after i is a column or a word not known ("trip
+// length": the table's noun modifies what follows).
+func (r *creader) nounAfter(i int) bool {
+	nx := r.at(i + 1)
+	return nx != nil && (nx.isColumn() || nx.kind == ckWord && nx.info.cw == cwNone)
+}
+
+// onlyMeasureOf is the table chunk arg read as its one measure, when the
+// aggregates are all averages and arg names only a table whose rows hold
+// one number that is a measure (a rating's stars); nil otherwise.
+func (r *creader) onlyMeasureOf(arg *chunk, fns []*chunk) *chunk {
+	if !free(arg) || !arg.isTable() || arg.isColumn() || arg.isValue() {
+		return nil
+	}
+	for _, f := range fns {
+		if f.info.fn != "AVG" {
+			return nil
+		}
+	}
+	ts := arg.tables()
+	if len(ts) != 1 {
+		return nil
+	}
+	found := onlyMeasure(ts[0])
+	if found == nil {
+		return nil
+	}
+	m := *arg
+	m.ms = []*meaning{{kind: mColumn, t: found.t, c: found, strength: strengthWord}}
+	return &m
+}
+
+// onlyMeasure is t's one number column that is a measure (not a key,
+// year or date), or nil when it has none or several.
+func onlyMeasure(t *table) *column {
+	var found *column
+	for _, c := range t.cols {
+		if c.kind != catalog.KindMeasure || c.isKey() || yearColumn(c) || c.dateType {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = c
+	}
+	if found == nil || !found.numeric && !numericText(found) {
+		return nil
+	}
+	return found
+}
+
 // readAggregate reads "the average (and maximum) of C", "the total C and
 // D", "the average number of C" from the aggregate word at i; it returns
 // the index of the last chunk it read.
@@ -849,6 +900,12 @@ func (r *creader) readAggregate(i int, c *chunk) (int, error) {
 		}
 	}
 	arg := r.at(j)
+	if m := r.onlyMeasureOf(arg, fns); m != nil && !r.nounAfter(j) {
+		// "the average rating" where ratings are rows with one number
+		// (their stars): the average of that number
+		arg = m
+		r.cs[j] = m
+	}
 	if !free(arg) || !arg.isColumn() {
 		if c.kind != ckWord {
 			return i, nil // a column named like an aggregate ("Average")

@@ -1430,3 +1430,25 @@ func TestPartsOfPeriodsAndOpenRows(t *testing.T) {
 		"How much has Tall Ship earned from charters?", // an amount, not the charter rows
 	})
 }
+
+// TestRelativeRowsAndOneMeasure: "riggers whose fee is above 40, with
+// their fee" shows each rigger beside the fee; "the average review" where
+// reviews hold one number is the average of it, but "the average review
+// length" (a word after the table) is not.
+func TestRelativeRowsAndOneMeasure(t *testing.T) {
+	path := sqliteDB(t, "reviews",
+		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, first_name TEXT NOT NULL, last_name TEXT NOT NULL, daily_fee REAL NOT NULL, line_length INTEGER NOT NULL)`,
+		`CREATE TABLE reviews (id INTEGER PRIMARY KEY, rigger_id INTEGER NOT NULL REFERENCES riggers(id), stars INTEGER NOT NULL, written_on TEXT NOT NULL)`,
+		`INSERT INTO riggers VALUES (1,'Ann','Lee',35,3),(2,'Bo','Ruiz',48,4),(3,'Cy','Holt',52,5)`,
+		`INSERT INTO reviews VALUES (1,1,4,'2025-01-02'),(2,1,5,'2025-02-03'),(3,2,2,'2025-03-04'),(4,3,3,'2025-04-05')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Show riggers whose daily fee is above 40 along with the fee.", `SELECT first_name, last_name, daily_fee FROM riggers WHERE daily_fee > 40`, false},
+		{"What is the average review for each rigger?", `SELECT g.first_name, g.last_name, AVG(r.stars) FROM riggers g JOIN reviews r ON r.rigger_id = g.id GROUP BY g.id`, false},
+		{"average review", `SELECT AVG(stars) FROM reviews`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"What is the average review length for each rigger?", // not the stars beside each rigger's line length
+	})
+}

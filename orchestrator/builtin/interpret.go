@@ -879,6 +879,16 @@ func (q *query) readMeasures() error {
 					withHint("ask for the number of %s, or the sum of the %s column", nx.text, sp.text)
 			case sp.kind == spWord && measureLike(sp):
 				// "Total" is also a column here: read it as that column
+			case nx != nil && sp.kw.fn == "AVG" && len(nx.tables()) == 1 && !measureLike(nx) && onlyMeasure(nx.tables()[0]) != nil &&
+				(q.at(nx.idx+1) == nil || q.at(nx.idx+1).kind != spWord):
+				// "average rating" of ratings holding one number: its average
+				c := onlyMeasure(nx.tables()[0])
+				m := *nx
+				m.ms = []*meaning{{kind: mColumn, t: c.t, c: c, strength: strengthWord}}
+				q.spans[nx.idx] = &m
+				nx.used = true
+				q.addMeasure(&measureReq{sp: &m, fn: sp.kw.fn, fnSpan: sp})
+				sp.used = true
 			case sp.kind == spKw:
 				return decline("%q of what? I found no measure after it", sp.text).
 					withHint("e.g. %s revenue", sp.text)

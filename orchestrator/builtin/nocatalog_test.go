@@ -343,7 +343,6 @@ var noCatalogWrong = map[string]string{
 	"sh-x-veterans-2025-2": "'2025 shearers with a start year earlier than 2010' reads 2025 as start_year = 2025 too: 0 rows (declined with the catalog)",
 	"sh-decline-9":         "must-decline 'home town of the shearer listed on the Elan crew' (leader or deputy left open) answered with all Elan members' home towns (in knownWrong too)",
 	// petsitting (fresh58, first asked at ea02943): 7 wrong with the schema alone, four in knownWrong too.
-	"ps-sitter-rate-over-40-2":   "'sitters whose daily rate is above 40 along with the rate' shows only daily_rate, not the names (in knownWrong too)",
 	"ps-booking-created-2025-01": "'bookings made in January 2025' filters pets.created_at, not bookings.created_at (right with the catalog)",
 	"ps-payout-per-year":         "'total payout amount in each year' groups by sitters.created_at, not paid_on (right with the catalog)",
 	"ps-payout-june-2025":        "'payouts made in June 2025' filters sitters.created_at, not paid_on (right with the catalog)",
