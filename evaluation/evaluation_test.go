@@ -100,6 +100,7 @@ var floors = map[string]floor{
 	fixtures.Shearing:      {untouched: 0.09}, // 34/352 (branch fresh57, written without reading the planner, one wide denormalised job log with side tables linked by name text; first asked at main ea02943: 11 wrong + 1 must-decline answered, none the gold's fault, one arguable)
 	fixtures.Petsitting:    {untouched: 0.48}, // 167/344 (branch fresh58, written without reading the planner, text UUID keys and a soft-delete column; first asked at main ea02943: 7 wrong, one gold fixed (DISTINCT names merged the two pets called Biscuit), leaving 6 wrong, none the gold's fault)
 	fixtures.CanalBoats:    {untouched: 0.39}, // 138/347 (branch fresh59, written without reading the planner, calendar and time-relative questions; first asked at main ea02943: 10 wrong, three golds fixed after the first run)
+	fixtures.EnergyCoop:    {untouched: 0.20}, // 66/322 (branch fresh60, written without reading the planner, polite chat-box requests with context; first asked at main 69ddb4d: 248 declined, 8 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -288,6 +289,15 @@ var knownWrong = map[string]string{
 	"canalboats/cb-hire-top5-price-2":     "'top 5 hires by price, with the boat name' joins boat but shows hire columns only, no boat_name",
 	"canalboats/cb-boat-most-hired":       "'which boat has been hired the most' takes LIMIT 1 where three boats tie on 81 hires",
 	"canalboats/cb-hirer-distinct-2025-2": "'count distinct hirers this year' counts hirers whose first_hire_year is 2025, not distinct hirer_id of 2025 hires",
+	// energycoop (branch fresh60), first asked at main 69ddb4d: 66/322 right, 248 declined, 8 wrong, none the gold's fault.
+	"energycoop/ec-type-twice-min":   "'members who hold more than twice the minimum shares for their membership type' tests min_shares > 2, not share_count > 2 * min_shares (all 36 members)",
+	"energycoop/ec-mem-joined-2025":  "'members who joined in 2025, with their join dates' shows joined_on alone, without the members' names",
+	"energycoop/ec-sp-repeat-buyers": "'members who have bought shares more than once' tests members.share_count > 1, not two or more share_purchases rows",
+	"energycoop/ec-div-never-count":  "'members who have had no dividend at all' counts members with a dividend row whose dividend_year IS NULL (0), not members with no dividend row (10)",
+	"energycoop/ec-div-years":        "'which years have we paid dividends for' lists dividend_year of all 85 payments, not the 4 distinct years",
+	"energycoop/ec-div-years-2":      "'list the dividend years on record' lists dividend_year of all 85 payments, not the 4 distinct years",
+	"energycoop/ec-sv-repairs":       "'repair visits with the site and the date' shows site_visits columns with site_id, not the site's name",
+	"energycoop/ec-sv-latest":        "'when was the most recent site visit, and where' shows visit_date alone, not the site's name",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
