@@ -101,6 +101,7 @@ var floors = map[string]floor{
 	fixtures.Petsitting:    {untouched: 0.48}, // 167/344 (branch fresh58, written without reading the planner, text UUID keys and a soft-delete column; first asked at main ea02943: 7 wrong, one gold fixed (DISTINCT names merged the two pets called Biscuit), leaving 6 wrong, none the gold's fault)
 	fixtures.CanalBoats:    {untouched: 0.39}, // 138/347 (branch fresh59, written without reading the planner, calendar and time-relative questions; first asked at main ea02943: 10 wrong, three golds fixed after the first run)
 	fixtures.EnergyCoop:    {untouched: 0.20}, // 66/322 (branch fresh60, written without reading the planner, polite chat-box requests with context; first asked at main 69ddb4d: 248 declined, 8 wrong, none the gold's fault)
+	fixtures.MountainHuts:  {untouched: 0.53}, // 185/346 (branch fresh61, written without reading the planner, base tables plus views; first asked at main 69ddb4d: 8 wrong, one gold fixed (DISTINCT names merged the two huts called Edelweiss Hut), leaving 7 wrong)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -298,6 +299,14 @@ var knownWrong = map[string]string{
 	"energycoop/ec-div-years-2":      "'list the dividend years on record' lists dividend_year of all 85 payments, not the 4 distinct years",
 	"energycoop/ec-sv-repairs":       "'repair visits with the site and the date' shows site_visits columns with site_id, not the site's name",
 	"energycoop/ec-sv-latest":        "'when was the most recent site visit, and where' shows visit_date alone, not the site's name",
+	// mountainhuts (branch fresh61), first asked at main 69ddb4d: 184/346 right, 154 declined, 8 wrong; two golds fixed after the first run (DISTINCT names merged the two huts called Edelweiss Hut), leaving 7 wrong, none the gold's fault, one arguable.
+	"mountainhuts/mh-season-most-seasons":    "'which warden has worked the most seasons' takes LIMIT 1 where two wardens tie on four seasons",
+	"mountainhuts/mh-season-current-wardens": "'who were the wardens in 2025' reads 2025 as wardens.birth_year, not warden_seasons.season_year",
+	"mountainhuts/mh-season-young-wardens":   "'wardens working in 2025 born in 1985 or later' reads 2025 as a second birth_year range, not the 2025 season",
+	"mountainhuts/mh-bk-per-month-2024":      "'bookings arrived in each month of 2024' labels the month '2024-06', the gold '06' (same counts; arguable)",
+	"mountainhuts/mh-bk-hut-no-noshow":       "'huts with bookings that never had a no-show' keeps huts with any booking whose status is not NOSH (IN, not NOT IN)",
+	"mountainhuts/mh-drop-per-year":          "'supply drops each year' groups by the hut's opened_year, not the year of drop_date",
+	"mountainhuts/mh-drop-per-year-2":        "'number of drops per year' groups by the hut's opened_year, not the year of drop_date",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
