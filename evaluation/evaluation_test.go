@@ -100,6 +100,7 @@ var floors = map[string]floor{
 	fixtures.Shearing:      {untouched: 0.09}, // 34/352 (branch fresh57, written without reading the planner, one wide denormalised job log with side tables linked by name text; first asked at main ea02943: 11 wrong + 1 must-decline answered, none the gold's fault, one arguable)
 	fixtures.Petsitting:    {untouched: 0.48}, // 167/344 (branch fresh58, written without reading the planner, text UUID keys and a soft-delete column; first asked at main ea02943: 7 wrong, one gold fixed (DISTINCT names merged the two pets called Biscuit), leaving 6 wrong, none the gold's fault)
 	fixtures.CanalBoats:    {untouched: 0.39}, // 138/347 (branch fresh59, written without reading the planner, calendar and time-relative questions; first asked at main ea02943: 10 wrong, three golds fixed after the first run)
+	fixtures.PoetryMag:     {untouched: 0.40}, // 151/372 (branch fresh62, written without reading the planner, many-to-many heavy PascalCase singular tables; first asked at main 69ddb4d: 7 wrong, none the gold's fault, two arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -289,6 +290,14 @@ var knownWrong = map[string]string{
 	"canalboats/cb-hire-top5-price-2":     "'top 5 hires by price, with the boat name' joins boat but shows hire columns only, no boat_name",
 	"canalboats/cb-boat-most-hired":       "'which boat has been hired the most' takes LIMIT 1 where three boats tie on 81 hires",
 	"canalboats/cb-hirer-distinct-2025-2": "'count distinct hirers this year' counts hirers whose first_hire_year is 2025, not distinct hirer_id of 2025 hires",
+	// poetrymag (branch fresh62), first asked at main 69ddb4d: 151/372 answerable right, 214 declined, 7 wrong, 18/18 must-decline declined, none the gold's fault, two arguable.
+	"poetrymag/pm-poet-by-birth":              "'list all poets from oldest to youngest, with birth years' shows BirthYear alone, not the poets' FirstName and LastName",
+	"poetrymag/pm-poet-never-published-count": "'how many poets have never had a poem in an issue' counts poets who were published AND have no poem (a contradiction: 0), not poets outside the published set (2)",
+	"poetrymag/pm-poem-total-lines-2":         "'total line count of every poem' sums LineCount per poem (42 rows), not over all poems (arguable: 'of every poem' read as 'for each poem')",
+	"poetrymag/pm-poem-by-year":               "'poems written in 2021 or earlier, alphabetically by title, with the year' shows WrittenYear alone, not the Title",
+	"poetrymag/pm-issue-autumn-2":             "'which issues are autumn issues, and from what year' shows Year alone, not the IssueNumber",
+	"poetrymag/pm-sub-per-month-2025":         "'submissions in each month of 2025' labels the month '2025-01', the gold '01' (same counts; arguable, a label the comparison does not match)",
+	"poetrymag/pm-sub-fee-per-year":           "'total reading fees in each year' groups by the poet's BirthYear, not the year of SubmittedOn",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
