@@ -102,6 +102,7 @@ var floors = map[string]floor{
 	fixtures.CanalBoats:    {untouched: 0.39}, // 138/347 (branch fresh59, written without reading the planner, calendar and time-relative questions; first asked at main ea02943: 10 wrong, three golds fixed after the first run)
 	fixtures.EnergyCoop:    {untouched: 0.20}, // 66/322 (branch fresh60, written without reading the planner, polite chat-box requests with context; first asked at main 69ddb4d: 248 declined, 8 wrong, none the gold's fault)
 	fixtures.MountainHuts:  {untouched: 0.53}, // 185/346 (branch fresh61, written without reading the planner, base tables plus views; first asked at main 69ddb4d: 8 wrong, one gold fixed (DISTINCT names merged the two huts called Edelweiss Hut), leaving 7 wrong)
+	fixtures.PoetryMag:     {untouched: 0.40}, // 151/372 (branch fresh62, written without reading the planner, many-to-many heavy PascalCase singular tables; first asked at main 69ddb4d: 7 wrong, none the gold's fault, two arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -307,6 +308,14 @@ var knownWrong = map[string]string{
 	"mountainhuts/mh-bk-hut-no-noshow":       "'huts with bookings that never had a no-show' keeps huts with any booking whose status is not NOSH (IN, not NOT IN)",
 	"mountainhuts/mh-drop-per-year":          "'supply drops each year' groups by the hut's opened_year, not the year of drop_date",
 	"mountainhuts/mh-drop-per-year-2":        "'number of drops per year' groups by the hut's opened_year, not the year of drop_date",
+	// poetrymag (branch fresh62), first asked at main 69ddb4d: 151/372 answerable right, 214 declined, 7 wrong, 18/18 must-decline declined, none the gold's fault, two arguable.
+	"poetrymag/pm-poet-by-birth":              "'list all poets from oldest to youngest, with birth years' shows BirthYear alone, not the poets' FirstName and LastName",
+	"poetrymag/pm-poet-never-published-count": "'how many poets have never had a poem in an issue' counts poets who were published AND have no poem (a contradiction: 0), not poets outside the published set (2)",
+	"poetrymag/pm-poem-total-lines-2":         "'total line count of every poem' sums LineCount per poem (42 rows), not over all poems (arguable: 'of every poem' read as 'for each poem')",
+	"poetrymag/pm-poem-by-year":               "'poems written in 2021 or earlier, alphabetically by title, with the year' shows WrittenYear alone, not the Title",
+	"poetrymag/pm-issue-autumn-2":             "'which issues are autumn issues, and from what year' shows Year alone, not the IssueNumber",
+	"poetrymag/pm-sub-per-month-2025":         "'submissions in each month of 2025' labels the month '2025-01', the gold '01' (same counts; arguable, a label the comparison does not match)",
+	"poetrymag/pm-sub-fee-per-year":           "'total reading fees in each year' groups by the poet's BirthYear, not the year of SubmittedOn",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
