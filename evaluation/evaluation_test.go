@@ -301,13 +301,10 @@ var knownWrong = map[string]string{
 	"energycoop/ec-sv-repairs":       "'repair visits with the site and the date' shows site_visits columns with site_id, not the site's name",
 	"energycoop/ec-sv-latest":        "'when was the most recent site visit, and where' shows visit_date alone, not the site's name",
 	// mountainhuts (branch fresh61), first asked at main 69ddb4d: 184/346 right, 154 declined, 8 wrong; two golds fixed after the first run (DISTINCT names merged the two huts called Edelweiss Hut), leaving 7 wrong, none the gold's fault, one arguable.
-	"mountainhuts/mh-season-most-seasons":    "'which warden has worked the most seasons' takes LIMIT 1 where two wardens tie on four seasons",
-	"mountainhuts/mh-season-current-wardens": "'who were the wardens in 2025' reads 2025 as wardens.birth_year, not warden_seasons.season_year",
-	"mountainhuts/mh-season-young-wardens":   "'wardens working in 2025 born in 1985 or later' reads 2025 as a second birth_year range, not the 2025 season",
-	"mountainhuts/mh-bk-per-month-2024":      "'bookings arrived in each month of 2024' labels the month '2024-06', the gold '06' (same counts; arguable)",
-	"mountainhuts/mh-bk-hut-no-noshow":       "'huts with bookings that never had a no-show' keeps huts with any booking whose status is not NOSH (IN, not NOT IN)",
-	"mountainhuts/mh-drop-per-year":          "'supply drops each year' groups by the hut's opened_year, not the year of drop_date",
-	"mountainhuts/mh-drop-per-year-2":        "'number of drops per year' groups by the hut's opened_year, not the year of drop_date",
+	"mountainhuts/mh-season-most-seasons":  "'which warden has worked the most seasons' takes LIMIT 1 where two wardens tie on four seasons",
+	"mountainhuts/mh-season-young-wardens": "'wardens working in 2025 born in 1985 or later' reads 2025 as a second birth_year range, not the 2025 season",
+	"mountainhuts/mh-bk-per-month-2024":    "'bookings arrived in each month of 2024' labels the month '2024-06', the gold '06' (same counts; arguable)",
+	"mountainhuts/mh-bk-hut-no-noshow":     "'huts with bookings that never had a no-show' keeps huts with any booking whose status is not NOSH (IN, not NOT IN)",
 	// poetrymag (branch fresh62), first asked at main 69ddb4d: 151/372 answerable right, 214 declined, 7 wrong, 18/18 must-decline declined, none the gold's fault, two arguable.
 	"poetrymag/pm-poet-by-birth":              "'list all poets from oldest to youngest, with birth years' shows BirthYear alone, not the poets' FirstName and LastName",
 	"poetrymag/pm-poet-never-published-count": "'how many poets have never had a poem in an issue' counts poets who were published AND have no poem (a contradiction: 0), not poets outside the published set (2)",
@@ -315,7 +312,6 @@ var knownWrong = map[string]string{
 	"poetrymag/pm-poem-by-year":               "'poems written in 2021 or earlier, alphabetically by title, with the year' shows WrittenYear alone, not the Title",
 	"poetrymag/pm-issue-autumn-2":             "'which issues are autumn issues, and from what year' shows Year alone, not the IssueNumber",
 	"poetrymag/pm-sub-per-month-2025":         "'submissions in each month of 2025' labels the month '2025-01', the gold '01' (same counts; arguable, a label the comparison does not match)",
-	"poetrymag/pm-sub-fee-per-year":           "'total reading fees in each year' groups by the poet's BirthYear, not the year of SubmittedOn",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

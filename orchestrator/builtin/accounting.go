@@ -2,7 +2,9 @@ package builtin
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
 	"talk2tables/catalog"
 )
 
@@ -30,7 +32,7 @@ func analystLeftovers(sc scanned, p *plan, sql string) error {
 	}
 	related := len(p.joins.edges) > 0 || len(p.where) > 0
 	for _, sp := range sc.spans {
-		if sp.used && sp.kind == spWord && grainWords[sp.text] && qualifiedOnly(sp.text, sp.ms) {
+		if sp.used && sp.kind == spWord && grainWords[sp.text] && qualifiedOnly(sp.text, sp.ms) && !groupsByGrain(p, catalog.Singular(sp.text)) {
 			// "in each year" read as a "founding year" column: which year?
 			return decline("%q could be the year of the rows' own date or of %s", sp.text, describeMeanings(sp)).
 				withHint("name the column, e.g. by %s", describeMeanings(sp))
@@ -122,14 +124,22 @@ func showsOnlyFilter(p *plan) error {
 		withHint("name the column to show, e.g. the name of the rows")
 }
 
+// groupsByGrain: the plan groups by the rows' date cut to the grain (a
+// whole date, or a year column of the rows themselves).
+func groupsByGrain(p *plan, grain string) bool {
+	return slices.ContainsFunc(p.groupBy, func(e expr) bool {
+		return e.kind == eGrain && e.grain == grain && (e.col.t == p.root || e.col.dateFmt != catalog.DateYear && !yearColumn(e.col))
+	})
+}
+
 // qualifiedOnly: every column the word names has a longer name whose last
 // word it is ("year" of founded_year), so the word alone may as well mean the
 // time grain of the rows' own date.
 func qualifiedOnly(word string, ms []*meaning) bool {
 	n := 0
 	for _, m := range ms {
-		if m.kind != mColumn {
-			continue
+		if m.kind != mColumn || m.c.t.view {
+			continue // a view's "year" restates a base table's date
 		}
 		if p := catalog.IdentifierPhrase(m.c.name); p == word || catalog.Singular(p) == catalog.Singular(word) {
 			return false

@@ -208,6 +208,13 @@ func (b *binder) onlyAverages() bool {
 
 // bindGroupSpan binds a phrase to group by.
 func (b *binder) bindGroupSpan(sp *span) (*boundGroup, error) {
+	if g := catalog.Singular(sp.text); grainWords[sp.text] && b.root.date != nil && !slices.ContainsFunc(sp.ms, func(m *meaning) bool {
+		return m.kind == mColumn && m.t == b.root
+	}) {
+		// "supply drops each year": the year of the drops' own date, not
+		// a year column of the huts they reach (an opening year)
+		return &boundGroup{grain: g, sp: sp}, nil
+	}
 	var cs []cand
 	for _, m := range sp.ms {
 		switch {

@@ -1157,6 +1157,11 @@ func (b *clauseBinder) bindGroups(p *plan) error {
 			if err != nil {
 				return err
 			}
+			if grainWords[g.text] && c.t != b.root && b.root.date != nil {
+				// "rents in each year" of leases: their own date's year,
+				// not a tenant's birth year (the analyst reading cuts the date)
+				return notMine("%q could be the year of the rows' own date or %s", g.text, c.ref())
+			}
 			if c.fk != nil && b.reachable(c.fk.to) {
 				// "per support rep": the rows the key points to, by name
 				if err := b.groupByTable(p, c.fk.to, &front); err != nil {

@@ -1001,7 +1001,16 @@ func (b *clauseBinder) datedColumn(t *table) *column {
 	if t.date != nil {
 		return t.date
 	}
-	return oneYearColumn(t)
+	if c := oneYearColumn(t); c != nil && !bornYear(c) {
+		return c
+	}
+	return nil // "the riggers in 2019" is not the riggers born in 2019
+}
+
+// bornYear: a year column of births ("yr_born", "BirthYr").
+func bornYear(c *column) bool {
+	ws := catalog.IdentifierWords(c.name)
+	return anyIn(ws, setOf("birth", "born", "dob"))
 }
 
 // yearCond compares a year column with a range of whole years.

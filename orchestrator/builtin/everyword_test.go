@@ -1452,3 +1452,26 @@ func TestRelativeRowsAndOneMeasure(t *testing.T) {
 		"What is the average review length for each rigger?", // not the stars beside each rigger's line length
 	})
 }
+
+// TestYearsOfOwnDates: "drops each year" is the year of the drops' own
+// date, not the opening year of the huts they reach (even beside a view
+// with a "year" column); "the wardens in 2025" is not the wardens born in
+// 2025.
+func TestYearsOfOwnDates(t *testing.T) {
+	path := sqliteDB(t, "huts",
+		`CREATE TABLE huts (hut_id INTEGER PRIMARY KEY, name TEXT NOT NULL, opened_year INTEGER NOT NULL)`,
+		`CREATE TABLE wardens (warden_id INTEGER PRIMARY KEY, first_name TEXT NOT NULL, last_name TEXT NOT NULL, birth_year INTEGER NOT NULL)`,
+		`CREATE TABLE drops (drop_id INTEGER PRIMARY KEY, hut_id INTEGER NOT NULL REFERENCES huts(hut_id), drop_date TEXT NOT NULL, weight_kg INTEGER NOT NULL)`,
+		`CREATE VIEW v_drop_summary AS SELECT substr(drop_date, 1, 4) AS year, COUNT(*) AS drops FROM drops GROUP BY 1`,
+		`INSERT INTO huts VALUES (1,'Tall Ship Hut',1961),(2,'Oren Vale Hut',1978)`,
+		`INSERT INTO wardens VALUES (1,'Ann','Lee',1980),(2,'Bo','Ruiz',2025)`,
+		`INSERT INTO drops VALUES (1,1,'2024-06-01',300),(2,1,'2025-06-02',250),(3,2,'2025-07-01',400)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many drops were there each year?", `SELECT substr(drop_date, 1, 4), COUNT(*) FROM drops GROUP BY 1`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Who were the wardens in 2025?", // not born in 2025
+	})
+}

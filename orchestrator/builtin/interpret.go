@@ -879,7 +879,7 @@ func (q *query) readMeasures() error {
 					withHint("ask for the number of %s, or the sum of the %s column", nx.text, sp.text)
 			case sp.kind == spWord && measureLike(sp):
 				// "Total" is also a column here: read it as that column
-			case nx != nil && sp.kw.fn == "AVG" && len(nx.tables()) == 1 && !measureLike(nx) && onlyMeasure(nx.tables()[0]) != nil &&
+			case nx != nil && nx.idx == sp.idx+1 && sp.kw.fn == "AVG" && len(nx.tables()) == 1 && !measureLike(nx) && onlyMeasure(nx.tables()[0]) != nil &&
 				(q.at(nx.idx+1) == nil || q.at(nx.idx+1).kind != spWord):
 				// "average rating" of ratings holding one number: its average
 				c := onlyMeasure(nx.tables()[0])

@@ -363,21 +363,17 @@ var noCatalogWrong = map[string]string{
 	"ec-sv-repairs":       "'repair visits with the site and the date' shows site_id, not the site's name (in knownWrong too)",
 	"ec-sv-latest":        "'when was the most recent site visit, and where' shows visit_date alone, no site name (in knownWrong too)",
 	// mountainhuts (fresh61, first asked at 69ddb4d): 8 wrong with the schema alone, 7 of them in knownWrong too.
-	"mh-season-most-seasons":    "'which warden has worked the most seasons' takes LIMIT 1 where two wardens tie (in knownWrong too)",
-	"mh-season-current-wardens": "'who were the wardens in 2025' reads 2025 as wardens.birth_year, not season_year (in knownWrong too)",
-	"mh-season-young-wardens":   "'wardens working in 2025 born in 1985 or later' reads 2025 as birth_year too (in knownWrong too)",
-	"mh-bk-per-month-2024":      "'bookings arrived in each month of 2024' labels the month '2024-06', the gold '06' (in knownWrong too; arguable)",
-	"mh-bk-solo-2":              "'count the single-person bookings' sums people over all bookings, not COUNT where people = 1 (right with the catalog)",
-	"mh-bk-hut-no-noshow":       "'huts with bookings that never had a no-show' keeps huts with any non-no-show booking (in knownWrong too)",
-	"mh-drop-per-year":          "'supply drops each year' groups by the hut's opened_year, not drop_date (in knownWrong too)",
-	"mh-drop-per-year-2":        "'number of drops per year' groups by the hut's opened_year, not drop_date (in knownWrong too)",
+	"mh-season-most-seasons":  "'which warden has worked the most seasons' takes LIMIT 1 where two wardens tie (in knownWrong too)",
+	"mh-season-young-wardens": "'wardens working in 2025 born in 1985 or later' reads 2025 as birth_year too (in knownWrong too)",
+	"mh-bk-per-month-2024":    "'bookings arrived in each month of 2024' labels the month '2024-06', the gold '06' (in knownWrong too; arguable)",
+	"mh-bk-solo-2":            "'count the single-person bookings' sums people over all bookings, not COUNT where people = 1 (right with the catalog)",
+	"mh-bk-hut-no-noshow":     "'huts with bookings that never had a no-show' keeps huts with any non-no-show booking (in knownWrong too)",
 	// poetrymag (fresh62, first asked at 69ddb4d): 6 wrong with the schema alone, five in knownWrong too.
 	"pm-poet-by-birth":              "'list all poets from oldest to youngest, with birth years' shows BirthYear alone, no names (in knownWrong too)",
 	"pm-poet-never-published-count": "'poets who never had a poem in an issue' counts published poets with no poem: a contradiction, 0 (in knownWrong too)",
 	"pm-issue-autumn-2":             "'which issues are autumn issues, and from what year' shows Year alone, no IssueNumber (in knownWrong too)",
 	"pm-sub-per-month-2025":         "'submissions in each month of 2025' labels the month '2025-01', the gold '01' (in knownWrong too; arguable)",
 	"pm-sub-fee-free":               "'submissions that paid no reading fee' reads no fee as ReadingFee IS NULL (0), not a fee of '0.00' (27)",
-	"pm-sub-fee-per-year":           "'total reading fees in each year' groups by the poet's BirthYear, not the year of SubmittedOn (in knownWrong too)",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
