@@ -113,6 +113,20 @@ type reading struct {
 // view may hold one year and one row per item: a filter and a grain of its
 // own), else on the whole model.
 func (g *Generator) answer(m *model, question, reqDialect, reqToday string) reading {
+	if q, dropped := m.withoutContext(question); dropped != "" {
+		// "Hi, for the rota: which kiosk …": the question after the
+		// context, which names nothing of the database
+		r := g.answerViews(m, q, reqDialect, reqToday)
+		if r.err == nil {
+			r.plan.Assumptions = append([]string{fmt.Sprintf("set aside %q: context, not part of the question", dropped)}, r.plan.Assumptions...)
+		}
+		return r
+	}
+	return g.answerViews(m, question, reqDialect, reqToday)
+}
+
+// answerViews is answer after any context is set aside.
+func (g *Generator) answerViews(m *model, question, reqDialect, reqToday string) reading {
 	if m.tablesOnly != nil {
 		if r := g.answerOn(m.tablesOnly, question, reqDialect, reqToday); r.err == nil {
 			return r

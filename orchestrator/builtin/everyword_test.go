@@ -1475,3 +1475,26 @@ func TestYearsOfOwnDates(t *testing.T) {
 		"Who were the wardens in 2025?", // not born in 2025
 	})
 }
+
+// TestChatContext: an opening that names nothing of the database ("Hi,
+// I'm doing the board slides —", "Quick one:") and closing thanks are set
+// aside; an opening that names something ("For each kite:") is kept, and
+// so is the rest's decline when it has one.
+func TestChatContext(t *testing.T) {
+	path := sqliteDB(t, "kiteclub",
+		`CREATE TABLE kites (id INTEGER PRIMARY KEY, name TEXT NOT NULL, span_cm INTEGER NOT NULL)`,
+		`CREATE TABLE flights (id INTEGER PRIMARY KEY, kite_id INTEGER NOT NULL REFERENCES kites(id), flown_on TEXT NOT NULL)`,
+		`INSERT INTO kites VALUES (1,'Red Tern',120),(2,'Blue Gull',90),(3,'Grey Skua',150)`,
+		`INSERT INTO flights VALUES (1,1,'2025-01-02'),(2,1,'2025-02-03'),(3,2,'2025-03-04')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Hi, I'm doing the board slides — could you tell me how many kites we have?", `SELECT COUNT(*) FROM kites`, false},
+		{"Quick one: how many flights are there?", `SELECT COUNT(*) FROM flights`, false},
+		{"How many kites are there? Thanks!", `SELECT COUNT(*) FROM kites`, false},
+		{"For each kite: how many flights?", `SELECT k.name, COUNT(*) FROM kites k JOIN flights f ON f.kite_id = k.id GROUP BY k.id`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Hi, for the newsletter: why did flights drop?", // the rest is still a "why"
+	})
+}
