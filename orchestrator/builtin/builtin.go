@@ -269,11 +269,7 @@ func rankChecks(q *query, toks []token) error {
 // play does not ("how much has the kiosk taken from hires").
 func amountAsked(p *plan, c *column) bool {
 	for _, o := range p.order {
-		e := o.e
-		if o.sel >= 0 && o.sel < len(p.sels) {
-			e = p.sels[o.sel].e
-		}
-		if e.kind == eCol && e.col == c {
+		if e := p.orderExpr(o); e.kind == eCol && e.col == c {
 			return true
 		}
 	}

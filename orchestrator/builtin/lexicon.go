@@ -538,8 +538,8 @@ var abbreviations = map[string][]string{
 	"svc": {"service"}, "org": {"organisation", "organization"}, "deliv": {"delivery"}, "dlv": {"delivery"},
 	"vol": {"volume"}, "cls": {"class"}, "dens": {"density"}, "cert": {"certified", "certificate"}, "pr": {"price"},
 	"typ": {"type"}, "len": {"length"}, "ttl": {"title"}, "apprv": {"approved", "approver"}, "supp": {"supplier"},
-	"suppl": {"supplier"}, "inv": {"invoice"}, "pmt": {"payment"}, "pymt": {"payment"}, "ship": {"shipment"},
-	"stat": {"status"}, "sts": {"status"}, "cnty": {"county"}, "ctry": {"country"}, "qual": {"quality"},
+	"suppl": {"supplier"}, "pmt": {"payment"}, "pymt": {"payment"}, "sts": {"status"}, "cnty": {"county"},
+	"ctry":  {"country"},
 	"fname": {"first name"}, "lname": {"last name"}, "fnm": {"first name"}, "lnm": {"last name"}, "dob": {"date of birth"}, "nm": {"name"}, "lbl": {"label"},
 }
 

@@ -98,6 +98,15 @@ type orderItem struct {
 	desc bool
 }
 
+// orderExpr is what an order item orders by: its select item's
+// expression, or its own.
+func (p *plan) orderExpr(o orderItem) expr {
+	if o.sel >= 0 && o.sel < len(p.sels) {
+		return p.sels[o.sel].e
+	}
+	return o.e
+}
+
 // plan is a bound query.
 type plan struct {
 	kind        planKind

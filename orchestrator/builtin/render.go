@@ -176,11 +176,7 @@ func tieKey(p *plan) *column {
 		return nil
 	}
 	for _, o := range p.order {
-		e := o.e
-		if o.sel >= 0 && o.sel < len(p.sels) {
-			e = p.sels[o.sel].e
-		}
-		if e.kind == eCol && e.col == k {
+		if e := p.orderExpr(o); e.kind == eCol && e.col == k {
 			return nil
 		}
 	}
