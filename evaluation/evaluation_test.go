@@ -284,7 +284,6 @@ var knownWrong = map[string]string{
 	"petsitting/ps-species-cats":     "'list the names of all cats' answers species.name of the Cat row (1 row), not the names of the pets of species Cat",
 	"petsitting/ps-pet-chipped-dogs": "'which dogs have a microchip' shows pets.microchip, not the dogs' names (and filters on species.id, never microchip IS NOT NULL)",
 	// canalboats (branch fresh59), first asked at main ea02943: 138/347 right, 199 declined, 10 wrong (after three golds were fixed: two collapsed the two boats called Dabchick, one left out hirers with no hire from "at most twice").
-	"canalboats/cb-hire-oct-2025-list":    "'hires that started in October 2025 with the boat and the start date' shows start_date alone, not the hire id and boat_name",
 	"canalboats/cb-hire-per-month-2024":   "'hires in each month of 2024' labels the month '2024-01', the gold '01' (same counts; arguable, a label the comparison does not match)",
 	"canalboats/cb-hire-per-month-2024-2": "'monthly number of hires in 2024' labels the month '2024-01', the gold '01' (same counts; arguable)",
 	"canalboats/cb-repair-per-month-2025": "'repairs in each month of 2025' labels the month '2025-01', the gold '01' (same counts; arguable)",
@@ -293,12 +292,10 @@ var knownWrong = map[string]string{
 	"canalboats/cb-hirer-distinct-2025-2": "'count distinct hirers this year' counts hirers whose first_hire_year is 2025, not distinct hirer_id of 2025 hires",
 	// energycoop (branch fresh60), first asked at main 69ddb4d: 66/322 right, 248 declined, 8 wrong, none the gold's fault.
 	"energycoop/ec-type-twice-min":   "'members who hold more than twice the minimum shares for their membership type' tests min_shares > 2, not share_count > 2 * min_shares (all 36 members)",
-	"energycoop/ec-mem-joined-2025":  "'members who joined in 2025, with their join dates' shows joined_on alone, without the members' names",
 	"energycoop/ec-sp-repeat-buyers": "'members who have bought shares more than once' tests members.share_count > 1, not two or more share_purchases rows",
 	"energycoop/ec-div-never-count":  "'members who have had no dividend at all' counts members with a dividend row whose dividend_year IS NULL (0), not members with no dividend row (10)",
 	"energycoop/ec-div-years":        "'which years have we paid dividends for' lists dividend_year of all 85 payments, not the 4 distinct years",
 	"energycoop/ec-div-years-2":      "'list the dividend years on record' lists dividend_year of all 85 payments, not the 4 distinct years",
-	"energycoop/ec-sv-repairs":       "'repair visits with the site and the date' shows site_visits columns with site_id, not the site's name",
 	"energycoop/ec-sv-latest":        "'when was the most recent site visit, and where' shows visit_date alone, not the site's name",
 	// mountainhuts (branch fresh61), first asked at main 69ddb4d: 184/346 right, 154 declined, 8 wrong; two golds fixed after the first run (DISTINCT names merged the two huts called Edelweiss Hut), leaving 7 wrong, none the gold's fault, one arguable.
 	"mountainhuts/mh-season-most-seasons":  "'which warden has worked the most seasons' takes LIMIT 1 where two wardens tie on four seasons",
@@ -309,7 +306,6 @@ var knownWrong = map[string]string{
 	"poetrymag/pm-poet-by-birth":              "'list all poets from oldest to youngest, with birth years' shows BirthYear alone, not the poets' FirstName and LastName",
 	"poetrymag/pm-poet-never-published-count": "'how many poets have never had a poem in an issue' counts poets who were published AND have no poem (a contradiction: 0), not poets outside the published set (2)",
 	"poetrymag/pm-poem-total-lines-2":         "'total line count of every poem' sums LineCount per poem (42 rows), not over all poems (arguable: 'of every poem' read as 'for each poem')",
-	"poetrymag/pm-poem-by-year":               "'poems written in 2021 or earlier, alphabetically by title, with the year' shows WrittenYear alone, not the Title",
 	"poetrymag/pm-issue-autumn-2":             "'which issues are autumn issues, and from what year' shows Year alone, not the IssueNumber",
 	"poetrymag/pm-sub-per-month-2025":         "'submissions in each month of 2025' labels the month '2025-01', the gold '01' (same counts; arguable, a label the comparison does not match)",
 }

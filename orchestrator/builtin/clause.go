@@ -451,7 +451,7 @@ func (r *creader) readWithSubject() error {
 	k := r.cs.index(s) + 1
 	for ; k < len(r.cs); k++ {
 		c := r.at(k)
-		if c.role == "" && !(c.kind == ckWord && (c.info.cw == cwFiller && relationPreps[c.text] && c.text != "with" || eventless[c.text] || articles[c.text] || c.is(cwLink) || relativeWords[c.text])) || strings.HasPrefix(c.role, "shown") || fillerWith(c) {
+		if c.role == "" && !(c.kind == ckTime || c.is(cwLink) || c.kind == ckWord && (c.info.cw == cwFiller && relationPreps[c.text] && c.text != "with" || eventless[c.text] || articles[c.text] || relativeWords[c.text])) || strings.HasPrefix(c.role, "shown") || fillerWith(c) {
 			break
 		}
 	}

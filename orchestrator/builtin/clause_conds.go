@@ -836,6 +836,12 @@ func (r *creader) readExists() error {
 				return finalDecline("%q after each row could show the %s beside it or keep only the rows that have one", c.text+" the "+t.text, t.text).
 					withHint("say along with its %s, or that have a %s", t.text, t.text)
 			}
+			if nx := r.at(r.next(k + 1)); c.text == "with" && r.at(i+1) != nil && r.at(i+1).text == "the" && nx != nil && nx.is(cwAnd) {
+				// "the hoists with the mast and the crew": things to show
+				// beside the rows, not only the rows that have a mast
+				return finalDecline("%q and more after it: the %s shown beside the rows, or only the rows that have one", c.text+" the "+t.text, t.text).
+					withHint("say along with its %s name, or that have a %s", t.text, t.text)
+			}
 			if before := r.tableBefore(i); outcomeVerbs[c.text] && r.m.recordsOutcome(firstTable(before.tables()), t.tables()) {
 				continue // "rowers who won a heat": a placement, not any entry (declined)
 			}

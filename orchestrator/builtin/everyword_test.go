@@ -1498,3 +1498,23 @@ func TestChatContext(t *testing.T) {
 		"Hi, for the newsletter: why did flights drop?", // the rest is still a "why"
 	})
 }
+
+// TestShownBesideRows: "riggers who joined in 2025, with their join
+// dates" shows each rigger beside the date (a verb and a time range
+// between them); "the drills with the rigger and the date" is declined
+// (shown beside, or only the drills that have a rigger?).
+func TestShownBesideRows(t *testing.T) {
+	path := sqliteDB(t, "rigging",
+		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, first_name TEXT NOT NULL, last_name TEXT NOT NULL, joined_on TEXT NOT NULL)`,
+		`CREATE TABLE drills (id INTEGER PRIMARY KEY, rigger_id INTEGER REFERENCES riggers(id), drilled_on TEXT NOT NULL, kind TEXT NOT NULL)`,
+		`INSERT INTO riggers VALUES (1,'Ann','Lee','2024-03-01'),(2,'Bo','Ruiz','2025-02-01'),(3,'Cy','Holt','2025-06-01')`,
+		`INSERT INTO drills VALUES (1,1,'2025-01-02','repair'),(2,NULL,'2025-02-03','repair'),(3,2,'2025-03-04','survey')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"List riggers who joined in 2025, with their join dates.", `SELECT first_name, last_name, joined_on FROM riggers WHERE joined_on LIKE '2025%'`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"List the drills with the rigger and the kind.", // not only the drills that have a rigger
+	})
+}

@@ -347,20 +347,17 @@ var noCatalogWrong = map[string]string{
 	"ps-payout-per-year":         "'total payout amount in each year' groups by sitters.created_at, not paid_on (right with the catalog)",
 	"ps-payout-june-2025":        "'payouts made in June 2025' filters sitters.created_at, not paid_on (right with the catalog)",
 	// canalboats (fresh59, first asked at ea02943): 7 wrong with the schema alone, all in knownWrong too.
-	"cb-hire-oct-2025-list":    "'hires that started in October 2025 with the boat and the start date' shows start_date alone (in knownWrong too)",
 	"cb-hire-per-month-2024":   "'hires in each month of 2024' labels the month '2024-01', the gold '01' (in knownWrong too; arguable)",
 	"cb-boat-most-hired":       "'which boat has been hired the most' takes LIMIT 1 where three boats tie (in knownWrong too)",
 	"cb-hirer-distinct-2025-2": "'count distinct hirers this year' counts first_hire_year = 2025, not hirers of 2025 hires (in knownWrong too)",
 	"cb-repair-per-month-2025": "'repairs in each month of 2025' labels the month '2025-01', the gold '01' (in knownWrong too; arguable)",
 	// energycoop (fresh60, first asked at 69ddb4d): 9 wrong with the schema alone, eight in knownWrong too.
 	"ec-type-twice-min":   "'members who hold more than twice the minimum shares for their type' tests min_shares > 2 (in knownWrong too)",
-	"ec-mem-joined-2025":  "'members who joined in 2025, with their join dates' shows joined_on alone, no names (in knownWrong too)",
 	"ec-sp-repeat-buyers": "'members who have bought shares more than once' tests share_count > 1, not two purchases (in knownWrong too)",
 	"ec-div-count-2023-2": "'count of 2023 dividend payments' filters members.joined_on in 2023, not dividend_year (right with the catalog)",
 	"ec-div-never-count":  "'members who have had no dividend at all' counts dividends with dividend_year IS NULL (in knownWrong too)",
 	"ec-div-years":        "'which years have we paid dividends for' lists all 85 dividend_year values, not the distinct 4 (in knownWrong too)",
 	"ec-div-years-2":      "'list the dividend years on record' lists all 85 dividend_year values, not the distinct 4 (in knownWrong too)",
-	"ec-sv-repairs":       "'repair visits with the site and the date' shows site_id, not the site's name (in knownWrong too)",
 	"ec-sv-latest":        "'when was the most recent site visit, and where' shows visit_date alone, no site name (in knownWrong too)",
 	// mountainhuts (fresh61, first asked at 69ddb4d): 8 wrong with the schema alone, 7 of them in knownWrong too.
 	"mh-season-most-seasons":  "'which warden has worked the most seasons' takes LIMIT 1 where two wardens tie (in knownWrong too)",
