@@ -287,6 +287,7 @@ func amountAsked(p *plan, c *column) bool {
 // kindsListedPlural); a count of rows that each hold a count of their
 // things (see countedSelfCount).
 func planChecks(q *query, p *plan, toks []token) error {
+	timesListed(p, toks)
 	if q.howMuch && p.kind == pList && !slices.ContainsFunc(p.sels, func(s selItem) bool {
 		return s.e.kind != eCol || (s.e.col.unit == "money" || s.e.col.kind == catalog.KindMeasure) && (!wholeRow(p, p.root) || amountAsked(p, s.e.col))
 	}) {

@@ -224,6 +224,7 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 		return decline("%q asks for one figure per group, and the ranking keeps only the top one", "each").
 			withHint("ask for the minimum or maximum for each, e.g. the lowest C for each T")
 	}
+	timesListed(p, toks)
 	if c := kindsListed(p, r); c != nil {
 		// "what are the colours of the kiosks": each kiosk's colour, or
 		// the different colours there are?
@@ -1179,6 +1180,31 @@ func bareKindList(p *plan) *column {
 		return nil
 	}
 	return p.sels[0].e.col
+}
+
+// timesListed makes a plain list of one year or date column DISTINCT when
+// the question names it in the plural ("which years have the riggers
+// paid dues for", "the dates the masts were hoisted on"): the years there
+// are, not one per row. "Each" or "every" keeps one per row.
+func timesListed(p *plan, toks []token) {
+	if p.kind != pList || p.distinct || len(p.sels) != 1 || p.sels[0].e.kind != eCol || len(p.order) > 0 || p.limit > 0 {
+		return
+	}
+	c := p.sels[0].e.col
+	if c.isKey() || !dateOrYear(c) {
+		return
+	}
+	ws := catalog.IdentifierWords(c.name)
+	if len(ws) == 0 {
+		return
+	}
+	last := ws[len(ws)-1]
+	if last != "year" && last != "yr" && last != "date" && last != "dt" || slices.ContainsFunc(toks, func(t token) bool { return t.w == "each" || t.w == "every" }) {
+		return
+	}
+	if slices.ContainsFunc(toks, func(t token) bool { return (t.s == "year" || t.s == "date") && t.w != t.s }) {
+		p.distinct = true
+	}
 }
 
 // kindsListedPlural is kindsListed for the analyst reading: the one kind

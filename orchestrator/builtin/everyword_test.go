@@ -1518,3 +1518,19 @@ func TestShownBesideRows(t *testing.T) {
 		"List the drills with the rigger and the kind.", // not only the drills that have a rigger
 	})
 }
+
+// TestTimesListed: "which years have we paid dues for" lists the
+// different years, "list each dues year" one per row.
+func TestTimesListed(t *testing.T) {
+	path := sqliteDB(t, "dues",
+		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE dues_payments (id INTEGER PRIMARY KEY, rigger_id INTEGER NOT NULL REFERENCES riggers(id), dues_year INTEGER NOT NULL, amount REAL NOT NULL)`,
+		`INSERT INTO riggers VALUES (1,'Ann Lee'),(2,'Bo Ruiz')`,
+		`INSERT INTO dues_payments VALUES (1,1,2023,10),(2,2,2023,10),(3,1,2024,12),(4,2,2024,12),(5,1,2025,12)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which years have we paid dues for?", `SELECT DISTINCT dues_year FROM dues_payments`, false},
+		{"List the dues years on record.", `SELECT DISTINCT dues_year FROM dues_payments`, false},
+	})
+}

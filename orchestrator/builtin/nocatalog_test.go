@@ -356,8 +356,6 @@ var noCatalogWrong = map[string]string{
 	"ec-sp-repeat-buyers": "'members who have bought shares more than once' tests share_count > 1, not two purchases (in knownWrong too)",
 	"ec-div-count-2023-2": "'count of 2023 dividend payments' filters members.joined_on in 2023, not dividend_year (right with the catalog)",
 	"ec-div-never-count":  "'members who have had no dividend at all' counts dividends with dividend_year IS NULL (in knownWrong too)",
-	"ec-div-years":        "'which years have we paid dividends for' lists all 85 dividend_year values, not the distinct 4 (in knownWrong too)",
-	"ec-div-years-2":      "'list the dividend years on record' lists all 85 dividend_year values, not the distinct 4 (in knownWrong too)",
 	"ec-sv-latest":        "'when was the most recent site visit, and where' shows visit_date alone, no site name (in knownWrong too)",
 	// mountainhuts (fresh61, first asked at 69ddb4d): 8 wrong with the schema alone, 7 of them in knownWrong too.
 	"mh-season-most-seasons":  "'which warden has worked the most seasons' takes LIMIT 1 where two wardens tie (in knownWrong too)",
