@@ -88,7 +88,11 @@ type Conn struct {
 	inflight          map[uint64]context.CancelCauseFunc
 	inflightSeq       uint64
 	fault             *dbFault
-	sqlOK             time.Time // when a statement last ran on it (ClearFault)
+	// faultLogged: when a database failure was last logged at ERROR; a
+	// failure again soon after (a database flapping while it stops) is a
+	// WARN, so one outage is one ERROR line
+	faultLogged time.Time
+	sqlOK       time.Time // when a statement last ran on it (ClearFault)
 	// subscribed are the resource URIs subscribed to in this session
 	// (policy.go).
 	subscribed map[string]bool

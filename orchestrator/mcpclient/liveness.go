@@ -232,18 +232,35 @@ type dbFault struct {
 func (c *Conn) SetFault(sql, message string) {
 	c.mu.Lock()
 	first := c.fault == nil
+	again := false
 	if first {
-		c.fault = &dbFault{message: message, sql: sql, since: time.Now()}
+		now := time.Now()
+		c.fault = &dbFault{message: message, sql: sql, since: now}
+		again = now.Sub(c.faultLogged) < faultRelogAfter
+		if !again {
+			c.faultLogged = now
+		}
 	} else {
 		c.fault.message = message
 	}
 	c.mu.Unlock()
 	if first {
-		c.log.Error("executor's database failed", "event", "database_error", "component", "orchestrator",
-			"error", message)
+		if again {
+			// a statement ran between two failures while the database
+			// stopped: the same outage, already said at ERROR
+			c.log.Warn("executor's database failed again", "event", "database_error", "component", "orchestrator",
+				"error", message)
+		} else {
+			c.log.Error("executor's database failed", "event", "database_error", "component", "orchestrator",
+				"error", message)
+		}
 		c.p.notifyChange(Change{Server: c.id, Kind: ChangeState})
 	}
 }
+
+// faultRelogAfter is how long after a database failure logged at ERROR a
+// new one is logged at ERROR again rather than WARN.
+const faultRelogAfter = time.Minute
 
 // SetDown records that the liveness probe found the database running
 // nothing (message): from now on statements fail at once with the fault
