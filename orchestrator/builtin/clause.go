@@ -1199,10 +1199,10 @@ func timesListed(p *plan, toks []token) {
 		return
 	}
 	last := ws[len(ws)-1]
-	if last != "year" && last != "yr" && last != "date" && last != "dt" || slices.ContainsFunc(toks, func(t token) bool { return t.w == "each" || t.w == "every" }) {
+	if last != "year" && last != "yr" && last != "date" && last != "dt" {
 		return
 	}
-	if slices.ContainsFunc(toks, func(t token) bool { return (t.s == "year" || t.s == "date") && t.w != t.s }) {
+	if namedInPlural(toks, "year") || namedInPlural(toks, "date") {
 		p.distinct = true
 	}
 }
@@ -1216,11 +1216,17 @@ func kindsListedPlural(p *plan, toks []token) *column {
 	}
 	ws := catalog.IdentifierWords(c.name)
 	last := ws[len(ws)-1]
-	if slices.ContainsFunc(toks, func(t token) bool { return t.w == "each" || t.w == "every" }) ||
-		!slices.ContainsFunc(toks, func(t token) bool { return t.s == last && t.w != t.s }) {
+	if !namedInPlural(toks, last) {
 		return nil
 	}
 	return c
+}
+
+// namedInPlural: the tokens say word in the plural ("the years", "the
+// colours") and say neither "each" nor "every" (one per row).
+func namedInPlural(toks []token, word string) bool {
+	return !slices.ContainsFunc(toks, func(t token) bool { return t.w == "each" || t.w == "every" }) &&
+		slices.ContainsFunc(toks, func(t token) bool { return t.s == word && t.w != t.s })
 }
 
 // countedSelfCount: the plan counts the rows of its root, a table whose

@@ -555,7 +555,7 @@ func (m *model) knownLiteral(t token) *lexEntry {
 	if m.lex == nil {
 		return nil
 	}
-	e := m.lex.byKey[strings.Join(phraseStems(t.orig), " ")]
+	e := m.lex.entry(t.orig)
 	if e == nil || !onlyNames(e) {
 		return nil
 	}

@@ -76,6 +76,11 @@ func newLexicon() *lexicon {
 	return &lexicon{byKey: map[string]*lexEntry{}, byFirst: map[string][]*lexEntry{}}
 }
 
+// entry is the lexicon's entry for a phrase (by its stems), or nil.
+func (l *lexicon) entry(phrase string) *lexEntry {
+	return l.byKey[strings.Join(phraseStems(phrase), " ")]
+}
+
 func (l *lexicon) add(phrase string, mn *meaning) {
 	toks := phraseStems(phrase)
 	if len(toks) == 0 || len(toks) > 12 {
@@ -836,7 +841,7 @@ func (m *model) addModifiedTableWords() {
 				var d *derived
 				for _, n := range []string{last, catalog.Plural(catalog.Singular(last))} {
 					p := ws[0] + " " + n
-					if m.lex.byKey[strings.Join(phraseStems(p), " ")] != nil {
+					if m.lex.entry(p) != nil {
 						continue
 					}
 					if d == nil {
@@ -853,14 +858,14 @@ func (m *model) addModifiedTableWords() {
 			if info, ok := clauseWords[ws[0]]; ok && info.cw != cwLink {
 				continue
 			}
-			if e := m.lex.byKey[strings.Join(phraseStems(ws[0]), " ")]; e != nil && slices.ContainsFunc(e.ms, func(x *meaning) bool {
+			if e := m.lex.entry(ws[0]); e != nil && slices.ContainsFunc(e.ms, func(x *meaning) bool {
 				return x.kind != mColumn || x.strength != strengthPartial
 			}) {
 				continue
 			}
 			for _, tw := range []string{t.singular(), catalog.Plural(t.singular())} {
 				p := ws[0] + " " + tw
-				if m.lex.byKey[strings.Join(phraseStems(p), " ")] == nil {
+				if m.lex.entry(p) == nil {
 					m.lex.addTable(p, t)
 				}
 			}
