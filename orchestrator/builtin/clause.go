@@ -51,6 +51,9 @@ type citem struct {
 	when bool    // the date of the rows, or of the event a verb names ("when were they born")
 	date *column // when: the date column a word after "when" names ("when was X hired")
 	year bool    // when: "in what year" — a year column, never a whole date
+	// event: when, the forms of a plain verb naming the event dated ("when
+	// did the kiosk open": open, opened, opening)
+	event []string
 }
 
 // ccondKind is the kind of a condition.
@@ -412,10 +415,17 @@ func (r *creader) readWhen() error {
 				return nil
 			}
 		}
-		r.q.items = append(r.q.items, &citem{when: true, year: c.info.unit == "year", pos: i})
+		it := &citem{when: true, year: c.info.unit == "year", pos: i}
+		r.q.items = append(r.q.items, it)
 		for k := r.next(i + 1); k < len(r.cs); k = r.next(k + 1) {
 			if x := r.at(k); free(x) && x.kind == ckWord && (x.is(cwLink) || dateVerbs[x.text] != nil) {
 				r.use(x, "the event dated")
+				break
+			} else if free(x) && x.kind == ckWord && x.info.cw == cwNone && r.m.datesNamed(eventForms(x.text)) {
+				// "when did the kiosk open": a verb no table links by, whose
+				// participle names a date or year column (an open year)
+				r.use(x, "the event dated")
+				it.event = eventForms(x.text)
 				break
 			}
 		}

@@ -838,6 +838,9 @@ func (b *clauseBinder) bindItems(p *plan) error {
 			}
 		case it.when:
 			col := it.date
+			if col == nil && it.event != nil {
+				col = b.dateNamed(it.event)
+			}
 			if col == nil {
 				col = b.verbDate()
 			}

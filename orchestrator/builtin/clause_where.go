@@ -827,7 +827,7 @@ func (b *clauseBinder) unitColumn(t *table, unit string) (*column, error) {
 	}
 	if len(cands) == 0 && unit == unitAge && !personLike(t) {
 		// "the oldest site": the one that has been there longest, by its date
-		if c := b.datedColumn(t); c != nil {
+		if c := ageDate(t, b.datedColumn(t)); c != nil {
 			b.assume = append(b.assume, fmt.Sprintf("age read as the time since %s", c.ref()))
 			return c, nil
 		}
@@ -837,6 +837,42 @@ func (b *clauseBinder) unitColumn(t *table, unit string) (*column, error) {
 	}
 	return nil, decline("%s has several %s columns (%s)", t.name, unitNoun(unit), colNames(cands)).withHint("name the column")
 }
+
+// ageDate is the date the age of a thing counts from: the one date or
+// year column named for how it began (opened, built, founded), else its
+// dated column unless that is named for how it ended ("the oldest kiosk"
+// is not the one closed first).
+func ageDate(t *table, dated *column) *column {
+	var begun []*column
+	for _, c := range t.cols {
+		if dateOrYear(c) && !c.isKey() && anyIn(catalog.IdentifierWords(c.name), beginEvents) {
+			begun = append(begun, c)
+		}
+	}
+	switch {
+	case len(begun) == 1:
+		return begun[0]
+	case len(begun) > 1 && slices.Contains(begun, dated):
+		return dated // a start date beside a creation date: the rows' own date
+	case len(begun) > 1:
+		return nil
+	}
+	if dated != nil && anyIn(catalog.IdentifierWords(dated.name), endEvents) {
+		return nil
+	}
+	return dated
+}
+
+// beginEvents and endEvents name how a thing began or ended, in the words
+// a date column is named by.
+var (
+	beginEvents = setOf("open", "opened", "opening", "built", "build", "founded", "founding", "established", "start",
+		"started", "launched", "launch", "created", "creation", "commissioned", "installed", "install", "installation",
+		"planted", "inaugurated", "incorporated", "registered", "registration", "acquired", "acquisition", "since")
+	endEvents = setOf("close", "closed", "closing", "closure", "end", "ended", "died", "death", "retired",
+		"retirement", "demolished", "decommissioned", "left", "finished", "expired", "expiry", "cancelled", "withdrawn",
+		"disposed", "sold")
+)
 
 // personLike: a table of people (named by a first and a last name, or
 // called so): their age is not the time since a date of theirs.
@@ -956,6 +992,12 @@ func (b *clauseBinder) verbDate() *column {
 			forms = append(forms, f...)
 		}
 	}
+	return b.dateNamed(forms)
+}
+
+// dateNamed is the one date or year column of the rows asked about whose
+// identifier holds one of the forms, or nil.
+func (b *clauseBinder) dateNamed(forms []string) *column {
 	if len(forms) == 0 {
 		return nil
 	}
@@ -977,6 +1019,39 @@ func (b *clauseBinder) verbDate() *column {
 		}
 	}
 	return found
+}
+
+// eventForms are the words a date column may be named by for the event a
+// plain verb says ("open": opened, opening; "begin": begun).
+func eventForms(w string) []string {
+	forms := []string{w, w + "ing"}
+	if strings.HasSuffix(w, "e") {
+		forms = append(forms, w+"d", strings.TrimSuffix(w, "e")+"ing")
+	} else {
+		forms = append(forms, w+"ed")
+	}
+	for past, base := range irregularVerbs {
+		if base == w && past != w {
+			forms = append(forms, past)
+		}
+	}
+	for _, f := range slices.Clone(forms) {
+		forms = append(forms, dateVerbs[f]...)
+	}
+	return forms
+}
+
+// datesNamed: some date or year column's identifier holds one of the forms.
+func (m *model) datesNamed(forms []string) bool {
+	set := setOf(forms...)
+	for _, t := range m.tables {
+		for _, c := range t.cols {
+			if dateOrYear(c) && anyIn(catalog.IdentifierWords(c.name), set) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // oneYearColumn is t's only year column, or nil.

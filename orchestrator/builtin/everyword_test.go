@@ -1534,3 +1534,16 @@ func TestTimesListed(t *testing.T) {
 		{"List the dues years on record.", `SELECT DISTINCT dues_year FROM dues_payments`, false},
 	})
 }
+
+func TestWhenPlainVerb(t *testing.T) {
+	path := sqliteDB(t, "kiosks",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL, opened_year INTEGER NOT NULL, closed_on TEXT)`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head',1998,NULL),(2,'Tall Ship',2004,'2024-06-30'),(3,'Oren Vale',1987,NULL)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"When did Tall Ship open?", `SELECT opened_year FROM kiosks WHERE name = 'Tall Ship'`, false},
+		{"Which kiosk is the oldest, and when did it open?", `SELECT name, opened_year FROM kiosks ORDER BY opened_year LIMIT 1`, false},
+		{"When did Tall Ship close?", `SELECT closed_on FROM kiosks WHERE name = 'Tall Ship'`, false},
+	})
+}
