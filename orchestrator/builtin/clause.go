@@ -168,7 +168,11 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 	if len(toks) > maxTokens {
 		return sqlgen.Plan{}, false, decline("the question is too long for the offline generator (%d words, at most %d)", len(toks), maxTokens)
 	}
-	r := &creader{m: m, cs: imperativeName(m.chunks(toks, today)), today: today}
+	cs := imperativeName(m.chunks(toks, today))
+	if re := percentOfAll(toks, cs); re != nil {
+		toks, cs = re, imperativeName(m.chunks(re, today))
+	}
+	r := &creader{m: m, cs: cs, today: today}
 	r.q = &cquery{cs: r.cs}
 	if p, ok, err := r.selfAnswer(dialect); ok || err != nil {
 		// "who is the mentor of X": rows of one table linked to each other
@@ -894,6 +898,38 @@ func imperativeName(cs []*chunk) []*chunk {
 		cs[0] = &lead
 	}
 	return cs
+}
+
+// percentOfAll reads "<P> <T> as a percentage of all <T>" (a share said
+// without a question word: "late crates as a percentage of all crates")
+// as "as a percentage of all <T> are <P>": the same rows, counted where
+// the words before them hold. nil when the question is not of that shape.
+func percentOfAll(toks []token, cs []*chunk) []token {
+	k := slices.IndexFunc(cs, func(c *chunk) bool {
+		return c.is(cwPercent) && strings.HasPrefix(c.text, "as a") && strings.HasSuffix(c.text, " of")
+	})
+	if k < 2 || !cs[k-1].isTable() || cs[k-1].isValue() {
+		return nil
+	}
+	n := k + 1
+	for n < len(cs) && cs[n].kind == ckWord && (cs[n].text == "all" || cs[n].text == "the" || cs[n].text == "all the") {
+		n++
+	}
+	if n != len(cs)-1 || !cs[n].isTable() || !slices.ContainsFunc(cs[n].tables(), func(t *table) bool { return slices.Contains(cs[k-1].tables(), t) }) {
+		return nil
+	}
+	lead := 0
+	for lead < k-1 && cs[lead].kind == ckWord && (cs[lead].is(cwLead) || softWords[cs[lead].text]) {
+		lead++ // "show late crates as ...": the command stays first
+	}
+	if lead == k-1 {
+		return nil // nothing said of the rows counted
+	}
+	out := slices.Clone(toks[:cs[lead].i])
+	out = append(out, toks[cs[k].i:cs[n].j]...)
+	out = append(out, clauseTokenize("are")...)
+	out = append(out, toks[cs[lead].i:cs[k-1].i]...)
+	return append(out, toks[cs[n].j:]...)
 }
 
 // readUnsupported declines writes, "why" and predictions, and leaves to

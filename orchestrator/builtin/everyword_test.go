@@ -1547,3 +1547,15 @@ func TestWhenPlainVerb(t *testing.T) {
 		{"When did Tall Ship close?", `SELECT closed_on FROM kiosks WHERE name = 'Tall Ship'`, false},
 	})
 }
+
+func TestPercentOfAll(t *testing.T) {
+	path := sqliteDB(t, "crates",
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, label TEXT NOT NULL, status TEXT NOT NULL, fragile INTEGER NOT NULL)`,
+		`INSERT INTO crates VALUES (1,'A1','late',1),(2,'A2','on time',0),(3,'B1','late',0),(4,'B2','on time',0),(5,'C1','on time',1)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Late crates as a percentage of all crates.", `SELECT 100.0 * SUM(CASE WHEN status = 'late' THEN 1 ELSE 0 END) / COUNT(*) FROM crates`, false},
+		{"Show fragile crates as a percentage of all crates", `SELECT 100.0 * SUM(fragile) / COUNT(*) FROM crates`, false},
+	})
+}
