@@ -103,6 +103,7 @@ var floors = map[string]floor{
 	fixtures.EnergyCoop:    {untouched: 0.20}, // 66/322 (branch fresh60, written without reading the planner, polite chat-box requests with context; first asked at main 69ddb4d: 248 declined, 8 wrong, none the gold's fault)
 	fixtures.MountainHuts:  {untouched: 0.53}, // 185/346 (branch fresh61, written without reading the planner, base tables plus views; first asked at main 69ddb4d: 8 wrong, one gold fixed (DISTINCT names merged the two huts called Edelweiss Hut), leaving 7 wrong)
 	fixtures.PoetryMag:     {untouched: 0.40}, // 151/372 (branch fresh62, written without reading the planner, many-to-many heavy PascalCase singular tables; first asked at main 69ddb4d: 7 wrong, none the gold's fault, two arguable)
+	fixtures.Tileworks:     {untouched: 0.26}, // 89/336 (branch fresh63, written without reading the planner, singular lowercase tables with <thing>_no keys and no declared foreign keys; first asked at main aaaa9aa: 6 wrong, none the gold's fault, three arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -306,6 +307,13 @@ var knownWrong = map[string]string{
 	"poetrymag/pm-poem-total-lines-2":         "'total line count of every poem' sums LineCount per poem (42 rows), not over all poems (arguable: 'of every poem' read as 'for each poem')",
 	"poetrymag/pm-issue-autumn-2":             "'which issues are autumn issues, and from what year' shows Year alone, not the IssueNumber",
 	"poetrymag/pm-sub-per-month-2025":         "'submissions in each month of 2025' labels the month '2025-01', the gold '01' (same counts; arguable, a label the comparison does not match)",
+	// tileworks (branch fresh63), first asked at main aaaa9aa: 89/336 answerable right, 241 declined, 6 wrong, 18/18 must-decline declined, none the gold's fault, three arguable.
+	"tileworks/tw-potter-trained-by-morwenna-2": "'list the potters trained by Morwenna Tregear' reads the self-reference backwards: Morwenna's own trained_by (NULL), not the potters whose trained_by is her",
+	"tileworks/tw-batch-patterns":               "'what patterns are made?' takes 'made' for tiles_made and lists DISTINCT pattern, tiles_made (103 rows), not the six patterns",
+	"tileworks/tw-comm-per-city":                "'how many commissions came from each city' keeps a NULL-city group of 10 commissions with no city recorded (arguable)",
+	"tileworks/tw-comm-per-city-2":              "'number of commissions per city' keeps a NULL-city group of 10 commissions with no city recorded (arguable)",
+	"tileworks/tw-comm-top-city":                "'which city has placed the most commissions' answers the NULL city (10 commissions with no city) with LIMIT 1, not Penzance and Truro (6 each)",
+	"tileworks/tw-comm-city-avg":                "'average commission price in each city' keeps a NULL-city group (arguable)",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
