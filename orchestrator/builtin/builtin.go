@@ -431,6 +431,7 @@ func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday strin
 		r.err = err
 		return r
 	}
+	dropNullGroups(p)
 	sql, used, err := render(p, dialect)
 	if err != nil {
 		r.err = err

@@ -195,6 +195,7 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 	if err := r.answersEveryWord(b, p, toks); err != nil {
 		return sqlgen.Plan{}, isFinal(err), err
 	}
+	dropNullGroups(p)
 	sql, _, err := render(p, dialect)
 	if err != nil {
 		return sqlgen.Plan{}, false, err

@@ -1559,3 +1559,16 @@ func TestPercentOfAll(t *testing.T) {
 		{"Show fragile crates as a percentage of all crates", `SELECT 100.0 * SUM(fragile) / COUNT(*) FROM crates`, false},
 	})
 }
+
+func TestEmptyGroupsLeftOut(t *testing.T) {
+	path := sqliteDB(t, "kiosks",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL, town TEXT, rent REAL)`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head','Oren Vale',90),(2,'Tall Ship','Oren Vale',80),(3,'Dune',NULL,70),(4,'Cove',NULL,60),(5,'Quay',NULL,50),(6,'Mast','Harbour',75)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many kiosks are there in each town?", `SELECT town, COUNT(*) FROM kiosks WHERE town IS NOT NULL GROUP BY town`, false},
+		{"Which town has the most kiosks?", `SELECT town FROM kiosks WHERE town IS NOT NULL GROUP BY town ORDER BY COUNT(*) DESC LIMIT 1`, false},
+		{"What is the average rent in each town?", `SELECT town, AVG(rent) FROM kiosks WHERE town IS NOT NULL GROUP BY town`, false},
+	})
+}

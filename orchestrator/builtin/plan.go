@@ -1,5 +1,7 @@
 package builtin
 
+import "slices"
+
 // The bound plan: tables, columns, conditions and order, dialect-neutral.
 // render turns it into SQL for one dialect.
 
@@ -121,4 +123,23 @@ type plan struct {
 	offset      int  // rows skipped before limit ("the second largest")
 	countGroups bool // SELECT COUNT(*) FROM (the grouped query)
 	distinct    bool
+}
+
+// dropNullGroups leaves out the rows whose group is empty: "kiosks per
+// town" lists the towns, and "which town has the most kiosks" is never the
+// kiosks whose town is empty. A column shown beside its row's key is
+// not a group of its own.
+func dropNullGroups(p *plan) {
+	for _, g := range p.groupBy {
+		if g.kind != eCol || g.col == nil || !g.col.nullable || g.col.pk {
+			continue
+		}
+		if slices.ContainsFunc(p.groupBy, func(k expr) bool { return k.kind == eCol && k.col != nil && k.col.pk && k.col.t == g.col.t }) {
+			continue // one group per row, the column only shown beside it
+		}
+		if slices.ContainsFunc(p.where, func(c *cond) bool { return c.kind == cNotNull && !c.neg && c.e.kind == eCol && c.e.col == g.col }) {
+			continue
+		}
+		p.where = append(p.where, &cond{kind: cNotNull, e: expr{kind: eCol, col: g.col}})
+	}
 }
