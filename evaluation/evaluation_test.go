@@ -103,6 +103,7 @@ var floors = map[string]floor{
 	fixtures.EnergyCoop:    {untouched: 0.20}, // 66/322 (branch fresh60, written without reading the planner, polite chat-box requests with context; first asked at main 69ddb4d: 248 declined, 8 wrong, none the gold's fault)
 	fixtures.MountainHuts:  {untouched: 0.53}, // 185/346 (branch fresh61, written without reading the planner, base tables plus views; first asked at main 69ddb4d: 8 wrong, one gold fixed (DISTINCT names merged the two huts called Edelweiss Hut), leaving 7 wrong)
 	fixtures.PoetryMag:     {untouched: 0.40}, // 151/372 (branch fresh62, written without reading the planner, many-to-many heavy PascalCase singular tables; first asked at main 69ddb4d: 7 wrong, none the gold's fault, two arguable)
+	fixtures.TyreBay:       {untouched: 0.26}, // 92/339 (branch fresh65, written without reading the planner, terse typed-in-a-hurry lowercase questions; first asked at main aaaa9aa: 237 declined, 10 wrong, none the gold's fault, two arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -306,6 +307,17 @@ var knownWrong = map[string]string{
 	"poetrymag/pm-poem-total-lines-2":         "'total line count of every poem' sums LineCount per poem (42 rows), not over all poems (arguable: 'of every poem' read as 'for each poem')",
 	"poetrymag/pm-issue-autumn-2":             "'which issues are autumn issues, and from what year' shows Year alone, not the IssueNumber",
 	"poetrymag/pm-sub-per-month-2025":         "'submissions in each month of 2025' labels the month '2025-01', the gold '01' (same counts; arguable, a label the comparison does not match)",
+	// tyrebay (branch fresh65), first asked at main aaaa9aa: 92/339 answerable right, 237 declined, 10 wrong, 18/18 must-decline declined, none the gold's fault, two arguable.
+	"tyrebay/tb-br-marlford-fitters":   "'fitters at the marlford branch' lists the Marlford branch rows whose fitters are at level 2 (reads 'fitters' as the level called Fitter), not the fitters",
+	"tyrebay/tb-br-marlford-fitters-2": "'who works at the branch in marlford' lists the branch row, not its fitters",
+	"tyrebay/tb-br-pair":               "'jobs kettleby central vs brindle retail park' sums the job totals of the two branches, not the number of jobs",
+	"tyrebay/tb-fit-aisha-inspected":   "'jobs inspected by aisha mwangi' lists her 44 jobs, not their count (arguable: the question has no 'how many', the gold counts)",
+	"tyrebay/tb-ve-fleet-count":        "'# fleet vehicles' lists the fleet vehicles, not their number: '#' is not read as 'number of'",
+	"tyrebay/tb-pt-best-seller-2":      "'which part sold the most units' shows the part's id and qty, not its brand, pattern and size",
+	"tyrebay/tb-job-2024":              "'no. of jobs 2024' counts jobs WHERE id = 2024 (reads 'no.' as the id), not the jobs dated 2024",
+	"tyrebay/tb-job-over-500":          "'# jobs over 500' lists the jobs, not their number: '#' is not read as 'number of'",
+	"tyrebay/tb-job-biggest-date":      "'date of the biggest job' gives the day with the most jobs, not the date of the job with the highest total (arguable: 'biggest' is loose)",
+	"tyrebay/tb-job-pct-2025":          "'% of jobs in 2025' counts the 2025 jobs (326), not their share of all jobs (48%)",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
