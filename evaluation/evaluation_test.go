@@ -104,6 +104,7 @@ var floors = map[string]floor{
 	fixtures.MountainHuts:  {untouched: 0.53}, // 185/346 (branch fresh61, written without reading the planner, base tables plus views; first asked at main 69ddb4d: 8 wrong, one gold fixed (DISTINCT names merged the two huts called Edelweiss Hut), leaving 7 wrong)
 	fixtures.PoetryMag:     {untouched: 0.40}, // 151/372 (branch fresh62, written without reading the planner, many-to-many heavy PascalCase singular tables; first asked at main 69ddb4d: 7 wrong, none the gold's fault, two arguable)
 	fixtures.Tileworks:     {untouched: 0.26}, // 89/336 (branch fresh63, written without reading the planner, singular lowercase tables with <thing>_no keys and no declared foreign keys; first asked at main aaaa9aa: 6 wrong, none the gold's fault, three arguable)
+	fixtures.TyreBay:       {untouched: 0.26}, // 92/339 (branch fresh65, written without reading the planner, terse typed-in-a-hurry lowercase questions; first asked at main aaaa9aa: 237 declined, 10 wrong, none the gold's fault, two arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -314,6 +315,17 @@ var knownWrong = map[string]string{
 	"tileworks/tw-comm-per-city-2":              "'number of commissions per city' keeps a NULL-city group of 10 commissions with no city recorded (arguable)",
 	"tileworks/tw-comm-top-city":                "'which city has placed the most commissions' answers the NULL city (10 commissions with no city) with LIMIT 1, not Penzance and Truro (6 each)",
 	"tileworks/tw-comm-city-avg":                "'average commission price in each city' keeps a NULL-city group (arguable)",
+	// tyrebay (branch fresh65), first asked at main aaaa9aa: 92/339 answerable right, 237 declined, 10 wrong, 18/18 must-decline declined, none the gold's fault, two arguable.
+	"tyrebay/tb-br-marlford-fitters":   "'fitters at the marlford branch' lists the Marlford branch rows whose fitters are at level 2 (reads 'fitters' as the level called Fitter), not the fitters",
+	"tyrebay/tb-br-marlford-fitters-2": "'who works at the branch in marlford' lists the branch row, not its fitters",
+	"tyrebay/tb-br-pair":               "'jobs kettleby central vs brindle retail park' sums the job totals of the two branches, not the number of jobs",
+	"tyrebay/tb-fit-aisha-inspected":   "'jobs inspected by aisha mwangi' lists her 44 jobs, not their count (arguable: the question has no 'how many', the gold counts)",
+	"tyrebay/tb-ve-fleet-count":        "'# fleet vehicles' lists the fleet vehicles, not their number: '#' is not read as 'number of'",
+	"tyrebay/tb-pt-best-seller-2":      "'which part sold the most units' shows the part's id and qty, not its brand, pattern and size",
+	"tyrebay/tb-job-2024":              "'no. of jobs 2024' counts jobs WHERE id = 2024 (reads 'no.' as the id), not the jobs dated 2024",
+	"tyrebay/tb-job-over-500":          "'# jobs over 500' lists the jobs, not their number: '#' is not read as 'number of'",
+	"tyrebay/tb-job-biggest-date":      "'date of the biggest job' gives the day with the most jobs, not the date of the job with the highest total (arguable: 'biggest' is loose)",
+	"tyrebay/tb-job-pct-2025":          "'% of jobs in 2025' counts the 2025 jobs (326), not their share of all jobs (48%)",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
