@@ -134,7 +134,6 @@ var knownWrong = map[string]string{
 	// school (branch fresh13), first asked at main 04f83c6: its 16 wrong answers are now right or declined.
 	// festival (branch fresh16), first asked at main 4159b8a: its 5 wrong answers are now right or declined.
 	// observatory (branch fresh15), first asked at main 4159b8a (15 wrong then); none the gold's fault.
-	"observatory/ob-per-filter": "'exposures taken in each filter' keeps the NULL group of the unfiltered spectra as a seventh row (arguable: no filter is not a filter)",
 	// motcentre (branch fresh17), first asked at main 05029af: its 14 wrong answers are now right or declined.
 	// wildlife (branch fresh18), first asked at main 05029af: its 2 wrong answers are now right.
 	// leisure (branch fresh20), first asked at main bf76682: its 1 wrong answer (and 1 HTTP 500) are now right.
@@ -159,21 +158,15 @@ var knownWrong = map[string]string{
 	// hangar: declined until "hold a C" was read (2026-11-27, fifth session).
 	"hangar/hg-licence-per-trade": "'for each trade, how many staff hold a licence' filters the licence holders before grouping, so trades with none have no row (gold: COUNT(Licence) per trade, 0 kept; arguable: a WHERE before GROUP BY is the usual reading)",
 	// kennel (branch fresh29), first asked at main b4e3543: 27 wrong, none the gold's fault, five arguable.
-	"kennel/kn-breed-per-origin-2":    "'for each origin, the number of breeds' keeps the NULL group of the two breeds with no origin as a seventh row (arguable: no origin is not an origin)",
 	"kennel/kn-top-breed":             "'which breed has the most dogs' keeps one of the three breeds tied at four dogs (LIMIT 1)",
 	"kennel/kn-top-breed-2":           "'the breed with the largest number of dogs' keeps one of the three breeds tied at four dogs (LIMIT 1)",
 	"kennel/kn-dogs-untitled-count-2": "'count dogs that have no title' reads title as Show_Award.Title IS NULL (0), not Titled = 'N' (27)",
 	"kennel/kn-pct-titled-2":          "'percent of dogs with a title' counts dogs with any award (Show_Award.Title), not Titled = 'Y' (arguable: Show_Award has a Title column)",
-	"kennel/kn-member-per-town":       "'members in each town' keeps the NULL group of the three members with no town as an eighth row (arguable)",
-	"kennel/kn-member-per-town-2":     "'the number of members for every town' keeps the NULL group of the members with no town (arguable)",
 	"kennel/kn-never-sponsored-2":     "'members who are not the sponsor of any member' returns the members with no sponsor (Sponsor_ID IS NULL): the self-reference read the wrong way",
-	"kennel/kn-place-dist":            "'how many entries got each place' keeps the NULL group of unplaced entries (arguable: an unplaced entry got no place)",
 	"kennel/kn-dog-most-entries-2":    "'the dog with the highest number of entries' keeps one of the two dogs tied at 15 (LIMIT 1)",
 	// couriers (branch fresh30), first asked at main b4e3543: 177/402 right, 218 declined, 7 wrong, none the gold's fault, one arguable.
-	"couriers/cr-item-per-spice":    "'menu items at each spice level' keeps the NULL group of the items with no spice level as a fourth row (arguable: no level is not a level)",
 	"couriers/cr-cust-complained-2": "'customers who complained at least once' counts each customer's orders HAVING COUNT(*) >= 1: the complaint is dropped",
 	// chessclub (branch fresh31), first asked at main 1619fc0: 108/389 right, 274 declined, 7 wrong (an eighth was the gold's fault and fixed), one arguable.
-	"chessclub/cc-pl-active-per-title": "'how many players hold each title' keeps the NULL group of the 26 untitled players as a fifth row (arguable: no title is not a title held)",
 	// livestock (branch fresh32), first asked at main 1619fc0: 126/344 right, 212 declined, 6 wrong + 1 must-decline answered; 1 was the gold's fault (fixed), one arguable.
 	"livestock/lv-animals-per-species-2": "'head count by species' sums lots.head_count (head offered) instead of counting registered animals (arguable: lots has a head_count column)",
 	// podcasts (branch fresh33), first asked at main 9f6fde2: 149/371 right, 201 declined, 21 wrong; none the gold's fault. A download row is one episode's monthly total: 15 of the 21 count download rows (or read a month as the episode's release date) where the gold sums download.total (arguable where the question says only "downloads").
@@ -191,11 +184,8 @@ var knownWrong = map[string]string{
 	"almanac/al-village-most-residents":   "'which village has the most residents' keeps one of the two villages tied at 7 (ORDER BY COUNT(*) DESC LIMIT 1)",
 	"almanac/al-village-most-residents-2": "'village with the largest number of residents' keeps one of the two villages tied at 7 (LIMIT 1)",
 	"almanac/al-wx-dry-days-2":            "'weather notes with zero rain' filters \"rain mm\" IS NULL (a missing reading, 35) instead of 0 (518)",
-	"almanac/al-wx-per-remark":            "'how many notes for each remark' keeps the NULL group of notes without a remark as a sixth row (arguable: no remark is not a remark)",
 	// coastferry (branch fresh39), first asked at main cce38a0: 157/336 right, 168 declined, 11 wrong, one the gold's fault (fy-port-by-opened-2, fixed), six arguable.
 	"coastferry/fy-vessel-most-cars-2":       "'name the vessel with the largest car capacity and give the capacity': the analyst reading drops 'capacity' (car or passenger capacity?) because the ranked column is car capacity, and shows the name alone (was right by accident while 'nm' of distance_nm read as a name)",
-	"coastferry/fy-port-per-island":          "'how many ports does each island have' keeps the NULL group of the three mainland ports as a sixth row (arguable: the mainland is not an island)",
-	"coastferry/fy-port-per-island-2":        "'count the ports on every island' keeps the NULL group of the mainland ports as a sixth row (arguable)",
 	"coastferry/fy-port-avg-berths-linkspan": "'average berths for ports with and without a linkspan' gives one figure, WHERE linkspan = 'no', instead of one per linkspan value",
 	"coastferry/fy-port-by-opened":           "'ports with a known opening year, oldest first' shows only opened_year (no port name) and keeps the two ports with no year",
 	"coastferry/fy-sail-per-month-2025":      "'sailings in each month of 2025' labels months '2025-01' instead of '01' (arguable: same counts, another label)",
@@ -214,7 +204,6 @@ var knownWrong = map[string]string{
 	// opticians (branch fresh43), first asked at main 33610f5: 30/300 right, 270 declined, 0 wrong; nothing to list.
 	// brewhouse (branch fresh44), first asked at main 33610f5: 100/312 right, 209 declined, 3 wrong, none the gold's fault, one arguable.
 	"brewhouse/bw-beer-lager-abv-2": "'what ABV does each of our lagers have' lists the DISTINCT ABVs alone, without the names of the three lagers",
-	"brewhouse/bw-batch-score-dist": "'how many batches got each tasting score' keeps the NULL group of the 23 unscored batches as a tenth row (arguable: no score is not a score)",
 	"brewhouse/bw-del-beer-rev-2":   "'what has each beer earned from keg deliveries' lists the Beer rows that had deliveries, with no SUM(Kegs * PricePerKeg)",
 	// radiostation (branch fresh45), first asked at main 98d24a3: 159/346 right, 182 declined, 5 wrong + 1 must-decline answered, none the gold's fault.
 	"radiostation/rs-ar-explicit":      "'which artists have explicit tracks' lists the 8 artists, the gold the 7 distinct names (arguable: two artists share a name)",
@@ -247,8 +236,6 @@ var knownWrong = map[string]string{
 	"drivingschool/ds-ctr-town-passes": "'how many passes has each town's centres recorded' counts DISTINCT centres per town among passed tests, not the passes",
 	// cidermill (branch fresh50), first asked at main 9eff0f1: 118/334 right, 208 declined, 8 wrong, none the gold's fault, two arguable.
 	"cidermill/cm-var-kingston-rows": "'which rows have Kingston Black trees' lists whole tree rows (7 rows), not DISTINCT row_no (row 2)",
-	"cidermill/cm-tree-per-root":     "'how many trees are on each rootstock' keeps a NULL rootstock group (arguable: trees with no rootstock recorded are on no named rootstock)",
-	"cidermill/cm-tree-per-root-2":   "'for each rootstock give the number of trees' keeps a NULL rootstock group (arguable, as cm-tree-per-root)",
 	"cidermill/cm-pr-op-newer":       "'pressings whose operator joined later than the checker' compares operator_id > checker_id, not the two pickers' joined_year",
 	"cidermill/cm-so-last-2":         "'date of the most recent order' shows pressing_date of the latest order, not ordered_on",
 	// lighthouses (branch fresh51), first asked at main fc3af74: 79/307 right, 192 declined, 36 wrong, none the gold's fault, two arguable.
@@ -280,7 +267,6 @@ var knownWrong = map[string]string{
 	"shearing/sh-weather-most":     "'the most common weather on jobs' shows the code and the count, not the weather_codes description (arguable)",
 	"shearing/sh-trainer-jobs":     "'jobs done by shearers trained by Owain Jenkins' counts Owain Jenkins's own jobs, not his trainees'",
 	"shearing/sh-leader-base-same": "'crews with a leader living in the crew's base town' lists base_town of crews with a leader, never comparing the leader's home_town",
-	"shearing/sh-crew-leader-jobs": "'jobs done under each crew leader' keeps the NULL crew_leader of the freelancer's jobs as a fourth row",
 	"shearing/sh-decline-9":        "must-decline 'home town of the shearer listed on the Elan crew' (leader or deputy left open) answered with the home towns of all Elan members",
 	// petsitting (branch fresh58), first asked at main ea02943: 167/344 right, 171 declined, 6 wrong (after one gold fixed), none the gold's fault.
 	"petsitting/ps-species-cats":     "'list the names of all cats' answers species.name of the Cat row (1 row), not the names of the pets of species Cat",
@@ -311,10 +297,7 @@ var knownWrong = map[string]string{
 	// tileworks (branch fresh63), first asked at main aaaa9aa: 89/336 answerable right, 241 declined, 6 wrong, 18/18 must-decline declined, none the gold's fault, three arguable.
 	"tileworks/tw-potter-trained-by-morwenna-2": "'list the potters trained by Morwenna Tregear' reads the self-reference backwards: Morwenna's own trained_by (NULL), not the potters whose trained_by is her",
 	"tileworks/tw-batch-patterns":               "'what patterns are made?' takes 'made' for tiles_made and lists DISTINCT pattern, tiles_made (103 rows), not the six patterns",
-	"tileworks/tw-comm-per-city":                "'how many commissions came from each city' keeps a NULL-city group of 10 commissions with no city recorded (arguable)",
-	"tileworks/tw-comm-per-city-2":              "'number of commissions per city' keeps a NULL-city group of 10 commissions with no city recorded (arguable)",
 	"tileworks/tw-comm-top-city":                "'which city has placed the most commissions' answers the NULL city (10 commissions with no city) with LIMIT 1, not Penzance and Truro (6 each)",
-	"tileworks/tw-comm-city-avg":                "'average commission price in each city' keeps a NULL-city group (arguable)",
 	// tyrebay (branch fresh65), first asked at main aaaa9aa: 92/339 answerable right, 237 declined, 10 wrong, 18/18 must-decline declined, none the gold's fault, two arguable.
 	"tyrebay/tb-br-marlford-fitters":   "'fitters at the marlford branch' lists the Marlford branch rows whose fitters are at level 2 (reads 'fitters' as the level called Fitter), not the fitters",
 	"tyrebay/tb-br-marlford-fitters-2": "'who works at the branch in marlford' lists the branch row, not its fitters",

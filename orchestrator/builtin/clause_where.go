@@ -1022,9 +1022,10 @@ func (b *clauseBinder) dateNamed(forms []string) *column {
 }
 
 // eventForms are the words a date column may be named by for the event a
-// plain verb says ("open": opened, opening; "begin": begun).
+// plain verb says ("open": opened, opening; "begin": begun) — never the
+// word itself, which may be a noun ("time" of a curtain time).
 func eventForms(w string) []string {
-	forms := []string{w, w + "ing"}
+	forms := []string{w + "ing"}
 	if strings.HasSuffix(w, "e") {
 		forms = append(forms, w+"d", strings.TrimSuffix(w, "e")+"ing")
 	} else {
@@ -1038,7 +1039,7 @@ func eventForms(w string) []string {
 	for _, f := range slices.Clone(forms) {
 		forms = append(forms, dateVerbs[f]...)
 	}
-	return forms
+	return slices.DeleteFunc(forms, func(f string) bool { return f == w })
 }
 
 // datesNamed: some date or year column's identifier holds one of the forms.

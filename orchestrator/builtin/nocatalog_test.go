@@ -131,7 +131,6 @@ var noCatalogWrong = map[string]string{
 	"rl-streams-per-month-2":  "'stream count per month' groups by the albums' Release Date month, not the Statement Month",
 	"rl-statements-per-month": "'statements for each month' groups by the albums' Release Date month, not the Statement Month",
 	// observatory (fresh, first asked at main 4159b8a; 9 wrong then): in knownWrong too.
-	"ob-per-filter": "'exposures taken in each filter' keeps the NULL group of the unfiltered spectra (arguable)",
 	// motcentre (fresh, first asked at main 05029af; 11 wrong then).
 	"mc-makes-alpha": "the schema alone does not know the makes are a few kinds: every vehicle's make, not the 13 makes",
 	// wildlife (fresh, first asked at main 05029af; 6 wrong then): these show the species by key with the schema alone.
@@ -166,13 +165,10 @@ var noCatalogWrong = map[string]string{
 	"ms-top-cat-2":    "'the largest category by number of tools' keeps one of the two tied (in knownWrong too)",
 	"ms-tool-prusa-2": "'the ids of the tools called Prusa Printer along with when they were bought' shows manufacture_year, not purchased_on",
 	// kennel (fresh, first asked at main b4e3543): 20 wrong with the schema alone; all but kn-show-over-25 are in knownWrong too, four of them wrong differently there.
-	"kn-breed-per-origin-2":    "'for each origin, the number of breeds' keeps the NULL origin group (arguable; in knownWrong too)",
 	"kn-top-breed":             "'which breed has the most dogs' keeps one of the three tied at four (in knownWrong too)",
 	"kn-top-breed-2":           "'the breed with the largest number of dogs' keeps one of the three tied (in knownWrong too)",
 	"kn-dogs-untitled-count-2": "'dogs that have no title' reads Show_Award.Title IS NULL, not Titled = 'N' (in knownWrong too)",
 	"kn-pct-titled-2":          "'percent of dogs with a title' counts dogs with an award, not Titled = 'Y' (arguable; in knownWrong too)",
-	"kn-member-per-town":       "'members in each town' keeps the NULL town group (arguable; in knownWrong too)",
-	"kn-member-per-town-2":     "'members for every town' keeps the NULL town group (arguable; in knownWrong too)",
 	"kn-never-sponsored-2":     "'members who are not the sponsor of any member' returns those with no sponsor (in knownWrong too)",
 	"kn-show-2025-2":           "'shows in 2025 with their dates' counts the shows instead of listing them (in knownWrong too, counting entries there)",
 	"kn-show-entries":          "'how many entries did each show have' gives Show_ID and name but not the date that tells repeated show names apart (arguable; in knownWrong too, grouped by Entry_ID there)",
@@ -181,15 +177,13 @@ var noCatalogWrong = map[string]string{
 	"kn-show-smallest":         "'what show had the fewest entries' gives Show_ID and name, not the date (arguable; in knownWrong too, grouped by Entry_ID there)",
 	"kn-dog-most-entries-2":    "'the dog with the highest number of entries' keeps one of the two tied at 15 (in knownWrong too)",
 	// couriers (fresh, first asked at b4e3543): 10 wrong with the schema alone, 6 of them in knownWrong too.
-	"cr-item-per-spice":     "'menu items at each spice level' keeps the NULL spice level as a group (arguable; in knownWrong too)",
 	"cr-cust-complained-2":  "'customers who complained at least once' counts orders per customer, the complaint dropped (in knownWrong too)",
 	"cr-order-2025-2":       "'the orders from 2025' dates orders by the customer's signed_up_at, not placed_at",
 	"cr-order-march-2025-2": "'orders in March 2025' dates orders by the customer's signed_up_at, not placed_at",
 	"cr-order-per-month-2":  "'orders per month' groups by the customer's signed_up_at month, not placed_at",
 	"cr-order-per-year-2":   "'orders by year' groups by the customer's signed_up_at year, not placed_at",
 	// chessclub (fresh31, first asked at 1619fc0): 5 wrong with the schema alone, 4 of them in knownWrong too.
-	"cc-pl-active-per-title": "'how many players hold each title' keeps the NULL title as a group (arguable; in knownWrong too)",
-	"cc-g-most-games":        "'who has played the most games overall' groups games by their Played date, not by player",
+	"cc-g-most-games": "'who has played the most games overall' groups games by their Played date, not by player",
 	// livestock (fresh, first asked at 1619fc0): 6 wrong + 1 must-decline answered with the schema alone, 5 of them (and the must-decline) in knownWrong too.
 	"lv-max-reserve-2":         "'largest reserve price on any lot' sums bids per text reserve_price and keeps the top group, not MAX(CAST(reserve_price))",
 	"lv-animals-per-species-2": "'head count by species' sums lots.head_count instead of counting animals (arguable; in knownWrong too)",
@@ -213,11 +207,8 @@ var noCatalogWrong = map[string]string{
 	"al-village-most-residents":   "'which village has the most residents' keeps one of the two villages tied at 7 (LIMIT 1) (in knownWrong too)",
 	"al-village-most-residents-2": "'village with the largest number of residents' keeps one of the two tied villages (LIMIT 1) (in knownWrong too)",
 	"al-wx-dry-days-2":            "'weather notes with zero rain' filters \"rain mm\" IS NULL, not 0 (in knownWrong too)",
-	"al-wx-per-remark":            "'how many notes for each remark' keeps the NULL remark group as a sixth row (arguable; in knownWrong too)",
 	// coastferry (fresh39, first asked at cce38a0): 12 wrong with the schema alone, 10 in knownWrong too.
 	"fy-vessel-most-cars-2":       "'give the capacity' dropped by the analyst reading beside the ranked car capacity (in knownWrong too)",
-	"fy-port-per-island":          "'how many ports does each island have' keeps the NULL group of the mainland ports as a sixth row (arguable; in knownWrong too)",
-	"fy-port-per-island-2":        "'count the ports on every island' keeps the NULL group of the mainland ports (arguable; in knownWrong too)",
 	"fy-port-avg-berths-linkspan": "'average berths for ports with and without a linkspan' gives one figure for linkspan = 'no' (in knownWrong too)",
 	"fy-port-by-opened":           "'ports with a known opening year, oldest first' shows only opened_year and keeps the unknown years (in knownWrong too)",
 	"fy-sail-per-month-2025":      "'sailings in each month of 2025' labels months '2025-01', the gold '01' (arguable; in knownWrong too)",
@@ -254,7 +245,6 @@ var noCatalogWrong = map[string]string{
 	// opticians (fresh43, first asked at 33610f5): none wrong with the schema alone (25 right, 275 declined).
 	// brewhouse (fresh44, first asked at 33610f5): 4 wrong with the schema alone, three in knownWrong too.
 	"bw-beer-lager-abv-2": "'what ABV does each of our lagers have' lists the DISTINCT ABVs alone, without the lagers' names (in knownWrong too)",
-	"bw-batch-score-dist": "'how many batches got each tasting score' keeps the NULL group of the unscored batches (arguable; in knownWrong too)",
 	"bw-del-beer-rev-2":   "'what has each beer earned from keg deliveries' lists Beer rows with deliveries, no SUM(Kegs * PricePerKeg) (in knownWrong too)",
 	// radiostation (fresh45, first asked at 98d24a3): 4 wrong + 2 must-declines answered with the schema alone, three (and one must-decline) in knownWrong too.
 	"rs-ar-explicit":  "'which artists have explicit tracks' lists 8 artists, the gold 7 distinct names (arguable; in knownWrong too)",
@@ -293,10 +283,8 @@ var noCatalogWrong = map[string]string{
 	"ds-ctr-town-passes":           "'passes each town's centres recorded' counts DISTINCT centres, not passes (in knownWrong too)",
 	"ds-tst-passed-learners-count": "'how many learners have passed their test' drops isPassed = 1: learners with any test, 25 (want 21; right with the catalog)",
 	// cidermill (fresh50, first asked at 9eff0f1): 5 wrong with the schema alone, all five in knownWrong too.
-	"cm-tree-per-root":   "'how many trees are on each rootstock' keeps a NULL rootstock group (arguable; in knownWrong too)",
-	"cm-tree-per-root-2": "'for each rootstock give the number of trees' keeps a NULL rootstock group (arguable; in knownWrong too)",
-	"cm-pr-op-newer":     "'operator who joined later than the checker' compares operator_id > checker_id, not joined_year (in knownWrong too)",
-	"cm-so-last-2":       "'date of the most recent order' shows pressing_date, not ordered_on (in knownWrong too)",
+	"cm-pr-op-newer": "'operator who joined later than the checker' compares operator_id > checker_id, not joined_year (in knownWrong too)",
+	"cm-so-last-2":   "'date of the most recent order' shows pressing_date, not ordered_on (in knownWrong too)",
 	// lighthouses (fresh51, first asked at fc3af74): 10 wrong with the schema alone, nine in knownWrong too.
 	"lh-lh-by-height-2": "'every lighthouse with its height, sorted by height ascending' orders the text height_num as text ('9.5' after '41.0'), not CAST (right with the catalog)",
 	"lh-wt-lh-keepers":  "'how many different keepers have kept watch at each lighthouse' counts keepers posted there, not DISTINCT keepers of its watches (in knownWrong too)",
@@ -371,8 +359,6 @@ var noCatalogWrong = map[string]string{
 	"pm-sub-fee-free":               "'submissions that paid no reading fee' reads no fee as ReadingFee IS NULL (0), not a fee of '0.00' (27)",
 	// tileworks (fresh63, first asked at aaaa9aa): 4 wrong with the schema alone, all in knownWrong too.
 	"tw-potter-trained-by-morwenna-2": "'list the potters trained by Morwenna Tregear' shows Morwenna's own trained_by, the self-reference read backwards (in knownWrong too)",
-	"tw-comm-per-city":                "'how many commissions came from each city' keeps a NULL-city group (in knownWrong too; arguable)",
-	"tw-comm-per-city-2":              "'number of commissions per city' keeps a NULL-city group (in knownWrong too; arguable)",
 	"tw-comm-top-city":                "'which city has placed the most commissions' answers the NULL city with LIMIT 1, not the two tied cities (in knownWrong too)",
 	// tyrebay (fresh65, first asked at aaaa9aa): 9 wrong with the schema alone, seven in knownWrong too.
 	"tb-br-marlford-fitters":   "'fitters at the marlford branch' lists the Marlford branch rows whose fitters are at the level called Fitter, not the fitters (in knownWrong too)",
