@@ -103,6 +103,7 @@ var floors = map[string]floor{
 	fixtures.EnergyCoop:    {untouched: 0.20}, // 66/322 (branch fresh60, written without reading the planner, polite chat-box requests with context; first asked at main 69ddb4d: 248 declined, 8 wrong, none the gold's fault)
 	fixtures.MountainHuts:  {untouched: 0.53}, // 185/346 (branch fresh61, written without reading the planner, base tables plus views; first asked at main 69ddb4d: 8 wrong, one gold fixed (DISTINCT names merged the two huts called Edelweiss Hut), leaving 7 wrong)
 	fixtures.PoetryMag:     {untouched: 0.40}, // 151/372 (branch fresh62, written without reading the planner, many-to-many heavy PascalCase singular tables; first asked at main 69ddb4d: 7 wrong, none the gold's fault, two arguable)
+	fixtures.Seedvault:     {untouched: 0.36}, // 137/380 (branch fresh64, written without reading the planner, one sixty-column accessions table, dates written every way; first asked at main aaaa9aa: 25 wrong, three golds fixed (two DISTINCT names merged the two Morwenna Tregarths, one left out the species with no accession from 'fewer than 10 accessions'), leaving 23 wrong)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -306,6 +307,30 @@ var knownWrong = map[string]string{
 	"poetrymag/pm-poem-total-lines-2":         "'total line count of every poem' sums LineCount per poem (42 rows), not over all poems (arguable: 'of every poem' read as 'for each poem')",
 	"poetrymag/pm-issue-autumn-2":             "'which issues are autumn issues, and from what year' shows Year alone, not the IssueNumber",
 	"poetrymag/pm-sub-per-month-2025":         "'submissions in each month of 2025' labels the month '2025-01', the gold '01' (same counts; arguable, a label the comparison does not match)",
+	// seedvault (branch fresh64), first asked at main aaaa9aa: 137/380 answerable right, 220 declined, 23 wrong, 18/18 must-decline declined; three golds fixed before these were listed, eight arguable (latin_name for common_name).
+	"seedvault/sv-species-per-fam":       "'how many species in each family' shows families.family_code, not the family's name family_latin",
+	"seedvault/sv-species-per-fam-2":     "'number of species per family' shows families.family_code, not the family's name family_latin",
+	"seedvault/sv-species-protected-fam": "'protected species in each family' shows families.family_code, not the family's name family_latin",
+	"seedvault/sv-acc-per-family-2":      "'accessions per family' shows families.family_code, not the family's name family_latin",
+	"seedvault/sv-j-fam-viab":            "'average viability in each family' shows families.family_code, not the family's name family_latin",
+	"seedvault/sv-acc-per-family":        "'accessions for each plant family' groups by plants_sampled ('plant' read as plants_sampled), not by family",
+	"seedvault/sv-wd-restoration-fam":    "'restoration withdrawals for each plant family' groups by plants_sampled, not by family",
+	"seedvault/sv-acc-soil-list":         "'what soil types are recorded' lists every accession row (420) with all sixty columns, not the 6 distinct soil types",
+	"seedvault/sv-acc-aspect":            "'for each recorded aspect' keeps the NULL aspect as a group (9 rows, want 8)",
+	"seedvault/sv-purity-avg-method":     "'average purity for each cleaning method' keeps the NULL method as a group",
+	"seedvault/sv-dormancy":              "'accessions in each dormancy class' keeps the NULL class as a group",
+	"seedvault/sv-qc":                    "'accessions carrying each QC flag' keeps the NULL (no flag) as a group",
+	"seedvault/sv-acc-cleaned-on":        "'accessions cleaned in May 2025' filters collected_on, not cleaned_on",
+	"seedvault/sv-acc-cleaned-on-2":      "'a cleaned_on date in May 2025' shows cleaned_on but filters collected_on",
+	"seedvault/sv-packets-max":           "'which accessions in Cold Room 1 have the maximum packet count' returns MAX(packet_count), not the accessions",
+	"seedvault/sv-j-protected-room-2":    "'count the protected-species accessions per storage room' counts distinct species, not accessions",
+	"seedvault/sv-seed-avg-species":      "'average seed count for each species' shows species.latin_name, not common_name (arguable: both name the species)",
+	"seedvault/sv-viab-species":          "'average viability of each species' shows species.latin_name, not common_name (arguable: both name the species)",
+	"seedvault/sv-viab-species-2":        "'average viability per species' shows species.latin_name, not common_name (arguable: both name the species)",
+	"seedvault/sv-viab-best-species":     "'species with the highest average viability' shows species.latin_name, not common_name (arguable: both name the species)",
+	"seedvault/sv-acc-per-species":       "'accessions each species has' shows species.latin_name, not common_name (arguable: both name the species)",
+	"seedvault/sv-acc-per-species-2":     "'count accessions per species' shows species.latin_name, not common_name (arguable: both name the species)",
+	"seedvault/sv-acc-top-species-2":     "'top 2 species by number of accessions' shows species.latin_name, not common_name (arguable: both name the species)",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
