@@ -105,6 +105,7 @@ var floors = map[string]floor{
 	fixtures.PoetryMag:     {untouched: 0.40}, // 151/372 (branch fresh62, written without reading the planner, many-to-many heavy PascalCase singular tables; first asked at main 69ddb4d: 7 wrong, none the gold's fault, two arguable)
 	fixtures.Tileworks:     {untouched: 0.26}, // 89/336 (branch fresh63, written without reading the planner, singular lowercase tables with <thing>_no keys and no declared foreign keys; first asked at main aaaa9aa: 6 wrong, none the gold's fault, three arguable)
 	fixtures.TyreBay:       {untouched: 0.26}, // 92/339 (branch fresh65, written without reading the planner, terse typed-in-a-hurry lowercase questions; first asked at main aaaa9aa: 237 declined, 10 wrong, none the gold's fault, two arguable)
+	fixtures.Seedvault:     {untouched: 0.36}, // 137/380 (branch fresh64, written without reading the planner, one sixty-column accessions table, dates written every way; first asked at main aaaa9aa: 25 wrong, three golds fixed (two DISTINCT names merged the two Morwenna Tregarths, one left out the species with no accession from 'fewer than 10 accessions'), leaving 23 wrong)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -309,6 +310,30 @@ var knownWrong = map[string]string{
 	"tyrebay/tb-job-over-500":          "'# jobs over 500' lists the jobs, not their number: '#' is not read as 'number of'",
 	"tyrebay/tb-job-biggest-date":      "'date of the biggest job' gives the day with the most jobs, not the date of the job with the highest total (arguable: 'biggest' is loose)",
 	"tyrebay/tb-job-pct-2025":          "'% of jobs in 2025' counts the 2025 jobs (326), not their share of all jobs (48%)",
+	// seedvault (branch fresh64), first asked at main aaaa9aa: 137/380 answerable right, 220 declined, 23 wrong, 18/18 must-decline declined; three golds fixed before these were listed, eight arguable (latin_name for common_name).
+	"seedvault/sv-species-per-fam":       "'how many species in each family' shows families.family_code, not the family's name family_latin",
+	"seedvault/sv-species-per-fam-2":     "'number of species per family' shows families.family_code, not the family's name family_latin",
+	"seedvault/sv-species-protected-fam": "'protected species in each family' shows families.family_code, not the family's name family_latin",
+	"seedvault/sv-acc-per-family-2":      "'accessions per family' shows families.family_code, not the family's name family_latin",
+	"seedvault/sv-j-fam-viab":            "'average viability in each family' shows families.family_code, not the family's name family_latin",
+	"seedvault/sv-acc-per-family":        "'accessions for each plant family' groups by plants_sampled ('plant' read as plants_sampled), not by family",
+	"seedvault/sv-wd-restoration-fam":    "'restoration withdrawals for each plant family' groups by plants_sampled, not by family",
+	"seedvault/sv-acc-soil-list":         "'what soil types are recorded' lists every accession row (420) with all sixty columns, not the 6 distinct soil types",
+	"seedvault/sv-acc-aspect":            "'for each recorded aspect' keeps the NULL aspect as a group (9 rows, want 8)",
+	"seedvault/sv-purity-avg-method":     "'average purity for each cleaning method' keeps the NULL method as a group",
+	"seedvault/sv-dormancy":              "'accessions in each dormancy class' keeps the NULL class as a group",
+	"seedvault/sv-qc":                    "'accessions carrying each QC flag' keeps the NULL (no flag) as a group",
+	"seedvault/sv-acc-cleaned-on":        "'accessions cleaned in May 2025' filters collected_on, not cleaned_on",
+	"seedvault/sv-acc-cleaned-on-2":      "'a cleaned_on date in May 2025' shows cleaned_on but filters collected_on",
+	"seedvault/sv-packets-max":           "'which accessions in Cold Room 1 have the maximum packet count' returns MAX(packet_count), not the accessions",
+	"seedvault/sv-j-protected-room-2":    "'count the protected-species accessions per storage room' counts distinct species, not accessions",
+	"seedvault/sv-seed-avg-species":      "'average seed count for each species' shows species.latin_name, not common_name (arguable: both name the species)",
+	"seedvault/sv-viab-species":          "'average viability of each species' shows species.latin_name, not common_name (arguable: both name the species)",
+	"seedvault/sv-viab-species-2":        "'average viability per species' shows species.latin_name, not common_name (arguable: both name the species)",
+	"seedvault/sv-viab-best-species":     "'species with the highest average viability' shows species.latin_name, not common_name (arguable: both name the species)",
+	"seedvault/sv-acc-per-species":       "'accessions each species has' shows species.latin_name, not common_name (arguable: both name the species)",
+	"seedvault/sv-acc-per-species-2":     "'count accessions per species' shows species.latin_name, not common_name (arguable: both name the species)",
+	"seedvault/sv-acc-top-species-2":     "'top 2 species by number of accessions' shows species.latin_name, not common_name (arguable: both name the species)",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
