@@ -488,7 +488,7 @@ func (r *creader) readWithSubject() error {
 	if len(asked) > 0 && !slices.ContainsFunc(asked, func(x *chunk) bool { return whWords[x.text] }) {
 		return nil // "and in <table>": a place, not a question
 	}
-	if j == k+1 && !strings.Contains(c.text, " ") && !(c.is(cwAnd) && r.at(j) != nil && strings.HasPrefix(r.at(j).role, "shown") && r.at(j).isColumnOf(s)) {
+	if j == k+1 && !strings.Contains(c.text, " ") && !((c.is(cwAnd) || c.text == "with" && j == len(r.cs)-1) && r.at(j) != nil && strings.HasPrefix(r.at(j).role, "shown") && r.at(j).isColumnOf(s)) {
 		return nil // "with a C" is a condition, "T and U" two tables; "T and C" of T's own shows both
 	}
 	if nx := r.at(j); nx == nil || !strings.HasPrefix(nx.role, "shown") && !(c.is(cwAnd) && nx.role == "the date asked") {

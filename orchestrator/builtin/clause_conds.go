@@ -587,6 +587,12 @@ func ordinalColumn(t *table) *column {
 	return nil
 }
 
+// pluralYear: a year after rows named in the plural ("jobs 2024") says
+// when, not which one ("job 2024").
+func pluralYear(c, nx *chunk) bool {
+	return nx.num >= 1900 && nx.num <= 2100 && catalog.Singular(c.text) != c.text
+}
+
 // readTableNames reads "the telescope Scope B6": a table's noun followed
 // by a capitalised name nothing else knows — the name of one of its rows.
 func (r *creader) readTableNames() error {
@@ -595,7 +601,7 @@ func (r *creader) readTableNames() error {
 			continue
 		}
 		nx := r.at(i + 1)
-		if free(nx) && nx.kind == ckNum && nx.num == float64(int64(nx.num)) && nx.num >= 0 && !c.isColumn() && r.keyNumberEnds(i+2) {
+		if free(nx) && nx.kind == ckNum && nx.num == float64(int64(nx.num)) && nx.num >= 0 && !c.isColumn() && r.keyNumberEnds(i+2) && !pluralYear(c, nx) {
 			// "application 154", "work order 7015": the row of that key
 			if ts := c.tables(); len(ts) == 1 && r.ofNamedRow(i+2) {
 				if n := ordinalColumn(ts[0]); n != nil {

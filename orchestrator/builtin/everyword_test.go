@@ -1572,3 +1572,26 @@ func TestEmptyGroupsLeftOut(t *testing.T) {
 		{"What is the average rent in each town?", `SELECT town, AVG(rent) FROM kiosks WHERE town IS NOT NULL GROUP BY town`, false},
 	})
 }
+
+func TestHurriedShorthand(t *testing.T) {
+	path := sqliteDB(t, "crates",
+		`CREATE TABLE packers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, town TEXT)`,
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, packer_id INTEGER REFERENCES packers(id), packed_on TEXT NOT NULL, weight REAL NOT NULL, fragile TEXT NOT NULL)`,
+		`INSERT INTO packers VALUES (1,'Ann Lee','Oren Vale'),(2,'Bo Ruiz','Harbour'),(3,'Cy Dunn',NULL)`,
+		`INSERT INTO crates VALUES (1,1,'2024-03-02',12,'yes'),(2,1,'2025-01-09',30,'no'),(3,2,'2025-02-11',55,'yes'),(4,2,'2025-06-01',8,'no'),(2024,1,'2025-07-01',9,'no')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"# fragile crates", `SELECT COUNT(*) FROM crates WHERE fragile = 'yes'`, false},
+		{"no. of fragile crates", `SELECT COUNT(*) FROM crates WHERE fragile = 'yes'`, false},
+		{"# crates w/ weight over 20", `SELECT COUNT(*) FROM crates WHERE weight > 20`, false},
+		{"% of crates packed in 2025", `SELECT 100.0 * SUM(CASE WHEN packed_on LIKE '2025%' THEN 1 ELSE 0 END) / COUNT(*) FROM crates`, false},
+		{"packers w/o crates", `SELECT name FROM packers WHERE id NOT IN (SELECT packer_id FROM crates WHERE packer_id IS NOT NULL)`, false},
+		{"packers w/ more than one crate", `SELECT name FROM packers WHERE id IN (SELECT packer_id FROM crates GROUP BY packer_id HAVING COUNT(*) > 1)`, false},
+		{"list all packers w/ town", `SELECT name, town FROM packers`, false},
+		{"list packers & their towns", `SELECT name, town FROM packers`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"no. of crates 2024", // a year after rows in the plural, not crate 2024
+	})
+}

@@ -96,6 +96,29 @@ func tokenize(text string) []token {
 			}
 			add(t)
 			i = j
+		case isWordRune(r) && shorthandWith(rs, i) != "":
+			// "w/", "w/o": with, without, as typed in a hurry
+			w := shorthandWith(rs, i)
+			t := makeWord(w)
+			t.orig = w
+			add(t)
+			i += 2 // "w/"
+			if w == "without" {
+				i++ // "w/o"
+			}
+		case (r == '#' || r == '%') && (i == 0 || unicode.IsSpace(rs[i-1])) && i+1 < len(rs) && unicode.IsSpace(rs[i+1]):
+			// "# crates over 20", "% of crates packed in May": the number of, the
+			// percentage of, as typed in a hurry
+			if r == '#' {
+				add(makeWord("number"))
+				add(makeWord("of"))
+			} else {
+				add(makeWord("percentage"))
+			}
+			i++
+		case r == '&' && i > 0 && unicode.IsSpace(rs[i-1]) && i+1 < len(rs) && unicode.IsSpace(rs[i+1]):
+			add(makeWord("and")) // "the branch & its hub"
+			i++
 		case isWordRune(r):
 			w, j := readWord(rs, i)
 			if w != "" {
@@ -122,6 +145,22 @@ func tokenize(text string) []token {
 		}
 	}
 	return out
+}
+
+// shorthandWith reads "w/" and "w/o" at i as "with" and "without"; "" if
+// neither is typed there.
+func shorthandWith(rs []rune, i int) string {
+	if rs[i] != 'w' && rs[i] != 'W' || i > 0 && isWordRune(rs[i-1]) || i+1 >= len(rs) || rs[i+1] != '/' {
+		return ""
+	}
+	end := func(k int) bool { return k >= len(rs) || !isWordRune(rs[k]) && rs[k] != '/' }
+	switch {
+	case end(i + 2):
+		return "with"
+	case (rs[i+2] == 'o' || rs[i+2] == 'O') && end(i+3):
+		return "without"
+	}
+	return ""
 }
 
 // dottedAbbrevs end with a dot inside a name: "No. 2", "Op. 9", "St. Ives".
