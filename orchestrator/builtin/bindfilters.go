@@ -468,6 +468,12 @@ func (b *binder) bindTimeTable() error {
 		b.timeCol = c
 		return nil
 	}
+	if c, f := b.flagDate(); c != nil {
+		// "crates sealed in May": the date of the sealing
+		b.timeCol = c
+		b.resolve(f.text, "column", c.ref())
+		return nil
+	}
 	if b.root.date == nil || b.root.role != catalog.RoleFact {
 		// a fact table below the root: its rows are the root's events
 		var facts []*table
@@ -481,6 +487,51 @@ func (b *binder) bindTimeTable() error {
 		}
 	}
 	return nil
+}
+
+// flagDate is the date column of a yes/no column the question holds true
+// when a time range is asked: "sealed" beside sealed_on, "x-rayed"
+// beside x_rayed_at — when it happened, not the rows' own date.
+func (b *binder) flagDate() (*column, *boundFilter) {
+	if b.q.rng == nil {
+		return nil, nil
+	}
+	var found *column
+	var of *boundFilter
+	for _, f := range b.filters {
+		if f.neg || f.col == nil || !f.flag && len(f.values) != 1 {
+			continue
+		}
+		if c := eventDateOf(f.col); c != nil {
+			if found != nil && found != c {
+				return nil, nil
+			}
+			found, of = c, f
+		}
+	}
+	return found, of
+}
+
+// eventDateOf is the one date column of c's table named as c with a date
+// word before or after it (sealed → sealed_on, date_sealed), or nil.
+func eventDateOf(c *column) *column {
+	ws := strings.Join(catalog.IdentifierWords(c.name), " ")
+	var found *column
+	for _, d := range c.t.cols {
+		if d == c || !(d.dateType || d.kind == catalog.KindDate) {
+			continue
+		}
+		dw := strings.Join(catalog.IdentifierWords(d.name), " ")
+		for _, w := range []string{"on", "at", "date", "dt", "time"} {
+			if dw == ws+" "+w || dw == w+" "+ws {
+				if found != nil {
+					return nil
+				}
+				found = d
+			}
+		}
+	}
+	return found
 }
 
 // canReroot: every measure is a count, so the root may move to a table

@@ -1595,3 +1595,15 @@ func TestHurriedShorthand(t *testing.T) {
 		"no. of crates 2024", // a year after rows in the plural, not crate 2024
 	})
 }
+
+func TestFlagWithItsDate(t *testing.T) {
+	path := sqliteDB(t, "crates",
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, label TEXT NOT NULL, packed_on TEXT NOT NULL, sealed TEXT NOT NULL, sealed_on TEXT)`,
+		`INSERT INTO crates VALUES (1,'A1','2025-04-20','yes','2025-05-02'),(2,'A2','2025-05-03','yes','2025-06-11'),(3,'B1','2025-05-09','no',NULL),(4,'B2','2025-03-01','yes','2025-05-30')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which crates were sealed in May 2025?", `SELECT label FROM crates WHERE sealed_on BETWEEN '2025-05-01' AND '2025-05-31'`, false},
+		{"How many crates were sealed in May 2025?", `SELECT COUNT(*) FROM crates WHERE sealed_on BETWEEN '2025-05-01' AND '2025-05-31'`, false},
+	})
+}
