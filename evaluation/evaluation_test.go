@@ -315,17 +315,9 @@ var knownWrong = map[string]string{
 	"seedvault/sv-acc-per-family":        "'accessions for each plant family' groups by plants_sampled ('plant' read as plants_sampled), not by family",
 	"seedvault/sv-wd-restoration-fam":    "'restoration withdrawals for each plant family' groups by plants_sampled, not by family",
 	"seedvault/sv-acc-soil-list":         "'what soil types are recorded' lists every accession row (420) with all sixty columns, not the 6 distinct soil types",
-	"seedvault/sv-acc-cleaned-on":        "'accessions cleaned in May 2025' filters collected_on, not cleaned_on",
 	"seedvault/sv-acc-cleaned-on-2":      "'a cleaned_on date in May 2025' shows cleaned_on but filters collected_on",
 	"seedvault/sv-packets-max":           "'which accessions in Cold Room 1 have the maximum packet count' returns MAX(packet_count), not the accessions",
 	"seedvault/sv-j-protected-room-2":    "'count the protected-species accessions per storage room' counts distinct species, not accessions",
-	"seedvault/sv-seed-avg-species":      "'average seed count for each species' shows species.latin_name, not common_name (arguable: both name the species)",
-	"seedvault/sv-viab-species":          "'average viability of each species' shows species.latin_name, not common_name (arguable: both name the species)",
-	"seedvault/sv-viab-species-2":        "'average viability per species' shows species.latin_name, not common_name (arguable: both name the species)",
-	"seedvault/sv-viab-best-species":     "'species with the highest average viability' shows species.latin_name, not common_name (arguable: both name the species)",
-	"seedvault/sv-acc-per-species":       "'accessions each species has' shows species.latin_name, not common_name (arguable: both name the species)",
-	"seedvault/sv-acc-per-species-2":     "'count accessions per species' shows species.latin_name, not common_name (arguable: both name the species)",
-	"seedvault/sv-acc-top-species-2":     "'top 2 species by number of accessions' shows species.latin_name, not common_name (arguable: both name the species)",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

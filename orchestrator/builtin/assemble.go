@@ -396,6 +396,9 @@ func groupExprs(g *boundGroup) []expr {
 	if n, ok := nameExpr(g.ent); ok {
 		out = append(out, n)
 	}
+	if g.ent.alsoNamed != nil {
+		out = append(out, expr{kind: eCol, col: g.ent.alsoNamed})
+	}
 	if d := unnamedDate(g.ent); len(out) == 1 && d != nil {
 		out = append(out, expr{kind: eCol, col: d}) // as the clause reader shows it
 	}

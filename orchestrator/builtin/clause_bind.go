@@ -806,6 +806,9 @@ func (b *clauseBinder) rowSels(t *table, cols []*column) []selItem {
 	if name, ok := b.nameOf(t); ok {
 		out = append(out, name)
 	}
+	if a := t.alsoNamed; a != nil && slices.Equal(cols, t.label) {
+		out = append(out, selItem{e: expr{kind: eCol, col: a}, alias: a.name})
+	}
 	return out
 }
 
@@ -1539,6 +1542,9 @@ func (b *clauseBinder) shownOf(t *table) []*column {
 	}
 	for _, c := range b.labelCols(t) {
 		out = appendUnique(out, c)
+	}
+	if a := t.alsoNamed; a != nil && len(t.nameCols) == 0 {
+		out = appendUnique(out, a) // a common name beside the formal one
 	}
 	if d := codeDescription(t); len(out) == 1 && d != nil {
 		// a codes table: its code and what the code stands for

@@ -1607,3 +1607,17 @@ func TestFlagWithItsDate(t *testing.T) {
 		{"How many crates were sealed in May 2025?", `SELECT COUNT(*) FROM crates WHERE sealed_on BETWEEN '2025-05-01' AND '2025-05-31'`, false},
 	})
 }
+
+func TestSecondName(t *testing.T) {
+	path := sqliteDB(t, "herbs",
+		`CREATE TABLE herbs (id INTEGER PRIMARY KEY, formal_name TEXT NOT NULL, common_name TEXT NOT NULL, potted TEXT NOT NULL)`,
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, herb_id INTEGER NOT NULL REFERENCES herbs(id), packed_on TEXT NOT NULL, weight REAL NOT NULL)`,
+		`INSERT INTO herbs VALUES (1,'Mentha spicata','Spearmint','yes'),(2,'Salvia rosmarinus','Rosemary','no'),(3,'Thymus vulgaris','Thyme','yes')`,
+		`INSERT INTO crates VALUES (1,1,'2025-01-02',3),(2,1,'2025-01-05',4),(3,2,'2025-02-01',5),(4,3,'2025-02-03',2)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many crates does each herb have?", `SELECT h.common_name, COUNT(*) FROM crates c JOIN herbs h ON h.id = c.herb_id GROUP BY h.id, h.common_name`, false},
+		{"Average crate weight per herb.", `SELECT h.common_name, AVG(c.weight) FROM crates c JOIN herbs h ON h.id = c.herb_id GROUP BY h.id, h.common_name`, false},
+	})
+}

@@ -162,6 +162,9 @@ func (m *model) inferTables() {
 				}
 			}
 		}
+		if len(t.nameCols) == 0 && len(t.label) == 1 {
+			t.alsoNamed = secondName(t)
+		}
 		if t.date == nil && !(t.described && m.catalog) {
 			t.date = inferDate(t)
 		}
@@ -173,6 +176,41 @@ func (m *model) inferTables() {
 		}
 	}
 }
+
+// secondName is the one other "<word> name" column of a table labelled by
+// a "<word> name" (a formal and a common name): both name each row, and
+// a reader may know it by either. Not a person's parts of a name, and
+// not a name many rows share (an attribute).
+func secondName(t *table) *column {
+	qualified := func(c *column) bool {
+		ws := catalog.IdentifierWords(c.name)
+		return len(ws) == 2 && ws[1] == "name" && !personNameParts[ws[0]]
+	}
+	l := t.label[0]
+	if !qualified(l) || slices.Contains(catalog.IdentifierWords(t.singular()), catalog.IdentifierWords(l.name)[0]) {
+		return nil // "party_name" of parties is the name; a leader_name beside it is another's
+	}
+	var found *column
+	for _, c := range t.cols {
+		if c == l || c.numeric || c.isKey() || !qualified(c) || c.kind == catalog.KindAttribute {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = c
+	}
+	if found == nil || !nameKinds[catalog.IdentifierWords(l.name)[0]] && !nameKinds[catalog.IdentifierWords(found.name)[0]] {
+		return nil // a company name beside a contact name: someone else's
+	}
+	return found
+}
+
+// nameKinds say which of a thing's several names a column holds.
+var nameKinds = setOf("common", "latin", "scientific", "botanical", "formal", "official", "local", "english", "vernacular",
+	"trade", "legal", "popular", "alternative", "alt", "native", "short", "long", "registered", "brand", "generic")
+
+var personNameParts = setOf("first", "last", "given", "family", "middle", "full", "display", "user", "file", "sur", "fore", "maiden", "nick")
 
 func inferLabel(t *table) []*column {
 	var labels []*column

@@ -41,14 +41,17 @@ type model struct {
 
 // table is one table or view.
 type table struct {
-	name      string // as the catalog keys it: "schema.table" or "table"
-	schema    string
-	bare      string
-	view      bool
-	role      string
-	key       *column
-	label     []*column
-	nameCols  []*column // the name the identifiers suggest, when the catalog's label is another
+	name     string // as the catalog keys it: "schema.table" or "table"
+	schema   string
+	bare     string
+	view     bool
+	role     string
+	key      *column
+	label    []*column
+	nameCols []*column // the name the identifiers suggest, when the catalog's label is another
+	// alsoNamed: a second name every row has beside its label (a common
+	// name beside a formal one), shown with it
+	alsoNamed *column
 	date      *column
 	defFilter *defaultFilter
 	cols      []*column
