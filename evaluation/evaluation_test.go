@@ -106,6 +106,7 @@ var floors = map[string]floor{
 	fixtures.Tileworks:     {untouched: 0.26}, // 89/336 (branch fresh63, written without reading the planner, singular lowercase tables with <thing>_no keys and no declared foreign keys; first asked at main aaaa9aa: 6 wrong, none the gold's fault, three arguable)
 	fixtures.TyreBay:       {untouched: 0.26}, // 92/339 (branch fresh65, written without reading the planner, terse typed-in-a-hurry lowercase questions; first asked at main aaaa9aa: 237 declined, 10 wrong, none the gold's fault, two arguable)
 	fixtures.Seedvault:     {untouched: 0.36}, // 137/380 (branch fresh64, written without reading the planner, one sixty-column accessions table, dates written every way; first asked at main aaaa9aa: 25 wrong, three golds fixed (two DISTINCT names merged the two Morwenna Tregarths, one left out the species with no accession from 'fewer than 10 accessions'), leaving 23 wrong)
+	fixtures.Orienteering:  {untouched: 0.35}, // 121/342 (branch fresh66, written without reading the planner, composite primary and foreign keys on courses, controls and results; first asked at main 6d3e381: 9 wrong, one gold fixed (a missing DISTINCT listed a non-member who won twice twice), leaving 8 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -318,6 +319,15 @@ var knownWrong = map[string]string{
 	"seedvault/sv-acc-cleaned-on-2":      "'a cleaned_on date in May 2025' shows cleaned_on but filters collected_on",
 	"seedvault/sv-packets-max":           "'which accessions in Cold Room 1 have the maximum packet count' returns MAX(packet_count), not the accessions",
 	"seedvault/sv-j-protected-room-2":    "'count the protected-species accessions per storage room' counts distinct species, not accessions",
+	// orienteering (branch fresh66), first asked at main 6d3e381: 121/342 answerable right, 213 declined, 8 wrong, 18/18 must-decline declined; one gold fixed before these were listed.
+	"orienteering/or-run-member-split":   "'how many runners are and are not club members' counts only club_member = 'no', not one count per value",
+	"orienteering/or-ctrl-older-planner": "'controller born before the planner' compares controller_id < planner_id, not the two runners' birth_year, and shows every events column",
+	"orienteering/or-co-longest":         "'which course is the longest' takes LIMIT 1 where two courses tie at 12.3 km",
+	"orienteering/or-co-no-black-2":      "'events without a Black course' lists every course row whose code is not Black (71 rows), not the events lacking one",
+	"orienteering/or-co-events-8-2":      "'events with exactly 8 courses, with their dates' shows the date and count but not the event's name",
+	"orienteering/or-res-not-ok":         "'results that do not have status ok' counts status IS NULL (0), not status <> 'ok'",
+	"orienteering/or-res-most-runs-2":    "'runner with the most results' takes LIMIT 1 where four runners tie",
+	"orienteering/or-res-class-avg":      "'average ok time for each age class' drops the status = 'ok' filter and averages every time",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
