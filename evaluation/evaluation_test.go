@@ -106,6 +106,7 @@ var floors = map[string]floor{
 	fixtures.Tileworks:     {untouched: 0.26}, // 89/336 (branch fresh63, written without reading the planner, singular lowercase tables with <thing>_no keys and no declared foreign keys; first asked at main aaaa9aa: 6 wrong, none the gold's fault, three arguable)
 	fixtures.TyreBay:       {untouched: 0.26}, // 92/339 (branch fresh65, written without reading the planner, terse typed-in-a-hurry lowercase questions; first asked at main aaaa9aa: 237 declined, 10 wrong, none the gold's fault, two arguable)
 	fixtures.Seedvault:     {untouched: 0.36}, // 137/380 (branch fresh64, written without reading the planner, one sixty-column accessions table, dates written every way; first asked at main aaaa9aa: 25 wrong, three golds fixed (two DISTINCT names merged the two Morwenna Tregarths, one left out the species with no accession from 'fewer than 10 accessions'), leaving 23 wrong)
+	fixtures.VegBox:        {untouched: 0.33}, // 105/310 (branch fresh67, written without reading the planner, questions in a non-native speaker's English; first asked at main 6d3e381: 200 declined, 5 wrong, none the gold's fault, two arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -326,6 +327,12 @@ var knownWrong = map[string]string{
 	"seedvault/sv-acc-per-species":       "'accessions each species has' shows species.latin_name, not common_name (arguable: both name the species)",
 	"seedvault/sv-acc-per-species-2":     "'count accessions per species' shows species.latin_name, not common_name (arguable: both name the species)",
 	"seedvault/sv-acc-top-species-2":     "'top 2 species by number of accessions' shows species.latin_name, not common_name (arguable: both name the species)",
+	// vegbox (branch fresh67), first asked at main 6d3e381: 105/310 answerable right, 200 declined, 5 wrong, 18/18 must-decline declined, none the gold's fault, two arguable ('delivered' as the plain verb or as delivered = 'yes').
+	"vegbox/vb-del-last-week":    "'what is the last week which has deliveries' lists the 14 deliveries of the week 2025-10-20 (not even the last week, 2025-10-27), not MAX(week_date)",
+	"vegbox/vb-staff-idle":       "'staff never drove and never packed any delivery' keeps only the never-packed condition (4 staff), dropping never-drove",
+	"vegbox/vb-dc-total-grams":   "'how many grams of produce was delivered in total' sums only deliveries with delivered = 'yes'; the gold sums every box (arguable: the fixture's own convention reads 'delivered' as delivered = 'yes')",
+	"vegbox/vb-dc-grams-per-cat": "'how many grams were delivered of each category' sums only deliveries with delivered = 'yes'; the gold sums every box (arguable: the fixture's own convention reads 'delivered' as delivered = 'yes')",
+	"vegbox/vb-dc-delivery-50-2": "'the produce names and grams of the delivery with id 50' shows the box size's name, not the produce items' names",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
