@@ -107,6 +107,7 @@ var floors = map[string]floor{
 	fixtures.TyreBay:       {untouched: 0.26}, // 92/339 (branch fresh65, written without reading the planner, terse typed-in-a-hurry lowercase questions; first asked at main aaaa9aa: 237 declined, 10 wrong, none the gold's fault, two arguable)
 	fixtures.Seedvault:     {untouched: 0.36}, // 137/380 (branch fresh64, written without reading the planner, one sixty-column accessions table, dates written every way; first asked at main aaaa9aa: 25 wrong, three golds fixed (two DISTINCT names merged the two Morwenna Tregarths, one left out the species with no accession from 'fewer than 10 accessions'), leaving 23 wrong)
 	fixtures.Orienteering:  {untouched: 0.35}, // 121/342 (branch fresh66, written without reading the planner, composite primary and foreign keys on courses, controls and results; first asked at main 6d3e381: 9 wrong, one gold fixed (a missing DISTINCT listed a non-member who won twice twice), leaving 8 wrong, none the gold's fault)
+	fixtures.VegBox:        {untouched: 0.33}, // 105/310 (branch fresh67, written without reading the planner, questions in a non-native speaker's English; first asked at main 6d3e381: 200 declined, 5 wrong, none the gold's fault, two arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -328,6 +329,12 @@ var knownWrong = map[string]string{
 	"orienteering/or-res-not-ok":         "'results that do not have status ok' counts status IS NULL (0), not status <> 'ok'",
 	"orienteering/or-res-most-runs-2":    "'runner with the most results' takes LIMIT 1 where four runners tie",
 	"orienteering/or-res-class-avg":      "'average ok time for each age class' drops the status = 'ok' filter and averages every time",
+	// vegbox (branch fresh67), first asked at main 6d3e381: 105/310 answerable right, 200 declined, 5 wrong, 18/18 must-decline declined, none the gold's fault, two arguable ('delivered' as the plain verb or as delivered = 'yes').
+	"vegbox/vb-del-last-week":    "'what is the last week which has deliveries' lists the 14 deliveries of the week 2025-10-20 (not even the last week, 2025-10-27), not MAX(week_date)",
+	"vegbox/vb-staff-idle":       "'staff never drove and never packed any delivery' keeps only the never-packed condition (4 staff), dropping never-drove",
+	"vegbox/vb-dc-total-grams":   "'how many grams of produce was delivered in total' sums only deliveries with delivered = 'yes'; the gold sums every box (arguable: the fixture's own convention reads 'delivered' as delivered = 'yes')",
+	"vegbox/vb-dc-grams-per-cat": "'how many grams were delivered of each category' sums only deliveries with delivered = 'yes'; the gold sums every box (arguable: the fixture's own convention reads 'delivered' as delivered = 'yes')",
+	"vegbox/vb-dc-delivery-50-2": "'the produce names and grams of the delivery with id 50' shows the box size's name, not the produce items' names",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
