@@ -106,6 +106,7 @@ var floors = map[string]floor{
 	fixtures.Tileworks:     {untouched: 0.26}, // 89/336 (branch fresh63, written without reading the planner, singular lowercase tables with <thing>_no keys and no declared foreign keys; first asked at main aaaa9aa: 6 wrong, none the gold's fault, three arguable)
 	fixtures.TyreBay:       {untouched: 0.26}, // 92/339 (branch fresh65, written without reading the planner, terse typed-in-a-hurry lowercase questions; first asked at main aaaa9aa: 237 declined, 10 wrong, none the gold's fault, two arguable)
 	fixtures.Seedvault:     {untouched: 0.36}, // 137/380 (branch fresh64, written without reading the planner, one sixty-column accessions table, dates written every way; first asked at main aaaa9aa: 25 wrong, three golds fixed (two DISTINCT names merged the two Morwenna Tregarths, one left out the species with no accession from 'fewer than 10 accessions'), leaving 23 wrong)
+	fixtures.Quarry:        {untouched: 0.30}, // 92/304 (branch fresh68, written without reading the planner, units in column names and questions asked in other units; first asked at main 6d3e381: 206 declined, 6 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -326,6 +327,13 @@ var knownWrong = map[string]string{
 	"seedvault/sv-acc-per-species":       "'accessions each species has' shows species.latin_name, not common_name (arguable: both name the species)",
 	"seedvault/sv-acc-per-species-2":     "'count accessions per species' shows species.latin_name, not common_name (arguable: both name the species)",
 	"seedvault/sv-acc-top-species-2":     "'top 2 species by number of accessions' shows species.latin_name, not common_name (arguable: both name the species)",
+	// quarry (branch fresh68), first asked at main 6d3e381: 92/304 answerable right, 206 declined, 6 wrong, 18/18 must-decline declined, none the gold's fault; five are a threshold in tonnes compared with a _kg column unconverted.
+	"quarry/qy-truck-over-30t":      "'trucks that can carry more than 30 tonnes' filters capacity_kg > 30, not 30000 (tonnes not converted to the column's kg)",
+	"quarry/qy-load-over-20t":       "'loads heavier than 20 tonnes' counts weight_kg > 20, not 20000 (tonnes not converted to kg)",
+	"quarry/qy-load-over-20t-2":     "'loads over twenty tonnes' counts weight_kg > 20, not 20000 (tonnes not converted to kg)",
+	"quarry/qy-load-15-25t":         "'loads between 15 and 25 tonnes' counts weight_kg BETWEEN 15 AND 25, not 15000 and 25000 (tonnes not converted to kg)",
+	"quarry/qy-sale-heavy-loads":    "'sales of loads over 30 tonnes' counts weight_kg > 30, not 30000 (tonnes not converted to kg)",
+	"quarry/qy-sale-gbp-per-cust-2": "'total sales in £ per customer' counts the sales of each customer, not the sum of price_pence in pounds",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
