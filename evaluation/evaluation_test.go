@@ -337,11 +337,6 @@ var knownWrong = map[string]string{
 	"vegbox/vb-dc-grams-per-cat": "'how many grams were delivered of each category' sums only deliveries with delivered = 'yes'; the gold sums every box (arguable: the fixture's own convention reads 'delivered' as delivered = 'yes')",
 	"vegbox/vb-dc-delivery-50-2": "'the produce names and grams of the delivery with id 50' shows the box size's name, not the produce items' names",
 	// quarry (branch fresh68), first asked at main 6d3e381: 92/304 answerable right, 206 declined, 6 wrong, 18/18 must-decline declined, none the gold's fault; five are a threshold in tonnes compared with a _kg column unconverted.
-	"quarry/qy-truck-over-30t":      "'trucks that can carry more than 30 tonnes' filters capacity_kg > 30, not 30000 (tonnes not converted to the column's kg)",
-	"quarry/qy-load-over-20t":       "'loads heavier than 20 tonnes' counts weight_kg > 20, not 20000 (tonnes not converted to kg)",
-	"quarry/qy-load-over-20t-2":     "'loads over twenty tonnes' counts weight_kg > 20, not 20000 (tonnes not converted to kg)",
-	"quarry/qy-load-15-25t":         "'loads between 15 and 25 tonnes' counts weight_kg BETWEEN 15 AND 25, not 15000 and 25000 (tonnes not converted to kg)",
-	"quarry/qy-sale-heavy-loads":    "'sales of loads over 30 tonnes' counts weight_kg > 30, not 30000 (tonnes not converted to kg)",
 	"quarry/qy-sale-gbp-per-cust-2": "'total sales in £ per customer' counts the sales of each customer, not the sum of price_pence in pounds",
 }
 

@@ -432,6 +432,10 @@ func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday strin
 		return r
 	}
 	dropNullGroups(p)
+	if err := scaleUnits(sc.toks, p.where); err != nil {
+		r.err = err
+		return r
+	}
 	sql, used, err := render(p, dialect)
 	if err != nil {
 		r.err = err

@@ -343,10 +343,9 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 		return decline("the question ranks several %s rows, and names one", p.root.name).
 			withHint("ask about the rows that record those events")
 	}
-	if u, c := unitMismatch(toks, p.where); c != nil {
-		// "shorter than three minutes" against a duration in seconds
-		return decline("the question counts in %s, and %s holds another unit", u, c.e.col.ref()).
-			withHint("give the number in the column's unit")
+	if err := scaleUnits(toks, p.where); err != nil {
+		// "shorter than three minutes" against a duration in seconds: 180
+		return err
 	}
 	if c, n := implausibleYear(p.where); c != nil {
 		// "cadets in year 9" beside an instructor's enlist_yr: not a year
@@ -515,41 +514,6 @@ func fillerWith(c *chunk) bool {
 // copulaOrTheir may follow "what" in a second question about the same
 // rows ("and what is their specialty").
 var copulaOrTheir = setOf("is", "are", "was", "were", "their", "its", "is their", "are their", "the")
-
-// timeUnits are units of time, by singular, and the identifier words that
-// say a column holds each.
-var timeUnits = map[string][]string{
-	"second": {"second", "seconds", "sec", "secs", "s"}, "minute": {"minute", "minutes", "min", "mins"},
-	"hour": {"hour", "hours", "hr", "hrs", "h"}, "day": {"day", "days"}, "week": {"week", "weeks"},
-	"millisecond": {"millisecond", "milliseconds", "ms", "millis"},
-}
-
-// unitMismatch: a number in the question is followed by a unit of time
-// ("three minutes") while a compared column is named in another unit
-// (duration_seconds); the unit said and that condition.
-func unitMismatch(toks []token, conds []*cond) (string, *cond) {
-	for i := 0; i+1 < len(toks); i++ {
-		if !toks[i].isNum {
-			continue
-		}
-		said := catalog.Singular(toks[i+1].w)
-		if _, ok := timeUnits[said]; !ok {
-			continue
-		}
-		for _, c := range conds {
-			if c.kind != cCmp || c.e.kind != eCol || c.e.col == nil {
-				continue
-			}
-			ws := catalog.IdentifierWords(c.e.col.name)
-			for unit, names := range timeUnits {
-				if unit != said && slices.ContainsFunc(ws, func(w string) bool { return slices.Contains(names, w) }) {
-					return toks[i+1].w, c
-				}
-			}
-		}
-	}
-	return "", nil
-}
 
 // namesOwnRow: the plan keeps root rows by their own key or name, as the
 // question named them.

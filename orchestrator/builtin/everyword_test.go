@@ -1621,3 +1621,17 @@ func TestSecondName(t *testing.T) {
 		{"Average crate weight per herb.", `SELECT h.common_name, AVG(c.weight) FROM crates c JOIN herbs h ON h.id = c.herb_id GROUP BY h.id, h.common_name`, false},
 	})
 }
+
+func TestUnitsConverted(t *testing.T) {
+	path := sqliteDB(t, "crates",
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, label TEXT NOT NULL, weight_kg REAL NOT NULL, haul_m INTEGER NOT NULL, secs TEXT NOT NULL)`,
+		`INSERT INTO crates VALUES (1,'A1',800,900,'300'),(2,'A2',2500,1800,'700'),(3,'B1',12000,2600,'1250'),(4,'B2',30000,400,'90')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many crates weigh more than 2 tonnes?", `SELECT COUNT(*) FROM crates WHERE weight_kg > 2000`, false},
+		{"Count crates between 1 and 15 tonnes.", `SELECT COUNT(*) FROM crates WHERE weight_kg BETWEEN 1000 AND 15000`, false},
+		{"Which crates have a haul longer than 1.5 km?", `SELECT label FROM crates WHERE haul_m > 1500`, false},
+		{"How many crates have secs over ten minutes?", `SELECT COUNT(*) FROM crates WHERE CAST(secs AS REAL) > 600`, false},
+	})
+}

@@ -413,11 +413,6 @@ var noCatalogWrong = map[string]string{
 	"vb-dc-month-grams":      "'how many grams were delivered in each month' sums only delivered = 'yes' (right or declined with the catalog; arguable)",
 	"vb-dc-delivery-50-2":    "'the produce names and grams of the delivery with id 50' shows the box size's name, not the produce items' names (in knownWrong too)",
 	// quarry (fresh68, first asked at 6d3e381): 10 wrong with the schema alone, five in knownWrong too.
-	"qy-truck-over-30t":   "'trucks that can carry more than 30 tonnes' filters capacity_kg > 30, not 30000 (in knownWrong too)",
-	"qy-load-over-20t":    "'loads heavier than 20 tonnes' counts weight_kg > 20, not 20000 (in knownWrong too)",
-	"qy-load-over-20t-2":  "'loads over twenty tonnes' counts weight_kg > 20, not 20000 (in knownWrong too)",
-	"qy-load-15-25t":      "'loads between 15 and 25 tonnes' counts weight_kg BETWEEN 15 AND 25, not in kg (in knownWrong too)",
-	"qy-sale-heavy-loads": "'sales of loads over 30 tonnes' counts weight_kg > 30, not 30000 (in knownWrong too)",
 	"qy-load-per-truck-2": "'number of loads per truck' shows trucks.id, not the registration (right with the catalog)",
 	"qy-load-top-truck":   "'which truck has carried the most loads' shows trucks.id, not the registration (right with the catalog)",
 	"qy-sale-over-250":    "'sales above £250' filters paid > 250 (the 0/1 paid flag), not price_pence > 25000 (declined with the catalog)",
