@@ -109,6 +109,7 @@ var floors = map[string]floor{
 	fixtures.Orienteering:  {untouched: 0.35}, // 121/342 (branch fresh66, written without reading the planner, composite primary and foreign keys on courses, controls and results; first asked at main 6d3e381: 9 wrong, one gold fixed (a missing DISTINCT listed a non-member who won twice twice), leaving 8 wrong, none the gold's fault)
 	fixtures.VegBox:        {untouched: 0.33}, // 105/310 (branch fresh67, written without reading the planner, questions in a non-native speaker's English; first asked at main 6d3e381: 200 declined, 5 wrong, none the gold's fault, two arguable)
 	fixtures.Quarry:        {untouched: 0.30}, // 92/304 (branch fresh68, written without reading the planner, units in column names and questions asked in other units; first asked at main 6d3e381: 206 declined, 6 wrong, none the gold's fault)
+	fixtures.PrintShop:     {untouched: 0.43}, // 133/303 (branch fresh69, written without reading the planner, comparison and difference questions; first asked at main 05bf553: 161 declined, 9 wrong, two golds fixed before the count, one arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -338,6 +339,16 @@ var knownWrong = map[string]string{
 	"vegbox/vb-dc-delivery-50-2": "'the produce names and grams of the delivery with id 50' shows the box size's name, not the produce items' names",
 	// quarry (branch fresh68), first asked at main 6d3e381: 92/304 answerable right, 206 declined, 6 wrong, 18/18 must-decline declined, none the gold's fault; five are a threshold in tonnes compared with a _kg column unconverted.
 	"quarry/qy-sale-gbp-per-cust-2": "'total sales in £ per customer' counts the sales of each customer, not the sum of price_pence in pounds",
+	// printshop (branch fresh69), first asked at main 05bf553: 133/303 answerable right, 161 declined, 9 wrong, 18/18 must-decline declined; six read 'printed' as status = 'printed'.
+	"printshop/ps-press-200":        "'presses that have printed more than 100000 copies' sums only jobs with status = 'printed' (none pass), not every job's copies",
+	"printshop/ps-stock-unused-2":   "'stocks no job was printed on' keeps only status = 'printed' jobs in the anti-join (3 stocks), not every job (Pearl Board)",
+	"printshop/ps-stock-sheets":     "'copies printed on each stock' sums only status = 'printed' jobs (6 stocks), not every job",
+	"printshop/ps-stock-heavy-jobs": "'jobs printed on stock of 300 gsm or more' adds status = 'printed', not every job (78)",
+	"printshop/ps-job-items":        "'what different items have been printed' keeps only status = 'printed' jobs (5 items), not all 8",
+	"printshop/ps-job-press-of-7":   "'which press printed job 7' adds status = 'printed' and returns nothing (job 7 is delivered), not Kingfisher",
+	"printshop/ps-job-heron-orig":   "'list the jobs of Saltmarsh Choir with item and order date' shows item and ordered_on without the job id (arguable: the gold lists the job's id too)",
+	"printshop/ps-inv-paid-2025":    "'how much was paid in 2025' sums invoices issued in 2025 (issued_on), not paid in 2025 (paid_on)",
+	"printshop/ps-inv-pewter-2024":  "'how much was invoiced for Pewter jobs issued in 2024' counts Pewter jobs ordered in 2024, not the sum of their invoices' amount",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

@@ -418,6 +418,13 @@ var noCatalogWrong = map[string]string{
 	"qy-sale-over-250":    "'sales above £250' filters paid > 250 (the 0/1 paid flag), not price_pence > 25000 (declined with the catalog)",
 	"qy-sale-over-250-2":  "'sales priced over 250 pounds' filters paid > 250, not price_pence > 25000 (declined with the catalog)",
 	"qy-sale-200-300":     "'sales between £200 and £300' filters paid BETWEEN 200 AND 300, not price_pence (declined with the catalog)",
+	// printshop (fresh69, first asked at 05bf553): 6 wrong with the schema alone, all in knownWrong too.
+	"ps-press-200":      "'presses that have printed more than 100000 copies' sums only status = 'printed' jobs (in knownWrong too)",
+	"ps-stock-unused-2": "'stocks no job was printed on' anti-joins only status = 'printed' jobs (in knownWrong too)",
+	"ps-stock-sheets":   "'copies printed on each stock' sums only status = 'printed' jobs (in knownWrong too)",
+	"ps-job-items":      "'what different items have been printed' keeps only status = 'printed' jobs (in knownWrong too)",
+	"ps-job-press-of-7": "'which press printed job 7' adds status = 'printed' and returns nothing (in knownWrong too)",
+	"ps-inv-paid-2025":  "'how much was paid in 2025' sums invoices of jobs ordered in 2025, not paid_on in 2025 (in knownWrong too)",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
@@ -426,7 +433,7 @@ var noCatalogWrong = map[string]string{
 // 89 → 88 on 2026-11-27, when a bridge as close by one of two keys made a
 // join ambiguous; cinema 151 → 149 on 2026-11-27, third session, when two
 // figures' words side by side, "ticket revenue", became a decline).
-var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 88, "orchestra": 82, "permits": 80, "rescue": 53, "hangar": 42, "clinic": 127, "campus": 126, "marina": 136, "apiary": 111, "waterworks": 73, "foodbank": 110, "dig": 100, "skiresort": 109, "climbing": 154, "elections": 141, "theatre": 166, "pharmacy": 158, "busdepot": 131, "recordlabel": 142, "school": 125, "festival": 87, "observatory": 138, "motcentre": 112, "wildlife": 136, "leisure": 147, "vineyard": 103, "recycling": 111, "library": 142, "weather": 103, "cinema": 149, "tutoring": 68, "museum": 98, "wholesale": 0, "makerspace": 82, "kennel": 126, "couriers": 151, "chessclub": 97, "livestock": 118, "podcasts": 95, "trams": 153, "escaperooms": 140, "firebrigade": 77, "bakery": 121, "almanac": 130, "coastferry": 143, "symphony": 82, "plotholders": 73, "cyclehire": 97, "opticians": 25, "brewhouse": 94, "radiostation": 132, "conference": 120, "icerink": 96, "helpdesk": 102, "drivingschool": 115, "cidermill": 115, "lighthouses": 67, "swimclub": 127, "herbarium": 142, "sawmill": 37, "gardencentre": 74, "farmersmarket": 88, "shearing": 24, "petsitting": 135, "canalboats": 104, "energycoop": 61, "mountainhuts": 164, "poetrymag": 119, "tileworks": 84, "tyrebay": 71, "seedvault": 110, "orienteering": 99, "vegbox": 97, "quarry": 83}
+var noCatalogFloor = map[string]int{"bikeshop": 41, "parcels": 37, "allotments": 99, "ferries": 88, "orchestra": 82, "permits": 80, "rescue": 53, "hangar": 42, "clinic": 127, "campus": 126, "marina": 136, "apiary": 111, "waterworks": 73, "foodbank": 110, "dig": 100, "skiresort": 109, "climbing": 154, "elections": 141, "theatre": 166, "pharmacy": 158, "busdepot": 131, "recordlabel": 142, "school": 125, "festival": 87, "observatory": 138, "motcentre": 112, "wildlife": 136, "leisure": 147, "vineyard": 103, "recycling": 111, "library": 142, "weather": 103, "cinema": 149, "tutoring": 68, "museum": 98, "wholesale": 0, "makerspace": 82, "kennel": 126, "couriers": 151, "chessclub": 97, "livestock": 118, "podcasts": 95, "trams": 153, "escaperooms": 140, "firebrigade": 77, "bakery": 121, "almanac": 130, "coastferry": 143, "symphony": 82, "plotholders": 73, "cyclehire": 97, "opticians": 25, "brewhouse": 94, "radiostation": 132, "conference": 120, "icerink": 96, "helpdesk": 102, "drivingschool": 115, "cidermill": 115, "lighthouses": 67, "swimclub": 127, "herbarium": 142, "sawmill": 37, "gardencentre": 74, "farmersmarket": 88, "shearing": 24, "petsitting": 135, "canalboats": 104, "energycoop": 61, "mountainhuts": 164, "poetrymag": 119, "tileworks": 84, "tyrebay": 71, "seedvault": 110, "orienteering": 99, "vegbox": 97, "quarry": 83, "printshop": 126}
 
 func schemaOnlyRequest(tb testing.TB, path, today string) sqlgen.Request {
 	tb.Helper()
