@@ -1589,8 +1589,39 @@ func codeReferenced(t *table) *column {
 		}
 		found = e.ref
 	}
+	if found == nil {
+		return ownCode(t)
+	}
 	return found
 }
+
+// ownCode is the code people name a labelled row by beside its number key
+// (a kiosk's code 'K04', an asset tag): its only text column
+// called a code, tag or ref, alone or after the table's own noun. Two rows
+// may share a name; the code tells them apart.
+func ownCode(t *table) *column {
+	if len(t.label) == 0 || t.key == nil || !t.key.numeric {
+		return nil
+	}
+	own := catalog.IdentifierWords(t.singular())
+	var found *column
+	for _, c := range t.cols {
+		ws := catalog.IdentifierWords(c.name)
+		if c.numeric || c.isKey() || len(ws) == 0 || !codeWords[ws[len(ws)-1]] || slices.Contains(t.label, c) {
+			continue
+		}
+		if before := ws[:len(ws)-1]; len(before) > 0 && !slices.Equal(before, own) && !(len(before) == 1 && before[0] == "asset") {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = c
+	}
+	return found
+}
+
+var codeWords = setOf("code", "tag", "ref")
 
 // linkRowsOnly declines a list of a link table's rows (its number keys,
 // no name of its own: "the entrants of the kite contest"), or is nil.

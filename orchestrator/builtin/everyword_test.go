@@ -1635,3 +1635,17 @@ func TestUnitsConverted(t *testing.T) {
 		{"How many crates have secs over ten minutes?", `SELECT COUNT(*) FROM crates WHERE CAST(secs AS REAL) > 600`, false},
 	})
 }
+
+func TestOwnCodeShown(t *testing.T) {
+	path := sqliteDB(t, "kiosks",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, kiosk_code TEXT NOT NULL, name TEXT NOT NULL, town TEXT NOT NULL)`,
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, kiosk_id INTEGER NOT NULL REFERENCES kiosks(id), weight REAL NOT NULL)`,
+		`INSERT INTO kiosks VALUES (1,'K01','Pier Head','Oren Vale'),(2,'K02','Mill Lane','Oren Vale'),(3,'K03','Mill Lane','Harbour')`,
+		`INSERT INTO crates VALUES (1,1,3),(2,2,4),(3,2,5),(4,3,2),(5,3,1),(6,3,6)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many crates does each kiosk have?", `SELECT k.kiosk_code, COUNT(*) FROM crates c JOIN kiosks k ON k.id = c.kiosk_id GROUP BY k.id, k.kiosk_code`, false},
+		{"Which kiosk has the most crates?", `SELECT k.kiosk_code FROM crates c JOIN kiosks k ON k.id = c.kiosk_id GROUP BY k.id ORDER BY COUNT(*) DESC LIMIT 1`, false},
+	})
+}
