@@ -325,7 +325,6 @@ var knownWrong = map[string]string{
 	"seedvault/sv-packets-max":           "'which accessions in Cold Room 1 have the maximum packet count' returns MAX(packet_count), not the accessions",
 	"seedvault/sv-j-protected-room-2":    "'count the protected-species accessions per storage room' counts distinct species, not accessions",
 	// orienteering (branch fresh66), first asked at main 6d3e381: 121/342 answerable right, 213 declined, 8 wrong, 18/18 must-decline declined; one gold fixed before these were listed.
-	"orienteering/or-run-member-split":   "'how many runners are and are not club members' counts only club_member = 'no', not one count per value",
 	"orienteering/or-ctrl-older-planner": "'controller born before the planner' compares controller_id < planner_id, not the two runners' birth_year, and shows every events column",
 	"orienteering/or-co-longest":         "'which course is the longest' takes LIMIT 1 where two courses tie at 12.3 km",
 	"orienteering/or-co-no-black-2":      "'events without a Black course' lists every course row whose code is not Black (71 rows), not the events lacking one",
@@ -367,7 +366,6 @@ var knownWrong = map[string]string{
 	"stainedglass/sg-gs-colours":           "'list the colours of glass' reads glass_sheets through window_glass: 94 rows of used colours, not the 13 colours",
 	"stainedglass/sg-gs-country-stock":     "'how many sheets are in stock from each country' counts glass_sheets rows per country, not SUM(sheets_in_stock)",
 	"stainedglass/sg-wg-ruby-windows-2":    "'windows containing Ruby Red' filters windows.title LIKE '%Ruby Red%' (0 rows), not the windows using the Ruby Red glass sheet",
-	"stainedglass/sg-decline-15":           "must-decline 'what lead came was used for the Rose Window' (no lead came in the schema) answered with window_glass.sheets_used of the two Rose Windows",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

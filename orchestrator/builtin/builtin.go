@@ -427,6 +427,10 @@ func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday strin
 		r.err = m.withExample(err)
 		return r
 	}
+	if err := bothWays(sc.toks); err != nil {
+		r.err = err
+		return r
+	}
 	if err := planChecks(q, p, sc.toks); err != nil {
 		r.err = err
 		return r

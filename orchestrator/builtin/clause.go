@@ -178,6 +178,9 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 		// "who is the mentor of X": rows of one table linked to each other
 		return p, ok, err
 	}
+	if err := bothWays(toks); err != nil {
+		return sqlgen.Plan{}, true, err
+	}
 	if err := r.parse(); err != nil {
 		return sqlgen.Plan{}, isFinal(err), err
 	}
@@ -895,6 +898,19 @@ func percentOfAll(toks []token, cs []*chunk) []token {
 	out = append(out, clauseTokenize("are")...)
 	out = append(out, toks[cs[lead].i:cs[k-1].i]...)
 	return append(out, toks[cs[n].j:]...)
+}
+
+// bothWays declines a question asked of rows that are and are not
+// something ("kiosks that are and are not shaded", "have and have not"):
+// two counts, or one split, that one condition cannot give.
+func bothWays(toks []token) error {
+	for i := 0; i+3 < len(toks); i++ {
+		if (toks[i+1].w == "and" || toks[i+1].w == "or") && toks[i].w == toks[i+2].w && (toks[i+3].w == "not" || toks[i+3].w == "never") && auxiliaries[toks[i].w] {
+			return finalDecline("%q: the rows that are, and those that are not, are two answers", toks[i].w+" "+toks[i+1].w+" "+toks[i+2].w+" "+toks[i+3].w).
+				withHint("ask for each, or for the number of rows by the value")
+		}
+	}
+	return nil
 }
 
 // readUnsupported declines writes, "why" and predictions, and leaves to

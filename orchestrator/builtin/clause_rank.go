@@ -435,6 +435,15 @@ func (r *creader) readAs() string {
 // word must be used by the plan or carry no meaning here. A verb linking
 // rows must lead on to a named thing or a condition, or close the question
 // right after a name when the plan does link rows of two tables.
+// linkAsNoun: the link word at i follows "what" or "which", or another
+// unread link word: a noun of the question, not a verb linking rows.
+func (r *creader) linkAsNoun(i int) bool {
+	pv, nx := r.at(i-1), r.at(i+1)
+	return pv != nil && pv.kind == ckWord && (pv.text == "what" || pv.text == "which") ||
+		pv != nil && pv.kind == ckWord && pv.is(cwLink) && (pv.role == "" || pv.role == "the link between the rows") ||
+		nx != nil && nx.kind == ckWord && nx.is(cwLink) && free(nx)
+}
+
 func (r *creader) leftovers(b *clauseBinder) error {
 	var unknown, unused []string
 	related := b == nil || len(b.tables) > 1 || len(b.exists) > 0
@@ -468,6 +477,10 @@ func (r *creader) leftovers(b *clauseBinder) error {
 			} else if b != nil && r.selfNamedAfter(i, b) {
 				// "members sponsored by Ann Lee": Ann Lee is one of the
 				// rows themselves, so the verb relates two of them
+				unused = append(unused, c.text)
+			} else if b != nil && r.linkAsNoun(i) {
+				// "what rope stays held it": right after "what" or beside
+				// another such word, a noun I do not know, not a verb
 				unused = append(unused, c.text)
 			} else if b != nil && outcomeVerbs[c.text] && b.recordsOutcome() {
 				// "swimmers who won a race" where the entries have a

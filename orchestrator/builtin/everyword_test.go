@@ -1649,3 +1649,20 @@ func TestOwnCodeShown(t *testing.T) {
 		{"Which kiosk has the most crates?", `SELECT k.kiosk_code FROM crates c JOIN kiosks k ON k.id = c.kiosk_id GROUP BY k.id ORDER BY COUNT(*) DESC LIMIT 1`, false},
 	})
 }
+
+func TestBothWaysAndNounLinks(t *testing.T) {
+	path := sqliteDB(t, "kiosks",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL, shaded TEXT NOT NULL)`,
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, kiosk_id INTEGER NOT NULL REFERENCES kiosks(id), weight REAL NOT NULL, sheets_used INTEGER NOT NULL)`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head','yes'),(2,'Tall Ship','no'),(3,'Oren Vale','yes')`,
+		`INSERT INTO crates VALUES (1,1,3,2),(2,2,4,1),(3,2,5,6)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many kiosks are shaded?", `SELECT COUNT(*) FROM kiosks WHERE shaded = 'yes'`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"How many kiosks are and are not shaded?",    // two counts, not the one after "not"
+		"What lead came was used for the Tall Ship?", // a noun the schema lacks, not two link verbs
+	})
+}
