@@ -357,10 +357,7 @@ var knownWrong = map[string]string{
 	"toolhire/th-depot-d05-staff":       "'who works at depot D05' lists the depot row D05, not the staff whose depot it is",
 	"toolhire/th-cat-most-types":        "'category with the most tool types' takes LIMIT 1 where three categories tie at three types",
 	"toolhire/th-type-rate-sander-2":    "'how much per day does the Floor Sander cost to hire' sums repair_cost of damage reports per day, not the type's day_rate",
-	"toolhire/th-tool-most-hired":       "'tool hired the most' shows tools.id and a count, not the asset_tag that names tools",
-	"toolhire/th-dmg-multi-tool":        "'tools with two or more damage reports' shows tools.id and a count, not the asset_tag",
 	// stainedglass (branch fresh71), first asked at main 05bf553: 130/366 answerable right, 230 declined, 6 wrong, 17/18 must-decline declined, none the gold's fault, one arguable (a month shown as YYYY-MM).
-	"stainedglass/sg-client-top-towns":     "'which towns have the most clients' (plural) keeps one of the four towns tied at three clients (LIMIT 1)",
 	"stainedglass/sg-win-title-alpha-last": "'which window title comes last alphabetically' orders by commissioned_on DESC (the latest commission), not by title",
 	"stainedglass/sg-ws-months-2025":       "'work sessions in each month of 2025' labels the month '2025-01', the gold '01' (arguable: both name the month)",
 	"stainedglass/sg-gs-colours":           "'list the colours of glass' reads glass_sheets through window_glass: 94 rows of used colours, not the 13 colours",

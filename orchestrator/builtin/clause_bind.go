@@ -809,6 +809,9 @@ func (b *clauseBinder) rowSels(t *table, cols []*column) []selItem {
 	if a := t.alsoNamed; a != nil && slices.Equal(cols, t.label) {
 		out = append(out, selItem{e: expr{kind: eCol, col: a}, alias: a.name})
 	}
+	if c := ownCode(t); c != nil && len(cols) > 0 && slices.Equal(cols, b.labelCols(t)) {
+		out = append(out, selItem{e: expr{kind: eCol, col: c}, alias: c.name}) // "Mill Lane" twice: D02 and D05
+	}
 	return out
 }
 
@@ -1600,8 +1603,8 @@ func codeReferenced(t *table) *column {
 // called a code, tag or ref, alone or after the table's own noun. Two rows
 // may share a name; the code tells them apart.
 func ownCode(t *table) *column {
-	if len(t.label) == 0 || t.key == nil || !t.key.numeric {
-		return nil
+	if t.key == nil || !t.key.numeric || len(t.label) == 0 && codeDescription(t) != nil {
+		return nil // a table of codes is shown by what each code stands for
 	}
 	own := catalog.IdentifierWords(t.singular())
 	var found *column

@@ -157,7 +157,9 @@ func (b *clauseBinder) pluralRanked() *chunk {
 	if rows == nil {
 		rows = b.q.subject
 	}
-	if rows == nil || !rows.isTable() {
+	// "which towns have the most kiosks": values of a column named in the
+	// plural tie at the top as rows do
+	if rows == nil || !rows.isTable() && !(rows == b.q.whichCol && rows.isColumn()) {
 		return nil
 	}
 	ws := strings.Fields(rows.text)

@@ -1648,6 +1648,19 @@ func TestOwnCodeShown(t *testing.T) {
 		{"How many crates does each kiosk have?", `SELECT k.kiosk_code, COUNT(*) FROM crates c JOIN kiosks k ON k.id = c.kiosk_id GROUP BY k.id, k.kiosk_code`, false},
 		{"Which kiosk has the most crates?", `SELECT k.kiosk_code FROM crates c JOIN kiosks k ON k.id = c.kiosk_id GROUP BY k.id ORDER BY COUNT(*) DESC LIMIT 1`, false},
 	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Which towns have the most kiosks?", // every town tied at the top, which LIMIT 1 would cut
+	})
+	tagged := sqliteDB(t, "masts",
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, asset_tag TEXT NOT NULL, height REAL NOT NULL)`,
+		`CREATE TABLE icings (id INTEGER PRIMARY KEY, mast_id INTEGER NOT NULL REFERENCES masts(id), logged_on TEXT NOT NULL)`,
+		`INSERT INTO masts VALUES (1,'MS-0007',30),(2,'MS-0012',42),(3,'MS-0031',25)`,
+		`INSERT INTO icings VALUES (1,2,'2025-01-02'),(2,2,'2025-01-09'),(3,1,'2025-02-01'),(4,2,'2025-02-11')`,
+	)
+	e = newEnv(t, tagged, draftCatalog(t, tagged))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which mast has the most icings?", `SELECT m.asset_tag FROM icings i JOIN masts m ON m.id = i.mast_id GROUP BY m.id ORDER BY COUNT(*) DESC LIMIT 1`, false},
+	})
 }
 
 func TestBothWaysAndNounLinks(t *testing.T) {
