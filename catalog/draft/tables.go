@@ -118,12 +118,13 @@ func (d *drafter) label(t *tableDraft) {
 // a unique text column naming each row by a number or a code ("plot
 // number" 'E6', "frame no", "registration"), by the firm it is (a bare
 // "company") or, in a table of codes, by what the code stands for
-// ("description"). A number named after the table comes first.
+// ("description"), or, for a place with none of those, by its unique
+// address. A number named after the table comes first.
 func codeLabel(t *tableDraft) *colDraft {
 	if t.refIn == 0 || t.prof == nil || t.prof.sampled == 0 {
 		return nil
 	}
-	var byNumber, byDescription, byFirm, named, namedDesc *colDraft
+	var byNumber, byDescription, byFirm, byAddress, named, namedDesc *colDraft
 	for _, c := range t.cols {
 		p := c.prof
 		if c.tc != typeText || c.ref != "" || slices.Contains(t.pkCols, c.name()) || len(c.toks) == 0 ||
@@ -152,6 +153,11 @@ func codeLabel(t *tableDraft) *colDraft {
 			byNumber = c
 		case descriptionWords[last] && len(c.toks) == 1 && !t.factLike():
 			byDescription = c
+		case c.toks[0] == "address" && (len(c.toks) == 1 || len(c.toks) == 2 && (last == "line" || last == "line1")) && !t.dated():
+			if byAddress != nil {
+				return nil // two of them: which names the row?
+			}
+			byAddress = c // a property, a site: known by where it is
 		}
 	}
 	switch {
@@ -163,6 +169,8 @@ func codeLabel(t *tableDraft) *colDraft {
 		return byFirm
 	case byDescription != nil:
 		return byDescription
+	case byAddress != nil && byNumber == nil:
+		return byAddress
 	}
 	return byNumber
 }

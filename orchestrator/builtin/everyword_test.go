@@ -1679,3 +1679,17 @@ func TestBothWaysAndNounLinks(t *testing.T) {
 		"What lead came was used for the Tall Ship?", // a noun the schema lacks, not two link verbs
 	})
 }
+
+func TestKnownByAddress(t *testing.T) {
+	path := sqliteDB(t, "lets",
+		`CREATE TABLE cottages (id INTEGER PRIMARY KEY, address_line TEXT NOT NULL, rooms INTEGER NOT NULL, built_year INTEGER NOT NULL)`,
+		`CREATE TABLE stays (id INTEGER PRIMARY KEY, cottage_id INTEGER NOT NULL REFERENCES cottages(id), nights INTEGER NOT NULL, arrived_on TEXT NOT NULL)`,
+		`INSERT INTO cottages VALUES (1,'2 Pier Head',3,1890),(2,'7 Oren Vale',2,1932),(3,'1 Tall Ship Lane',4,2001)`,
+		`INSERT INTO stays VALUES (1,1,3,'2025-01-02'),(2,1,2,'2025-02-09'),(3,2,7,'2025-03-01'),(4,3,1,'2025-03-11')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many stays has each cottage had?", `SELECT c.address_line, COUNT(*) FROM stays s JOIN cottages c ON c.id = s.cottage_id GROUP BY c.id, c.address_line`, false},
+		{"How many rooms does 7 Oren Vale have?", `SELECT rooms FROM cottages WHERE address_line = '7 Oren Vale'`, false},
+	})
+}
