@@ -436,7 +436,7 @@ func (g *Generator) analystAnswer(m *model, question, reqDialect, reqToday strin
 		return r
 	}
 	dropNullGroups(p)
-	if err := scaleUnits(sc.toks, p.where); err != nil {
+	if err := scaleUnits(sc.toks, append(slices.Clone(p.where), p.having...)); err != nil {
 		r.err = err
 		return r
 	}

@@ -346,7 +346,7 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 		return decline("the question ranks several %s rows, and names one", p.root.name).
 			withHint("ask about the rows that record those events")
 	}
-	if err := scaleUnits(toks, p.where); err != nil {
+	if err := scaleUnits(toks, append(slices.Clone(p.where), p.having...)); err != nil {
 		// "shorter than three minutes" against a duration in seconds: 180
 		return err
 	}

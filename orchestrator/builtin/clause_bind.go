@@ -810,7 +810,7 @@ func (b *clauseBinder) rowSels(t *table, cols []*column) []selItem {
 		out = append(out, selItem{e: expr{kind: eCol, col: a}, alias: a.name})
 	}
 	if c := ownCode(t); c != nil && len(cols) > 0 && slices.Equal(cols, b.labelCols(t)) {
-		out = append(out, selItem{e: expr{kind: eCol, col: c}, alias: c.name}) // "Mill Lane" twice: D02 and D05
+		out = append(out, selItem{e: expr{kind: eCol, col: c}, alias: c.name}) // two kiosks called Pier Head: K02 and K05
 	}
 	return out
 }

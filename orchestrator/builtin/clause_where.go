@@ -1023,7 +1023,7 @@ func (b *clauseBinder) dateNamed(forms []string) *column {
 
 // eventForms are the words a date column may be named by for the event a
 // plain verb says ("open": opened, opening; "begin": begun) — never the
-// word itself, which may be a noun ("time" of a curtain time).
+// word itself, which may be a noun ("time" of a closing time).
 func eventForms(w string) []string {
 	forms := []string{w + "ing"}
 	if strings.HasSuffix(w, "e") {

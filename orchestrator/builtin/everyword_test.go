@@ -1634,6 +1634,16 @@ func TestUnitsConverted(t *testing.T) {
 		{"Which crates have a haul longer than 1.5 km?", `SELECT label FROM crates WHERE haul_m > 1500`, false},
 		{"How many crates have secs over ten minutes?", `SELECT COUNT(*) FROM crates WHERE CAST(secs AS REAL) > 600`, false},
 	})
+	packed := sqliteDB(t, "packers",
+		`CREATE TABLE packers (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, packer_id INTEGER NOT NULL REFERENCES packers(id), weight_kg REAL NOT NULL)`,
+		`INSERT INTO packers VALUES (1,'Ann Lee'),(2,'Bo Ruiz')`,
+		`INSERT INTO crates VALUES (1,1,800),(2,1,2500),(3,2,900)`,
+	)
+	e = newEnv(t, packed, draftCatalog(t, packed))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which packers have a total crate weight over 3 tonnes?", `SELECT p.name FROM crates c JOIN packers p ON p.id = c.packer_id GROUP BY p.id HAVING SUM(c.weight_kg) > 3000`, false},
+	})
 }
 
 func TestOwnCodeShown(t *testing.T) {

@@ -83,8 +83,8 @@ func scaleUnits(toks []token, conds []*cond) error {
 				return err
 			}
 		}
-		if c.kind != cCmp || c.e.kind != eCol || c.e.col == nil {
-			continue
+		if c.kind != cCmp || c.e.col == nil || c.e.div != 0 || !(c.e.kind == eCol || c.e.kind == eAgg && c.e.fn != "COUNT") {
+			continue // a column, or a total, average or extreme of one ("whose loads weigh over 9 tonnes in all")
 		}
 		held, ok := columnUnit(c.e.col)
 		if !ok {
