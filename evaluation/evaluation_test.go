@@ -314,6 +314,7 @@ var knownWrong = map[string]string{
 	"tyrebay/tb-fit-aisha-inspected":   "'jobs inspected by aisha mwangi' lists her 44 jobs, not their count (arguable: the question has no 'how many', the gold counts)",
 	"tyrebay/tb-pt-best-seller-2":      "'which part sold the most units' shows the part's id and qty, not its brand, pattern and size",
 	"tyrebay/tb-job-no-parts":          "'jobs w/o parts' lists the 144 jobs with no parts; the gold counts them (arguable: the question has no 'how many'; wrong since 'w/o' is read as 'without', before that declined)",
+	"tyrebay/tb-pt-qty-sold-2":         "'tot qty of each part sold' shows the part's id and total, not its brand, pattern and size (parts have no name column; wrong since 'tot' is read as total, before that declined)",
 	"tyrebay/tb-job-biggest-date":      "'date of the biggest job' gives the day with the most jobs, not the date of the job with the highest total (arguable: 'biggest' is loose)",
 	// seedvault (branch fresh64), first asked at main aaaa9aa: 137/380 answerable right, 220 declined, 23 wrong, 18/18 must-decline declined; three golds fixed before these were listed, eight arguable (latin_name for common_name).
 	"seedvault/sv-species-per-fam":       "'how many species in each family' shows families.family_code, not the family's name family_latin",

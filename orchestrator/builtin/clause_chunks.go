@@ -92,7 +92,7 @@ func clauseTokenize(q string) []token {
 		}
 		start, i = j+1, j
 	}
-	return append(out, tokenize(string(rs[start:]))...)
+	return hasteExpanded(append(out, tokenize(string(rs[start:]))...))
 }
 
 func isQuoteRune(r rune) bool {

@@ -1590,6 +1590,9 @@ func TestHurriedShorthand(t *testing.T) {
 		{"packers w/ more than one crate", `SELECT name FROM packers WHERE id IN (SELECT packer_id FROM crates GROUP BY packer_id HAVING COUNT(*) > 1)`, false},
 		{"list all packers w/ town", `SELECT name, town FROM packers`, false},
 		{"list packers & their towns", `SELECT name, town FROM packers`, false},
+		{"packer cnt", `SELECT COUNT(*) FROM packers`, false},
+		{"tot number of crates", `SELECT COUNT(*) FROM crates`, false},
+		{"crates per yr", `SELECT substr(packed_on, 1, 4), COUNT(*) FROM crates GROUP BY 1`, false},
 	})
 	checkDeclined(t, e, New(nil), "drafted catalog", []string{
 		"no. of crates 2024", // a year after rows in the plural, not crate 2024

@@ -367,6 +367,8 @@ var noCatalogWrong = map[string]string{
 	"tb-pt-best-seller-2":      "'which part sold the most units' shows the part's id, not its brand, pattern and size (in knownWrong too)",
 	"tb-job-no-parts":          "'jobs w/o parts' lists the jobs with no parts, the gold counts them (in knownWrong too; arguable)",
 	"tb-ve-most-jobs":          "'vehicle w/ most jobs' shows vehicles.id, not the registration (right with the catalog)",
+	"tb-pt-qty-sold-2":         "'tot qty of each part sold' shows the part's id, not its brand, pattern and size (in knownWrong too)",
+	"tb-job-count":             "'tot jobs' lists the jobs' total column: 'total' beside a column called total, read as the column with the schema alone (right with the catalog; 'total jobs' reads the same)",
 	"tb-job-biggest-date":      "'date of the biggest job' gives the day with the most jobs, not the date of the highest total (in knownWrong too; arguable)",
 	// seedvault (fresh64, first asked at aaaa9aa): 23 wrong with the schema alone, 18 of them in knownWrong too.
 	"sv-species-per-fam":       "'how many species in each family' shows families.id alone, not the family's name (in knownWrong too: family_code there)",

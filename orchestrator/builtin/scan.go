@@ -92,7 +92,7 @@ type scanned struct {
 
 // scan turns the question into spans, longest phrase first.
 func (m *model) scan(question string, today time.Time) scanned {
-	toks := tokenize(question)
+	toks := hasteExpanded(tokenize(question))
 	var sc scanned
 	toks, sc.rewrites = m.applySynonyms(toks)
 	sc.toks = toks

@@ -123,6 +123,9 @@ func tokenize(text string) []token {
 			w, j := readWord(rs, i)
 			if w != "" {
 				t := makeWord(w)
+				if full, ok := hurriedWords[w]; ok && strings.ToLower(string(rs[i:j])) == w {
+					t = makeWord(full) // "crates per yr", "kiosk wk"
+				}
 				t.orig = string(rs[i:j])
 				t.plus = j < len(rs) && rs[j] == '+' && (j+1 == len(rs) || !isWordRune(rs[j+1]))
 				add(t)
@@ -145,6 +148,28 @@ func tokenize(text string) []token {
 		}
 	}
 	return out
+}
+
+// hurriedWords are words shortened as people type them in a hurry, read
+// as the words they stand for (units such as "hrs" and "mins" stay units).
+var hurriedWords = map[string]string{"yr": "year", "yrs": "years",
+	"mth": "month", "mths": "months", "qtr": "quarter", "qtrs": "quarters", "wk": "week", "wks": "weeks"}
+
+// askedInHaste are shortenings read so only in a question: in a column's
+// name ("guests_cnt") they name the column, not an aggregate.
+var askedInHaste = map[string]string{"cnt": "count", "tot": "total"}
+
+// hasteExpanded reads the shortenings of askedInHaste in a question's
+// tokens ("kiosk cnt", "tot spend").
+func hasteExpanded(toks []token) []token {
+	for i, t := range toks {
+		if full, ok := askedInHaste[t.w]; ok && !t.quoted {
+			nt := makeWord(full)
+			nt.orig, nt.pause, nt.stop = t.orig, t.pause, t.stop
+			toks[i] = nt
+		}
+	}
+	return toks
 }
 
 // shorthandWith reads "w/" and "w/o" at i as "with" and "without"; "" if
