@@ -95,11 +95,30 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("state.path %s: %w", path, err)
 	}
-	if err := db.PingContext(ctx); err != nil {
+	if err := pingSQLite(ctx, db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("state.path %s: %w", path, err)
 	}
 	return &Store{db: db, engine: EngineSQLite, where: path}, nil
+}
+
+// pingSQLite opens the first connection. Setting WAL on a new file needs
+// the file to itself, and SQLite fails that at once with SQLITE_BUSY
+// (its busy timeout does not apply) while another process opens the same
+// file (replicas starting together): try again for up to ten seconds.
+func pingSQLite(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		err := db.PingContext(ctx)
+		if err == nil || !strings.Contains(err.Error(), "SQLITE_BUSY") || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 func openPostgres(ctx context.Context, cfg config.StateConfig) (*Store, error) {
