@@ -1001,16 +1001,14 @@ func (b *clauseBinder) dateNamed(forms []string) *column {
 	if len(forms) == 0 {
 		return nil
 	}
+	set := setOf(forms...)
 	var found *column
 	for _, t := range []*table{b.root, b.subject} {
 		if t == nil {
 			continue
 		}
 		for _, col := range t.cols {
-			if !dateOrYear(col) {
-				continue
-			}
-			if anyIn(catalog.IdentifierWords(col.name), setOf(forms...)) {
+			if datedBy(col, set) {
 				if found != nil && found != col {
 					return nil
 				}
@@ -1019,6 +1017,12 @@ func (b *clauseBinder) dateNamed(forms []string) *column {
 		}
 	}
 	return found
+}
+
+// datedBy: c is a date or year column whose identifier holds one of the
+// forms ("opened" of a column called opened year).
+func datedBy(c *column, forms map[string]bool) bool {
+	return dateOrYear(c) && anyIn(catalog.IdentifierWords(c.name), forms)
 }
 
 // eventForms are the words a date column may be named by for the event a
@@ -1046,10 +1050,8 @@ func eventForms(w string) []string {
 func (m *model) datesNamed(forms []string) bool {
 	set := setOf(forms...)
 	for _, t := range m.tables {
-		for _, c := range t.cols {
-			if dateOrYear(c) && anyIn(catalog.IdentifierWords(c.name), set) {
-				return true
-			}
+		if slices.ContainsFunc(t.cols, func(c *column) bool { return datedBy(c, set) }) {
+			return true
 		}
 	}
 	return false
