@@ -243,6 +243,10 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 			// "on which day": a date asked for, never a number of days
 			c.kind, c.ms, c.info = ckWord, nil, cinfo{}
 		}
+		if c.kind == ckSchema && c.j-c.i == 1 && m.linkParticiple(toks, c.i, c.ms) {
+			// "crates packed on bench 4": the verb between the rows
+			c.kind, c.ms, c.info = ckWord, nil, cinfo{cw: cwLink}
+		}
 		if verbNotColumn(toks, c, out) {
 			// "who observed", "that were sold": a verb, not a column's head word
 			c.kind, c.ms, c.info = ckWord, nil, cinfo{cw: cwLink}
@@ -575,3 +579,53 @@ func (m *model) databaseWord(w string) bool {
 	}
 	return false
 }
+
+// linkParticiple: a one-word value that is a past participle used as the
+// verb between the rows and another table's rows — "crates packed on
+// bench 4", "which bench packed crate 7", "benches that have packed more
+// than 300 crates" — beside a status column holding "packed". The
+// question asks for the link, which every crate has whatever state it is
+// in now, not for the crates whose status is that word.
+func (m *model) linkParticiple(toks []token, i int, ms []*meaning) bool {
+	if m.lex == nil || len(ms) == 0 || toks[i].quoted || !pastParticiple(toks[i].w) || i > 0 && startsUpper(toks[i].orig) {
+		return false
+	}
+	var own *table
+	for _, mn := range ms {
+		if mn.kind != mValue || own != nil && mn.t != own {
+			return false
+		}
+		own = mn.t
+	}
+	other := func(k int) bool {
+		for k < len(toks) && (articles[toks[k].w] || toks[k].w == "each" || toks[k].w == "every") {
+			k++
+		}
+		if k >= len(toks) || toks[k].pause || toks[k].stop {
+			return false
+		}
+		o := m.lex.longest(toks, k)
+		return o != nil && slices.ContainsFunc(o.ms, func(mn *meaning) bool {
+			return (mn.kind == mTable || mn.kind == mValue) && mn.t != own && mn.t != nil
+		})
+	}
+	if i+1 < len(toks) && !toks[i+1].pause && agentPreps[toks[i+1].w] && other(i+2) {
+		return true // "packed on bench 4", "packed by Oren Vale"
+	}
+	k := i - 1
+	for k > 0 && (toks[k].w == "have" || toks[k].w == "has" || toks[k].w == "had") {
+		k--
+	}
+	if k < 0 || i+1 >= len(toks) || toks[i+1].pause || toks[i+1].stop || relationPreps[toks[i+1].w] {
+		// "which bench packed": the state asked after, maybe; "riggers
+		// who have quit from the rally": their entries' state
+		return false
+	}
+	s := m.lex.longest(toks, k)
+	return s != nil && len(s.toks) == 1 && slices.ContainsFunc(s.ms, func(mn *meaning) bool { return mn.kind == mTable && mn.t != own })
+}
+
+// agentPreps bring in what did the act or what it was done with or on —
+// not where a thing went ("delivered to", "sent for"), which the state
+// itself may say.
+var agentPreps = setOf("on", "by", "with", "using")

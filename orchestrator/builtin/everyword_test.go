@@ -1706,3 +1706,20 @@ func TestKnownByAddress(t *testing.T) {
 		{"How many rooms does 7 Oren Vale have?", `SELECT rooms FROM cottages WHERE address_line = '7 Oren Vale'`, false},
 	})
 }
+
+func TestStateWordAsVerb(t *testing.T) {
+	path := sqliteDB(t, "benches",
+		`CREATE TABLE benches (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, bench_id INTEGER NOT NULL REFERENCES benches(id), label TEXT NOT NULL, items INTEGER NOT NULL, state TEXT NOT NULL)`,
+		`INSERT INTO benches VALUES (1,'Pier Head'),(2,'Mill Lane'),(3,'Harbour')`,
+		`INSERT INTO crates VALUES (1,1,'A1',40,'packed'),(2,1,'A2',70,'shipped'),(3,2,'B1',30,'shipped'),(4,2,'B2',20,'queued'),(5,3,'C1',90,'packed'),(6,1,'A3',15,'queued')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which bench packed crate 2?", `SELECT b.name FROM crates c JOIN benches b ON b.id = c.bench_id WHERE c.id = 2`, false},
+		{"How many crates were packed on bench 1?", `SELECT COUNT(*) FROM crates WHERE bench_id = 1`, false},
+		// the state itself, where no other rows are named beside it
+		{"How many crates were packed?", `SELECT COUNT(*) FROM crates WHERE state = 'packed'`, false},
+		{"Which crates have been shipped?", `SELECT label FROM crates WHERE state = 'shipped'`, false},
+	})
+}

@@ -143,6 +143,9 @@ func (m *model) spanAt(toks []token, i int, today time.Time) (int, *span) {
 		if e != nil && allNumbers(toks[i:i+len(e.toks)]) {
 			e = nil // "top 5", "in 2025": numbers, not the values 5 or 2025 of some column
 		}
+		if e != nil && len(e.toks) == 1 && m.linkParticiple(toks, i, e.ms) {
+			return 1, nil // "crates packed on bench 4": a verb this reading has no link for
+		}
 	}
 	tn, rng := matchTime(toks, i, today)
 	kn, info := matchKeyword(toks, i)
