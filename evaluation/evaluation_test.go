@@ -345,15 +345,11 @@ var knownWrong = map[string]string{
 	// quarry (branch fresh68), first asked at main 6d3e381: 92/304 answerable right, 206 declined, 6 wrong, 18/18 must-decline declined, none the gold's fault; five are a threshold in tonnes compared with a _kg column unconverted.
 	"quarry/qy-sale-gbp-per-cust-2": "'total sales in £ per customer' counts the sales of each customer, not the sum of price_pence in pounds",
 	// printshop (branch fresh69), first asked at main 05bf553: 133/303 answerable right, 161 declined, 9 wrong, 18/18 must-decline declined; six read 'printed' as status = 'printed'.
-	"printshop/ps-press-200":        "'presses that have printed more than 100000 copies' sums only jobs with status = 'printed' (none pass), not every job's copies",
-	"printshop/ps-stock-unused-2":   "'stocks no job was printed on' keeps only status = 'printed' jobs in the anti-join (3 stocks), not every job (Pearl Board)",
-	"printshop/ps-stock-sheets":     "'copies printed on each stock' sums only status = 'printed' jobs (6 stocks), not every job",
-	"printshop/ps-stock-heavy-jobs": "'jobs printed on stock of 300 gsm or more' adds status = 'printed', not every job (78)",
-	"printshop/ps-job-items":        "'what different items have been printed' keeps only status = 'printed' jobs (5 items), not all 8",
-	"printshop/ps-job-press-of-7":   "'which press printed job 7' adds status = 'printed' and returns nothing (job 7 is delivered), not Kingfisher",
-	"printshop/ps-job-heron-orig":   "'list the jobs of Saltmarsh Choir with item and order date' shows item and ordered_on without the job id (arguable: the gold lists the job's id too)",
-	"printshop/ps-inv-paid-2025":    "'how much was paid in 2025' sums invoices issued in 2025 (issued_on), not paid in 2025 (paid_on)",
-	"printshop/ps-inv-pewter-2024":  "'how much was invoiced for Pewter jobs issued in 2024' counts Pewter jobs ordered in 2024, not the sum of their invoices' amount",
+	"printshop/ps-stock-unused-2":  "'stocks no job was printed on' keeps only status = 'printed' jobs in the anti-join (3 stocks), not every job (Pearl Board)",
+	"printshop/ps-job-items":       "'what different items have been printed' keeps only status = 'printed' jobs (5 items), not all 8",
+	"printshop/ps-job-heron-orig":  "'list the jobs of Saltmarsh Choir with item and order date' shows item and ordered_on without the job id (arguable: the gold lists the job's id too)",
+	"printshop/ps-inv-paid-2025":   "'how much was paid in 2025' sums invoices issued in 2025 (issued_on), not paid in 2025 (paid_on)",
+	"printshop/ps-inv-pewter-2024": "'how much was invoiced for Pewter jobs issued in 2024' counts Pewter jobs ordered in 2024, not the sum of their invoices' amount",
 	// toolhire (branch fresh70), first asked at main 05bf553: 145/328 answerable right, 168 declined, 15 wrong, 18/18 must-decline declined, none the gold's fault; nine show a depot by depot_name (two depots are called Mill Lane) or a tool by id where the natural code (depot_code, asset_tag) is what names the row.
 	"toolhire/th-depot-supplied-by-d01": "'depots supplied by D01' lists D01 itself, not the depots whose supply_depot_id is D01 (self-reference not followed)",
 	"toolhire/th-depot-no-supply":       "'depot with no supply depot' shows depot_name only, not the depot_code that names depots (two are called Mill Lane)",
