@@ -367,10 +367,8 @@ var knownWrong = map[string]string{
 	"taxirank/tx-drv-oldest-licence": "'who has been licensed the longest' orders licensed_year DESC (the newest licence) and shows the whole drivers row",
 	"taxirank/tx-bk-tip-fare-total":  "'the total of fares plus tips' gives SUM(fare) and SUM(tip) as two columns, not one sum of fare + COALESCE(tip, 0)",
 	// lettings (branch fresh73), first asked at main ba7ccba: 144/304 answerable right, 149 declined, 11 wrong, 18/18 must-decline declined, none the gold's fault.
-	"lettings/lt-types-list-2":     "'what types of property are there' lists only the 7 types some property uses, not all 9",
-	"lettings/lt-types-most":       "'property type with the most properties' takes LIMIT 1 where two types tie at six",
-	"lettings/lt-lease-max-rent-2": "'highest rent per month on any lease' groups by start month (60 rows), not one MAX of monthly_rent",
-	"lettings/lt-lease-avg-rent-2": "'average rent per month' groups by start month (60 rows), not one AVG of monthly_rent",
+	"lettings/lt-types-list-2": "'what types of property are there' lists only the 7 types some property uses, not all 9",
+	"lettings/lt-types-most":   "'property type with the most properties' takes LIMIT 1 where two types tie at six",
 	// yogastudio (branch fresh74), first asked at main ba7ccba: 105/303 answerable right, 190 declined, 8 wrong, 18/18 must-decline declined, none the gold's fault, three arguable (a year of bookings read on booked_on, not the class's starts_at).
 	"yogastudio/ys-plan-harro-monthly-fees":   "'total monthly fee of all active Harrogate members on monthly plans' sums each plan once (plans.id IN members), not once per member: 4 plans' fees, not 1033",
 	"yogastudio/ys-room-bookings-2025":        "'attended bookings for its classes in 2025' takes the year of bookings.booked_on, not classes.starts_at (arguable)",

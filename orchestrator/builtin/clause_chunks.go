@@ -193,6 +193,12 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 		if c.j == 0 {
 			c.j = i + 1
 		}
+		if c.kind == ckSchema {
+			if ms := perGrainOf(toks, c.j, c.ms); ms != nil {
+				// "the mooring per month" beside a mooring_pm: that column
+				c.ms, c.j = ms, c.j+2
+			}
+		}
 		var text []string
 		var orig strings.Builder
 		for k, t := range toks[c.i:c.j] {

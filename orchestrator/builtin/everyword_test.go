@@ -1723,3 +1723,18 @@ func TestStateWordAsVerb(t *testing.T) {
 		{"Which crates have been shipped?", `SELECT label FROM crates WHERE state = 'shipped'`, false},
 	})
 }
+
+func TestPerPeriodOfItsColumn(t *testing.T) {
+	path := sqliteDB(t, "stalls",
+		`CREATE TABLE stalls (id INTEGER PRIMARY KEY, name TEXT NOT NULL, opened_on TEXT NOT NULL, monthly_levy TEXT NOT NULL)`,
+		`INSERT INTO stalls VALUES (1,'Pier Head','2025-01-04','950.00'),(2,'Mill Lane','2025-01-20','1200.00'),(3,'Harbour','2025-02-11','700.00'),(4,'Oren Vale','2025-03-02','1100.00')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Average levy per month.", `SELECT AVG(CAST(monthly_levy AS REAL)) FROM stalls`, false},
+		{"What is the highest levy per month?", `SELECT MAX(CAST(monthly_levy AS REAL)) FROM stalls`, false},
+		{"List stalls with a levy per month above 1000.", `SELECT name FROM stalls WHERE CAST(monthly_levy AS REAL) > 1000`, false},
+		// a count per month still groups by the month
+		{"How many stalls opened per month?", `SELECT substr(opened_on, 1, 7), COUNT(*) FROM stalls GROUP BY substr(opened_on, 1, 7)`, false},
+	})
+}

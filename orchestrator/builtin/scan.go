@@ -99,6 +99,12 @@ func (m *model) scan(question string, today time.Time) scanned {
 	have := false
 	for i := 0; i < len(toks); {
 		n, sp := m.spanAt(toks, i, today)
+		if sp != nil && sp.kind == spWord {
+			if ms := perGrainOf(toks, i+n, sp.ms); ms != nil {
+				// "the mooring per month" beside a mooring_pm: that column
+				sp.ms, sp.text, n = ms, sp.text+" "+joinWords(toks[i+n:i+n+2]), n+2
+			}
+		}
 		switch {
 		case sp != nil:
 			sp.idx = len(sc.spans)
