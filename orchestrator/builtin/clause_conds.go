@@ -713,6 +713,12 @@ func (r *creader) readLike() error {
 				}
 				return decline("%q is not followed by the text to look for", c.text).withHint("put it in quotes, e.g. %s 'abc'", c.text)
 			}
+			v = afterLetterWord(v)
+			if letterWords[strings.TrimPrefix(v, "the ")] {
+				// "ending with the letters an": the text is a word I took
+				// for English
+				return decline("%q %s is not followed by the text to look for", c.text, v).withHint("put it in quotes, e.g. %s 'ab'", c.text)
+			}
 			r.use(c, "text pattern")
 			for k := i + 1; k < end; k++ {
 				r.use(r.at(k), "the text %q", v)
@@ -755,6 +761,19 @@ func (r *creader) readLike() error {
 		}
 	}
 	return nil
+}
+
+// afterLetterWord is the text after "the letter" or "the word" ("starting
+// with the letter K": "K"), or v itself.
+var letterWords = setOf("letter", "letters", "word", "words", "character", "characters")
+
+func afterLetterWord(v string) string {
+	for _, p := range []string{"the letter ", "letter ", "the letters ", "letters ", "the word ", "word "} {
+		if rest, ok := strings.CutPrefix(v, p); ok && rest != "" && !strings.Contains(rest, " ") {
+			return rest
+		}
+	}
+	return v
 }
 
 func likePattern(op, v string) string {
@@ -818,6 +837,12 @@ func (r *creader) readExists() error {
 		case (c.is(cwHave) || holdVerbs[c.text]) && c.kind == ckWord && r.filledColumn(i) != nil:
 			// "T with a C", "how many have a C"
 			col := r.filledColumn(i)
+			if nx := r.at(r.next(r.cs.index(col) + 1)); linkColumn(col) && nx != nil && r.at(r.cs.index(nx)+1) != nil && nx.kind == ckWord && (nx.is(cwLink) || pastParticiple(nx.text) || nx.text == "who" || nx.text == "that" || nx.text == "whose") {
+				// "packers with a mentor hired after 2020": the mentor's
+				// hiring, which the packers' own columns do not hold
+				return finalDecline("what follows %q is said of the %s's own row, which I can't read offline", col.text, col.text).
+					withHint("ask for the %s first, then about that row", col.text)
+			}
 			r.use(c, "with")
 			r.use(col, "filled in")
 			r.addCond(&ccond{kind: ccNull, col: col, neg: true, src: c})
@@ -883,6 +908,11 @@ func (r *creader) filledColumn(i int) *chunk {
 		return nil
 	}
 	return col
+}
+
+// linkColumn: the chunk names a column that links to another row.
+func linkColumn(c *chunk) bool {
+	return slices.ContainsFunc(c.columns(), func(col *column) bool { return col.fk != nil })
 }
 
 // holdVerbs say a row has a value ("players who hold a title").

@@ -170,6 +170,13 @@ func (b *clauseBinder) condOf(cd *ccond) (*cond, *table, error) {
 		if o.t != l.t {
 			return nil, nil, decline("%s and %s are columns of different tables", l.ref(), o.ref())
 		}
+		if cd.op != "=" && cd.op != "<>" && (l.fk != nil || l.pk) && (o.fk != nil || o.pk) {
+			// "crates whose packer was hired before the sealer": the rows
+			// the keys point at compared by some column of theirs, not the
+			// keys' numbers
+			return nil, nil, decline("%q and %q are links to other rows: comparing them as numbers says nothing about those rows", cd.col.text, cd.other.text).
+				withHint("name the column of theirs to compare, e.g. the %s's date", cd.col.text)
+		}
 		b.resolve(cd.col.text, "column", l.ref())
 		b.resolve(cd.other.text, "column", o.ref())
 		return &cond{kind: cColCmp, e: expr{kind: eCol, col: l, cast: l.textNumber()}, op: cd.op, e2: expr{kind: eCol, col: o, cast: o.textNumber()}}, l.t, nil

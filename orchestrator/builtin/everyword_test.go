@@ -1738,3 +1738,60 @@ func TestPerPeriodOfItsColumn(t *testing.T) {
 		{"How many stalls opened per month?", `SELECT substr(opened_on, 1, 7), COUNT(*) FROM stalls GROUP BY substr(opened_on, 1, 7)`, false},
 	})
 }
+
+func TestRowsBehindTheKeys(t *testing.T) {
+	path := sqliteDB(t, "riggers",
+		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, born INTEGER NOT NULL, mentor_id INTEGER REFERENCES riggers(id))`,
+		`CREATE TABLE rallies (id INTEGER PRIMARY KEY, name TEXT NOT NULL, host_rigger_id INTEGER NOT NULL REFERENCES riggers(id))`,
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, label TEXT NOT NULL, rigger_id INTEGER NOT NULL REFERENCES riggers(id), checker_id INTEGER NOT NULL REFERENCES riggers(id))`,
+		`CREATE TABLE climbs (id INTEGER PRIMARY KEY, rally_id INTEGER NOT NULL REFERENCES rallies(id), mast_id INTEGER NOT NULL REFERENCES masts(id), place INTEGER)`,
+		`INSERT INTO riggers VALUES (1,'Ann Lee',1980,NULL),(2,'Bo Ruiz',1995,1),(3,'Cy Hale',1970,2),(4,'Di Moss',1999,NULL)`,
+		`INSERT INTO rallies VALUES (1,'Pier Head',1),(2,'Harbour',1),(3,'Mill Lane',2)`,
+		`INSERT INTO masts VALUES (1,'A1',3,1),(2,'A2',2,4),(3,'B1',4,3)`,
+		`INSERT INTO climbs VALUES (1,1,1,1),(2,1,2,2),(3,2,3,1),(4,3,3,1),(5,3,1,2)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		// the placing is on the climbs, not on the rally's host
+		"Which rigger has won the most rallies?",
+		// the letters are a word taken for English
+		"Which riggers have names that end with the letters an?",
+	})
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Find riggers whose names begin with the letter B.", `SELECT name FROM riggers WHERE name LIKE 'B%'`, false},
+		{"Which riggers have a mentor?", `SELECT name FROM riggers WHERE mentor_id IS NOT NULL`, false},
+	})
+	roles := sqliteDB(t, "riggers",
+		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, birth_year INTEGER NOT NULL)`,
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, label TEXT NOT NULL, fitter_id INTEGER NOT NULL REFERENCES riggers(id), checker_id INTEGER NOT NULL REFERENCES riggers(id))`,
+		`INSERT INTO riggers VALUES (1,'Ann Lee',1980),(2,'Bo Ruiz',1995),(3,'Cy Hale',1970),(4,'Di Moss',1999)`,
+		`INSERT INTO masts VALUES (1,'A1',3,1),(2,'A2',2,4),(3,'B1',4,3)`,
+	)
+	e = newEnv(t, roles, draftCatalog(t, roles))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		// two keys compared as numbers say nothing of the fitters
+		"In how many masts was the fitter born earlier than the checker?",
+	})
+	dated := sqliteDB(t, "riggers",
+		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, joined_on TEXT NOT NULL)`,
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, label TEXT NOT NULL, raised_on TEXT NOT NULL, fitter_id INTEGER REFERENCES riggers(id))`,
+		`INSERT INTO riggers VALUES (1,'Ann Lee','2015-03-01'),(2,'Bo Ruiz','2019-05-02'),(3,'Cy Hale','2012-01-09'),(4,'Di Moss','2021-07-07')`,
+		`INSERT INTO masts VALUES (1,'A1','2016-01-01',3),(2,'A2','2020-02-02',2),(3,'B1','2022-03-03',4),(4,'B2','2014-04-04',NULL)`,
+	)
+	e = newEnv(t, dated, draftCatalog(t, dated))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		// a condition on the fitter's row, not the mast's own date
+		"Which masts have a fitter who joined before 2018?",
+	})
+	typed := sqliteDB(t, "crates",
+		`CREATE TABLE crate_sizes (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, label TEXT NOT NULL, size_id INTEGER NOT NULL REFERENCES crate_sizes(id))`,
+		`INSERT INTO crate_sizes VALUES (1,'Two'),(2,'Four'),(3,'Nine'),(4,'Six'),(9,'Twelve')`,
+		`INSERT INTO crates VALUES (1,'A1',3),(2,'A2',1),(3,'B1',3),(4,'B2',9)`,
+	)
+	e = newEnv(t, typed, draftCatalog(t, typed))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		// "Nine" is a size's name, not the size with key 9
+		{"List the labels of crates of size Nine.", `SELECT label FROM crates WHERE size_id = 3`, false},
+	})
+}

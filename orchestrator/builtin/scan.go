@@ -211,7 +211,13 @@ func allNumbers(toks []token) bool {
 			return false
 		}
 	}
-	return true
+	return !namedNumber(toks)
+}
+
+// namedNumber: one number word typed with a capital inside a sentence
+// ("mast type Nine", beside a type named "Nine") is that name, not 9.
+func namedNumber(toks []token) bool {
+	return len(toks) == 1 && !toks[0].stop && startsUpper(toks[0].orig) && !strings.ContainsAny(toks[0].text, "0123456789")
 }
 
 func onlyNames(e *lexEntry) bool {
