@@ -13,7 +13,8 @@ import (
 // ("address2" → address, 2). A schema prefix ("sales.orders") is dropped,
 // and so is a legacy type prefix in lower camelCase ("strLabel" → label,
 // "intLaneID" → lane, id, "tblKiosk" → kiosk; also "tbl_kiosk") or a type
-// suffix ("mast_txt" → mast, "hoisted_flg" → hoisted).
+// suffix ("mast_txt" → mast, "hoisted_flg" → hoisted, "sealed_yn" →
+// sealed) or a header table's ("crate_hdr" → crate).
 func IdentifierWords(ident string) []string {
 	words := identifierWords(ident)
 	if n := len(words); n > 1 && typeSuffixes[words[n-1]] {
@@ -43,7 +44,7 @@ var typePrefixes = map[string]bool{
 }
 
 // typeSuffixes end a column's name with the type of its values.
-var typeSuffixes = map[string]bool{"txt": true, "flg": true}
+var typeSuffixes = map[string]bool{"txt": true, "flg": true, "yn": true, "hdr": true}
 
 func identifierWords(ident string) []string {
 	if i := strings.LastIndexByte(ident, '.'); i >= 0 && !strings.ContainsAny(ident, `["`+"`") {

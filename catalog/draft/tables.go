@@ -161,10 +161,10 @@ func codeLabel(t *tableDraft) *colDraft {
 		}
 	}
 	switch {
-	case named != nil:
-		return named
 	case namedDesc != nil:
 		return namedDesc
+	case named != nil:
+		return named
 	case byFirm != nil:
 		return byFirm
 	case byDescription != nil:

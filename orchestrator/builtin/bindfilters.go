@@ -578,6 +578,7 @@ func (b *binder) verbDate() *column {
 // catalog words ("check in" in CHECK_IN_DATE, not in CHECK_OUT_DATE).
 func hasForm(c *column, forms []string) bool {
 	phrases := append([]string{catalog.IdentifierPhrase(c.name)}, c.words...)
+	phrases = append(phrases, spelledOut(catalog.IdentifierWords(c.name))...) // "dsp_date": the dispatch date
 	for _, p := range phrases {
 		p = " " + p + " "
 		for _, f := range forms {

@@ -850,6 +850,11 @@ func (b *clauseBinder) bindItems(p *plan) error {
 			if col == nil {
 				col = b.verbDate()
 			}
+			if col == nil && b.dateNamedElsewhere(append(slices.Clone(it.event), b.verbForms()...)) {
+				// "when was a crate ordered": the order's date, not the
+				// crate's own
+				return notMine("\"when\": the date the verb names is not one of %s", b.subject.name)
+			}
 			if col == nil {
 				col = b.datedColumn(b.subject)
 			}

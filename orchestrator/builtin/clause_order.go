@@ -64,10 +64,22 @@ func (r *creader) term(i int) cterm {
 		return cterm{}
 	case c.isColumn() && !c.onlyValue():
 		return cterm{col: c, end: i + 1}
+	case c.isTable() && possessive(c):
+		// "by the crate's harbour": the harbour, a column of the crate
+		j := r.next(i + 1)
+		if nx := r.at(j); free(nx) && nx.isColumn() && !nx.isTable() && slices.ContainsFunc(nx.columns(), func(col *column) bool { return slices.Contains(c.tables(), col.t) }) {
+			return cterm{col: nx, end: j + 1}
+		}
+		return cterm{rows: c, end: i + 1}
 	case c.isTable():
 		return cterm{rows: c, end: i + 1}
 	}
 	return cterm{}
+}
+
+// possessive: the chunk was typed with an 's ("the crate's").
+func possessive(c *chunk) bool {
+	return strings.HasSuffix(c.orig, "'s") || strings.HasSuffix(c.orig, "’s")
 }
 
 // aggArgAt: a column follows (maybe after "of"): an aggregate word that is
@@ -103,7 +115,9 @@ func (r *creader) bareOrderVerb(i int) bool {
 	}
 	nx := r.at(r.next(i + 1))
 	if nx == nil {
-		return false // "… sorted": the rows shown, in order
+		// "… sorted": the rows shown, in order; "when was a crate
+		// ordered": the verb
+		return c.text == "ordered" && r.passiveBefore(i)
 	}
 	if nx.kind == ckWord && (orderTail[nx.text] || nx.text == "by" || nx.text == "on" || nx.text == "according to") || nx.is(cwDir) || nx.is(cwBy) {
 		return false
@@ -112,6 +126,22 @@ func (r *creader) bareOrderVerb(i int) bool {
 		return false
 	}
 	return true
+}
+
+// passiveBefore: a form of "be" or "have" comes before the chunk at i,
+// past the words of the rows ("was a crate ordered", "have they been
+// ordered").
+func (r *creader) passiveBefore(i int) bool {
+	for k := i - 1; k >= 0; k-- {
+		c := r.at(k)
+		if c.kind == ckWord && auxiliaries[c.text] {
+			return true
+		}
+		if c.kind == ckWord && (c.is(cwAnd) || c.is(cwOr)) {
+			return false
+		}
+	}
+	return false
 }
 
 // readOrder reads "ordered by X [descending]", "in descending order of X",
@@ -1332,7 +1362,11 @@ func (r *creader) verbColumn(v *chunk, anyType bool) *column {
 			if !anyType && !c.numeric && !c.numberAsText() || c.isKey() {
 				continue
 			}
-			for _, w := range catalog.IdentifierWords(c.name) {
+			ws := catalog.IdentifierWords(c.name)
+			for _, p := range spelledOut(ws) {
+				ws = append(ws, strings.Fields(p)...) // "wt_tonnes": a weight
+			}
+			for _, w := range ws {
 				if strings.HasPrefix(w, stem) && len(w) <= len(stem)+2 {
 					if found != nil && found != c {
 						return nil

@@ -247,11 +247,32 @@ func (b *clauseBinder) textColumn(cd *ccond) (*column, error) {
 		// text key, not its name
 		return t.key, nil
 	}
+	if c := textKey(t); c != nil && (codeLike(cd.lit) || upperCode(cd.lit)) && strings.ToLower(cd.lit) != cd.lit && !holdsValue(label, cd.lit) {
+		// "kiosk K-30" where kiosks have a number key and a code beside
+		// their name: the code
+		return c, nil
+	}
 	if len(label) != 1 {
 		return nil, decline("I don't know which column of %s holds the name", t.name).
 			withHint("say which, e.g. whose last name is ...")
 	}
 	return label[0], nil
+}
+
+// textKey is t's one text column the catalog calls an identifier besides
+// its number key (a code each row has), or nil.
+func textKey(t *table) *column {
+	var found *column
+	for _, c := range t.cols {
+		if c.kind != catalog.KindIdentifier || c.numeric || c.pk || c.fk != nil {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = c
+	}
+	return found
 }
 
 // upperCode: a short word typed in capitals ("LHX", "QRT"): a code.
@@ -988,10 +1009,13 @@ func (b *clauseBinder) rangeCond(cd *ccond) (*cond, *table, error) {
 // verb of the question names ("born" → a birth year, "opened" → an
 // opening date), by the analyst reading's date verbs or the verb's own
 // word in the column's name.
-func (b *clauseBinder) verbDate() *column {
+func (b *clauseBinder) verbDate() *column { return b.dateNamed(b.verbForms()) }
+
+// verbForms are the words the question's verbs may name a date column by.
+func (b *clauseBinder) verbForms() []string {
 	var forms []string
 	for _, c := range b.q.cs {
-		if !c.is(cwLink) {
+		if !c.is(cwLink) && !(c.kind == ckWord && c.role == "the event dated") {
 			continue
 		}
 		forms = append(forms, c.text)
@@ -999,7 +1023,7 @@ func (b *clauseBinder) verbDate() *column {
 			forms = append(forms, f...)
 		}
 	}
-	return b.dateNamed(forms)
+	return forms
 }
 
 // dateNamed is the one date or year column of the rows asked about whose
@@ -1029,7 +1053,36 @@ func (b *clauseBinder) dateNamed(forms []string) *column {
 // datedBy: c is a date or year column whose identifier holds one of the
 // forms ("opened" of a column called opened year).
 func datedBy(c *column, forms map[string]bool) bool {
-	return dateOrYear(c) && anyIn(catalog.IdentifierWords(c.name), forms)
+	if !dateOrYear(c) {
+		return false
+	}
+	ws := catalog.IdentifierWords(c.name)
+	if anyIn(ws, forms) {
+		return true
+	}
+	for _, p := range spelledOut(ws) {
+		// "crate_ord_dt": the order date
+		if anyIn(strings.Fields(p), forms) {
+			return true
+		}
+	}
+	return false
+}
+
+// dateNamedElsewhere: a date column of a table other than the rows asked
+// about is named by one of the forms ("when was a crate ordered" where
+// the orders hold the order date and the crates only a packed date).
+func (b *clauseBinder) dateNamedElsewhere(forms []string) bool {
+	set := setOf(forms...)
+	for _, t := range b.m.tables {
+		if t == b.root || t == b.subject {
+			continue
+		}
+		if slices.ContainsFunc(t.cols, func(c *column) bool { return datedBy(c, set) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // eventForms are the words a date column may be named by for the event a

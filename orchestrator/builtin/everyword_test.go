@@ -1795,3 +1795,54 @@ func TestRowsBehindTheKeys(t *testing.T) {
 		{"List the labels of crates of size Nine.", `SELECT label FROM crates WHERE size_id = 3`, false},
 	})
 }
+
+func TestLegacyShortNames(t *testing.T) {
+	path := sqliteDB(t, "legacy",
+		`CREATE TABLE usr (usr_id INTEGER PRIMARY KEY, usr_nm TEXT NOT NULL, cnty TEXT NOT NULL)`,
+		`CREATE TABLE itm (itm_id INTEGER PRIMARY KEY, itm_no TEXT NOT NULL, itm_desc TEXT NOT NULL, wt_kg REAL, intro_yr INTEGER NOT NULL)`,
+		`CREATE TABLE pkg_hdr (pkg_id INTEGER PRIMARY KEY, usr_id INTEGER NOT NULL REFERENCES usr(usr_id), itm_id INTEGER NOT NULL REFERENCES itm(itm_id), ord_dt TEXT NOT NULL, dsp_dt TEXT, acct_yn TEXT NOT NULL)`,
+		`INSERT INTO usr VALUES (1,'Ann Lee','Oren Vale'),(2,'Bo Ruiz','Harbour'),(3,'Cy Hale','Oren Vale')`,
+		`INSERT INTO itm VALUES (1,'MS-100','Mast step',12.5,2019),(2,'RG-220','Rigging block',3.25,2021),(3,'SL-310','Sail batten',0.8,2020)`,
+		`INSERT INTO pkg_hdr VALUES (1,1,1,'2024-03-02','2024-03-09','y'),(2,2,2,'2024-12-28','2025-01-04','n'),(3,3,1,'2025-02-11','2025-02-12','y'),(4,1,3,'2025-05-01',NULL,'n'),(5,2,2,'2023-11-30','2024-01-02','y')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		// pkg_hdr: the packages; dsp_dt: the dispatch date
+		{"How many packages were dispatched in 2024?", `SELECT COUNT(*) FROM pkg_hdr WHERE dsp_dt LIKE '2024%'`, false},
+		// wt_kg: a weight the verb names
+		{"Which item weighs the most?", `SELECT itm_desc FROM itm ORDER BY wt_kg DESC LIMIT 1`, false},
+		// the user's county, not each user
+		{"Count packages by the user's county.", `SELECT u.cnty, COUNT(*) FROM pkg_hdr p JOIN usr u ON u.usr_id = p.usr_id GROUP BY u.cnty`, false},
+		// a code typed after the noun: the item number, not its description
+		{"What is item RG-220?", `SELECT itm_desc FROM itm WHERE itm_no = 'RG-220'`, false},
+		// each item shown by what it is
+		{"How many packages does each item have?", `SELECT i.itm_desc, COUNT(*) FROM pkg_hdr p JOIN itm i ON i.itm_id = p.itm_id GROUP BY i.itm_id`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		// the packages' dispatch date, not the item's own year
+		"When was the Mast step dispatched?",
+		// "ordered" after "was": the verb, not a sort
+		"When was the Mast step ordered?",
+	})
+	// too many items for the catalog to list their codes or names
+	many := sqliteDB(t, "legacy",
+		`CREATE TABLE itm (itm_id INTEGER PRIMARY KEY, itm_no TEXT NOT NULL, itm_desc TEXT NOT NULL)`,
+		`CREATE TABLE pkg_hdr (pkg_id INTEGER PRIMARY KEY, itm_id INTEGER NOT NULL REFERENCES itm(itm_id), ord_dt DATE NOT NULL, dsp_dt DATE)`,
+		`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 300) INSERT INTO itm SELECT i, 'RG-'||(1000+i), 'Block '||(i*7) FROM n`,
+		`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 400) INSERT INTO pkg_hdr SELECT i, 1+i%300, date('2023-06-01', '+'||(i*2)||' days'), date('2023-06-01', '+'||(i*2+5)||' days') FROM n`,
+	)
+	e = newEnv(t, many, draftCatalog(t, many))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"What is item RG-1220?", `SELECT itm_desc FROM itm WHERE itm_no = 'RG-1220'`, false},
+	})
+	e = newEnv(t, many, "")
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many packages were dispatched in 2024?", `SELECT COUNT(*) FROM pkg_hdr WHERE dsp_dt LIKE '2024%'`, false},
+	})
+	// with the schema alone, no catalog words or values to lean on
+	e = newEnv(t, path, "")
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which item weighs the most?", `SELECT itm_no FROM itm ORDER BY wt_kg DESC LIMIT 1`, false},
+		{"What is item RG-220?", `SELECT itm_no FROM itm WHERE itm_no = 'RG-220'`, false},
+	})
+}

@@ -544,7 +544,11 @@ var abbreviations = map[string][]string{
 	"vol": {"volume"}, "cls": {"class"}, "dens": {"density"}, "cert": {"certified", "certificate"}, "pr": {"price"},
 	"typ": {"type"}, "len": {"length"}, "ttl": {"title"}, "apprv": {"approved", "approver"}, "supp": {"supplier"},
 	"suppl": {"supplier"}, "pmt": {"payment"}, "pymt": {"payment"}, "sts": {"status"}, "cnty": {"county"},
-	"ctry":  {"country"},
+	"ctry": {"country"},
+	"prt":  {"part"}, "prc": {"price"}, "stf": {"staff"}, "sup": {"supplier"}, "ln": {"line"}, "cd": {"code"},
+	"disc": {"discount"}, "itm": {"item"}, "grp": {"group"}, "pkg": {"package"}, "mfr": {"manufacturer"},
+	"whs": {"warehouse"}, "usr": {"user"}, "stu": {"student"}, "crs": {"course"}, "sched": {"schedule"},
+	"cmt": {"comment"}, "rcpt": {"receipt"}, "bkg": {"booking"}, "hdr": {"header"}, "dsp": {"dispatch"},
 	"fname": {"first name"}, "lname": {"last name"}, "fnm": {"first name"}, "lnm": {"last name"}, "dob": {"date of birth"}, "nm": {"name"}, "lbl": {"label"},
 }
 
