@@ -181,6 +181,9 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 	if err := bothWays(toks); err != nil {
 		return sqlgen.Plan{}, true, err
 	}
+	if err := whereAsked(toks); err != nil {
+		return sqlgen.Plan{}, false, err
+	}
 	if err := r.parse(); err != nil {
 		return sqlgen.Plan{}, isFinal(err), err
 	}
@@ -629,6 +632,44 @@ func nestedCond(conds []*cond, ok func(*cond) bool) *cond {
 // asksCapacity declines "how many T can X hold": what X could take (a
 // capacity), not how many rows there are; "how many can you list" asks
 // nothing of the kind.
+// asksMultiple declines a comparison with a multiple of a figure over
+// the rows ("a price more than twice the average", "above double the
+// mean"): neither reading scales an aggregate.
+func asksMultiple(toks []token) error {
+	for i := 1; i+1 < len(toks); i++ {
+		t := toks[i]
+		if !(t.isNum || multipleWords[t.w]) || !comparedBefore(toks[i-1].w) {
+			continue
+		}
+		k := i + 1
+		for k < len(toks) && (toks[k].w == "times" || toks[k].w == "the" || toks[k].w == "as" || toks[k].w == "much") {
+			k++
+		}
+		if k == i+1 && !multipleWords[t.w] && t.w != "twice" && t.w != "thrice" {
+			continue // "more than 12 max crates": a number of a column
+		}
+		if k < len(toks) && figureWords[toks[k].w] {
+			return decline("%q %s: a multiple of a figure over the rows is not answered offline", t.text, toks[k].text).
+				withHint("ask for the %s first, then compare with a number", toks[k].text)
+		}
+	}
+	return nil
+}
+
+var (
+	multipleWords = setOf("double", "triple", "treble", "half", "quadruple")
+	figureWords   = setOf("average", "avg", "mean", "median", "total", "sum", "maximum", "minimum", "max", "min", "highest", "lowest")
+)
+
+// comparedBefore: a word that ends a comparison ("more than", "above").
+func comparedBefore(w string) bool {
+	switch w {
+	case "than", "above", "over", "below", "under", "exceeds", "exceeding", "least", "most", "exceed":
+		return true
+	}
+	return false
+}
+
 func asksCapacity(toks []token) error {
 	for i := 0; i+2 < len(toks); i++ {
 		if toks[i].w != "how" || toks[i+1].w != "many" && toks[i+1].w != "much" {
@@ -912,6 +953,23 @@ func bothWays(toks []token) error {
 	}
 	return nil
 }
+
+// whereAsked declines "when and where was …", "who and where": a place
+// asked beside another question word, which no reading here binds to a
+// column.
+func whereAsked(toks []token) error {
+	for i := 0; i+2 < len(toks); i++ {
+		a, b := toks[i].w, toks[i+2].w
+		if toks[i+1].w == "and" && (b == "where" && askWords[a] || a == "where" && askWords[b]) {
+			return notMine("%q asks for a place, and I can't tell which column holds it", a+" and "+b).
+				withHint("name the column, e.g. the date and the town")
+		}
+	}
+	return nil
+}
+
+// askWords open a question.
+var askWords = setOf("what", "which", "who", "whom", "when", "how", "why")
 
 // readUnsupported declines writes, "why" and predictions, and leaves to
 // the analyst reading what is its kind: catalog measures, and questions

@@ -192,6 +192,12 @@ func (b *clauseBinder) condOf(cd *ccond) (*cond, *table, error) {
 		if !o.numeric && !numericText(o) {
 			return nil, nil, decline("%s is not a number column", o.ref())
 		}
+		if o.isKey() || l.isKey() {
+			// "kiosks bigger than the average kiosk": a size of theirs,
+			// not the average of their key
+			return nil, nil, decline("%s identifies rows: comparing it with an average means nothing", o.ref()).
+				withHint("name the column to compare, e.g. bigger in area than the average")
+		}
 		b.assume = append(b.assume, fmt.Sprintf("the %s of %s over all %s rows", strings.ToLower(fnWord(cd.fn)), o.name, o.t.name))
 		// numbers stored as text compared as numbers, on both sides
 		return &cond{kind: cSubAgg, e: expr{kind: eCol, col: l, cast: l.textNumber()}, op: cd.op, fn: cd.fn, e2: expr{kind: eCol, col: o, cast: o.textNumber()}}, l.t, nil

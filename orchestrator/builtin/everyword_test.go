@@ -1846,3 +1846,38 @@ func TestLegacyShortNames(t *testing.T) {
 		{"What is item RG-220?", `SELECT itm_no FROM itm WHERE itm_no = 'RG-220'`, false},
 	})
 }
+
+func TestFiguresNotRead(t *testing.T) {
+	path := sqliteDB(t, "kiosks",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL, area_m2 REAL NOT NULL, town TEXT NOT NULL)`,
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, kiosk_id INTEGER NOT NULL REFERENCES kiosks(id), packed_on TEXT NOT NULL, price REAL NOT NULL, max_items INTEGER NOT NULL)`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head',12.5,'Oren Vale'),(2,'Mill Lane',30,'Harbour'),(3,'Tall Ship',8,'Harbour')`,
+		`INSERT INTO crates VALUES (1,1,'2024-03-02',40,10),(2,2,'2024-12-28',15,45),(3,2,'2025-02-11',90,20),(4,3,'2025-05-01',12,60),(5,1,'2025-06-30',18,35)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		// a place asked beside the date, with no column said to hold it
+		"When and where was the first crate packed?",
+		// a multiple of a figure over the rows
+		"Which crates had a price more than twice the average price?",
+		"List crates priced above double the average.",
+	})
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which crates had a price above the average?", `SELECT id FROM crates WHERE price > (SELECT AVG(price) FROM crates)`, false},
+		{"Which crates have more than 30 max items?", `SELECT id FROM crates WHERE max_items > 30`, false},
+		{"When was the first crate packed?", `SELECT MIN(packed_on) FROM crates`, false},
+	})
+	houses := sqliteDB(t, "boathouses",
+		`CREATE TABLE boathouses (id INTEGER PRIMARY KEY, name TEXT NOT NULL, area_m2 REAL NOT NULL)`,
+		`CREATE TABLE moorings (id INTEGER PRIMARY KEY, house_id INTEGER NOT NULL REFERENCES boathouses(id), moored_on TEXT NOT NULL, price REAL NOT NULL)`,
+		`INSERT INTO boathouses VALUES (1,'Pier Head',120),(2,'Mill Lane',300),(3,'Tall Ship',80)`,
+		`INSERT INTO moorings VALUES (1,1,'2024-03-02',40),(2,2,'2025-01-04',15),(3,3,'2025-02-11',90),(4,3,'2025-05-01',12)`,
+	)
+	e = newEnv(t, houses, draftCatalog(t, houses))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		// the moorings' key to their house is no size of the houses
+		"Which houses are bigger than the average house?",
+		// the number of dated moorings with a price each, or their money?
+		"What were total moorings in 2025?",
+	})
+}

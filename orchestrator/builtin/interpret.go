@@ -373,6 +373,16 @@ func amountTable(sp *span) *column {
 				return c
 			}
 		}
+		if t.date == nil {
+			continue
+		}
+		for _, c := range t.cols {
+			if (c.numeric || c.numberAsText()) && !c.isKey() && inferUnit(catalog.IdentifierWords(c.name), c.kind) == unitMoney {
+				// "total sales" of dated sales with a price each: how many,
+				// or the money they brought?
+				return c
+			}
+		}
 	}
 	return nil
 }
