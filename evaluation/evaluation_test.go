@@ -121,6 +121,7 @@ var floors = map[string]floor{
 	fixtures.Glasshouse:    {untouched: 0.35}, // 108/300 (branch fresh79, written without reading the planner, nested questions comparing with a computed figure; first asked at main 6078cb0: 183 declined, 9 wrong, none the gold's fault)
 	fixtures.BellRingers:   {untouched: 0.29}, // 90/302 (branch fresh80, written without reading the planner, questions about people by full name; first asked at main 6078cb0: 203 declined, 9 wrong, none the gold's fault)
 	fixtures.Spareparts:    {untouched: 0.34}, // 113/330 since 2026-11-28 (17/330 at first contact; branch fresh78, written without reading the planner, terse abbreviated old-ERP table and column names (cust_nm, prt_desc, unit_prc, ord_hdr) the questions never use; first asked at main 6078cb0: 313 declined, 0 wrong)
+	fixtures.FerryTickets:  {untouched: 0.30}, // 96/312 (branch fresh81, written without reading the planner, about half the questions ask for derived figures: durations, ages, days between dates, ratios, year-over-year; first asked at main 9c04bf3: 207 declined, 9 wrong, two arguable)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -404,6 +405,16 @@ var knownWrong = map[string]string{
 	"spareparts/sp-cat-most":    "'which category has the most parts' keeps one of the categories tied at the top (LIMIT 1)",
 	"spareparts/sp-cat-most-2":  "'the largest category by number of parts' keeps one of the categories tied at the top (LIMIT 1)",
 	// spareparts (branch fresh78), first asked at main 6078cb0: 17/330 answerable right, 313 declined, 0 wrong, 18/18 must-decline declined: nothing to list.
+	// ferrytickets (branch fresh81), first asked at main 9c04bf3: 96/312 answerable right, 207 declined, 9 wrong (none the gold's fault, three arguable), 18/18 must-decline declined.
+	"ferrytickets/ft-ves-big-cap":          "'vessels that carry more than 100 passengers' counts distinct ticket holders over all crossings instead of comparing capacity",
+	"ferrytickets/ft-cx-per-month-2025":    "'crossings in each month of 2025' labels the months '2025-01' where the gold gives '01' (arguable: same counts)",
+	"ferrytickets/ft-tk-bought-month-2025": "'tickets bought in each month of 2025' labels the months '2025-01' where the gold gives '01' (arguable: same counts)",
+	"ferrytickets/ft-pax-islanders":        "'passengers who are islanders' reads a ticket's islander concession, not passengers.islander = 1",
+	"ferrytickets/ft-pax-not-islanders":    "'passengers who are not islanders' is those without an islander-concession ticket, not passengers.islander = 0",
+	"ferrytickets/ft-pax-not-islanders-2":  "'which passengers are not islanders' is those without an islander-concession ticket, not passengers.islander = 0",
+	"ferrytickets/ft-pax-islander-pct":     "'percentage of passengers who are islanders' reads a ticket's islander concession, not passengers.islander",
+	"ferrytickets/ft-pax-first-trip":       "'when did each passenger first travel' returns the earliest-born passenger (ORDER BY born_on LIMIT 1), not each passenger's first crossing",
+	"ferrytickets/ft-tk-skipper-angus":     "'how many passengers travelled on crossings skippered by Angus Drummond' counts distinct passengers, the gold counts tickets (arguable)",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
