@@ -411,11 +411,6 @@ var knownWrong = map[string]string{
 	"ferrytickets/ft-ves-big-cap":          "'vessels that carry more than 100 passengers' counts distinct ticket holders over all crossings instead of comparing capacity",
 	"ferrytickets/ft-cx-per-month-2025":    "'crossings in each month of 2025' labels the months '2025-01' where the gold gives '01' (arguable: same counts)",
 	"ferrytickets/ft-tk-bought-month-2025": "'tickets bought in each month of 2025' labels the months '2025-01' where the gold gives '01' (arguable: same counts)",
-	"ferrytickets/ft-pax-islanders":        "'passengers who are islanders' reads a ticket's islander concession, not passengers.islander = 1",
-	"ferrytickets/ft-pax-not-islanders":    "'passengers who are not islanders' is those without an islander-concession ticket, not passengers.islander = 0",
-	"ferrytickets/ft-pax-not-islanders-2":  "'which passengers are not islanders' is those without an islander-concession ticket, not passengers.islander = 0",
-	"ferrytickets/ft-pax-islander-pct":     "'percentage of passengers who are islanders' reads a ticket's islander concession, not passengers.islander",
-	"ferrytickets/ft-pax-first-trip":       "'when did each passenger first travel' returns the earliest-born passenger (ORDER BY born_on LIMIT 1), not each passenger's first crossing",
 	"ferrytickets/ft-tk-skipper-angus":     "'how many passengers travelled on crossings skippered by Angus Drummond' counts distinct passengers, the gold counts tickets (arguable)",
 	// cateringhire (branch fresh83), first asked at main 9c04bf3: 5/302 answerable right, 297 declined, 0 wrong, 18/18 must-decline declined: nothing to list.
 	// potteryclass (branch fresh82), first asked at main 9c04bf3: 160/351 answerable right, 187 declined, 4 wrong, 18/18 must-decline declined.

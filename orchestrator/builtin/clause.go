@@ -671,6 +671,14 @@ func comparedBefore(w string) bool {
 }
 
 func asksCapacity(toks []token) error {
+	for k := 0; k+3 < len(toks); k++ {
+		// "which kiosks can hold more than 40 crates": what they could
+		// take, not the crates they are linked to
+		if (toks[k].w == "can" || toks[k].w == "could") && !persons[toks[k+1].w] && capacityCompared(toks[k+2:]) && !unitAfterNumber(toks[k+2:]) {
+			return decline("%q asks what could be, such as a capacity, not how many rows there are", toks[k].w+" "+toks[k+1].w+" "+toks[k+2].w).
+				withHint("ask for the capacity column, e.g. a capacity over 40")
+		}
+	}
 	for i := 0; i+2 < len(toks); i++ {
 		if toks[i].w != "how" || toks[i+1].w != "many" && toks[i+1].w != "much" {
 			continue
@@ -683,6 +691,35 @@ func asksCapacity(toks []token) error {
 		}
 	}
 	return nil
+}
+
+// capacityCompared: the words start a comparison with a number ("more
+// than 40", "at least 12", "up to 8", "over 100").
+func capacityCompared(toks []token) bool {
+	switch {
+	case len(toks) >= 2 && (toks[0].w == "more" || toks[0].w == "fewer" || toks[0].w == "less") && toks[1].w == "than":
+		return true
+	case len(toks) >= 2 && (toks[0].w == "at" || toks[0].w == "up") && (toks[1].w == "least" || toks[1].w == "most" || toks[1].w == "to"):
+		return true
+	case len(toks) >= 2 && (toks[0].w == "over" || toks[0].w == "under" || toks[0].w == "above" || toks[0].w == "below") && toks[1].isNum:
+		return true
+	}
+	return false
+}
+
+// unitAfterNumber: the first number is followed by a unit ("more than 12
+// tonnes"): a column's own measure, which the units reading compares.
+func unitAfterNumber(toks []token) bool {
+	for i, t := range toks {
+		if t.isNum {
+			if i+1 < len(toks) {
+				_, ok := unitNouns[toks[i+1].w]
+				return ok
+			}
+			return false
+		}
+	}
+	return false
 }
 
 // asksPurpose declines "what is the X for?": what a thing is for, which no

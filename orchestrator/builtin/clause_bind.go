@@ -857,6 +857,11 @@ func (b *clauseBinder) bindItems(p *plan) error {
 			}
 			if col == nil {
 				col = b.datedColumn(b.subject)
+				if forms := append(slices.Clone(it.event), b.verbForms()...); col != nil && len(forms) > 0 && birthNamed(col) && !slices.Contains(forms, "born") {
+					// "when did each rigger first sail": not the day they
+					// were born
+					return notMine("\"when\": %s is a birth date, and the verb is not being born", col.ref())
+				}
 			}
 			if col == nil || !b.need(col.t) {
 				return notMine("\"when\": I can't tell which date of %s is asked", b.subject.name)
@@ -1630,6 +1635,12 @@ func ownCode(t *table) *column {
 }
 
 var codeWords = setOf("code", "tag", "ref")
+
+// birthNamed: a date column of when the rows were born ("birth_dt",
+// "dob", "BornAt").
+func birthNamed(c *column) bool {
+	return anyIn(catalog.IdentifierWords(c.name), setOf("born", "birth", "dob", "birthday", "birthdate"))
+}
 
 // linkRowsOnly declines a list of a link table's rows (its number keys,
 // no name of its own: "the entrants of the kite contest"), or is nil.

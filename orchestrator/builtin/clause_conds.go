@@ -1009,6 +1009,10 @@ func (r *creader) readValues() error {
 			// ticket": that one row, or a kind its rows have?
 			return finalDecline("%q is the plural of the name of one row; I can't tell which rows it means", c.text).
 				withHint("ask for the row by its name, or name the column that says it")
+		case c.isValue() && !c.onlyValue() && flagChunk(c) && r.tableBefore(i) != nil && slices.ContainsFunc(c.columns(), func(col *column) bool { return slices.Contains(r.tableBefore(i).tables(), col.t) }):
+			// "which riggers are climbers" beside a riggers.climber flag
+			// and a climbs.role value 'climber': the rows' own flag
+			continue
 		case c.onlyValue() || c.isValue() && r.valueContext(i) && !tableOwnValue(c):
 			r.valueCond(i)
 		case c.kind == ckLit:

@@ -1881,3 +1881,26 @@ func TestFiguresNotRead(t *testing.T) {
 		"What were total moorings in 2025?",
 	})
 }
+
+func TestOwnFlagAndCapacity(t *testing.T) {
+	path := sqliteDB(t, "riggers",
+		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, born_on TEXT NOT NULL, climber INTEGER NOT NULL)`,
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, label TEXT NOT NULL, berths INTEGER NOT NULL)`,
+		`CREATE TABLE climbs (id INTEGER PRIMARY KEY, mast_id INTEGER NOT NULL REFERENCES masts(id), rigger_id INTEGER NOT NULL REFERENCES riggers(id), climbed_on TEXT NOT NULL, role TEXT)`,
+		`INSERT INTO riggers VALUES (1,'Ann Lee','1980-02-01',1),(2,'Bo Ruiz','1995-06-12',0),(3,'Cy Hale','1970-11-30',1),(4,'Di Moss','2001-01-09',0)`,
+		`INSERT INTO masts VALUES (1,'A1',2),(2,'A2',4),(3,'B1',1)`,
+		`INSERT INTO climbs VALUES (1,1,1,'2024-03-02','climber'),(2,2,2,'2024-12-28','climber'),(3,2,2,'2025-02-11','spotter'),(4,3,4,'2025-05-01','spotter'),(5,1,3,'2025-06-30',NULL)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		// the riggers' own flag, not the climbs' role value
+		{"Which riggers are climbers?", `SELECT name FROM riggers WHERE climber = 1`, false},
+		{"How many riggers are not climbers?", `SELECT COUNT(*) FROM riggers WHERE climber = 0`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		// what a mast could take, not the riggers linked to it
+		"Which masts can hold more than 1 rigger?",
+		// a verb of the riggers' that names no date: their birth date is not it
+		"When did the riggers travel?",
+	})
+}
