@@ -124,6 +124,7 @@ var floors = map[string]floor{
 	fixtures.FerryTickets:  {untouched: 0.30}, // 96/312 (branch fresh81, written without reading the planner, about half the questions ask for derived figures: durations, ages, days between dates, ratios, year-over-year; first asked at main 9c04bf3: 207 declined, 9 wrong, two arguable)
 	fixtures.CateringHire:  {untouched: 0.01}, // 5/302 answerable (branch fresh83, written without reading the planner, snake_case jargon columns (remuneration, outgoing_on, repl_value, chg_per_day, qty_out) and questions in customers' words (kit, orders, breakages) that never use the schema's; first asked at main 9c04bf3: 297 declined, 0 wrong)
 	fixtures.Potteryclass:  {untouched: 0.45}, // 160/351 (branch fresh82, written without reading the planner, a third of the questions typed with real people's misspellings; first asked at main 9c04bf3: 187 declined, 4 wrong, none the gold's fault after two golds were made one row per student)
+	fixtures.Blooddrive:    {untouched: 0.50}, // 150/294 (branch fresh86, written without reading the planner; first asked at main 5e82b27: 139 declined, 5 wrong, none the gold's fault after four golds were made one row per donor)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -418,6 +419,12 @@ var knownWrong = map[string]string{
 	"potteryclass/pc-en-per-course-2":   "'number of enrolements per course, with the term' groups by course but shows only the term, dropping the title (three courses share each term)",
 	"potteryclass/pc-en-per-student":    "'how many courses has each student enrolled on' reads 'enrolled on' as the students.enrolled_on column and groups by that date, not by student",
 	"potteryclass/pc-pi-fullest-firing": "'which firing had the most pieces' keeps one of the three firings tied at the top (LIMIT 1)",
+	// blooddrive (branch fresh86), first asked at main 5e82b27: 150/294 answerable right, 139 declined, 5 wrong, 18/18 must-decline declined.
+	"blooddrive/bd-kind-count-2":           "'count the kinds of venue' counts only the kinds some venue uses (semi-join), 4 not 6",
+	"blooddrive/bd-kind-list-2":            "'what kinds of venue are there' lists only the kinds some venue uses (semi-join), 4 rows not 6",
+	"blooddrive/bd-session-per-month-2025": "'sessions in each month of 2025' groups by 'YYYY-MM' where the gold shows the month 'MM' (arguable: same counts)",
+	"blooddrive/bd-don-per-month-2024":     "'donations in each month of 2024' groups by 'YYYY-MM' where the gold shows the month 'MM' (arguable: same counts)",
+	"blooddrive/bd-dd-orla-dates":          "'on which dates did Orla Penhallow donate' returns her date_of_birth, not her donation session dates",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
