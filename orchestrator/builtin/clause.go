@@ -1153,7 +1153,7 @@ func sumOverReferrers(p *plan) error {
 // fax and landlords do: some landlord linked to her, not hers).
 func (r *creader) possessiveReach(b *clauseBinder) error {
 	for i, v := range r.cs {
-		if v.role != "value" || !(strings.HasSuffix(v.orig, "'s") || strings.HasSuffix(v.orig, "’s")) {
+		if v.role != "value" || !possessive(v) {
 			continue
 		}
 		c := r.at(i + 1)

@@ -1554,7 +1554,7 @@ func tableOwnValue(c *chunk) bool {
 // Alpine or Coastal routes").
 func (r *creader) valueRightBefore(i int) *chunk {
 	v := r.at(i - 1)
-	if v == nil || v.role != "value" || r.at(i).stop || strings.HasSuffix(v.orig, "'s") || strings.HasSuffix(v.orig, "’s") {
+	if v == nil || v.role != "value" || r.at(i).stop || possessive(v) {
 		return nil // "in the Lakes? Name …", "every cat's name"
 	}
 	return v

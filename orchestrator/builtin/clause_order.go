@@ -1362,11 +1362,7 @@ func (r *creader) verbColumn(v *chunk, anyType bool) *column {
 			if !anyType && !c.numeric && !c.numberAsText() || c.isKey() {
 				continue
 			}
-			ws := catalog.IdentifierWords(c.name)
-			for _, p := range spelledOut(ws) {
-				ws = append(ws, strings.Fields(p)...) // "wt_tonnes": a weight
-			}
-			for _, w := range ws {
+			for _, w := range spelledWords(c.name) { // "wt_tonnes": a weight
 				if strings.HasPrefix(w, stem) && len(w) <= len(stem)+2 {
 					if found != nil && found != c {
 						return nil

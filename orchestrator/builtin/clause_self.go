@@ -270,7 +270,7 @@ func (s *selfRead) direction(r *creader, ri, vi int) bool {
 	case vi > ri && (word(ri+1) == "of" || vi == ri+1 && word(ri-1) == "who"):
 		s.up = true // "the mentor of X", "who mentors X"
 		return true
-	case vi == ri-1 && (strings.HasSuffix(s.val.orig, "'s") || strings.HasSuffix(s.val.orig, "’s")):
+	case vi == ri-1 && possessive(s.val):
 		s.up = true // "X's mentor"
 		return true
 	case vi < ri && (word(vi-1) == "does" || word(vi-1) == "do" || word(vi-1) == "did"):

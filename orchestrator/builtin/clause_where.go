@@ -1062,17 +1062,17 @@ func datedBy(c *column, forms map[string]bool) bool {
 	if !dateOrYear(c) {
 		return false
 	}
-	ws := catalog.IdentifierWords(c.name)
-	if anyIn(ws, forms) {
-		return true
-	}
+	return anyIn(spelledWords(c.name), forms) // "crate_ord_dt": the order date
+}
+
+// spelledWords are an identifier's words and, for its abbreviations, the
+// words in full ("wt_tonnes": wt, tonnes, weight…).
+func spelledWords(ident string) []string {
+	ws := catalog.IdentifierWords(ident)
 	for _, p := range spelledOut(ws) {
-		// "crate_ord_dt": the order date
-		if anyIn(strings.Fields(p), forms) {
-			return true
-		}
+		ws = append(ws, strings.Fields(p)...)
 	}
-	return false
+	return ws
 }
 
 // dateNamedElsewhere: a date column of a table other than the rows asked
