@@ -207,11 +207,10 @@ var knownWrong = map[string]string{
 	"almanac/al-village-most-residents-2": "'village with the largest number of residents' keeps one of the two villages tied at 7 (LIMIT 1)",
 	"almanac/al-wx-dry-days-2":            "'weather notes with zero rain' filters \"rain mm\" IS NULL (a missing reading, 35) instead of 0 (518)",
 	// coastferry (branch fresh39), first asked at main cce38a0: 157/336 right, 168 declined, 11 wrong, one the gold's fault (fy-port-by-opened-2, fixed), six arguable.
-	"coastferry/fy-vessel-most-cars-2":       "'name the vessel with the largest car capacity and give the capacity': the analyst reading drops 'capacity' (car or passenger capacity?) because the ranked column is car capacity, and shows the name alone (was right by accident while 'nm' of distance_nm read as a name)",
-	"coastferry/fy-port-avg-berths-linkspan": "'average berths for ports with and without a linkspan' gives one figure, WHERE linkspan = 'no', instead of one per linkspan value",
-	"coastferry/fy-port-by-opened":           "'ports with a known opening year, oldest first' shows only opened_year (no port name) and keeps the two ports with no year",
-	"coastferry/fy-sail-per-month-2025":      "'sailings in each month of 2025' labels months '2025-01' instead of '01' (arguable: same counts, another label)",
-	"coastferry/fy-crew-home-name-2":         "'every crew member's name and home port name' lists all 20 crew with each home port's name, one NULL; the gold's inner JOIN drops the crew member with no home port (arguable: 'every')",
+	"coastferry/fy-vessel-most-cars-2":  "'name the vessel with the largest car capacity and give the capacity': the analyst reading drops 'capacity' (car or passenger capacity?) because the ranked column is car capacity, and shows the name alone (was right by accident while 'nm' of distance_nm read as a name)",
+	"coastferry/fy-port-by-opened":      "'ports with a known opening year, oldest first' shows only opened_year (no port name) and keeps the two ports with no year",
+	"coastferry/fy-sail-per-month-2025": "'sailings in each month of 2025' labels months '2025-01' instead of '01' (arguable: same counts, another label)",
+	"coastferry/fy-crew-home-name-2":    "'every crew member's name and home port name' lists all 20 crew with each home port's name, one NULL; the gold's inner JOIN drops the crew member with no home port (arguable: 'every')",
 	// plotholders (branch fresh41), first asked at main cce38a0: 100/344 right, 230 declined, 14 wrong, none the gold's fault, two arguable.
 	"plotholders/ag-plot-largest-2":  "'the plot number of largest plot by size' keeps one of the two 300 m² plots (ORDER BY … LIMIT 1)",
 	"plotholders/ag-hv-month-2025":   "'harvests per month in 2025' labels months '2025-06', the gold '06' (arguable: same counts, the year is fixed by the question)",
@@ -432,7 +431,6 @@ var knownWrong = map[string]string{
 	"groomingsalon/gs-ap-avg-bill":   "'the average total charged per appointment' groups by appointment (one row each with its average and sum), not one average of the appointments' totals",
 	// boardgames (branch fresh84), first asked at main 5e82b27: 154/309 answerable right, 152 declined, 3 wrong, 18/18 must-decline declined.
 	"boardgames/bg-pub-top-2":         "'the publisher with the largest number of games' keeps one of the two publishers tied at four games (LIMIT 1)",
-	"boardgames/bg-loan-loyalty":      "'loans to members with and without a loyalty card' filters LoyaltyCard = 'No' and counts one group instead of grouping by LoyaltyCard",
 	"boardgames/bg-loan-across-years": "'lent in 2024 and returned in 2025' puts both years on LentDate (a contradiction, count 0) instead of 2025 on ReturnedDate",
 }
 

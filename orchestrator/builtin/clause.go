@@ -982,6 +982,13 @@ func percentOfAll(toks []token, cs []*chunk) []token {
 // something ("kiosks that are and are not shaded", "have and have not"):
 // two counts, or one split, that one condition cannot give.
 func bothWays(toks []token) error {
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i].w == "with" && (toks[i+1].w == "and" || toks[i+1].w == "or") && toks[i+2].w == "without" {
+			// "kiosks with and without a licence": two figures, or one split
+			return finalDecline("%q: the rows with it, and those without, are two answers", "with "+toks[i+1].w+" without").
+				withHint("ask for each, or for the number of rows by the value")
+		}
+	}
 	for i := 0; i+3 < len(toks); i++ {
 		if (toks[i+1].w == "and" || toks[i+1].w == "or") && toks[i].w == toks[i+2].w && (toks[i+3].w == "not" || toks[i+3].w == "never") && auxiliaries[toks[i].w] {
 			return finalDecline("%q: the rows that are, and those that are not, are two answers", toks[i].w+" "+toks[i+1].w+" "+toks[i+2].w+" "+toks[i+3].w).

@@ -1688,8 +1688,9 @@ func TestBothWaysAndNounLinks(t *testing.T) {
 		{"How many kiosks are shaded?", `SELECT COUNT(*) FROM kiosks WHERE shaded = 'yes'`, false},
 	})
 	checkDeclined(t, e, New(nil), "drafted catalog", []string{
-		"How many kiosks are and are not shaded?",    // two counts, not the one after "not"
-		"What lead came was used for the Tall Ship?", // a noun the schema lacks, not two link verbs
+		"How many kiosks are and are not shaded?",                // two counts, not the one after "not"
+		"How many crates went to kiosks with and without shade?", // two counts, not the one after "without"
+		"What lead came was used for the Tall Ship?",             // a noun the schema lacks, not two link verbs
 	})
 }
 

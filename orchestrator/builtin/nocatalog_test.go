@@ -208,13 +208,12 @@ var noCatalogWrong = map[string]string{
 	"al-village-most-residents-2": "'village with the largest number of residents' keeps one of the two tied villages (LIMIT 1) (in knownWrong too)",
 	"al-wx-dry-days-2":            "'weather notes with zero rain' filters \"rain mm\" IS NULL, not 0 (in knownWrong too)",
 	// coastferry (fresh39, first asked at cce38a0): 12 wrong with the schema alone, 10 in knownWrong too.
-	"fy-vessel-most-cars-2":       "'give the capacity' dropped by the analyst reading beside the ranked car capacity (in knownWrong too)",
-	"fy-port-avg-berths-linkspan": "'average berths for ports with and without a linkspan' gives one figure for linkspan = 'no' (in knownWrong too)",
-	"fy-port-by-opened":           "'ports with a known opening year, oldest first' shows only opened_year and keeps the unknown years (in knownWrong too)",
-	"fy-sail-per-month-2025":      "'sailings in each month of 2025' labels months '2025-01', the gold '01' (arguable; in knownWrong too)",
-	"fy-crew-home-name-2":         "'every crew member's name and home port name' shows the home_port code without joining port (in knownWrong too)",
-	"fy-bk-per-sailing-max":       "'which sailing had the most passengers booked' keeps one of the four sailings tied at 22 (LIMIT 1)",
-	"fy-bk-per-sailing-max-2":     "'the sailing number with the largest total of booked passengers' keeps one of the four tied sailings (LIMIT 1)",
+	"fy-vessel-most-cars-2":   "'give the capacity' dropped by the analyst reading beside the ranked car capacity (in knownWrong too)",
+	"fy-port-by-opened":       "'ports with a known opening year, oldest first' shows only opened_year and keeps the unknown years (in knownWrong too)",
+	"fy-sail-per-month-2025":  "'sailings in each month of 2025' labels months '2025-01', the gold '01' (arguable; in knownWrong too)",
+	"fy-crew-home-name-2":     "'every crew member's name and home port name' shows the home_port code without joining port (in knownWrong too)",
+	"fy-bk-per-sailing-max":   "'which sailing had the most passengers booked' keeps one of the four sailings tied at 22 (LIMIT 1)",
+	"fy-bk-per-sailing-max-2": "'the sailing number with the largest total of booked passengers' keeps one of the four tied sailings (LIMIT 1)",
 	// symphony (fresh40, first asked at cce38a0): 14 wrong with the schema alone, 12 in knownWrong too; "pieces" read as orch_concert_pieces.
 	"oc-per-family":           "'musicians in each instrument family' groups by instrument id too: 13 rows, not 5 (in knownWrong too)",
 	"oc-principal-per-family": "'principals in each instrument family' counts distinct families per instrument, not principals per family (in knownWrong too)",
@@ -539,7 +538,6 @@ var noCatalogWrong = map[string]string{
 	"bg-loan-per-year-2":     "'loans per year' groups by the member's JoinedDate year, not LentDate (right with the catalog)",
 	"bg-loan-per-month-2025": "'loans in each month of 2025' groups and filters on Member.JoinedDate, not LentDate (right with the catalog)",
 	"bg-loan-march-2025":     "'loans made in March 2025' filters Member.JoinedDate, not LentDate (right with the catalog)",
-	"bg-loan-loyalty":        "'loans to members with and without a loyalty card' counts only LoyaltyCard = 'No' (in knownWrong too)",
 	"bg-loan-across-years":   "'lent in 2024 and returned in 2025' puts both years on LentDate (in knownWrong too)",
 }
 
