@@ -372,8 +372,7 @@ var knownWrong = map[string]string{
 	"taxirank/tx-drv-oldest-licence": "'who has been licensed the longest' orders licensed_year DESC (the newest licence) and shows the whole drivers row",
 	"taxirank/tx-bk-tip-fare-total":  "'the total of fares plus tips' gives SUM(fare) and SUM(tip) as two columns, not one sum of fare + COALESCE(tip, 0)",
 	// lettings (branch fresh73), first asked at main ba7ccba: 144/304 answerable right, 149 declined, 11 wrong, 18/18 must-decline declined, none the gold's fault.
-	"lettings/lt-types-list-2": "'what types of property are there' lists only the 7 types some property uses, not all 9",
-	"lettings/lt-types-most":   "'property type with the most properties' takes LIMIT 1 where two types tie at six",
+	"lettings/lt-types-most": "'property type with the most properties' takes LIMIT 1 where two types tie at six",
 	// rescueteam (branch fresh76), first asked at main 3fe4fd9: 97/299 answerable right, 200 declined, 2 wrong, 18/18 must-decline declined, none the gold's fault.
 	"rescueteam/mr-base-most-vols":     "'which base has the most volunteers' keeps one of the two bases tied at six (LIMIT 1)",
 	"rescueteam/mr-co-area-high-never": "'grid areas that have never had a high severity callout' lists areas with some non-high callout (severity <> 'high'), not areas with no high callout (NOT IN)",
@@ -392,7 +391,6 @@ var knownWrong = map[string]string{
 	// modelrail (branch fresh77), first asked at main 3fe4fd9: 117/306 answerable right, 188 declined, 1 wrong, 18/18 must-decline declined, none the gold's fault.
 	"modelrail/mo-sh-operated-by": "'which layouts did Trevor Wainhouse operate, and when' reads 'operate' as the layout's builder_id (1 layout and its started_year), not showings.operator_id with the exhibition dates (3 showings)",
 	// glasshouse (branch fresh79), first asked at main 6078cb0: 108/300 answerable right, 183 declined, 9 wrong, 18/18 must-decline declined, none the gold's fault.
-	"glasshouse/gh-type-list-2":  "'what types of crop are there' keeps only crop types that have a crop (6 rows), not all 9",
 	"glasshouse/gh-type-unused":  "'crop types with no varieties' looks for crops whose variety IS NULL (0 rows), not types with no crop (NOT IN)",
 	"glasshouse/gh-crop-count-2": "'count the crop varieties' counts DISTINCT variety (11), not the crops (12: two are called Emerald)",
 	"glasshouse/gh-crop-weight":  "'total harvest weight for each crop' shows crops.id, not the variety",
@@ -405,9 +403,8 @@ var knownWrong = map[string]string{
 	"bellringers/br-tw-avg-minutes-2": "'for each tower, the average duration of its peals' shows towers.id, not the village (arguable: towers has no name column)",
 	"bellringers/br-cd-allsop-towers": "'towers at which Margaret Allsop has conducted peals' returns her home tower (ringers.tower_id) among towers with any peal, not the towers of peals with conductor_id = her (1 row, want 6)",
 	// spareparts after 2026-11-28's legacy short names (pkg/prt/ord_hdr read as words): 113/330 right, 3 wrong.
-	"spareparts/sp-cat-count-2": "'count the categories of parts' counts the categories some part is in (arguable: the gold counts every category)",
-	"spareparts/sp-cat-most":    "'which category has the most parts' keeps one of the categories tied at the top (LIMIT 1)",
-	"spareparts/sp-cat-most-2":  "'the largest category by number of parts' keeps one of the categories tied at the top (LIMIT 1)",
+	"spareparts/sp-cat-most":   "'which category has the most parts' keeps one of the categories tied at the top (LIMIT 1)",
+	"spareparts/sp-cat-most-2": "'the largest category by number of parts' keeps one of the categories tied at the top (LIMIT 1)",
 	// spareparts (branch fresh78), first asked at main 6078cb0: 17/330 answerable right, 313 declined, 0 wrong, 18/18 must-decline declined: nothing to list.
 	// ferrytickets (branch fresh81), first asked at main 9c04bf3: 96/312 answerable right, 207 declined, 9 wrong (none the gold's fault, three arguable), 18/18 must-decline declined.
 	"ferrytickets/ft-ves-big-cap":          "'vessels that carry more than 100 passengers' counts distinct ticket holders over all crossings instead of comparing capacity",
@@ -421,8 +418,6 @@ var knownWrong = map[string]string{
 	"potteryclass/pc-en-per-student":    "'how many courses has each student enrolled on' reads 'enrolled on' as the students.enrolled_on column and groups by that date, not by student",
 	"potteryclass/pc-pi-fullest-firing": "'which firing had the most pieces' keeps one of the three firings tied at the top (LIMIT 1)",
 	// blooddrive (branch fresh86), first asked at main 5e82b27: 150/294 answerable right, 139 declined, 5 wrong, 18/18 must-decline declined.
-	"blooddrive/bd-kind-count-2":           "'count the kinds of venue' counts only the kinds some venue uses (semi-join), 4 not 6",
-	"blooddrive/bd-kind-list-2":            "'what kinds of venue are there' lists only the kinds some venue uses (semi-join), 4 rows not 6",
 	"blooddrive/bd-session-per-month-2025": "'sessions in each month of 2025' groups by 'YYYY-MM' where the gold shows the month 'MM' (arguable: same counts)",
 	"blooddrive/bd-don-per-month-2024":     "'donations in each month of 2024' groups by 'YYYY-MM' where the gold shows the month 'MM' (arguable: same counts)",
 	// groomingsalon (branch fresh85), first asked at main 5e82b27: 176/301 answerable right, 122 declined, 3 wrong, 18/18 must-decline declined.

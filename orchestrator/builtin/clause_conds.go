@@ -1391,6 +1391,33 @@ func (r *creader) countedBefore(i int) bool {
 	})
 }
 
+// kindsOf: the table chunk at i follows "<subject> of" where the subject is
+// a table of kinds (types, categories) that its rows refer to, and nothing
+// but "are there" follows ("what types of crate are there", "count the
+// kinds of kiosk"): the kinds themselves, not only those in use.
+func (r *creader) kindsOf(i int) bool {
+	s := r.q.subject
+	if s == nil {
+		s = r.at(i - 2) // the rows counted
+	}
+	of := r.at(i - 1)
+	if s == nil || of == nil || of.kind != ckWord || of.text != "of" || r.at(i-2) != s || !kindWords[finalWord(s.text)] {
+		return false
+	}
+	for k := i + 1; k < len(r.cs); k++ {
+		if x := r.at(k); x.kind != ckWord || !(x.text == "are" || x.text == "there" || x.text == "is" || x.text == "exist" || x.text == "are there") {
+			return false
+		}
+	}
+	st, ct := s.tables(), r.at(i).tables()
+	return slices.ContainsFunc(ct, func(t *table) bool {
+		return slices.ContainsFunc(t.cols, func(col *column) bool { return col.fk != nil && slices.Contains(st, col.fk.to) })
+	})
+}
+
+// kindWords name a table of kinds.
+var kindWords = setOf("kinds", "kind", "types", "type", "categories", "category", "classes", "class", "sorts", "grades", "levels")
+
 // readSelect reads what is left: the columns to show, the subject table,
 // distinct, flags used as adjectives ("<flag> T").
 func (r *creader) readSelect() error {
@@ -1404,6 +1431,10 @@ func (r *creader) readSelect() error {
 			r.q.distinct = true
 		case c.isTable() && (!c.isColumn() || r.q.subject == nil && !r.columnHere(i)):
 			if r.q.subject == nil && r.countedBefore(i) && !r.valueTable(i) && r.relationBefore(i) {
+				if r.kindsOf(i) {
+					r.use(c, "the rows the kinds are of") // "count the kinds of kiosk"
+					continue
+				}
 				// "how many players are on teams run by X": the teams are
 				// related rows of the players counted
 				r.use(c, "related rows")
@@ -1452,6 +1483,12 @@ func (r *creader) readSelect() error {
 			if !r.relationBefore(i) {
 				return decline("I don't know how %q relates to %q in this question", c.text, r.q.subject.text).
 					withHint("say it with a verb or a preposition, e.g. the %s with %s", r.q.subject.text, c.text)
+			}
+			if r.kindsOf(i) {
+				// "what kinds of kiosk are there": the table of kinds the
+				// kiosks refer to, every kind, used or not
+				r.use(c, "the rows the kinds are of")
+				continue
 			}
 			r.use(c, "related rows")
 			r.addCond(&ccond{kind: ccExists, rows: c, src: c})

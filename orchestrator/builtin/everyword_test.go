@@ -1905,3 +1905,20 @@ func TestOwnFlagAndCapacity(t *testing.T) {
 		"When did the riggers travel?",
 	})
 }
+
+func TestKindsOfRows(t *testing.T) {
+	path := sqliteDB(t, "crates",
+		`CREATE TABLE crate_kinds (code TEXT PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, label TEXT NOT NULL, kind_code TEXT NOT NULL REFERENCES crate_kinds(code))`,
+		`INSERT INTO crate_kinds VALUES ('SL','Slatted'),('SO','Solid'),('MS','Mesh'),('TB','Tub')`,
+		`INSERT INTO crates VALUES (1,'A1','SL'),(2,'A2','SL'),(3,'B1','SO'),(4,'B2','SL'),(5,'C1','SO'),(6,'C2','SL')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		// every kind, used or not
+		{"What kinds of crate are there?", `SELECT name FROM crate_kinds`, false},
+		{"Count the kinds of crate.", `SELECT COUNT(*) FROM crate_kinds`, false},
+		// with more said of the crates, the kinds that have them
+		{"Which kinds of crate have more than 2 crates?", `SELECT k.name FROM crates c JOIN crate_kinds k ON k.code = c.kind_code GROUP BY k.code HAVING COUNT(*) > 2`, false},
+	})
+}

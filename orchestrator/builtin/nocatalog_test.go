@@ -444,7 +444,6 @@ var noCatalogWrong = map[string]string{
 	"tx-cab-most-used":     "'cab that worked the most shifts' shows cabs.id, not the plate (right with the catalog)",
 	"tx-cab-drivers-count": "'different drivers each cab has had' shows cabs.id, not the plate (right with the catalog)",
 	// lettings (fresh73, first asked at ba7ccba): 9 wrong with the schema alone, all in knownWrong too.
-	"lt-types-list-2":        "'what types of property are there' lists only the 7 types in use, not all 9 (in knownWrong too)",
 	"lt-types-most":          "'property type with the most properties' takes LIMIT 1 where two types tie (in knownWrong too)",
 	"lt-lease-per-prop":      "'leases each property has had' shows properties.id, not address_line (right with the drafted catalog, which labels properties by address)",
 	"lt-lease-per-prop-2":    "'lease count for every property' shows properties.id, not address_line (right with the drafted catalog, which labels properties by address)",
@@ -480,7 +479,6 @@ var noCatalogWrong = map[string]string{
 	"mo-mem-committee-towns":  "'committee members in each town' sums committee over every town (6 rows with zeros), not a count of committee = 1 members (right with the catalog)",
 	"mo-loco-price-order-2":   "'sorted by price from highest to lowest' orders the text price_paid as text, not CAST AS REAL (right with the catalog)",
 	// glasshouse (fresh79, first asked at 6078cb0): 9 wrong with the schema alone, 8 in knownWrong too.
-	"gh-type-list-2":  "'what types of crop are there' keeps only types that have a crop (in knownWrong too)",
 	"gh-type-unused":  "'crop types with no varieties' looks for variety IS NULL, not types with no crop (in knownWrong too)",
 	"gh-crop-count-2": "'count the crop varieties' counts DISTINCT variety, not the 12 crops (in knownWrong too)",
 	"gh-crop-trays-2": "'total trays per variety' groups by variety, merging the two crops called Emerald (declined with the catalog)",
@@ -492,7 +490,6 @@ var noCatalogWrong = map[string]string{
 	"br-tw-ringers":      "'how many ringers does each tower have' shows towers.id, not the village (in knownWrong too)",
 	// spareparts (fresh78, first asked at 6078cb0): none wrong with the schema alone (14 of 330 right, 316 declined);
 	// after the legacy short names were read as words (2026-11-28), seven:
-	"sp-cat-count-2":       "'count the categories of parts' counts the categories some part is in (in knownWrong too)",
 	"sp-cat-most":          "'which category has the most parts' keeps one of the tied categories (LIMIT 1; in knownWrong too)",
 	"sp-cat-most-2":        "'the largest category by number of parts' keeps one of the tied categories (LIMIT 1; in knownWrong too)",
 	"sp-prt-order-count-2": "each part shown by its number, not its description (the schema alone names no label)",
@@ -519,8 +516,6 @@ var noCatalogWrong = map[string]string{
 	"pc-en-per-student":    "'how many courses has each student enrolled on' groups by students.enrolled_on, not by student (in knownWrong too)",
 	"pc-pi-fullest-firing": "'which firing had the most pieces' keeps one of three tied firings (LIMIT 1; in knownWrong too)",
 	// blooddrive (fresh86, first asked at 5e82b27): four wrong with the schema alone (140 of 294 right, 150 declined).
-	"bd-kind-count-2":           "'count the kinds of venue' counts the kinds some venue uses, not every kind (in knownWrong too)",
-	"bd-kind-list-2":            "'what kinds of venue are there' lists the used kinds only (in knownWrong too)",
 	"bd-session-per-month-2025": "months shown as 'YYYY-MM' where the gold has 'MM' (arguable; in knownWrong too)",
 	"bd-don-per-month-2024":     "months shown as 'YYYY-MM' where the gold has 'MM' (arguable; in knownWrong too)",
 	// groomingsalon (fresh85, first asked at 5e82b27): 6 wrong with the schema alone, 3 in knownWrong too; 3 newsletter questions right with the catalog.
