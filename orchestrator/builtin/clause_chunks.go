@@ -249,6 +249,10 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 			// "on which day": a date asked for, never a number of days
 			c.kind, c.ms, c.info = ckWord, nil, cinfo{}
 		}
+		if c.kind == ckSchema && c.j-c.i == 1 && particles[toks[c.i].w] && c.i > 0 && phrasalVerb(toks[c.i-1].w) {
+			// "crates that went out": the verb's particle, not a column
+			c.kind, c.ms, c.info = ckWord, nil, cinfo{}
+		}
 		if c.kind == ckSchema && c.j-c.i == 1 && m.linkParticiple(toks, c.i, c.ms) {
 			// "crates packed on bench 4": the verb between the rows
 			c.kind, c.ms, c.info = ckWord, nil, cinfo{cw: cwLink}
@@ -390,6 +394,10 @@ func (m *model) unknownChunk(toks []token, i int) *chunk {
 		// table's or a column's noun says what kind they are, not the rows
 		// of another table
 		return &chunk{kind: ckSchema, ms: []*meaning{{kind: mTable, t: t}}, j: i + 1, verb: true}
+	}
+	if e := m.synonymEntry(toks, i); e != nil {
+		// "customers" where the table is clients
+		return &chunk{kind: ckSchema, ms: e.ms, j: i + 1, typo: e.text}
 	}
 	if m.lex != nil && len(toks[i].w) >= 5 {
 		if hits, n := m.lex.typo(toks, i); len(hits) > 0 {

@@ -1255,6 +1255,11 @@ func (r *creader) readGroups() error {
 				return decline("%q with %q %s: the %s of each group is not answered offline", r.q.rankBy.src(), c.text, nx.text, r.q.rankBy.src()).
 					withHint("ask for the minimum or maximum for each %s", nx.text)
 			}
+			if nx := r.at(r.next(i + 1)); free(nx) && grainWords[nx.text] && (c.is(cwGroup) || c.is(cwEach)) {
+				// "what did hoists cost per each year": a figure per year,
+				// but no word says which (a total? an average?)
+				return notMine("%q %s with nothing to count or add up: which figure for each %s?", c.text, nx.text, nx.text)
+			}
 			if c.is(cwGroup) && everyWords[c.text] || c.is(cwEach) {
 				r.use(c, "every") // "the name of each T": every T
 				if t := r.at(r.next(i + 1)); t.isTable() {

@@ -1922,3 +1922,28 @@ func TestKindsOfRows(t *testing.T) {
 		{"Which kinds of crate have more than 2 crates?", `SELECT k.name FROM crates c JOIN crate_kinds k ON k.code = c.kind_code GROUP BY k.code HAVING COUNT(*) > 2`, false},
 	})
 }
+
+func TestEverydayWords(t *testing.T) {
+	path := sqliteDB(t, "lets",
+		`CREATE TABLE clients (id INTEGER PRIMARY KEY, name TEXT NOT NULL, town TEXT NOT NULL)`,
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, client_id INTEGER NOT NULL REFERENCES clients(id), sent_on TEXT NOT NULL, qty_out INTEGER NOT NULL, made_year INTEGER NOT NULL)`,
+		`CREATE TABLE damages (id INTEGER PRIMARY KEY, crate_id INTEGER NOT NULL REFERENCES crates(id), reported_on TEXT NOT NULL, cost REAL NOT NULL)`,
+		`INSERT INTO clients VALUES (1,'Pier Head Teas','Oren Vale'),(2,'Tall Ship Bakes','Harbour'),(3,'Mill Lane Deli','Harbour')`,
+		`INSERT INTO crates VALUES (1,1,'2025-05-02',4,2019),(2,2,'2025-05-20',2,2021),(3,2,'2025-06-11',6,2019),(4,3,'2024-11-30',1,2022)`,
+		`INSERT INTO damages VALUES (1,1,'2024-12-01',40),(2,2,'2025-06-01',15),(3,3,'2025-07-09',25)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		// an everyday word for the clients
+		{"How many customers are there?", `SELECT COUNT(*) FROM clients`, false},
+		{"Which customers are in Harbour?", `SELECT name FROM clients WHERE town = 'Harbour'`, false},
+		// a cost in each year: the total of the damages reported that year,
+		// not each damage beside its crate's year
+		{"What did the breakages cost in each year?", `SELECT substr(reported_on, 1, 4), SUM(cost) FROM damages GROUP BY 1`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		// "went out" is the verb's particle, not the qty_out column
+		"List the crates that went out in May 2025.",
+		"When did Pier Head Teas' crates go out?",
+	})
+}

@@ -149,6 +149,9 @@ func (m *model) spanAt(toks []token, i int, today time.Time) (int, *span) {
 		if e != nil && allNumbers(toks[i:i+len(e.toks)]) {
 			e = nil // "top 5", "in 2025": numbers, not the values 5 or 2025 of some column
 		}
+		if e != nil && len(e.toks) == 1 && particles[t.w] && i > 0 && phrasalVerb(toks[i-1].w) {
+			return 1, nil // "crates that went out": the verb's particle, not a crates_out column
+		}
 		if e != nil && len(e.toks) == 1 && m.linkParticiple(toks, i, e.ms) {
 			return 1, nil // "crates packed on bench 4": a verb this reading has no link for
 		}
@@ -212,6 +215,17 @@ func allNumbers(toks []token) bool {
 		}
 	}
 	return !namedNumber(toks)
+}
+
+// phrasalVerb: a verb that takes a particle ("went out", "came back",
+// "signed up").
+func phrasalVerb(w string) bool {
+	switch w {
+	case "go", "goes", "went", "gone", "going", "come", "comes", "came", "coming", "get", "gets", "got", "send", "sent",
+		"take", "took", "taken", "give", "gave", "given", "bring", "brought", "put", "set", "hand", "check", "sign", "log", "book", "pay":
+		return true
+	}
+	return pastParticiple(w)
 }
 
 // namedNumber: one number word typed with a capital inside a sentence
@@ -282,6 +296,10 @@ func foldPostfixComparisons(spans []*span) []*span {
 
 // typoSpan reads a misspelt phrase at toks[i], or reports the word unknown.
 func (m *model) typoSpan(toks []token, i int) (int, *span) {
+	if e := m.synonymEntry(toks, i); e != nil {
+		// "customers" where the table is clients
+		return 1, &span{text: toks[i].text, kind: spWord, typo: e.text, ms: e.ms}
+	}
 	if len(toks[i].w) < 5 {
 		return 1, nil
 	}
