@@ -396,7 +396,7 @@ func (m *model) unknownChunk(toks []token, i int) *chunk {
 		return &chunk{kind: ckSchema, ms: []*meaning{{kind: mTable, t: t}}, j: i + 1, verb: true}
 	}
 	if e := m.synonymEntry(toks, i); e != nil {
-		// "customers" where the table is clients
+		// "customers" where the table is patrons
 		return &chunk{kind: ckSchema, ms: e.ms, j: i + 1, typo: e.text}
 	}
 	if m.lex != nil && len(toks[i].w) >= 5 {

@@ -538,8 +538,8 @@ func (m *model) recordsOutcome(subject *table, ts []*table) bool {
 			}
 			// "harbours whose crews took a rally" where the rallies'
 			// climbs hold the placing: the climbs, whatever path the plan took — unless
-			// the subject's rows point at t themselves ("awards won by a
-			// dog": the award is what was won)
+			// the subject's rows point at t themselves ("prizes won by a
+			// rigger": the prize is what was won)
 			if !slices.ContainsFunc(subject.cols, func(c *column) bool { return c.fk != nil && c.fk.to == t }) {
 				for _, u := range m.tables {
 					if slices.ContainsFunc(u.cols, func(c *column) bool { return c.fk != nil && c.fk.to == t }) {

@@ -297,7 +297,7 @@ func foldPostfixComparisons(spans []*span) []*span {
 // typoSpan reads a misspelt phrase at toks[i], or reports the word unknown.
 func (m *model) typoSpan(toks []token, i int) (int, *span) {
 	if e := m.synonymEntry(toks, i); e != nil {
-		// "customers" where the table is clients
+		// "customers" where the table is patrons
 		return 1, &span{text: toks[i].text, kind: spWord, typo: e.text, ms: e.ms}
 	}
 	if len(toks[i].w) < 5 {

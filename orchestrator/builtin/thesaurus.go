@@ -3,7 +3,7 @@ package builtin
 // thesaurus holds everyday words for the things business schemas name
 // otherwise: a word the schema does not know is read as one of these
 // when exactly one of them names a table or column ("customers" where
-// the table is clients). Values are never reached this way.
+// the table is patrons). Values are never reached this way.
 var thesaurus = map[string][]string{
 	"customer": {"client", "patron", "buyer"},
 	"client":   {"customer", "patron"},
