@@ -850,14 +850,15 @@ func (b *clauseBinder) bindItems(p *plan) error {
 			if col == nil {
 				col = b.verbDate()
 			}
-			if col == nil && b.dateNamedElsewhere(append(slices.Clone(it.event), b.verbForms()...)) {
+			forms := append(slices.Clone(it.event), b.verbForms()...)
+			if col == nil && b.dateNamedElsewhere(forms) {
 				// "when was a crate ordered": the order's date, not the
 				// crate's own
 				return notMine("\"when\": the date the verb names is not one of %s", b.subject.name)
 			}
 			if col == nil {
 				col = b.datedColumn(b.subject)
-				if forms := append(slices.Clone(it.event), b.verbForms()...); col != nil && len(forms) > 0 && birthNamed(col) && !slices.Contains(forms, "born") {
+				if col != nil && len(forms) > 0 && birthNamed(col) && !slices.Contains(forms, "born") {
 					// "when did each rigger first sail": not the day they
 					// were born
 					return notMine("\"when\": %s is a birth date, and the verb is not being born", col.ref())
@@ -1638,9 +1639,9 @@ var codeWords = setOf("code", "tag", "ref")
 
 // birthNamed: a date column of when the rows were born ("birth_dt",
 // "dob", "BornAt").
-func birthNamed(c *column) bool {
-	return anyIn(catalog.IdentifierWords(c.name), setOf("born", "birth", "dob", "birthday", "birthdate"))
-}
+func birthNamed(c *column) bool { return anyIn(catalog.IdentifierWords(c.name), birthWords) }
+
+var birthWords = setOf("born", "birth", "dob", "birthday", "birthdate")
 
 // linkRowsOnly declines a list of a link table's rows (its number keys,
 // no name of its own: "the entrants of the kite contest"), or is nil.

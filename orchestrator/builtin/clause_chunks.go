@@ -249,7 +249,7 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 			// "on which day": a date asked for, never a number of days
 			c.kind, c.ms, c.info = ckWord, nil, cinfo{}
 		}
-		if c.kind == ckSchema && c.j-c.i == 1 && particles[toks[c.i].w] && c.i > 0 && phrasalVerb(toks[c.i-1].w) {
+		if c.kind == ckSchema && c.j-c.i == 1 && verbParticle(toks, c.i) {
 			// "crates that went out": the verb's particle, not a column
 			c.kind, c.ms, c.info = ckWord, nil, cinfo{}
 		}

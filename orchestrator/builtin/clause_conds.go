@@ -1409,9 +1409,8 @@ func (r *creader) kindsOf(i int) bool {
 			return false
 		}
 	}
-	st, ct := s.tables(), r.at(i).tables()
-	return slices.ContainsFunc(ct, func(t *table) bool {
-		return slices.ContainsFunc(t.cols, func(col *column) bool { return col.fk != nil && slices.Contains(st, col.fk.to) })
+	return slices.ContainsFunc(r.at(i).tables(), func(t *table) bool {
+		return slices.ContainsFunc(s.tables(), func(k *table) bool { return refersTo(t, k) })
 	})
 }
 

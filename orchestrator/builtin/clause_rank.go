@@ -540,9 +540,9 @@ func (m *model) recordsOutcome(subject *table, ts []*table) bool {
 			// climbs hold the placing: the climbs, whatever path the plan took — unless
 			// the subject's rows point at t themselves ("prizes won by a
 			// rigger": the prize is what was won)
-			if !slices.ContainsFunc(subject.cols, func(c *column) bool { return c.fk != nil && c.fk.to == t }) {
+			if !refersTo(subject, t) {
 				for _, u := range m.tables {
-					if slices.ContainsFunc(u.cols, func(c *column) bool { return c.fk != nil && c.fk.to == t }) {
+					if refersTo(u, t) {
 						seen[u] = true
 					}
 				}
@@ -559,6 +559,11 @@ func (m *model) recordsOutcome(subject *table, ts []*table) bool {
 		}
 	}
 	return false
+}
+
+// refersTo: a column of u is a foreign key to t.
+func refersTo(u, t *table) bool {
+	return slices.ContainsFunc(u.cols, func(c *column) bool { return c.fk != nil && c.fk.to == t })
 }
 
 // dateOrYear: a date, or a number column of years however named.

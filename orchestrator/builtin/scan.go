@@ -149,7 +149,7 @@ func (m *model) spanAt(toks []token, i int, today time.Time) (int, *span) {
 		if e != nil && allNumbers(toks[i:i+len(e.toks)]) {
 			e = nil // "top 5", "in 2025": numbers, not the values 5 or 2025 of some column
 		}
-		if e != nil && len(e.toks) == 1 && particles[t.w] && i > 0 && phrasalVerb(toks[i-1].w) {
+		if e != nil && len(e.toks) == 1 && verbParticle(toks, i) {
 			return 1, nil // "crates that went out": the verb's particle, not a crates_out column
 		}
 		if e != nil && len(e.toks) == 1 && m.linkParticiple(toks, i, e.ms) {
@@ -217,12 +217,19 @@ func allNumbers(toks []token) bool {
 	return !namedNumber(toks)
 }
 
-// phrasalVerb: a verb that takes a particle ("went out", "came back",
-// "signed up").
+// verbParticle: the word at i is a particle after a verb that takes one
+// ("went out", "came back", "signed up"): the verb's, not a word naming
+// a column.
+func verbParticle(toks []token, i int) bool {
+	return i > 0 && particles[toks[i].w] && phrasalVerb(toks[i-1].w)
+}
+
+// phrasalVerb: a verb that takes a particle; past participles ("sent",
+// "signed") are read by pastParticiple.
 func phrasalVerb(w string) bool {
 	switch w {
-	case "go", "goes", "went", "gone", "going", "come", "comes", "came", "coming", "get", "gets", "got", "send", "sent",
-		"take", "took", "taken", "give", "gave", "given", "bring", "brought", "put", "set", "hand", "check", "sign", "log", "book", "pay":
+	case "go", "goes", "went", "gone", "going", "come", "comes", "came", "coming", "get", "gets", "got", "send",
+		"take", "took", "give", "gave", "bring", "put", "set", "hand", "check", "sign", "log", "book", "pay":
 		return true
 	}
 	return pastParticiple(w)
