@@ -1061,42 +1061,17 @@ func aggAlias(e expr) string {
 	return "value"
 }
 
-// unitSizes are units of one kind (the unit kinds unitNouns gives the
-// same words), by their size in the smallest.
-var unitSizes = map[string]struct {
-	kind string
-	size float64
-}{
-	"seconds": {unitDuration, 1}, "secs": {unitDuration, 1}, "sec": {unitDuration, 1},
-	"minutes": {unitDuration, 60}, "mins": {unitDuration, 60}, "min": {unitDuration, 60},
-	"hours": {unitDuration, 3600}, "hrs": {unitDuration, 3600},
-	"grams": {unitWeight, 1}, "g": {unitWeight, 1}, "kilograms": {unitWeight, 1000}, "kilos": {unitWeight, 1000}, "kg": {unitWeight, 1000},
-	"tonnes": {unitWeight, 1e6},
-}
-
-// unitOfColumn is the unit a column's name ends in ("minutes" of
-// lesson_minutes, "secs" of lap_secs), or "".
-func unitOfColumn(c *column) string {
-	ws := catalog.IdentifierWords(c.name)
-	if len(ws) == 0 {
-		return ""
-	}
-	if _, ok := unitSizes[ws[len(ws)-1]]; ok {
-		return ws[len(ws)-1]
-	}
-	return ""
-}
-
 // unitScale is what a column's values are divided by to be in the unit
-// the question says (60 for hours of a minutes column); ok false when
-// either unit is unknown or they are of different kinds.
-func unitScale(said string, c *column) (float64, bool) {
-	to, ok := unitSizes[said]
-	from, ok2 := unitSizes[unitOfColumn(c)]
+// the question says (60 for hours of a minutes column), with the unit the
+// column's name holds; ok false when either unit is unknown or they are
+// of different kinds.
+func unitScale(said string, c *column) (float64, string, bool) {
+	to, ok := measureUnits[catalog.Singular(said)]
+	from, held, ok2 := columnUnit(c)
 	if !ok || !ok2 || to.kind != from.kind {
-		return 0, false
+		return 0, "", false
 	}
-	return to.size / from.size, true
+	return to.size / from.size, held, true
 }
 
 // aggExpr is an aggregate over the root's rows.
@@ -1107,10 +1082,10 @@ func (b *clauseBinder) aggExpr(a *cagg) (expr, error) {
 			return expr{}, err
 		}
 		e := expr{kind: eAgg, fn: a.fn, col: c}
-		if f, ok := unitScale(a.said, c); ok && f != 1 {
+		if f, held, ok := unitScale(a.said, c); ok && f != 1 {
 			// "how many hours" of a minutes column: divided by 60
 			e.div = f
-			b.assume = append(b.assume, fmt.Sprintf("%s holds %s: divided by %g for %s", c.ref(), unitOfColumn(c), f, a.said))
+			b.assume = append(b.assume, fmt.Sprintf("%s holds %s: divided by %g for %s", c.ref(), held, f, a.said))
 		}
 		return e, nil
 	}

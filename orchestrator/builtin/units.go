@@ -32,18 +32,18 @@ var measureUnits = map[string]measureUnit{
 }
 
 // columnUnit is the unit a column's name says it holds (mass_kg,
-// drop_m, span_minutes), if one.
-func columnUnit(c *column) (measureUnit, bool) {
+// drop_m, span_minutes), if one, with the word that says it.
+func columnUnit(c *column) (measureUnit, string, bool) {
 	ws := catalog.IdentifierWords(c.name)
 	for i := len(ws) - 1; i >= 0; i-- {
 		if i == 0 && !wholeUnitName(ws[0]) {
 			break // a column called "hour" or "min" is a time of day or a minimum
 		}
 		if u, ok := measureUnits[catalog.Singular(ws[i])]; ok && !(u.kind == "time" && ws[i] == "day") {
-			return u, true
+			return u, ws[i], true
 		}
 	}
-	return measureUnit{}, false
+	return measureUnit{}, "", false
 }
 
 // wholeUnitName: a column named by a unit alone counts in it ("secs",
@@ -86,7 +86,7 @@ func scaleUnits(toks []token, conds []*cond) error {
 		if c.kind != cCmp || c.e.col == nil || c.e.div != 0 || !(c.e.kind == eCol || c.e.kind == eAgg && c.e.fn != "COUNT") {
 			continue // a column, or a total, average or extreme of one ("whose loads weigh over 9 tonnes in all")
 		}
-		held, ok := columnUnit(c.e.col)
+		held, _, ok := columnUnit(c.e.col)
 		if !ok {
 			continue
 		}
