@@ -372,7 +372,8 @@ var knownWrong = map[string]string{
 	"taxirank/tx-drv-oldest-licence": "'who has been licensed the longest' orders licensed_year DESC (the newest licence) and shows the whole drivers row",
 	"taxirank/tx-bk-tip-fare-total":  "'the total of fares plus tips' gives SUM(fare) and SUM(tip) as two columns, not one sum of fare + COALESCE(tip, 0)",
 	// lettings (branch fresh73), first asked at main ba7ccba: 144/304 answerable right, 149 declined, 11 wrong, 18/18 must-decline declined, none the gold's fault.
-	"lettings/lt-types-most": "'property type with the most properties' takes LIMIT 1 where two types tie at six",
+	"lettings/lt-types-most":   "'property type with the most properties' takes LIMIT 1 where two types tie at six",
+	"lettings/lt-rep-quarry14": "'the repairs at 14 Quarry Row with reported and fixed dates' shows the two dates only, not each repair's id beside them (since the 'reported date' reading of reported_on, 10th session)",
 	// rescueteam (branch fresh76), first asked at main 3fe4fd9: 97/299 answerable right, 200 declined, 2 wrong, 18/18 must-decline declined, none the gold's fault.
 	"rescueteam/mr-base-most-vols":     "'which base has the most volunteers' keeps one of the two bases tied at six (LIMIT 1)",
 	"rescueteam/mr-co-area-high-never": "'grid areas that have never had a high severity callout' lists areas with some non-high callout (severity <> 'high'), not areas with no high callout (NOT IN)",

@@ -896,7 +896,7 @@ func (r *creader) filledColumn(i int) *chunk {
 		return nil // "with title and shelf mark": columns to show
 	}
 	col := r.at(k)
-	if !free(col) || !col.isColumn() || col.isTable() && !r.ownColumn(i, col) || flagChunk(col) || (numericCol(col) || orderable(col)) && !r.ownColumn(i, col) {
+	if !free(col) || !col.isColumn() || col.isTable() && !r.ownColumn(i, col) || flagChunk(col) || (numericCol(col) || orderable(col)) && !r.ownColumn(i, col) && !r.lastDate(k) {
 		return nil
 	}
 	nx := r.at(r.next(k + 1))
@@ -908,6 +908,21 @@ func (r *creader) filledColumn(i int) *chunk {
 		return nil
 	}
 	return col
+}
+
+// lastDate: the chunk at k, the question's last, names dates only, which
+// may be missing ("routes that have a closing date").
+func (r *creader) lastDate(k int) bool {
+	c := r.at(k)
+	if r.at(r.next(k+1)) != nil || len(c.columns()) == 0 {
+		return false
+	}
+	for _, col := range c.columns() {
+		if !(col.kind == "date" || col.dateType) || yearColumn(col) {
+			return false
+		}
+	}
+	return true
 }
 
 // linkColumn: the chunk names a column that links to another row.

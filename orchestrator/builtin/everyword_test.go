@@ -1947,3 +1947,21 @@ func TestEverydayWords(t *testing.T) {
 		"When did Pier Head Teas' crates go out?",
 	})
 }
+
+// TestEventDateWords: a date column named by its event's participle
+// (shipped_on) is "the shipped date" too, and "T that have a <date>" keeps
+// the rows whose date is filled in — the last words of the question, so not
+// a range that follows.
+func TestEventDateWords(t *testing.T) {
+	path := sqliteDB(t, "evd",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL, opened_on TEXT NOT NULL, closed_on TEXT)`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head','2021-03-01',NULL),(2,'Tall Ship','2022-07-15','2024-01-31'),(3,'Harbour','2023-05-09',NULL)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"What is the opened date of Tall Ship?", `SELECT opened_on FROM kiosks WHERE name = 'Tall Ship'`, false},
+		{"Which kiosks have an opened date in 2022?", `SELECT name FROM kiosks WHERE opened_on LIKE '2022%'`, false},
+		{"List the kiosks that have a closed date.", `SELECT name FROM kiosks WHERE closed_on IS NOT NULL`, false},
+		{"How many kiosks have no closed date?", `SELECT COUNT(*) FROM kiosks WHERE closed_on IS NULL`, false},
+	})
+}

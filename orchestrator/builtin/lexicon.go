@@ -563,7 +563,7 @@ func eventDateNames(c *column, ws []string) []string {
 	if len(p) < 5 || !strings.HasSuffix(p, "ed") {
 		return nil
 	}
-	var out []string
+	out := []string{p + " date"} // "hoisted date" for hoisted_on
 	for _, base := range []string{p[:len(p)-1], p[:len(p)-2], p[:len(p)-2] + "ion"} {
 		out = append(out, base+" date", "date of "+base)
 	}
