@@ -441,7 +441,6 @@ var knownWrong = map[string]string{
 	"kartingtrack/kt-kart-38-drivers":     "'kart 38' read as Kart_ID = 38 (no such kart, 0 rows), not Kart_No = 38",
 	"kartingtrack/kt-x-kart-colour-38":    "'what colour is kart 38' reads Kart_ID = 38 (0 rows), not Kart_No = 38",
 	"kartingtrack/kt-kart-no-wins":        "'karts that have never won a heat' drops the win (Finish_Position = 1): lists the karts that never raced",
-	"kartingtrack/kt-drv-born-2000s-2":    "'born from the year 2000 on' keeps only births in 2000, not 2000 and later",
 	"kartingtrack/kt-ev-heats":            "'how many heats did each event have' labels each event by Event_ID alone, no name or date (arguable: the names repeat each year)",
 	"kartingtrack/kt-x-ev-laps-per-event": "'total number of laps at each event' labels each event by Event_ID alone, no name or date",
 	// stampauction (branch fresh88), first asked at main 0f81e3c: 88/270 answerable right, 181 declined, 1 wrong, 18/18 must-decline declined.
@@ -449,7 +448,6 @@ var knownWrong = map[string]string{
 	// coffeeroastery (branch fresh89), first asked at main 0f81e3c: 175/422 answerable right, 240 declined, 7 wrong, 18/18 must-decline declined.
 	"coffeeroastery/cfr-origin-beans-count":   "'how many beans come from each origin' shows origin.id and the count, not the origin's country and region",
 	"coffeeroastery/cfr-origin-beans-count-2": "'for each origin, count its beans' shows origin.id and the count, not the origin's country and region",
-	"coffeeroastery/cfr-emp-by-hire":          "'list employees with their hire date, newest first' shows only hiredDate, not the employees' names",
 	"coffeeroastery/cfr-emp-q-grader-email-2": "'employees titled Q Grader' matches 'Q Grader' against givenName || ' ' || familyName instead of jobTitle (0 rows)",
 	"coffeeroastery/cfr-roast-per-bean-all":   "'beans never roasted' read as roast.roasterId IS NULL (an inner join, 0 rows) instead of a left join from bean",
 	"coffeeroastery/cfr-roast-never-count":    "'beans that have never been roasted' read as roast.roasterId IS NULL (count 0) instead of beans with no roast",

@@ -77,7 +77,7 @@ func (b *clauseBinder) plan() (*plan, error) {
 	b.js = newJoinSet(b.root)
 	b.tables[b.root] = true
 	p := &plan{kind: pList, root: b.root, joins: b.js}
-	for _, step := range []func(*plan) error{b.bindItems, b.bindGroups, b.bindConds, b.bindRank, b.bindOrder, b.finish, b.bindPercent} {
+	for _, step := range []func(*plan) error{b.bindItems, b.bindGroups, b.bindConds, b.bindRank, b.bindOrder, b.finish, b.withTheir, b.bindPercent} {
 		if err := step(p); err != nil {
 			return nil, err
 		}
@@ -813,6 +813,35 @@ func (b *clauseBinder) rowSels(t *table, cols []*column) []selItem {
 		out = append(out, selItem{e: expr{kind: eCol, col: c}, alias: c.name}) // two kiosks called Pier Head: K02 and K05
 	}
 	return out
+}
+
+// theirWords join the rows asked about to columns of their own shown
+// beside them ("the kiosks with their opening date").
+var theirWords = setOf("with their", "with its", "and their", "and its", "along with their", "along with its", "together with their", "together with its")
+
+// withTheir shows the rows' name before the columns a list asks for
+// beside them: "list the kiosks with their opening date" names each kiosk,
+// not only the dates.
+func (b *clauseBinder) withTheir(p *plan) error {
+	s := b.q.subject
+	if p.kind != pList || s == nil || b.subject != b.root || len(p.sels) == 0 {
+		return nil
+	}
+	i := b.q.cs.index(s)
+	if i < 0 || i+1 >= len(b.q.cs) || b.q.cs[i+1].kind != ckWord || !theirWords[b.q.cs[i+1].text] {
+		return nil
+	}
+	label := b.labelCols(b.root)
+	if len(label) == 0 {
+		return nil
+	}
+	for _, sel := range p.sels {
+		if sel.e.kind != eCol || sel.e.col.t != b.root || slices.Contains(label, sel.e.col) {
+			return nil // a name shown already, or another table's column
+		}
+	}
+	p.sels = append(p.sels, b.rowSels(b.root, label)...)
+	return nil
 }
 
 // label is the expression naming a table's rows (its label columns).

@@ -152,6 +152,24 @@ func (r *creader) unitNounAt(k int) (int, string) {
 // ageUnit: "30 years old", "years of age" after a number.
 var ageUnit = setOf("years old", "year old", "years of age", "yrs old", "years")
 
+// fromYearOn: the year at i is said "from <year> on" (or onwards, or
+// onward), "from the year <year> on".
+func (r *creader) fromYearOn(i int) bool {
+	from, on := r.at(r.yearFrom(i)), r.at(i+1)
+	return free(from) && from.kind == ckWord && from.text == "from" && free(on) && on.kind == ckWord &&
+		(on.text == "on" || on.text == "onwards" || on.text == "onward")
+}
+
+// yearFrom is where the word before the year at i is, past a "the year"
+// between them.
+func (r *creader) yearFrom(i int) int {
+	k := r.prev(i - 1)
+	if y := r.at(k); free(y) && y.kind == ckWord && (y.text == "year" || y.text == "the year") {
+		return r.prev(k - 1)
+	}
+	return k
+}
+
 // timeOrMore open a year's range to one side ("2021 or later").
 var timeOrMore = setOf("or later", "or after", "or newer", "or earlier", "or before")
 
@@ -175,6 +193,27 @@ func (r *creader) readComparisons() error {
 			r.use(col, "compared")
 			r.use(om, "%s", om.info.op)
 			r.addCond(&ccond{kind: ccCmp, op: om.info.op, a: c.num, col: col, src: c})
+		case c.kind == ckNum && c.isInt && c.num >= 1000 && c.num < 3000 && r.fromYearOn(i):
+			// "born from 2000 on": from the start of that year, no end
+			k := r.yearFrom(i)
+			from, on := r.at(k), r.at(i+1)
+			rng := yearRange(int(c.num))
+			rng.end = time.Time{}
+			rng.phrase = from.text + " " + c.text + " " + on.text
+			for _, y := range r.cs[k+1 : i] {
+				if free(y) {
+					r.use(y, "year") // "from the year 1990 on"
+				}
+			}
+			r.use(from, "from")
+			r.use(c, "year %s", c.text)
+			r.use(on, ">=")
+			cd := &ccond{kind: ccRange, rng: rng, src: c}
+			if col := r.colBefore(k); col != nil && (orderable(col) || numericCol(col)) {
+				r.dated(col)
+				cd.col = col
+			}
+			r.addCond(cd)
 		case c.kind == ckNum && c.isInt && c.num >= 1000 && c.num < 3000 && r.at(i+1) != nil && free(r.at(i+1)) && timeOrMore[r.at(i+1).text]:
 			// "opened in 1998 or later": from the start of that year on
 			om := r.at(i + 1)

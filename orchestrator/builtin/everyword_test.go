@@ -1965,3 +1965,21 @@ func TestEventDateWords(t *testing.T) {
 		{"How many kiosks have no closed date?", `SELECT COUNT(*) FROM kiosks WHERE closed_on IS NULL`, false},
 	})
 }
+
+// TestFromYearOnAndWithTheir: "from <year> on/onwards" opens the year's
+// range to the end, and "list the T with their C" names each row beside
+// the column asked for.
+func TestFromYearOnAndWithTheir(t *testing.T) {
+	path := sqliteDB(t, "fyo",
+		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, first_name TEXT NOT NULL, last_name TEXT NOT NULL, hired_date TEXT NOT NULL)`,
+		`INSERT INTO riggers VALUES (1,'Oren','Vale','2019-04-01'),(2,'Tam','Hale','2021-02-11'),(3,'Ida','Pier','2023-09-30')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"List the riggers hired from 2021 onwards.", `SELECT first_name, last_name FROM riggers WHERE hired_date >= '2021-01-01'`, false},
+		{"How many riggers were hired from the year 2020 on?", `SELECT COUNT(*) FROM riggers WHERE hired_date >= '2020-01-01'`, false},
+		// "hire" a verb, "date" the column's head noun: still each rigger
+		{"List the riggers with their hire date.", `SELECT first_name, last_name, hired_date FROM riggers`, false},
+		{"List the riggers with their hire date, newest first.", `SELECT first_name, last_name, hired_date FROM riggers ORDER BY hired_date DESC`, true},
+	})
+}
