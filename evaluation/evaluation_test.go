@@ -444,7 +444,6 @@ var knownWrong = map[string]string{
 	"kartingtrack/kt-ev-heats":            "'how many heats did each event have' labels each event by Event_ID alone, no name or date (arguable: the names repeat each year)",
 	"kartingtrack/kt-x-ev-laps-per-event": "'total number of laps at each event' labels each event by Event_ID alone, no name or date",
 	// stampauction (branch fresh88), first asked at main 0f81e3c: 88/270 answerable right, 181 declined, 1 wrong, 18/18 must-decline declined.
-	"stampauction/sa-lot-double-reserve": "'lots that sold for at least twice their reserve price' becomes reserve_price >= 2 (the number two as a literal) instead of hammer_price >= 2 * reserve_price",
 	// coffeeroastery (branch fresh89), first asked at main 0f81e3c: 175/422 answerable right, 240 declined, 7 wrong, 18/18 must-decline declined.
 	"coffeeroastery/cfr-origin-beans-count":   "'how many beans come from each origin' shows origin.id and the count, not the origin's country and region",
 	"coffeeroastery/cfr-origin-beans-count-2": "'for each origin, count its beans' shows origin.id and the count, not the origin's country and region",

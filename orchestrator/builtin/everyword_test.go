@@ -1862,6 +1862,9 @@ func TestFiguresNotRead(t *testing.T) {
 		// a multiple of a figure over the rows
 		"Which crates had a price more than twice the average price?",
 		"List crates priced above double the average.",
+		// a multiple of another figure of the same row, not the number
+		"Which crates sold for at least twice their max items?",
+		"Which crates sold for more than 3 times their max items?",
 	})
 	checkAnswered(t, e, New(nil), []ruleCase{
 		{"Which crates had a price above the average?", `SELECT id FROM crates WHERE price > (SELECT AVG(price) FROM crates)`, false},
