@@ -315,6 +315,7 @@ var knownWrong = map[string]string{
 	"poetrymag/pm-sub-per-month-2025":         "'submissions in each month of 2025' labels the month '2025-01', the gold '01' (same counts; arguable, a label the comparison does not match)",
 	// tileworks (branch fresh63), first asked at main aaaa9aa: 89/336 answerable right, 241 declined, 6 wrong, 18/18 must-decline declined, none the gold's fault, three arguable.
 	"tileworks/tw-potter-trained-by-morwenna-2": "'list the potters trained by Morwenna Tregear' reads the self-reference backwards: Morwenna's own trained_by (NULL), not the potters whose trained_by is her",
+	"tileworks/tw-glaze-copper-patterns":        "'which patterns have been made in Copper Ember glaze' takes 'made' for tiles_made and lists DISTINCT pattern, tiles_made (since the links read from column names, 10th session)",
 	"tileworks/tw-batch-patterns":               "'what patterns are made?' takes 'made' for tiles_made and lists DISTINCT pattern, tiles_made (103 rows), not the six patterns",
 	"tileworks/tw-comm-top-city":                "'which city has placed the most commissions' answers the NULL city (10 commissions with no city) with LIMIT 1, not Penzance and Truro (6 each)",
 	// tyrebay (branch fresh65), first asked at main aaaa9aa: 92/339 answerable right, 237 declined, 10 wrong, 18/18 must-decline declined, none the gold's fault, two arguable.
@@ -444,6 +445,11 @@ var knownWrong = map[string]string{
 	"kartingtrack/kt-ev-heats":            "'how many heats did each event have' labels each event by Event_ID alone, no name or date (arguable: the names repeat each year)",
 	"kartingtrack/kt-x-ev-laps-per-event": "'total number of laps at each event' labels each event by Event_ID alone, no name or date",
 	// stampauction (branch fresh88), first asked at main 0f81e3c: 88/270 answerable right, 181 declined, 1 wrong, 18/18 must-decline declined.
+	// since the links read from column names (10th session, no declared foreign keys): 44 declined now right, these 4 wrong
+	"stampauction/sa-cond-top":         "'which condition do the most stamps have' keeps one of the two conditions tied (LIMIT 1)",
+	"stampauction/sa-cond-top-2":       "'the most common stamp condition' keeps one of the two conditions tied (LIMIT 1)",
+	"stampauction/sa-au-sold-per":      "'how many lots were sold at each auction' counts every lot, not the lots with a buyer ('sold' not read as buyer_id IS NOT NULL)",
+	"stampauction/sa-au-winter-stamps": "'which stamps were offered at the Winter Classics auction' lists each stamp once (IN), the gold one row per lot (arguable)",
 	// coffeeroastery (branch fresh89), first asked at main 0f81e3c: 175/422 answerable right, 240 declined, 7 wrong, 18/18 must-decline declined.
 	"coffeeroastery/cfr-origin-beans-count":   "'how many beans come from each origin' shows origin.id and the count, not the origin's country and region",
 	"coffeeroastery/cfr-origin-beans-count-2": "'for each origin, count its beans' shows origin.id and the count, not the origin's country and region",

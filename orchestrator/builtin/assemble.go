@@ -407,6 +407,13 @@ func groupExprs(g *boundGroup) []expr {
 		// clause reader shows it)
 		out = append(out, expr{kind: eCol, col: d})
 	}
+	if code, d := codeMeaning(g.ent); d != nil {
+		// as the clause reader shows it
+		if !slices.ContainsFunc(out, func(e expr) bool { return e.kind == eCol && e.col == code }) {
+			out = append(out, expr{kind: eCol, col: code})
+		}
+		out = append(out, expr{kind: eCol, col: d})
+	}
 	return out
 }
 

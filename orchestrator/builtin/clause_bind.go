@@ -1568,6 +1568,10 @@ func (b *clauseBinder) shownOf(t *table) []*column {
 		// a codes table: its code and what the code stands for
 		out = append(out, d)
 	}
+	if code, d := codeMeaning(t); d != nil {
+		// a numbered codes table: the code and its meaning
+		out = appendUnique(appendUnique(out, code), d)
+	}
 	if d := unnamedDate(t); d != nil && len(out) == 1 {
 		out = append(out, d) // a market day, named by nothing but its date
 	}
@@ -1701,6 +1705,43 @@ func codeDescription(t *table) *column {
 		}
 	}
 	return found
+}
+
+// codeMeaning is the code and the description of a table whose rows are
+// named by a code beside a number key (id, code, description): the code
+// and what it stands for, shown together. Nils when the rows' name is not
+// one code column or the table has no single description.
+func codeMeaning(t *table) (code, desc *column) {
+	if t.key == nil || !t.key.numeric || len(t.label) > 1 || len(t.nameCols) > 0 || t.alsoNamed != nil {
+		return nil, nil
+	}
+	code = ownCode(t)
+	if len(t.label) == 1 {
+		code = t.label[0]
+	}
+	if code == nil && len(t.label) == 0 {
+		code = t.column("code") // no name at all: a table of codes
+	}
+	if code == nil {
+		return nil, nil
+	}
+	if ws := catalog.IdentifierWords(code.name); len(ws) == 0 || ws[len(ws)-1] != "code" {
+		return nil, nil
+	}
+	var found *column
+	for _, c := range t.cols {
+		ws := catalog.IdentifierWords(c.name)
+		if c.numeric || c.isKey() || len(ws) == 0 {
+			continue
+		}
+		if h := ws[len(ws)-1]; h == "desc" || h == "descr" || h == "description" {
+			if found != nil {
+				return nil, nil
+			}
+			found = c
+		}
+	}
+	return code, found
 }
 
 // refName is the name of the row a text key column points at ("the home

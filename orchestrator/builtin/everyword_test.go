@@ -1744,7 +1744,7 @@ func TestRowsBehindTheKeys(t *testing.T) {
 	path := sqliteDB(t, "riggers",
 		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, born INTEGER NOT NULL, mentor_id INTEGER REFERENCES riggers(id))`,
 		`CREATE TABLE rallies (id INTEGER PRIMARY KEY, name TEXT NOT NULL, host_rigger_id INTEGER NOT NULL REFERENCES riggers(id))`,
-		`CREATE TABLE masts (id INTEGER PRIMARY KEY, label TEXT NOT NULL, rigger_id INTEGER NOT NULL REFERENCES riggers(id), checker_id INTEGER NOT NULL REFERENCES riggers(id))`,
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, label TEXT NOT NULL, rigger_id INTEGER NOT NULL REFERENCES riggers(id), tallier_id INTEGER NOT NULL REFERENCES riggers(id))`,
 		`CREATE TABLE climbs (id INTEGER PRIMARY KEY, rally_id INTEGER NOT NULL REFERENCES rallies(id), mast_id INTEGER NOT NULL REFERENCES masts(id), place INTEGER)`,
 		`INSERT INTO riggers VALUES (1,'Ann Lee',1980,NULL),(2,'Bo Ruiz',1995,1),(3,'Cy Hale',1970,2),(4,'Di Moss',1999,NULL)`,
 		`INSERT INTO rallies VALUES (1,'Pier Head',1),(2,'Harbour',1),(3,'Mill Lane',2)`,
@@ -1764,7 +1764,7 @@ func TestRowsBehindTheKeys(t *testing.T) {
 	})
 	roles := sqliteDB(t, "riggers",
 		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, birth_year INTEGER NOT NULL)`,
-		`CREATE TABLE masts (id INTEGER PRIMARY KEY, label TEXT NOT NULL, fitter_id INTEGER NOT NULL REFERENCES riggers(id), checker_id INTEGER NOT NULL REFERENCES riggers(id))`,
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, label TEXT NOT NULL, fitter_id INTEGER NOT NULL REFERENCES riggers(id), tallier_id INTEGER NOT NULL REFERENCES riggers(id))`,
 		`INSERT INTO riggers VALUES (1,'Ann Lee',1980),(2,'Bo Ruiz',1995),(3,'Cy Hale',1970),(4,'Di Moss',1999)`,
 		`INSERT INTO masts VALUES (1,'A1',3,1),(2,'A2',2,4),(3,'B1',4,3)`,
 	)
@@ -1984,5 +1984,38 @@ func TestFromYearOnAndWithTheir(t *testing.T) {
 		// "hire" a verb, "date" the column's head noun: still each rigger
 		{"List the riggers with their hire date.", `SELECT first_name, last_name, hired_date FROM riggers`, false},
 		{"List the riggers with their hire date, newest first.", `SELECT first_name, last_name, hired_date FROM riggers ORDER BY hired_date DESC`, true},
+	})
+}
+
+// TestLinksByName: a database that declares no foreign keys links by its
+// column names ("kiosk_id" to kiosks, "hauled_by_rigger_no" to the riggers
+// keyed by rigger_no); a column that names a link no table matches
+// ("tallied_by_id") may link its rows anywhere, so its table is related only
+// to tables it or they have a key to.
+func TestLinksByName(t *testing.T) {
+	path := sqliteDB(t, "nokeys",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL, town TEXT NOT NULL)`,
+		`CREATE TABLE riggers (rigger_no INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, kiosk_id INTEGER NOT NULL, price REAL NOT NULL, tallier_id INTEGER)`,
+		`CREATE TABLE hauls (id INTEGER PRIMARY KEY, crate_id INTEGER NOT NULL, hauled_by_rigger_no INTEGER NOT NULL, hauled_on TEXT NOT NULL)`,
+		`CREATE TABLE grades (id INTEGER PRIMARY KEY, code TEXT NOT NULL, description TEXT NOT NULL)`,
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, label TEXT NOT NULL, grade_id INTEGER NOT NULL)`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head','Oren Vale'),(2,'Tall Ship','Harbour')`,
+		`INSERT INTO riggers VALUES (7,'Ida Pier'),(8,'Tam Hale')`,
+		`INSERT INTO crates VALUES (1,1,40,7),(2,1,60,8),(3,2,75,NULL)`,
+		`INSERT INTO hauls VALUES (1,1,7,'2025-01-02'),(2,2,7,'2025-01-03'),(3,3,8,'2025-02-01')`,
+		`INSERT INTO grades VALUES (1,'A','Sound'),(2,'B','Worn'),(3,'C','Unused')`,
+		`INSERT INTO masts VALUES (1,'North',1),(2,'South',1),(3,'East',2)`,
+	)
+	e := newEnv(t, path, "")
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many crates does each kiosk have?", `SELECT kiosks.name, COUNT(*) FROM crates JOIN kiosks ON kiosks.id = crates.kiosk_id GROUP BY kiosks.id`, false},
+		{"How many hauls did each rigger make?", `SELECT riggers.name, COUNT(*) FROM hauls JOIN riggers ON riggers.rigger_no = hauls.hauled_by_rigger_no GROUP BY riggers.rigger_no`, false},
+		// a numbered table of codes: the code and what it stands for
+		{"How many masts are there in each grade?", `SELECT grades.code, grades.description, COUNT(*) FROM masts JOIN grades ON grades.id = masts.grade_id GROUP BY grades.id`, false},
+	})
+	checkDeclined(t, e, New(nil), "no catalog", []string{
+		// the crates' tallier_id may be a rigger: through the hauls, or not?
+		"Which riggers have hauls of crates priced over 50?",
 	})
 }

@@ -65,6 +65,10 @@ type table struct {
 	// namesRepeat: the catalog says two rows share a name (two regattas
 	// called alike, a year apart): the name alone does not tell them apart
 	namesRepeat bool
+	// unsure are columns that name a link to some table no name matches,
+	// in a database that declares no links ("tallied_by_id"): the rows may
+	// link to other tables by them too
+	unsure []*column
 }
 
 // column is one column, typed for the planner.
@@ -458,21 +462,112 @@ func (m *model) buildEdges(s *schema.Schema, sem *catalog.Semantic) {
 			add(t, fk.Column, fk.ReferencesTable, fk.ReferencesColumn)
 		}
 	}
-	if sem == nil {
-		return
-	}
-	for _, tn := range sortedKeys(sem.Tables) {
-		ct, t := sem.Tables[tn], m.table(tn)
-		if t == nil || ct == nil {
-			continue
-		}
-		for _, cn := range sortedKeys(ct.Columns) {
-			if cc := ct.Columns[cn]; cc != nil && cc.References != "" {
-				rt, rc := splitRef(cc.References)
-				add(t, cn, rt, rc)
+	if sem != nil {
+		for _, tn := range sortedKeys(sem.Tables) {
+			ct, t := sem.Tables[tn], m.table(tn)
+			if t == nil || ct == nil {
+				continue
+			}
+			for _, cn := range sortedKeys(ct.Columns) {
+				if cc := ct.Columns[cn]; cc != nil && cc.References != "" {
+					rt, rc := splitRef(cc.References)
+					add(t, cn, rt, rc)
+				}
 			}
 		}
 	}
+	if !m.anyEdge() {
+		// a database that declares no links at all: the keys its column
+		// names point at ("kiosk_id" to kiosks.id)
+		for _, t := range m.tables {
+			for _, c := range t.cols {
+				if u := namedKeyTable(m.tables, t, c); u != nil {
+					add(t, c.name, u.name, soleKey(u).name)
+				} else if linkLike(t, c) {
+					t.unsure = append(t.unsure, c)
+				}
+			}
+		}
+	}
+}
+
+// anyEdge: some table has a foreign key.
+func (m *model) anyEdge() bool {
+	for _, t := range m.tables {
+		if len(t.out) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// namedKeyTable is the one other table whose key the column's name points
+// at, in a database that declares no links: the name ends in that table's
+// noun and "id" ("kiosk_id", "HomeKioskId") or in the name of its key when
+// that says more than "id" ("kiosk_no", "loaded_by_kiosk_no"); the same
+// kind of value (number or text). Nil when no table or more than one
+// fits, or the column is its own table's key.
+func namedKeyTable(tables []*table, t *table, c *column) *table {
+	if c == soleKey(t) {
+		return nil
+	}
+	ws := catalog.IdentifierWords(c.name)
+	var found *table
+	for _, u := range tables {
+		k := soleKey(u)
+		if u == t || u.view || k == nil || k.numeric != c.numeric {
+			continue
+		}
+		kw := catalog.IdentifierWords(k.name)
+		own := len(kw) > 1 && endsWith(ws, kw)
+		named := len(ws) >= 2 && ws[len(ws)-1] == "id" &&
+			(endsWith(ws[:len(ws)-1], catalog.IdentifierWords(u.singular())) || endsWith(ws[:len(ws)-1], catalog.IdentifierWords(u.bare)))
+		if !own && !named {
+			continue
+		}
+		if found != nil && found != u {
+			return nil
+		}
+		found = u
+	}
+	return found
+}
+
+// linkLike: a column whose name says it points at a row of some table
+// ("tallied_by_id", "hauled_by") that no table's name matches.
+func linkLike(t *table, c *column) bool {
+	if c == soleKey(t) || c.pk {
+		return false
+	}
+	ws := catalog.IdentifierWords(c.name)
+	if len(ws) < 2 {
+		return false
+	}
+	last := ws[len(ws)-1]
+	return last == "id" || last == "by" && c.numeric
+}
+
+// soleKey is a table's key: the catalog's, else its one primary key
+// column; nil when it has none or several.
+func soleKey(t *table) *column {
+	if t.key != nil {
+		return t.key
+	}
+	var k *column
+	for _, c := range t.cols {
+		if c.pk {
+			if k != nil {
+				return nil
+			}
+			k = c
+		}
+	}
+	return k
+}
+
+// endsWith: the words ws end with the words end.
+func endsWith(ws, end []string) bool {
+	return len(end) > 0 && len(ws) >= len(end) && slices.Equal(ws[len(ws)-len(end):], end)
 }
 
 // splitRef splits "schema.table.column" or "table.column".

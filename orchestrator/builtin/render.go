@@ -3,6 +3,7 @@ package builtin
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,17 +28,72 @@ type renderer struct {
 	err       error
 	aliasRefs bool // ORDER BY may name select aliases
 	used      map[*table]bool
+	// refs are the tables a key column counted points at
+	refs map[*table]bool
+}
+
+// sub is a renderer for a subquery, sharing the tables used.
+func (r *renderer) sub() *renderer {
+	return &renderer{dialect: r.dialect, qualify: true, used: r.used, refs: r.refs}
 }
 
 // render returns the SQL of p in the dialect and the tables it reads.
 func render(p *plan, dialect string) (string, map[*table]bool, error) {
 	r := &renderer{dialect: dialect, qualify: len(p.joins.edges) > 0 || hasSemi(p.where), aliasRefs: true,
-		used: map[*table]bool{}}
+		used: map[*table]bool{}, refs: map[*table]bool{}}
 	r.query(p)
 	if r.err != nil {
 		return "", nil, r.err
 	}
+	if err := unsureLinks(r.used, r.refs); err != nil {
+		return "", nil, err
+	}
 	return r.b.String(), r.used, nil
+}
+
+// unsureLinks declines a query that relates a table with a link column no
+// table's name matches ("tallied_by_id" where no keys are declared) to a table
+// it has no key of its own to, nor the other way: the rows may be linked
+// by that column, not through the tables between them.
+func unsureLinks(used, refs map[*table]bool) error {
+	var ts []*table
+	for t := range used {
+		ts = append(ts, t)
+	}
+	for t := range refs {
+		if !used[t] {
+			ts = append(ts, t) // the crates of COUNT(DISTINCT hauls.crate_id)
+		}
+	}
+	slices.SortFunc(ts, func(a, b *table) int { return strings.Compare(a.name, b.name) })
+	for _, x := range ts {
+		if len(x.unsure) == 0 {
+			continue
+		}
+		for _, y := range ts {
+			if y == x || direct(x, y) {
+				continue
+			}
+			return &declineError{why: fmt.Sprintf("%s may link to %s by %s, which the database does not declare as a key", x.name, y.name, x.unsure[0].name),
+				hint: "a catalog can say what the column refers to (references: table.column)"}
+		}
+	}
+	return nil
+}
+
+// direct: one of the two tables has a key to the other.
+func direct(a, b *table) bool {
+	for _, e := range a.out {
+		if e.to == b {
+			return true
+		}
+	}
+	for _, e := range b.out {
+		if e.to == a {
+			return true
+		}
+	}
+	return false
 }
 
 func hasSemi(cs []*cond) bool {
@@ -300,6 +356,9 @@ func (r *renderer) expr(e expr) string {
 		}
 		return "100.0 * " + sum + " / COUNT(*)"
 	case eAgg:
+		if e.col.fk != nil && r.refs != nil {
+			r.refs[e.col.fk.to] = true // the rows a key counted stands for
+		}
 		arg := r.col(e.col)
 		if e.col.numberAsText() || e.fn == "AVG" && r.dialect == dialectMySQL && !e.distinct {
 			// MySQL averages integers as DECIMAL with four places: a
@@ -318,10 +377,10 @@ func (r *renderer) expr(e expr) string {
 	case eGrain:
 		return r.grain(e.col, e.grain)
 	case eSubCount:
-		sub := &renderer{dialect: r.dialect, qualify: true, used: r.used}
+		sub := r.sub()
 		return "(SELECT COUNT(*) FROM " + sub.table(e.col.t) + " WHERE " + sub.col(e.col) + " = " + r.qualified(e.cols[0]) + ")"
 	case eRefLabel:
-		sub := &renderer{dialect: r.dialect, qualify: true, used: r.used}
+		sub := r.sub()
 		name := sub.expr(expr{kind: eLabel, cols: e.cols})
 		if len(e.cols) == 1 {
 			name = sub.col(e.cols[0])
@@ -391,7 +450,7 @@ func (r *renderer) cond(c *cond) string {
 	case cColCmp:
 		return r.expr(c.e) + " " + c.op + " " + r.expr(c.e2)
 	case cNth:
-		sub := &renderer{dialect: r.dialect, qualify: true, used: r.used}
+		sub := r.sub()
 		v := sub.expr(c.e)
 		dir := ""
 		if c.op == "desc" {
@@ -401,7 +460,7 @@ func (r *renderer) cond(c *cond) string {
 			" LIMIT 1 OFFSET ", strconv.Itoa(int(c.a)))
 		return r.expr(c.e) + " = (" + sub.b.String() + ")"
 	case cSubAgg:
-		sub := &renderer{dialect: r.dialect, qualify: true, used: r.used}
+		sub := r.sub()
 		sub.w("SELECT ", c.fn, "(", sub.expr(c.e2), ") FROM ", sub.table(c.e2.col.t))
 		return r.expr(c.e) + " " + c.op + " (" + sub.b.String() + ")"
 	case cLike:
@@ -430,7 +489,7 @@ func (r *renderer) cond(c *cond) string {
 		return lhs + " " + c.op + " " + num(c.a)
 	case cSemi:
 		s := c.semi
-		sub := &renderer{dialect: r.dialect, qualify: true, used: r.used}
+		sub := r.sub()
 		sub.w("SELECT ", sub.col(s.sel))
 		sub.from(s.joins)
 		sub.where(s.where)
