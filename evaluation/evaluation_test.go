@@ -175,8 +175,6 @@ var knownWrong = map[string]string{
 	"museum/mu-property-names": "'what properties are recorded for objects' lists all 136 property rows, not the 4 property names",
 	// wholesale (branch fresh27), first asked at main 1921369: 0 right, 325 declined, 2 wrong, none the gold's fault; both declined by a general rule the same day.
 	// sailingschool (branch fresh90), first asked at b5f97d5: 2 wrong, none the gold's fault (3 DISTINCT golds fixed before).
-	"sailingschool/ss-student-passed-any-2":  "'the students who passed a course' drops passed = 1 and lists everyone enrolled",
-	"sailingschool/ss-enrol-passed-advanced": "'passed an advanced course' puts passed and level in two separate IN subqueries (passed anything, took advanced)",
 	// makerspace (branch fresh28), first asked at fb59d13: 12 wrong, none the gold's fault, one arguable; 6 right or declined by general rules the same day.
 	"makerspace/ms-top-cat":           "'which category has the most tools' keeps one of the two categories tied at four (LIMIT 1)",
 	"makerspace/ms-top-cat-2":         "'the largest category by number of tools' keeps one of the two categories tied at four (LIMIT 1)",

@@ -188,6 +188,7 @@ func (b *binder) assembleWhere(p *plan) error {
 		}
 		p.where = append(p.where, &cond{kind: cRange, e: expr{kind: eCol, col: b.timeCol}, rng: b.q.rng})
 	}
+	semiOrder = b.mergeBridgeConds(semiOrder, semiConds)
 	for i, t := range semiOrder {
 		var rng *dateRange
 		if timeInSemi && i == 0 {
@@ -233,6 +234,33 @@ func (b *binder) filterCond(f *boundFilter, col *column) *cond {
 		c.values = append(c.values, v)
 	}
 	return c
+}
+
+// mergeBridgeConds moves the conditions on a table that is itself the
+// bridge from the root to another filtered table into that table's
+// semi-join: "riggers who cleared an advanced drill" is one sign-up
+// both cleared and of an advanced drill, not a pass somewhere and an
+// advanced drill somewhere else. Negated conditions stay apart.
+func (b *binder) mergeBridgeConds(order []*table, conds map[*table][]*cond) []*table {
+	negated := func(cs []*cond) bool { return slices.ContainsFunc(cs, func(c *cond) bool { return c.neg }) }
+	var out []*table
+	for _, a := range order {
+		merged := false
+		for _, t := range order {
+			if t == a || negated(conds[a]) || negated(conds[t]) || len(conds[a]) == 0 {
+				continue
+			}
+			if b.m.bridge([]*table{b.root, t}) == a {
+				conds[t] = append(conds[t], conds[a]...)
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // semiJoin keeps the root rows linked to rows of t matching conds:

@@ -915,9 +915,36 @@ func (r *creader) readExists() error {
 			if before := r.tableBefore(i); outcomeVerbs[c.text] && r.m.recordsOutcome(firstTable(before.tables()), t.tables()) {
 				continue // "rowers who won a heat": a placement, not any entry (declined)
 			}
+			if f := r.m.flagNamed(c.text); f != nil {
+				// "riggers who cleared a drill" beside a cleared yes/no of
+				// the drill rows: the verb is that flag, not any link
+				return finalDecline("%q is %s: only the %s it is said of, or any %s, I can't tell offline", c.text, f.ref(), t.text, t.text).
+					withHint("ask about the %s rows and their %s", f.t.name, f.name)
+			}
 			r.use(c, "%s", c.text)
 			r.use(t, "related rows")
 			r.addCond(&ccond{kind: ccExists, rows: t, src: c})
+		}
+	}
+	return nil
+}
+
+// flagNamed is a column, not a key nor an amount, whose name is the word
+// alone ("passed", "is_passed"): a yes/no or a state the verb names; nil
+// when none.
+func (m *model) flagNamed(w string) *column {
+	for _, t := range m.tables {
+		for _, c := range t.cols {
+			if c.isKey() || c.numeric && c.kind == catalog.KindMeasure || c.dateType || c.kind == catalog.KindDate || yearColumn(c) {
+				continue // a date is the event of the row itself ("released")
+			}
+			ws := catalog.IdentifierWords(c.name)
+			if len(ws) == 2 && (ws[0] == "is" || ws[0] == "has" || ws[0] == "was") {
+				ws = ws[1:]
+			}
+			if len(ws) == 1 && ws[0] == w {
+				return c
+			}
 		}
 	}
 	return nil

@@ -2019,3 +2019,26 @@ func TestLinksByName(t *testing.T) {
 		"Which riggers have hauls of crates priced over 50?",
 	})
 }
+
+// TestFlagVerbAndOneBridge: a verb that is a yes/no of the rows between
+// ("riggers who passed a drill" beside a passed flag of the sign-ups)
+// is declined, not read as any sign-up; and conditions on the bridge and
+// on the far table hold for one bridge row ("passed an advanced drill":
+// one sign-up, passed, to an advanced drill).
+func TestFlagVerbAndOneBridge(t *testing.T) {
+	path := sqliteDB(t, "drills",
+		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE drills (id INTEGER PRIMARY KEY, title TEXT NOT NULL, level TEXT NOT NULL)`,
+		`CREATE TABLE signups (id INTEGER PRIMARY KEY, rigger_id INTEGER NOT NULL REFERENCES riggers(id), drill_id INTEGER NOT NULL REFERENCES drills(id), passed TEXT NOT NULL)`,
+		`INSERT INTO riggers VALUES (1,'Oren Vale'),(2,'Tam Hale'),(3,'Ida Pier')`,
+		`INSERT INTO drills VALUES (1,'Knots','Basic'),(2,'Masts','Advanced')`,
+		`INSERT INTO signups VALUES (1,1,1,'yes'),(2,1,2,'no'),(3,2,2,'yes'),(4,3,1,'no')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which riggers passed an advanced drill?", `SELECT name FROM riggers WHERE id IN (SELECT s.rigger_id FROM signups s JOIN drills d ON d.id = s.drill_id WHERE s.passed = 'yes' AND d.level = 'Advanced')`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"List the riggers who passed a drill.",
+	})
+}
