@@ -462,9 +462,7 @@ var knownWrong = map[string]string{
 	"coffeeroastery/cfr-roast-never-count":    "'beans that have never been roasted' read as roast.roasterId IS NULL (count 0) instead of beans with no roast",
 	"coffeeroastery/cfr-line-discounted":      "'lines sold below 9.50 a bag' compares order_line.bags < 9.5 instead of pricePerBag",
 	// printingpress (branch fresh91), first asked at main 3449329: 163/251 answerable right, 87 declined, 1 wrong, 18/18 must-decline declined.
-	"printingpress/pp-auth-pen": "'authors who have a pen name, with their pen names' becomes SELECT Pen_Name, Pen_Name FROM Author: no Full_Name and no Pen_Name IS NOT NULL filter",
 	// communitygarden (branch fresh92), first asked at main 3449329: 98/258 answerable right, 159 declined, 1 wrong, 18/18 must-decline declined.
-	"communitygarden/cgd-hv-gardens-no-perennial": "'gardens with harvests that never harvested a perennial crop' swaps the two subqueries: IN (perennial harvests) AND NOT IN (any harvest), 0 rows",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

@@ -188,7 +188,10 @@ func (b *binder) assembleWhere(p *plan) error {
 		}
 		p.where = append(p.where, &cond{kind: cRange, e: expr{kind: eCol, col: b.timeCol}, rng: b.q.rng})
 	}
-	semiOrder = b.mergeBridgeConds(semiOrder, semiConds)
+	semiOrder, err := b.mergeBridgeConds(semiOrder, semiConds)
+	if err != nil {
+		return err
+	}
 	for i, t := range semiOrder {
 		var rng *dateRange
 		if timeInSemi && i == 0 {
@@ -241,26 +244,33 @@ func (b *binder) filterCond(f *boundFilter, col *column) *cond {
 // semi-join: "riggers who cleared an advanced drill" is one sign-up
 // both cleared and of an advanced drill, not a pass somewhere and an
 // advanced drill somewhere else. Negated conditions stay apart.
-func (b *binder) mergeBridgeConds(order []*table, conds map[*table][]*cond) []*table {
+func (b *binder) mergeBridgeConds(order []*table, conds map[*table][]*cond) ([]*table, error) {
 	negated := func(cs []*cond) bool { return slices.ContainsFunc(cs, func(c *cond) bool { return c.neg }) }
 	var out []*table
 	for _, a := range order {
 		merged := false
 		for _, t := range order {
-			if t == a || negated(conds[a]) || negated(conds[t]) || len(conds[a]) == 0 {
+			if t == a || len(conds[a]) == 0 || b.m.bridge([]*table{b.root, t}) != a {
 				continue
 			}
-			if b.m.bridge([]*table{b.root, t}) == a {
-				conds[t] = append(conds[t], conds[a]...)
-				merged = true
-				break
+			if negated(conds[a]) != negated(conds[t]) {
+				// "never visited an open kiosk": no visit to an open
+				// kiosk, or no visit at all and some open kiosk?
+				return nil, decline("a \"not\" on %s and a condition on %s reached through it: which one the \"not\" covers is not clear", a.name, t.name).
+					withHint("ask for the rows that have, then those that have not")
 			}
+			if negated(conds[a]) {
+				continue
+			}
+			conds[t] = append(conds[t], conds[a]...)
+			merged = true
+			break
 		}
 		if !merged {
 			out = append(out, a)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // semiJoin keeps the root rows linked to rows of t matching conds:

@@ -967,7 +967,7 @@ func (r *creader) filledColumn(i int) *chunk {
 	}
 	nx := r.at(r.next(k + 1))
 	secondQuestion := nx.is(cwAnd) && whWords[r.at(r.cs.index(nx)+1).textOr()]
-	if nx != nil && !secondQuestion && (nx.kind == ckLit || nx.kind == ckNum || nx.isValue() || nx.is(cwCmp) || nx.is(cwNamed) || nx.is(cwLike) || nx.is(cwAnd) || nx.kind == ckWord && (nx.text == "of" || nx.text == "is" || nx.text == "=")) {
+	if nx != nil && !secondQuestion && (nx.kind == ckLit || nx.kind == ckNum || nx.isValue() || nx.is(cwCmp) || nx.is(cwNamed) || nx.is(cwLike) || nx.is(cwAnd) && !theirWords[nx.text] || nx.kind == ckWord && (nx.text == "of" || nx.text == "is" || nx.text == "=")) {
 		return nil
 	}
 	if r.tableBefore(i) == nil {

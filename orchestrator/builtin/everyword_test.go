@@ -2042,3 +2042,27 @@ func TestFlagVerbAndOneBridge(t *testing.T) {
 		"List the riggers who passed a drill.",
 	})
 }
+
+// TestNotThroughABridge: "never hauled a tall mast" puts the "not" on the
+// hauls and "tall" on the masts reached through them; the two are not
+// read as some haul-free rigger with a tall mast elsewhere (declined); and
+// "the riggers who have a nickname, with their nicknames" keeps the riggers
+// that have one, each named.
+func TestNotThroughABridge(t *testing.T) {
+	path := sqliteDB(t, "hauls",
+		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, nickname TEXT)`,
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, label TEXT NOT NULL, tall TEXT NOT NULL)`,
+		`CREATE TABLE haul (haulid INTEGER PRIMARY KEY, riggerid INTEGER NOT NULL REFERENCES riggers(id), mastid INTEGER NOT NULL REFERENCES masts(id), hauled_on TEXT NOT NULL)`,
+		`INSERT INTO riggers VALUES (1,'Oren Vale','Ory'),(2,'Tam Hale',NULL),(3,'Ida Pier','Pip')`,
+		`INSERT INTO masts VALUES (1,'North','yes'),(2,'South','no')`,
+		`INSERT INTO haul VALUES (1,1,1,'2025-01-01'),(2,2,2,'2025-01-02'),(3,3,2,'2025-02-01')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"List the riggers who have a nickname, with their nicknames.", `SELECT name, nickname FROM riggers WHERE nickname IS NOT NULL`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Which riggers have never hauled a tall mast?",
+		"Which riggers with hauls have never hauled a tall mast?",
+	})
+}

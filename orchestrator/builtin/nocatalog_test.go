@@ -568,12 +568,10 @@ var noCatalogWrong = map[string]string{
 	"cfr-line-level-bags":      "'bags sold of each roast level' counts distinct pricePerBag instead of SUM(bags) (right with the catalog)",
 	"cfr-line-leeds-bags":      "'bags cafes in Leeds ordered' counts distinct pricePerBag instead of SUM(bags) (right with the catalog)",
 	// printingpress (fresh91, first asked at 3449329): 3 wrong with the schema alone, 2 of them only without the catalog.
-	"pp-auth-pen":        "'authors who have a pen name, with their pen names' shows Pen_Name twice, unfiltered, no Full_Name (in knownWrong too)",
 	"pp-edn-run-total-2": "'sum the print runs of every edition' groups by Edition_ID (55 rows) instead of one total (right with the catalog)",
 	"pp-edn-per-year":    "'editions released each year' groups by the book's Published_Date year, not Edition.Release_Year (right with the catalog)",
 	// communitygarden (fresh92, first asked at 3449329): 2 wrong with the schema alone, 1 of them only without the catalog.
-	"cgd-vol-coordinators-2":      "'list the garden coordinators' shows garden.coordinatorid alone, not the volunteers' names (right with the catalog)",
-	"cgd-hv-gardens-no-perennial": "'gardens with harvests that never harvested a perennial crop' swaps the IN and NOT IN subqueries, 0 rows (in knownWrong too)",
+	"cgd-vol-coordinators-2": "'list the garden coordinators' shows garden.coordinatorid alone, not the volunteers' names (right with the catalog)",
 }
 
 // noCatalogFloor is the fewest questions each fixture must answer right
