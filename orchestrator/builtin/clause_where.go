@@ -247,6 +247,10 @@ func (b *clauseBinder) textColumn(cd *ccond) (*column, error) {
 		}
 		return t.key, nil
 	}
+	if c := titleColumn(cd, t); c != nil {
+		// "riggers titled Mast Captain": their job title, not a name
+		return c, nil
+	}
 	label := b.labelCols(t)
 	if t.key != nil && !t.key.numeric && (codeLike(cd.lit) || upperCode(cd.lit) && !holdsValue(label, cd.lit)) {
 		// "course MATH101", "grade code LHX": a code, the row's own
@@ -263,6 +267,26 @@ func (b *clauseBinder) textColumn(cd *ccond) (*column, error) {
 			withHint("say which, e.g. whose last name is ...")
 	}
 	return label[0], nil
+}
+
+// titleColumn is t's one text column called a title that is not its
+// name (a job title), when the question says "titled": nil otherwise.
+func titleColumn(cd *ccond, t *table) *column {
+	if cd.src == nil || cd.src.text != "titled" && cd.src.text != "entitled" {
+		return nil
+	}
+	var found *column
+	for _, c := range t.cols {
+		ws := catalog.IdentifierWords(c.name)
+		if c.numeric || len(ws) < 2 || ws[len(ws)-1] != "title" || slices.Contains(t.label, c) {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = c
+	}
+	return found
 }
 
 // textKey is t's one text column the catalog calls an identifier besides
@@ -340,7 +364,7 @@ func (b *clauseBinder) fullNameCond(cd *ccond) (*cond, *table, bool) {
 		return nil, nil, false
 	}
 	label := b.labelCols(t)
-	if len(label) < 2 || len(strings.Fields(cd.lit)) < 2 {
+	if len(label) < 2 || len(strings.Fields(cd.lit)) < 2 || titleColumn(cd, t) != nil {
 		return nil, nil, false
 	}
 	return &cond{kind: cValues, e: expr{kind: eLabel, cols: label}, values: []any{cd.lit}, neg: cd.neg}, t, true

@@ -2043,23 +2043,26 @@ func TestFlagVerbAndOneBridge(t *testing.T) {
 	})
 }
 
-// TestNotThroughABridge: "never hauled a tall mast" puts the "not" on the
+// TestNotThroughABridge ("titled X" of rows with a job title compares that
+// title): "never hauled a tall mast" puts the "not" on the
 // hauls and "tall" on the masts reached through them; the two are not
 // read as some haul-free rigger with a tall mast elsewhere (declined); and
 // "the riggers who have a nickname, with their nicknames" keeps the riggers
 // that have one, each named.
 func TestNotThroughABridge(t *testing.T) {
 	path := sqliteDB(t, "hauls",
-		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, nickname TEXT)`,
+		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, first_name TEXT NOT NULL, last_name TEXT NOT NULL, nickname TEXT, job_title TEXT NOT NULL)`,
 		`CREATE TABLE masts (id INTEGER PRIMARY KEY, label TEXT NOT NULL, tall TEXT NOT NULL)`,
 		`CREATE TABLE haul (haulid INTEGER PRIMARY KEY, riggerid INTEGER NOT NULL REFERENCES riggers(id), mastid INTEGER NOT NULL REFERENCES masts(id), hauled_on TEXT NOT NULL)`,
-		`INSERT INTO riggers VALUES (1,'Oren Vale','Ory'),(2,'Tam Hale',NULL),(3,'Ida Pier','Pip')`,
+		`INSERT INTO riggers VALUES (1,'Oren','Vale','Ory','Mast Captain'),(2,'Tam','Hale',NULL,'Deck Hand'),(3,'Ida','Pier','Pip','Mast Captain')`,
 		`INSERT INTO masts VALUES (1,'North','yes'),(2,'South','no')`,
 		`INSERT INTO haul VALUES (1,1,1,'2025-01-01'),(2,2,2,'2025-01-02'),(3,3,2,'2025-02-01')`,
 	)
 	e := newEnv(t, path, draftCatalog(t, path))
 	checkAnswered(t, e, New(nil), []ruleCase{
-		{"List the riggers who have a nickname, with their nicknames.", `SELECT name, nickname FROM riggers WHERE nickname IS NOT NULL`, false},
+		{"List the riggers who have a nickname, with their nicknames.", `SELECT first_name, last_name, nickname FROM riggers WHERE nickname IS NOT NULL`, false},
+		// "titled" of a job title beside a two-part name: the title
+		{"Give the nicknames of riggers titled Mast Captain.", `SELECT nickname FROM riggers WHERE job_title = 'Mast Captain'`, false},
 	})
 	checkDeclined(t, e, New(nil), "drafted catalog", []string{
 		"Which riggers have never hauled a tall mast?",

@@ -561,7 +561,6 @@ var noCatalogWrong = map[string]string{
 	"cfr-origin-beans-count":   "'how many beans come from each origin' shows origin.id, not country and region (in knownWrong too)",
 	"cfr-origin-beans-count-2": "'for each origin, count its beans' shows origin.id, not country and region (in knownWrong too)",
 	"cfr-bean-variety":         "'what variety is Gatomboya' filters variety = 'Gatomboya' instead of name (right with the catalog)",
-	"cfr-emp-q-grader-email-2": "'employees titled Q Grader' matches the full name, not jobTitle (in knownWrong too)",
 	"cfr-line-bags-total-2":    "'total number of bags sold' counts distinct pricePerBag instead of SUM(bags) (right with the catalog)",
 	"cfr-line-bags-per-cafe":   "'bags each cafe ordered' counts distinct pricePerBag instead of SUM(bags) (right with the catalog)",
 	"cfr-line-bean-bags":       "'bags of each bean sold' counts distinct pricePerBag instead of SUM(bags) (right with the catalog)",
