@@ -134,6 +134,7 @@ var floors = map[string]floor{
 	fixtures.CommunityGarden: {untouched: 0.37}, // 98/258 (branch fresh92, written without reading the planner, lowercase singular tables with run-together columns, weighed-by and recorded-by keys from a harvest to volunteer; first asked at main 3449329: 159 declined, 1 wrong, not the gold's fault)
 	fixtures.SailingSchool:   {untouched: 0.59}, // 152/253 answerable, 170/271 in all (branch fresh90, written without reading the planner; first asked at main b5f97d5: 2 wrong)
 	fixtures.BandTour:        {untouched: 0.53}, // 142/263 answerable, 160/281 in all (branch fresh94, written without reading the planner, PascalCase plurals, sound engineer and tour manager keys from a show to crew; first asked at main 6be6f34: 119 declined, 2 wrong, none the gold's fault, one arguable)
+	fixtures.VeterinaryGroup: {untouched: 0.50}, // 116/227 answerable, 134/245 in all (branch fresh93, written without reading the planner; first asked at main 6be6f34: 1 wrong)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -178,6 +179,8 @@ var knownWrong = map[string]string{
 	// bandtour (branch fresh94), first asked at main 6be6f34: 2 wrong, none the gold's fault, one arguable.
 	"bandtour/bt-song-openers":      "'which songs have opened a show' drops the opening (Position = 1) and lists all 25 songs ever played, not the 24 openers",
 	"bandtour/bt-show-song-count-2": "'for each show, count the songs in its setlist' shows Shows.Id, not the ShowDate (arguable: shows have no name column)",
+	// veterinarygroup (branch fresh93), first asked at 6be6f34: 1 wrong, none the gold's fault (2 DISTINCT-name golds fixed before the recorded run).
+	"veterinarygroup/vg-vet-earliest-2": "'the longest-qualified vet' orders qualified_year DESC (most recent) instead of the earliest qualified year",
 	// sailingschool (branch fresh90), first asked at b5f97d5: 2 wrong, none the gold's fault (3 DISTINCT golds fixed before).
 	// makerspace (branch fresh28), first asked at fb59d13: 12 wrong, none the gold's fault, one arguable; 6 right or declined by general rules the same day.
 	"makerspace/ms-top-cat":           "'which category has the most tools' keeps one of the two categories tied at four (LIMIT 1)",
