@@ -135,6 +135,7 @@ var floors = map[string]floor{
 	fixtures.SailingSchool:   {untouched: 0.59}, // 152/253 answerable, 170/271 in all (branch fresh90, written without reading the planner; first asked at main b5f97d5: 2 wrong)
 	fixtures.BandTour:        {untouched: 0.53}, // 142/263 answerable, 160/281 in all (branch fresh94, written without reading the planner, PascalCase plurals, sound engineer and tour manager keys from a show to crew; first asked at main 6be6f34: 119 declined, 2 wrong, none the gold's fault, one arguable)
 	fixtures.VeterinaryGroup: {untouched: 0.50}, // 116/227 answerable, 134/245 in all (branch fresh93, written without reading the planner; first asked at main 6be6f34: 1 wrong)
+	fixtures.Harbourmaster:   {untouched: 0.28}, // 76/268 (branch fresh95, written without reading the planner, short abbreviated column names, weighed-by and recorded-by keys from a landing to staff; first asked at main 6be6f34: 188 declined, 4 wrong, none the gold's fault (2 DISTINCT golds fixed before))
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -469,6 +470,11 @@ var knownWrong = map[string]string{
 	"coffeeroastery/cfr-line-discounted":      "'lines sold below 9.50 a bag' compares order_line.bags < 9.5 instead of pricePerBag",
 	// printingpress (branch fresh91), first asked at main 3449329: 163/251 answerable right, 87 declined, 1 wrong, 18/18 must-decline declined.
 	// communitygarden (branch fresh92), first asked at main 3449329: 98/258 answerable right, 159 declined, 1 wrong, 18/18 must-decline declined.
+	// harbourmaster (branch fresh95), first asked at main 6be6f34: 76/268 answerable right, 188 declined, 4 wrong, 18/18 must-decline declined.
+	"harbourmaster/hm-vl-count":   "'how many landings has each vessel made' shows vessels.vsl_id and the count, not the vessel's name",
+	"harbourmaster/hm-vl-count-2": "'number of landings per vessel' shows vessels.vsl_id and the count, not the vessel's name",
+	"harbourmaster/hm-vl-top":     "'which vessel has made the most landings' shows vessels.vsl_id and the count, not the vessel's name",
+	"harbourmaster/hm-vl-over40":  "'vessels with more than 40 landings' shows vessels.vsl_id and the count, not the vessel's name",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
