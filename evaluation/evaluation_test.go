@@ -471,10 +471,6 @@ var knownWrong = map[string]string{
 	// printingpress (branch fresh91), first asked at main 3449329: 163/251 answerable right, 87 declined, 1 wrong, 18/18 must-decline declined.
 	// communitygarden (branch fresh92), first asked at main 3449329: 98/258 answerable right, 159 declined, 1 wrong, 18/18 must-decline declined.
 	// harbourmaster (branch fresh95), first asked at main 6be6f34: 76/268 answerable right, 188 declined, 4 wrong, 18/18 must-decline declined.
-	"harbourmaster/hm-vl-count":   "'how many landings has each vessel made' shows vessels.vsl_id and the count, not the vessel's name",
-	"harbourmaster/hm-vl-count-2": "'number of landings per vessel' shows vessels.vsl_id and the count, not the vessel's name",
-	"harbourmaster/hm-vl-top":     "'which vessel has made the most landings' shows vessels.vsl_id and the count, not the vessel's name",
-	"harbourmaster/hm-vl-over40":  "'vessels with more than 40 landings' shows vessels.vsl_id and the count, not the vessel's name",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

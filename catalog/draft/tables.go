@@ -192,7 +192,24 @@ func namedAfter(toks []string, t *tableDraft) bool {
 	if len(toks) < 2 || len(ws) == 0 || len(toks[0]) < 3 {
 		return false
 	}
-	return strings.HasPrefix(ws[len(ws)-1], toks[len(toks)-2])
+	noun, tok := ws[len(ws)-1], toks[len(toks)-2]
+	return strings.HasPrefix(noun, tok) || shortFor(tok, noun)
+}
+
+// shortFor: tok is a short form of word made by dropping letters — the
+// same first letter, the rest in order ("vsl" of vessel, "skpr" of
+// skipper), at least three letters.
+func shortFor(tok, word string) bool {
+	if len(tok) < 3 || len(tok) >= len(word) || tok[0] != word[0] {
+		return false
+	}
+	k := 1
+	for i := 1; i < len(word) && k < len(tok); i++ {
+		if word[i] == tok[k] {
+			k++
+		}
+	}
+	return k == len(tok)
 }
 
 var organisationWords = map[string]bool{"company": true, "business": true, "organization": true, "organisation": true,

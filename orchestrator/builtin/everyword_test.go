@@ -2069,3 +2069,20 @@ func TestNotThroughABridge(t *testing.T) {
 		"Which riggers with hauls have never hauled a tall mast?",
 	})
 }
+
+// TestShortTableNoun: "ksk_nm" in kiosks names the kiosks ("ksk" is kiosk
+// with letters dropped), so each kiosk is shown by it.
+func TestShortTableNoun(t *testing.T) {
+	path := sqliteDB(t, "short",
+		`CREATE TABLE towns (twn_id INTEGER PRIMARY KEY, twn_nm TEXT NOT NULL)`,
+		`CREATE TABLE kiosks (ksk_id INTEGER PRIMARY KEY, ksk_nm TEXT NOT NULL, twn_id INTEGER NOT NULL REFERENCES towns(twn_id), area_m2 REAL NOT NULL, opened_dt TEXT NOT NULL)`,
+		`CREATE TABLE crates (crt_id INTEGER PRIMARY KEY, ksk_id INTEGER NOT NULL REFERENCES kiosks(ksk_id), wt_kg REAL NOT NULL, packed_dt TEXT NOT NULL)`,
+		`INSERT INTO towns VALUES (1,'Oren Vale'),(2,'Harbour')`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head',1,12.5,'2020-01-01'),(2,'Tall Ship',2,8,'2021-05-01'),(3,'Mill Lane',2,30,'2022-03-09')`,
+		`INSERT INTO crates VALUES (1,1,4,'2025-01-02'),(2,1,6,'2025-01-03'),(3,2,9,'2025-02-01')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many crates does each kiosk have?", `SELECT k.ksk_nm, COUNT(*) FROM crates c JOIN kiosks k ON k.ksk_id = c.ksk_id GROUP BY k.ksk_id`, false},
+	})
+}
