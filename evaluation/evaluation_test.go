@@ -178,10 +178,8 @@ var knownWrong = map[string]string{
 	"museum/mu-property-names": "'what properties are recorded for objects' lists all 136 property rows, not the 4 property names",
 	// wholesale (branch fresh27), first asked at main 1921369: 0 right, 325 declined, 2 wrong, none the gold's fault; both declined by a general rule the same day.
 	// bandtour (branch fresh94), first asked at main 6be6f34: 2 wrong, none the gold's fault, one arguable.
-	"bandtour/bt-song-openers":      "'which songs have opened a show' drops the opening (Position = 1) and lists all 25 songs ever played, not the 24 openers",
 	"bandtour/bt-show-song-count-2": "'for each show, count the songs in its setlist' shows Shows.Id, not the ShowDate (arguable: shows have no name column)",
 	// veterinarygroup (branch fresh93), first asked at 6be6f34: 1 wrong, none the gold's fault (2 DISTINCT-name golds fixed before the recorded run).
-	"veterinarygroup/vg-vet-earliest-2": "'the longest-qualified vet' orders qualified_year DESC (most recent) instead of the earliest qualified year",
 	// sailingschool (branch fresh90), first asked at b5f97d5: 2 wrong, none the gold's fault (3 DISTINCT golds fixed before).
 	// makerspace (branch fresh28), first asked at fb59d13: 12 wrong, none the gold's fault, one arguable; 6 right or declined by general rules the same day.
 	"makerspace/ms-top-cat":           "'which category has the most tools' keeps one of the two categories tied at four (LIMIT 1)",
@@ -385,8 +383,7 @@ var knownWrong = map[string]string{
 	"stainedglass/sg-gs-country-stock":     "'how many sheets are in stock from each country' counts glass_sheets rows per country, not SUM(sheets_in_stock)",
 	"stainedglass/sg-wg-ruby-windows-2":    "'windows containing Ruby Red' filters windows.title LIKE '%Ruby Red%' (0 rows), not the windows using the Ruby Red glass sheet",
 	// taxirank (branch fresh72), first asked at main ba7ccba: 107/340 answerable right, 231 declined, 2 wrong, 18/18 must-decline declined, none the gold's fault.
-	"taxirank/tx-drv-oldest-licence": "'who has been licensed the longest' orders licensed_year DESC (the newest licence) and shows the whole drivers row",
-	"taxirank/tx-bk-tip-fare-total":  "'the total of fares plus tips' gives SUM(fare) and SUM(tip) as two columns, not one sum of fare + COALESCE(tip, 0)",
+	"taxirank/tx-bk-tip-fare-total": "'the total of fares plus tips' gives SUM(fare) and SUM(tip) as two columns, not one sum of fare + COALESCE(tip, 0)",
 	// lettings (branch fresh73), first asked at main ba7ccba: 144/304 answerable right, 149 declined, 11 wrong, 18/18 must-decline declined, none the gold's fault.
 	"lettings/lt-types-most":   "'property type with the most properties' takes LIMIT 1 where two types tie at six",
 	"lettings/lt-rep-quarry14": "'the repairs at 14 Quarry Row with reported and fixed dates' shows the two dates only, not each repair's id beside them (since the 'reported date' reading of reported_on, 10th session)",

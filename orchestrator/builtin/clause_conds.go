@@ -912,8 +912,8 @@ func (r *creader) readExists() error {
 				return finalDecline("%q and more after it: the %s shown beside the rows, or only the rows that have one", c.text+" the "+t.text, t.text).
 					withHint("say along with its %s name, or that have a %s", t.text, t.text)
 			}
-			if before := r.tableBefore(i); outcomeVerbs[c.text] && r.m.recordsOutcome(firstTable(before.tables()), t.tables()) {
-				continue // "rowers who won a heat": a placement, not any entry (declined)
+			if before := r.tableBefore(i); (outcomeVerbs[c.text] || placeVerbs[c.text]) && r.m.recordsOutcome(firstTable(before.tables()), t.tables()) {
+				continue // "rowers who won a heat", "songs that opened a show": a placement, not any entry (declined)
 			}
 			if f := r.m.flagNamed(c.text); f != nil {
 				// "riggers who cleared a drill" beside a cleared yes/no of
@@ -928,6 +928,10 @@ func (r *creader) readExists() error {
 	}
 	return nil
 }
+
+// placeVerbs say where in an order a row came ("opened the bill", "closed
+// the night"): a position, where the rows between record one.
+var placeVerbs = setOf("open", "opens", "opened", "opening", "close", "closes", "closed", "closing", "headline", "headlined", "headlines")
 
 // flagNamed is a column, not a key nor an amount, whose name is the word
 // alone ("passed", "is_passed"): a yes/no or a state the verb names; nil

@@ -81,6 +81,11 @@ func (b *clauseBinder) bindRank(p *plan) error {
 	if o.unit == unitAge && birthLike(col) {
 		desc = !desc // the oldest was born first
 	}
+	if u, _, ok := columnUnit(col); o.unit == unitDuration && dateOrYear(col) && !(ok && u.kind == "time") {
+		// "the longest-serving keeper" ranked by a date or a year: the
+		// longest ago, the earliest; "shortest" the latest
+		desc = !desc
+	}
 	ranked := expr{kind: eCol, col: col, cast: col.textNumber()}
 	if rows := b.pluralRanked(); rows != nil && !b.q.limitSaid && b.q.offset == 0 {
 		// "which ferries have the fewest cabins": every ferry at the fewest,
@@ -484,7 +489,7 @@ func (r *creader) leftovers(b *clauseBinder) error {
 				// "what rope stays held it": right after "what" or beside
 				// another such word, a noun I do not know, not a verb
 				unused = append(unused, c.text)
-			} else if b != nil && outcomeVerbs[c.text] && b.recordsOutcome() {
+			} else if b != nil && (outcomeVerbs[c.text] || placeVerbs[c.text]) && b.recordsOutcome() {
 				// "swimmers who won a race" where the entries have a
 				// placement: winning is a value of it, not any entry
 				unused = append(unused, c.text)

@@ -2086,3 +2086,45 @@ func TestShortTableNoun(t *testing.T) {
 		{"How many crates does each kiosk have?", `SELECT k.ksk_nm, COUNT(*) FROM crates c JOIN kiosks k ON k.ksk_id = c.ksk_id GROUP BY k.ksk_id`, false},
 	})
 }
+
+// TestPlaceVerbs: "opened a night" where the rows between record a
+// position is a place in the order (first), not any slot — declined.
+func TestPlaceVerbs(t *testing.T) {
+	path := sqliteDB(t, "bill",
+		`CREATE TABLE acts (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE nights (id INTEGER PRIMARY KEY, held_on TEXT NOT NULL)`,
+		`CREATE TABLE slots (id INTEGER PRIMARY KEY, night_id INTEGER NOT NULL REFERENCES nights(id), act_id INTEGER NOT NULL REFERENCES acts(id), position INTEGER NOT NULL)`,
+		`INSERT INTO acts VALUES (1,'Oren Vale'),(2,'Tall Ship'),(3,'Pier Head')`,
+		`INSERT INTO nights VALUES (1,'2025-01-02'),(2,'2025-01-09')`,
+		`INSERT INTO slots VALUES (1,1,1,1),(2,1,2,2),(3,2,2,1),(4,2,3,2)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Which acts have opened a night?",
+		"Which acts closed a night?",
+	})
+}
+
+// TestLongestAgo: "longest" ranked by a date or a year is the longest ago
+// (the earliest), "shortest" the latest.
+func TestLongestAgo(t *testing.T) {
+	path := sqliteDB(t, "ago",
+		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, hired_on TEXT NOT NULL, qualified_year INTEGER NOT NULL)`,
+		`INSERT INTO riggers VALUES (1,'Oren Vale','2019-04-01',2010),(2,'Tam Hale','2015-02-11',2012),(3,'Ida Pier','2023-09-30',2005)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Who is the longest-qualified rigger?", `SELECT name FROM riggers WHERE id = 3`, false},
+		{"Which rigger has been hired the longest?", `SELECT name FROM riggers WHERE id = 2`, false},
+		{"Who is the shortest-qualified rigger?", `SELECT name FROM riggers WHERE id = 2`, false},
+	})
+	// a time in minutes is a duration, not a date, even read without a
+	// catalog: the longest is the largest
+	drills := sqliteDB(t, "drills",
+		`CREATE TABLE drills (id INTEGER PRIMARY KEY, name TEXT NOT NULL, time_limit_min INTEGER NOT NULL)`,
+		`INSERT INTO drills VALUES (1,'Knots',30),(2,'Masts',90),(3,'Sails',45)`,
+	)
+	checkAnswered(t, newEnv(t, drills, ""), New(nil), []ruleCase{
+		{"Which drill has the longest time limit?", `SELECT name, time_limit_min FROM drills WHERE id = 2`, false},
+	})
+}
