@@ -1691,6 +1691,12 @@ func codeDescription(t *table) *column {
 	if t.key == nil || t.key.numeric || len(t.label) > 0 || len(t.nameCols) > 0 {
 		return nil
 	}
+	return oneDescription(t)
+}
+
+// oneDescription is t's one text column called a description ("desc",
+// "descr"), not its key; nil when none or several.
+func oneDescription(t *table) *column {
 	var found *column
 	for _, c := range t.cols {
 		ws := catalog.IdentifierWords(c.name)
@@ -1728,20 +1734,10 @@ func codeMeaning(t *table) (code, desc *column) {
 	if ws := catalog.IdentifierWords(code.name); len(ws) == 0 || ws[len(ws)-1] != "code" {
 		return nil, nil
 	}
-	var found *column
-	for _, c := range t.cols {
-		ws := catalog.IdentifierWords(c.name)
-		if c.numeric || c.isKey() || len(ws) == 0 {
-			continue
-		}
-		if h := ws[len(ws)-1]; h == "desc" || h == "descr" || h == "description" {
-			if found != nil {
-				return nil, nil
-			}
-			found = c
-		}
+	if d := oneDescription(t); d != nil {
+		return code, d
 	}
-	return code, found
+	return nil, nil
 }
 
 // refName is the name of the row a text key column points at ("the home

@@ -519,9 +519,9 @@ func namedKeyTable(tables []*table, t *table, c *column) *table {
 			continue
 		}
 		kw := catalog.IdentifierWords(k.name)
-		own := len(kw) > 1 && endsWith(ws, kw)
+		own := len(kw) > 1 && isSuffix(kw, ws)
 		named := len(ws) >= 2 && ws[len(ws)-1] == "id" &&
-			(endsWith(ws[:len(ws)-1], catalog.IdentifierWords(u.singular())) || endsWith(ws[:len(ws)-1], catalog.IdentifierWords(u.bare)))
+			(isSuffix(catalog.IdentifierWords(u.singular()), ws[:len(ws)-1]) || isSuffix(catalog.IdentifierWords(u.bare), ws[:len(ws)-1]))
 		if !own && !named {
 			continue
 		}
@@ -563,11 +563,6 @@ func soleKey(t *table) *column {
 		}
 	}
 	return k
-}
-
-// endsWith: the words ws end with the words end.
-func endsWith(ws, end []string) bool {
-	return len(end) > 0 && len(ws) >= len(end) && slices.Equal(ws[len(ws)-len(end):], end)
 }
 
 // splitRef splits "schema.table.column" or "table.column".
