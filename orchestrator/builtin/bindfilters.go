@@ -178,8 +178,24 @@ func (b *binder) bindHas(f *filterReq) (*boundFilter, error) {
 		return nil, decline("%q (%s) is a number: none could mean zero or not recorded", sp.text, c.ref()).
 			withHint("ask e.g. with %s equal to 0, or with no %s recorded", sp.text, sp.text)
 	}
+	if f.neg && b.frame == pAggregate && c.fk != nil && c.fk.to != c.t && b.namesOtherTable(c.t) {
+		// "how many kiosks were never hauled" beside a haul's hauler
+		// key: no haul of the kiosk at all, or hauls with no hauler?
+		return nil, decline("%q (%s) is a key of %s: no %s at all, or %s with it empty?", sp.text, c.ref(), c.t.name, c.t.name, c.t.name).
+			withHint("ask for the rows with no %s, or for the %s whose %s is empty", c.t.name, c.t.name, c.name)
+	}
 	b.resolve(sp.text, "column", c.ref())
 	return &boundFilter{has: true, col: c, t: c.t, neg: f.neg, text: sp.text}, nil
+}
+
+// namesOtherTable: the question names a table other than t.
+func (b *binder) namesOtherTable(t *table) bool {
+	for u := range b.named {
+		if u != t {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *binder) reachableOrAny(c cand) bool { return b.root == nil || b.reachable(c) }
