@@ -463,7 +463,6 @@ var knownWrong = map[string]string{
 	"coffeeroastery/cfr-origin-beans-count":   "'how many beans come from each origin' shows origin.id and the count, not the origin's country and region",
 	"coffeeroastery/cfr-origin-beans-count-2": "'for each origin, count its beans' shows origin.id and the count, not the origin's country and region",
 	"coffeeroastery/cfr-roast-per-bean-all":   "'beans never roasted' read as roast.roasterId IS NULL (an inner join, 0 rows) instead of a left join from bean",
-	"coffeeroastery/cfr-line-discounted":      "'lines sold below 9.50 a bag' compares order_line.bags < 9.5 instead of pricePerBag",
 	// printingpress (branch fresh91), first asked at main 3449329: 163/251 answerable right, 87 declined, 1 wrong, 18/18 must-decline declined.
 	// communitygarden (branch fresh92), first asked at main 3449329: 98/258 answerable right, 159 declined, 1 wrong, 18/18 must-decline declined.
 	// harbourmaster (branch fresh95), first asked at main 6be6f34: 76/268 answerable right, 188 declined, 4 wrong, 18/18 must-decline declined.

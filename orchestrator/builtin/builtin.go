@@ -147,7 +147,7 @@ func (g *Generator) answerOn(m *model, question, reqDialect, reqToday string) re
 		return reading{err: err}
 	}
 	toks := clauseTokenize(question)
-	for _, asks := range []func([]token) error{asksCapacity, asksPurpose, asksHowManyOfEach, asksMultiple} {
+	for _, asks := range []func([]token) error{asksCapacity, asksPurpose, asksHowManyOfEach, asksMultiple, asksRate} {
 		if err := asks(toks); err != nil {
 			return reading{err: err}
 		}

@@ -666,6 +666,21 @@ func asksMultiple(toks []token) error {
 	return nil
 }
 
+// asksRate declines a figure said as a rate, "<number> a <noun>" ("below
+// 7.25 a crate"): the amount for each one of the noun,
+// which no column is named for — not the number compared with a column
+// the noun names.
+func asksRate(toks []token) error {
+	for i := 0; i+2 < len(toks); i++ {
+		if !toks[i].isNum || toks[i+1].w != "a" && toks[i+1].w != "an" || toks[i+2].isNum || grainWords[toks[i+2].w] || toks[i+2].w == "hour" || toks[i+2].w == "night" {
+			continue // "100 a day": a rate by time, read where the column holds one
+		}
+		return decline("%q: a figure for each %s is not answered offline", toks[i].text+" "+toks[i+1].text+" "+toks[i+2].text, toks[i+2].text).
+			withHint("name the column that holds it, e.g. the price per %s", toks[i+2].text)
+	}
+	return nil
+}
+
 // ownWords open a phrase naming a row's own figure ("their reserve").
 var ownWords = setOf("their", "its", "his", "her")
 

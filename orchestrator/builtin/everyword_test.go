@@ -1865,6 +1865,8 @@ func TestFiguresNotRead(t *testing.T) {
 		// a multiple of another figure of the same row, not the number
 		"Which crates sold for at least twice their max items?",
 		"Which crates sold for more than 3 times their max items?",
+		// a rate for each of a noun, not the number against that column
+		"Which crates sold below 9.50 a max item?",
 	})
 	checkAnswered(t, e, New(nil), []ruleCase{
 		{"Which crates had a price above the average?", `SELECT id FROM crates WHERE price > (SELECT AVG(price) FROM crates)`, false},
