@@ -136,6 +136,7 @@ var floors = map[string]floor{
 	fixtures.BandTour:        {untouched: 0.53}, // 142/263 answerable, 160/281 in all (branch fresh94, written without reading the planner, PascalCase plurals, sound engineer and tour manager keys from a show to crew; first asked at main 6be6f34: 119 declined, 2 wrong, none the gold's fault, one arguable)
 	fixtures.VeterinaryGroup: {untouched: 0.50}, // 116/227 answerable, 134/245 in all (branch fresh93, written without reading the planner; first asked at main 6be6f34: 1 wrong)
 	fixtures.Harbourmaster:   {untouched: 0.31}, // 76/268 (branch fresh95, written without reading the planner, short abbreviated column names, weighed-by and recorded-by keys from a landing to staff; first asked at main 6be6f34: 188 declined, 4 wrong, none the gold's fault (2 DISTINCT golds fixed before))
+	fixtures.CityBikes:       {untouched: 0.53}, // 160/296 (branch fresh97, written without reading the planner, Spider-style mixed-case columns, mechanic and inspector keys from a repair to volunteer; first asked at main 33dfec2: 131 declined, 5 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -466,6 +467,12 @@ var knownWrong = map[string]string{
 	// printingpress (branch fresh91), first asked at main 3449329: 163/251 answerable right, 87 declined, 1 wrong, 18/18 must-decline declined.
 	// communitygarden (branch fresh92), first asked at main 3449329: 98/258 answerable right, 159 declined, 1 wrong, 18/18 must-decline declined.
 	// harbourmaster (branch fresh95), first asked at main 6be6f34: 76/268 answerable right, 188 declined, 4 wrong, 18/18 must-decline declined.
+	// citybikes (branch fresh97), first asked at main 33dfec2: 160/296 answerable right, 131 declined, 5 wrong, none the gold's fault, 18/18 must-decline declined.
+	"citybikes/cb2-bike-top-colour":   "'the most common bike colour' keeps one of the two colours tied at 30 (LIMIT 1)",
+	"citybikes/cb2-bike-top-colour-2": "'which colour do the most bikes have' keeps one of the two colours tied at 30 (LIMIT 1)",
+	"citybikes/cb2-sale-2025":         "'bikes sold in 2025' filters bike.Received_Date, not sale.Sold_Date",
+	"citybikes/cb2-sale-latest":       "'the bike sold most recently, and to whom' orders bikes by Received_Date and never reaches sale (Sold_Date, Buyer_Name)",
+	"citybikes/cb2-sale-revenue":      "'total sale price of bikes sold in 2024' filters bike.Received_Date, not sale.Sold_Date",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
