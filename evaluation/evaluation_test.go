@@ -137,6 +137,7 @@ var floors = map[string]floor{
 	fixtures.VeterinaryGroup: {untouched: 0.50}, // 116/227 answerable, 134/245 in all (branch fresh93, written without reading the planner; first asked at main 6be6f34: 1 wrong)
 	fixtures.Harbourmaster:   {untouched: 0.31}, // 76/268 (branch fresh95, written without reading the planner, short abbreviated column names, weighed-by and recorded-by keys from a landing to staff; first asked at main 6be6f34: 188 declined, 4 wrong, none the gold's fault (2 DISTINCT golds fixed before))
 	fixtures.CityBikes:       {untouched: 0.53}, // 160/296 (branch fresh97, written without reading the planner, Spider-style mixed-case columns, mechanic and inspector keys from a repair to volunteer; first asked at main 33dfec2: 131 declined, 5 wrong, none the gold's fault)
+	fixtures.Quizleague:      {untouched: 0.35}, // 126/351 (branch fresh98, written without reading the planner, PascalCase singular tables, home-team and away-team keys from a fixture to Team; first asked at main 33dfec2: 222 declined, 3 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -473,6 +474,10 @@ var knownWrong = map[string]string{
 	"citybikes/cb2-sale-2025":         "'bikes sold in 2025' filters bike.Received_Date, not sale.Sold_Date",
 	"citybikes/cb2-sale-latest":       "'the bike sold most recently, and to whom' orders bikes by Received_Date and never reaches sale (Sold_Date, Buyer_Name)",
 	"citybikes/cb2-sale-revenue":      "'total sale price of bikes sold in 2024' filters bike.Received_Date, not sale.Sold_Date",
+	// quizleague (branch fresh98), first asked at main 33dfec2: 126/351 answerable right, 222 declined, 3 wrong, 18/18 must-decline declined.
+	"quizleague/ql-fix-per-month-2025":   "'fixtures in each month of 2025' groups by the year-month '2025-01', gold by the month '01' (arguable, same counts)",
+	"quizleague/ql-fix-per-month-2025-2": "'number of fixtures per month in 2025' groups by the year-month '2025-01', gold by the month '01' (arguable, same counts)",
+	"quizleague/ql-fix-march-2025":       "'list the id and date of fixtures in March 2025' drops the asked date column",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
