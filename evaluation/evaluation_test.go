@@ -138,6 +138,7 @@ var floors = map[string]floor{
 	fixtures.Harbourmaster:   {untouched: 0.31}, // 76/268 (branch fresh95, written without reading the planner, short abbreviated column names, weighed-by and recorded-by keys from a landing to staff; first asked at main 6be6f34: 188 declined, 4 wrong, none the gold's fault (2 DISTINCT golds fixed before))
 	fixtures.CityBikes:       {untouched: 0.53}, // 160/296 (branch fresh97, written without reading the planner, Spider-style mixed-case columns, mechanic and inspector keys from a repair to volunteer; first asked at main 33dfec2: 131 declined, 5 wrong, none the gold's fault)
 	fixtures.Quizleague:      {untouched: 0.35}, // 126/351 (branch fresh98, written without reading the planner, PascalCase singular tables, home-team and away-team keys from a fixture to Team; first asked at main 33dfec2: 222 declined, 3 wrong, none the gold's fault)
+	fixtures.ClimbingGym:     {untouched: 0.46}, // 138/294 answerable (47%), 156/312 in all (branch fresh96, written without reading the planner, set_by and checker keys from a problem to setters, a wall angle stored as text; first asked at main 33dfec2: 151 declined, 5 wrong, none the gold's fault (4 DISTINCT/duplicate-name golds fixed before the recorded run))
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -478,6 +479,12 @@ var knownWrong = map[string]string{
 	"quizleague/ql-fix-per-month-2025":   "'fixtures in each month of 2025' groups by the year-month '2025-01', gold by the month '01' (arguable, same counts)",
 	"quizleague/ql-fix-per-month-2025-2": "'number of fixtures per month in 2025' groups by the year-month '2025-01', gold by the month '01' (arguable, same counts)",
 	"quizleague/ql-fix-march-2025":       "'list the id and date of fixtures in March 2025' drops the asked date column",
+	// climbinggym (branch fresh96), first asked at main 33dfec2: 138/294 answerable right, 151 declined, 5 wrong, 18/18 must-decline declined (4 golds fixed after the first run: DISTINCT names merged the two Rosa Lindqvists, one listed a member per ascent).
+	"climbinggym/cgy-wa-prow-count-2":    "'count the problems set on The Prow' counts DISTINCT problems.set_on (reads 'set' as the set_on column), not the problems",
+	"climbinggym/cgy-pr-most-climbed":    "'which problem has the most ascents' keeps one of the two problems tied at 17 (LIMIT 1)",
+	"climbinggym/cgy-as-never-flashed-2": "'members without a single flash' lists members with an ascent where flash = 'no' instead of members with no flash = 'yes' ascent",
+	"climbinggym/cgy-as-students-2":      "'count ascents by student members' groups by is_student (yes and no) instead of counting the students' ascents (arguable)",
+	"climbinggym/cgy-as-distinct-2025":   "'how many distinct members climbed in 2025' counts members who joined in 2025, not distinct ascents.member_id climbed in 2025",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
