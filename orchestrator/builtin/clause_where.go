@@ -1006,9 +1006,10 @@ func (b *clauseBinder) rangeCond(cd *ccond) (*cond, *table, error) {
 			}
 			return &cond{kind: cRange, e: expr{kind: eCol, col: col}, rng: cd.rng}, col.t, nil
 		}
-		if len(b.namedTables()) > 1 || b.q.countsLinked() || b.q.hasVerb() {
+		if len(b.namedTables()) > 1 || b.q.countsLinked() || b.q.hasVerb() || b.dateNamedElsewhere(b.eventVerbForms()) {
 			// "T who bought X this year": the buying's date or the
-			// T rows'? the analyst reading knows date verbs
+			// T rows'? the analyst reading knows date verbs; "crates
+			// shipped in 2025" where the shipments hold the shipped date
 			return nil, nil, notMine("%q could date any of the tables named", cd.src.text)
 		}
 		for _, t := range []*table{b.root, b.subject} {
@@ -1040,6 +1041,22 @@ func (b *clauseBinder) rangeCond(cd *ccond) (*cond, *table, error) {
 // opening date), by the analyst reading's date verbs or the verb's own
 // word in the column's name.
 func (b *clauseBinder) verbDate() *column { return b.dateNamed(b.verbForms()) }
+
+// eventVerbForms are verbForms of the verbs that name an event of their
+// own ("sold", not "made" or "held").
+func (b *clauseBinder) eventVerbForms() []string {
+	var forms []string
+	for _, c := range b.q.cs {
+		if !c.is(cwLink) || eventless[c.text] {
+			continue
+		}
+		forms = append(forms, c.text)
+		if f, ok := dateVerbs[c.text]; ok {
+			forms = append(forms, f...)
+		}
+	}
+	return forms
+}
 
 // verbForms are the words the question's verbs may name a date column by.
 func (b *clauseBinder) verbForms() []string {

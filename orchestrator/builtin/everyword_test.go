@@ -2130,3 +2130,20 @@ func TestLongestAgo(t *testing.T) {
 		{"Which drill has the longest time limit?", `SELECT name, time_limit_min FROM drills WHERE id = 2`, false},
 	})
 }
+
+// TestVerbDatesElsewhere: "kiosks sold in 2025" where the kiosks have a
+// date of their own but the sales hold the sold date is not read on the
+// kiosks' date — declined; a verb with no event of its own ("made") still
+// dates the rows asked about.
+func TestVerbDatesElsewhere(t *testing.T) {
+	path := sqliteDB(t, "soldon",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL, received_date TEXT NOT NULL, sale_price REAL)`,
+		`CREATE TABLE sale (id INTEGER PRIMARY KEY, kiosk_id INTEGER NOT NULL REFERENCES kiosks(id), buyer TEXT NOT NULL, sold_date TEXT NOT NULL)`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head','2024-03-01',120),(2,'Tall Ship','2025-02-11',90),(3,'Mill Lane','2025-06-01',NULL)`,
+		`INSERT INTO sale VALUES (1,1,'Oren Vale','2025-01-15'),(2,2,'Ida Pier','2025-03-01')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"How many kiosks were sold in 2025?",
+	})
+}
