@@ -652,7 +652,7 @@ func asksMultiple(toks []token) error {
 			return decline("%q %s: a multiple of a figure over the rows is not answered offline", t.text, toks[k].text).
 				withHint("ask for the %s first, then compare with a number", toks[k].text)
 		}
-		if k < len(toks) && (timesWords[t.w] || multipleWords[t.w] || toks[i+1].w == "times") && ownWords[toks[k].w] {
+		if k < len(toks) && (timesWords[t.w] || multipleWords[t.w] || toks[i+1].w == "times") && possessives[toks[k].w] {
 			// "hauled at least twice their rated load": a multiple of
 			// another column of the row, not the number two
 			var said []string
@@ -680,9 +680,6 @@ func asksRate(toks []token) error {
 	}
 	return nil
 }
-
-// ownWords open a phrase naming a row's own figure ("their reserve").
-var ownWords = setOf("their", "its", "his", "her")
 
 var (
 	multipleWords = setOf("double", "triple", "treble", "half", "quadruple")

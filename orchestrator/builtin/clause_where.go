@@ -1045,24 +1045,20 @@ func (b *clauseBinder) verbDate() *column { return b.dateNamed(b.verbForms()) }
 // eventVerbForms are verbForms of the verbs that name an event of their
 // own ("sold", not "made" or "held").
 func (b *clauseBinder) eventVerbForms() []string {
-	var forms []string
-	for _, c := range b.q.cs {
-		if !c.is(cwLink) || eventless[c.text] {
-			continue
-		}
-		forms = append(forms, c.text)
-		if f, ok := dateVerbs[c.text]; ok {
-			forms = append(forms, f...)
-		}
-	}
-	return forms
+	return b.formsOf(func(c *chunk) bool { return c.is(cwLink) && !eventless[c.text] })
 }
 
 // verbForms are the words the question's verbs may name a date column by.
 func (b *clauseBinder) verbForms() []string {
+	return b.formsOf(func(c *chunk) bool { return c.is(cwLink) || c.kind == ckWord && c.role == "the event dated" })
+}
+
+// formsOf are the words of the verb chunks keep holds, and the date words
+// each verb may name.
+func (b *clauseBinder) formsOf(keep func(*chunk) bool) []string {
 	var forms []string
 	for _, c := range b.q.cs {
-		if !c.is(cwLink) && !(c.kind == ckWord && c.role == "the event dated") {
+		if !keep(c) {
 			continue
 		}
 		forms = append(forms, c.text)

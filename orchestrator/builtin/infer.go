@@ -135,15 +135,7 @@ func inferUnit(ws []string, kind string) string {
 func (m *model) inferTables() {
 	for _, t := range m.tables {
 		if t.key == nil {
-			var pks []*column
-			for _, c := range t.cols {
-				if c.pk {
-					pks = append(pks, c)
-				}
-			}
-			if len(pks) == 1 {
-				t.key = pks[0]
-			}
+			t.key = soleKey(t)
 		}
 		if len(t.label) > 0 && t.described {
 			// a catalog label that is not what the names suggest (a
