@@ -197,8 +197,8 @@ func namedAfter(toks []string, t *tableDraft) bool {
 }
 
 // shortFor: tok is a short form of word made by dropping letters — the
-// same first letter, the rest in order ("vsl" of vessel, "skpr" of
-// skipper), at least three letters.
+// same first letter, the rest in order ("ksk" of kiosk, "rgr" of
+// rigger), at least three letters.
 func shortFor(tok, word string) bool {
 	if len(tok) < 3 || len(tok) >= len(word) || tok[0] != word[0] {
 		return false
