@@ -139,6 +139,7 @@ var floors = map[string]floor{
 	fixtures.CityBikes:       {untouched: 0.53}, // 160/296 (branch fresh97, written without reading the planner, Spider-style mixed-case columns, mechanic and inspector keys from a repair to volunteer; first asked at main 33dfec2: 131 declined, 5 wrong, none the gold's fault)
 	fixtures.Quizleague:      {untouched: 0.35}, // 126/351 (branch fresh98, written without reading the planner, PascalCase singular tables, home-team and away-team keys from a fixture to Team; first asked at main 33dfec2: 222 declined, 3 wrong, none the gold's fault)
 	fixtures.ClimbingGym:     {untouched: 0.46}, // 138/294 answerable (47%), 156/312 in all (branch fresh96, written without reading the planner, set_by and checker keys from a problem to setters, a wall angle stored as text; first asked at main 33dfec2: 151 declined, 5 wrong, none the gold's fault (4 DISTINCT/duplicate-name golds fixed before the recorded run))
+	fixtures.Dogshow:         {untouched: 0.48}, // 139/284 answerable (49%), 157/302 in all (branch fresh99, written without reading the planner, Spider-style UPPER_CASE tables, JUDGE_ID and STEWARD_ID keys from an entry to JUDGE, a typical weight stored as text; first asked at main adbf0f9: 140 declined, 5 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -482,6 +483,12 @@ var knownWrong = map[string]string{
 	"climbinggym/cgy-pr-most-climbed":    "'which problem has the most ascents' keeps one of the two problems tied at 17 (LIMIT 1)",
 	"climbinggym/cgy-as-never-flashed-2": "'members without a single flash' lists members with an ascent where flash = 'no' instead of members with no flash = 'yes' ascent",
 	"climbinggym/cgy-as-students-2":      "'count ascents by student members' groups by is_student (yes and no) instead of counting the students' ascents (arguable)",
+	// dogshow (branch fresh99), first asked at main adbf0f9: 139/284 answerable right, 140 declined, 5 wrong, 18/18 must-decline declined.
+	"dogshow/dsh-breed-entries":        "'how many show entries has each breed had' counts DISTINCT shows per breed, not the entries",
+	"dogshow/dsh-own-most-dogs":        "'which owner has the most dogs' keeps one of the three owners tied at three dogs (LIMIT 1)",
+	"dogshow/dsh-own-two-breeds":       "'owners who have dogs of more than one breed' counts dogs (COUNT(*) > 1), not distinct breeds",
+	"dogshow/dsh-show-fewest-entries":  "'which show had the fewest entries' keeps one of the three shows tied at 22 entries (LIMIT 1)",
+	"dogshow/dsh-ent-ashbourne-placed": "'dogs with owners in Ashbourne that have been placed' drops the placed condition (every Ashbourne owner's dog)",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
