@@ -585,6 +585,12 @@ func (b *binder) verbDate() *column {
 	if len(cs) != 1 {
 		return nil
 	}
+	if s := b.subject; eventless[v.text] && s != nil && s.date != nil && cs[0].t != s && !b.named[cs[0].t] {
+		// "hauls made in 2023": "made" has no event of its own, and the
+		// hauls have their own date — not the year each hauled mast was
+		// built, though "made" is a form of "built"
+		return nil
+	}
 	b.resolve(v.text, "column", cs[0].c.ref())
 	b.verbUsed = true
 	return cs[0].c

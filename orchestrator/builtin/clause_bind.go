@@ -21,6 +21,9 @@ type clauseBinder struct {
 	where   []*cond
 	semi    map[*table][]*cond // conditions on tables the root does not reach many-to-one
 	exists  map[*table]*ccond  // ccExists / ccCount per related table
+	// viaAlso: a second link a verb names to a table exists already has
+	// ("hauled and never rigged a mast"): a condition of its own
+	viaAlso []*ccond
 	// negSemi: a negated value on rows of a related table ("owners who do
 	// not have a dog"): no such rows, not rows of another value
 	negSemi map[*table]bool
@@ -1578,6 +1581,15 @@ func (b *clauseBinder) shownOf(t *table) []*column {
 	if t.namesRepeat && t.date != nil && len(out) > 1 {
 		// two rows named alike: the date tells them apart
 		out = appendUnique(out, t.date)
+	}
+	if len(out) == 1 && out[0] == t.key && !t.view {
+		// no name, code or date to know its rows by (a kiosk known by
+		// its maker and model): its own columns, not a bare number
+		for _, c := range t.cols {
+			if c.fk == nil {
+				out = appendUnique(out, c)
+			}
+		}
 	}
 	return out
 }

@@ -626,6 +626,21 @@ func ordinalColumn(t *table) *column {
 	return nil
 }
 
+// keyNumberWords say "number" between a table's noun and a key.
+var keyNumberWords = setOf("number", "no", "nr", "num", "#")
+
+// numberedColumn is a column of t, not its key, named a number ("order_no",
+// "serial_number"), numeric or not, or nil.
+func numberedColumn(t *table) *column {
+	for _, c := range t.cols {
+		ws := catalog.IdentifierWords(c.name)
+		if len(ws) > 0 && !c.pk && c.fk == nil && keyNumberWords[ws[len(ws)-1]] {
+			return c
+		}
+	}
+	return nil
+}
+
 // pluralYear: a year after rows named in the plural ("jobs 2024") says
 // when, not which one ("job 2024").
 func pluralYear(c, nx *chunk) bool {
@@ -640,6 +655,14 @@ func (r *creader) readTableNames() error {
 			continue
 		}
 		nx := r.at(i + 1)
+		if no := nx; free(no) && no.kind == ckWord && keyNumberWords[no.text] && len(c.tables()) == 1 && numberedColumn(c.tables()[0]) == nil {
+			// "sale number 77": the key, said with the word "number"
+			// where no column numbers the rows another way
+			if n := r.at(i + 2); free(n) && n.kind == ckNum {
+				r.use(no, "number")
+				i, nx = i+1, n
+			}
+		}
 		if free(nx) && nx.kind == ckNum && nx.num == float64(int64(nx.num)) && nx.num >= 0 && !c.isColumn() && r.keyNumberEnds(i+2) && !pluralYear(c, nx) {
 			// "application 154", "work order 7015": the row of that key
 			if ts := c.tables(); len(ts) == 1 && r.ofNamedRow(i+2) {

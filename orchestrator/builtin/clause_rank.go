@@ -129,8 +129,10 @@ func (b *clauseBinder) bindRank(p *plan) error {
 		// the value ranked by, beside what is asked
 		p.sels = append(p.sels, selItem{e: expr{kind: eCol, col: col}, alias: col.name})
 	}
-	if t := col.t; len(p.sels) > 0 && !b.q.distinct && !showsLabel(p, b.labelCols(t)) && b.reachable(t) {
-		// "the 3 wines with the fewest bottles, with their bottles": which rows
+	if t := col.t; len(p.sels) > 0 && !b.q.distinct && (!showsLabel(p, b.labelCols(t)) || len(b.labelCols(t)) == 0 && b.namesTable(t) && !selects(p, t.key)) && b.reachable(t) {
+		// "the 3 wines with the fewest bottles, with their bottles": which
+		// rows; rows with no name ("the 3 masts with the most hauls") by
+		// what else they hold
 		var front []selItem
 		for _, c := range b.shownOf(t) {
 			if !selects(p, c) {

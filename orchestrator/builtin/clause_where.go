@@ -46,6 +46,14 @@ func (b *clauseBinder) bindConds(p *plan) error {
 				b.where = append(b.where, &cond{kind: cNotNull, e: expr{kind: eCol, col: first}, neg: cd.neg})
 				continue
 			}
+			if prev, ok := b.exists[t]; ok && prev.kind == ccExists && cd.kind == ccExists && (prev.via != nil || cd.via != nil) {
+				if prev.via == nil || cd.via == nil || prev.via == cd.via {
+					return decline("two conditions on the %s rows linked; ask one at a time", t.name)
+				}
+				// "hauled and never rigged a mast": each key its own
+				// condition, neither one dropped for the other
+				b.viaAlso = append(b.viaAlso, prev)
+			}
 			if prev, ok := b.exists[t]; ok && prev.kind != cd.kind {
 				switch {
 				case prev.kind == ccExists && !prev.neg && cd.kind == ccCount:
@@ -89,6 +97,12 @@ func (b *clauseBinder) bindConds(p *plan) error {
 			c = orCond(c, ac)
 		}
 		if r := b.relatedBefore(cd, t); r != nil {
+			if cd.neg && cd.negRows && cd.kind == ccValue {
+				// "kiosks with repairs but no Harbour repair": no such
+				// repair at all, not a repair of another value
+				return decline("%q after %s: that none of them is %s, or some are not?", "no "+cd.src.text, r.name, cd.src.text).
+					withHint("ask for the %s with no %s, or those with %s that are not %s", b.root.name, cd.src.text, r.name, cd.src.text)
+			}
 			b.semi[t] = append(b.semi[t], c)
 			b.within[t] = r
 			continue
@@ -1262,6 +1276,21 @@ func (b *clauseBinder) semiJoins(p *plan) error {
 		}
 		// "owners who do not have a dog": no linked row holds the value
 		b.exists[t] = &ccond{kind: ccExists, neg: true}
+	}
+	for _, cd := range b.viaAlso {
+		t, err := b.condTable(cd)
+		if err != nil {
+			return err
+		}
+		if len(b.semi[t]) > 0 {
+			return decline("%s rows are linked by two keys beside a condition on them: I can't tell which link it covers", t.name).
+				withHint("ask about one link at a time")
+		}
+		c, err := b.semiJoin([]*table{t}, nil, cd)
+		if err != nil {
+			return err
+		}
+		p.where = append(p.where, c)
 	}
 	inside := b.insideNegations()
 	for _, t := range sortedTables(b.exists) {

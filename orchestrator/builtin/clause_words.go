@@ -78,7 +78,7 @@ func init() {
 		"about", "as", "is", "are", "was", "were", "be", "been", "being", "do", "does", "did", "i", "we", "you",
 		"me", "us", "my", "our", "your", "it", "its", "they", "them", "their", "theirs", "his", "her", "he", "she",
 		"him", "there", "here", "this", "these", "those", "please", "kindly", "can", "could", "would", "will you",
-		"all", "any", "also", "just", "currently", "exist", "exists", "existing", "listed", "recorded",
+		"all", "any", "also", "just", "currently", "still", "exist", "exists", "existing", "listed", "recorded",
 		"stored", "registered", "known", "defined", "on file", "got", "get", "gets",
 		"what", "which", "who", "whom", "whose", "that", "where", "whats", "hi", "hey", "ok", "okay",
 		"ones", "record", "records", "entry", "entries", "row", "rows", "in total", "in all",

@@ -2147,3 +2147,92 @@ func TestVerbDatesElsewhere(t *testing.T) {
 		"How many kiosks were sold in 2025?",
 	})
 }
+
+// TestDuringButStill: "during 2024" is "in 2024"; "but never", "but not"
+// join a second condition as "and" does ("every kiosk but the oldest" is
+// not read so); "still" adds nothing to the state after it.
+func TestDuringButStill(t *testing.T) {
+	path := sqliteDB(t, "masts",
+		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, joined_on TEXT NOT NULL)`,
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL)`,
+		`CREATE TABLE hauls (id INTEGER PRIMARY KEY, mast_id INTEGER NOT NULL REFERENCES masts(id), rigger_id INTEGER NOT NULL REFERENCES riggers(id), hauled_on TEXT NOT NULL)`,
+		`INSERT INTO riggers VALUES (1,'Oren Vale','2023-03-01'),(2,'Tam Hale','2024-06-11'),(3,'Ida Pier','2024-09-30'),(4,'Bo Reed','2025-01-05')`,
+		`INSERT INTO masts VALUES (1,'Fore','open'),(2,'Main','closed'),(3,'Mizzen','open')`,
+		`INSERT INTO hauls VALUES (1,1,1,'2024-02-01'),(2,2,1,'2025-03-01'),(3,3,2,'2024-05-05'),(4,1,3,'2025-07-07')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"List the riggers who joined during 2024.", `SELECT name FROM riggers WHERE joined_on LIKE '2024%'`, false},
+		{"How many hauls were made during 2025?", `SELECT COUNT(*) FROM hauls WHERE hauled_on LIKE '2025%'`, false},
+		{"Which masts have hauls but are not open?", `SELECT name FROM masts WHERE id IN (SELECT mast_id FROM hauls) AND status <> 'open'`, false},
+		{"Which masts are still open?", `SELECT name FROM masts WHERE status = 'open'`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Show every mast but the oldest.",
+	})
+}
+
+// TestKeyNumberWord: "haul number 3" is the haul of key 3, unless a
+// column numbers the rows another way ("seq_no").
+func TestKeyNumberWord(t *testing.T) {
+	path := sqliteDB(t, "kiosks",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, kiosk_id INTEGER NOT NULL REFERENCES kiosks(id), weight_kg REAL NOT NULL)`,
+		`CREATE TABLE drills (id INTEGER PRIMARY KEY, seq_no INTEGER NOT NULL, kiosk_id INTEGER NOT NULL REFERENCES kiosks(id))`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head'),(2,'Harbour')`,
+		`INSERT INTO crates VALUES (1,1,12.5),(2,2,40),(3,2,7)`,
+		`INSERT INTO drills VALUES (1,3,1),(2,1,2),(3,2,2)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"What is the weight of crate number 2?", `SELECT weight_kg FROM crates WHERE id = 2`, false},
+		{"Which kiosk has crate no 3?", `SELECT name FROM kiosks WHERE id = 2`, false},
+	})
+	// drills are numbered by seq_no: "drill number 3" is not the key
+	g := New(nil)
+	req := e.req
+	req.Question = "Which kiosk ran drill number 3?"
+	if plan, err := g.Generate(context.Background(), req); err == nil && strings.Contains(plan.SQL, "drills.id = 3") {
+		t.Errorf("drill number 3 read as the key: %s", plan.SQL)
+	}
+}
+
+// TestTwoVerbLinks: "drove and never led a callout" keeps both keys'
+// conditions; "hauls but no Fore haul" declines rather than reading "no"
+// as a haul of another mast.
+func TestTwoVerbLinks(t *testing.T) {
+	path := sqliteDB(t, "crew",
+		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE sailings (id INTEGER PRIMARY KEY, lead_id INTEGER NOT NULL REFERENCES riggers(id), driver_id INTEGER REFERENCES riggers(id), sailed_on TEXT NOT NULL)`,
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE hauls (id INTEGER PRIMARY KEY, mast_id INTEGER NOT NULL REFERENCES masts(id), rigger_id INTEGER NOT NULL REFERENCES riggers(id))`,
+		`INSERT INTO riggers VALUES (1,'Oren Vale'),(2,'Tam Hale'),(3,'Ida Pier'),(4,'Bo Reed')`,
+		`INSERT INTO sailings VALUES (1,1,2,'2024-01-01'),(2,1,3,'2024-02-01'),(3,3,NULL,'2024-03-01')`,
+		`INSERT INTO masts VALUES (1,'Fore'),(2,'Main')`,
+		`INSERT INTO hauls VALUES (1,1,1),(2,2,1),(3,2,2),(4,1,3)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which riggers have driven and never led a sailing?", `SELECT name FROM riggers WHERE id IN (SELECT driver_id FROM sailings WHERE driver_id IS NOT NULL) AND id NOT IN (SELECT lead_id FROM sailings)`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Which riggers have hauls but no Fore?",
+		"Which riggers have hauls and never Fore?",
+	})
+}
+
+// TestUnnamedRowsShown: rows with no name, code or date to be known by
+// are shown by their own columns beside the key, not by a bare number.
+func TestUnnamedRowsShown(t *testing.T) {
+	path := sqliteDB(t, "rigs",
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, maker TEXT NOT NULL, model TEXT NOT NULL, fitted_year INTEGER NOT NULL)`,
+		`CREATE TABLE hauls (id INTEGER PRIMARY KEY, mast_id INTEGER NOT NULL REFERENCES masts(id), weight_kg REAL NOT NULL)`,
+		`INSERT INTO masts VALUES (1,'Oren','Fore 2',1990),(2,'Vale','Main 1',2001),(3,'Oren','Mizzen',2010)`,
+		`INSERT INTO hauls VALUES (1,1,10),(2,1,12),(3,2,30),(4,3,5),(5,1,8)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which masts have more than two hauls?", `SELECT maker, model FROM masts WHERE id = 1`, false},
+		{"List the two masts with the highest fitted year, with their fitted year.", `SELECT maker, model, fitted_year FROM masts ORDER BY fitted_year DESC LIMIT 2`, true},
+	})
+}

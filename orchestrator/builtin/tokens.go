@@ -156,21 +156,38 @@ var hurriedWords = map[string]string{"yr": "year", "yrs": "years",
 	"mth": "month", "mths": "months", "qtr": "quarter", "qtrs": "quarters", "wk": "week", "wks": "weeks"}
 
 // askedInHaste are shortenings read so only in a question: in a column's
-// name ("guests_cnt") they name the column, not an aggregate.
-var askedInHaste = map[string]string{"cnt": "count", "tot": "total"}
+// name ("guests_cnt") they name the column, not an aggregate. "during"
+// says no more than "in" ("kiosks opened during 2024").
+var askedInHaste = map[string]string{"cnt": "count", "tot": "total", "during": "in"}
 
 // hasteExpanded reads the shortenings of askedInHaste in a question's
 // tokens ("kiosk cnt", "tot spend").
 func hasteExpanded(toks []token) []token {
 	for i, t := range toks {
+		if t.w == "but" && i+1 < len(toks) && butClause[toks[i+1].w] {
+			// "kiosks that opened but never closed": two conditions, as
+			// with "and"; not "every kiosk but the oldest"
+			toks[i] = sameBreaks(makeWord("and"), t)
+			continue
+		}
 		if full, ok := askedInHaste[t.w]; ok && !t.quoted {
-			nt := makeWord(full)
-			nt.orig, nt.pause, nt.stop = t.orig, t.pause, t.stop
-			toks[i] = nt
+			toks[i] = sameBreaks(makeWord(full), t)
 		}
 	}
 	return toks
 }
+
+// sameBreaks is nt typed where t was: its original text and the pauses
+// around it.
+func sameBreaks(nt, t token) token {
+	nt.orig, nt.pause, nt.stop = t.orig, t.pause, t.stop
+	return nt
+}
+
+// butClause are the words that open a second condition after "but"
+// ("but never", "but not in 2024", "but fewer than three").
+var butClause = setOf("never", "not", "no", "none", "did", "didn't", "didnt", "does", "doesn't", "do", "don't",
+	"have", "has", "had", "haven't", "hasn't", "fewer", "less", "more", "at", "only", "still", "without", "is", "are", "was", "were")
 
 // shorthandWith reads "w/" and "w/o" at i as "with" and "without"; "" if
 // neither is typed there.
