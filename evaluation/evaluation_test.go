@@ -68,6 +68,7 @@ var floors = map[string]floor{
 	fixtures.Tutoring:        {untouched: 0.28}, // 79/303 (branch fresh25, written without reading the planner; first asked at main ad8bea0: 3 wrong, none the gold's fault, and 1 HTTP 500)
 	fixtures.Museum:          {untouched: 0.37}, // 128/360 (branch fresh26, written without reading the planner; first asked at main ad8bea0: 10 wrong, none the gold's fault, one arguable)
 	fixtures.Wholesale:       {untouched: 0.00}, // 0/327 (branch fresh27, written without reading the planner; first asked at main 1921369: 325 declined, 2 wrong, none the gold's fault)
+	fixtures.Icecream:        {untouched: 0.42}, // 107/252 (branch fresh102, written without reading the planner; first asked at main 40dd521: 5 wrong, none the gold's fault, one arguable)
 	fixtures.Makerspace:      {untouched: 0.37}, // 111/313 rebased on main 60a7a92; 109/313 (branch fresh28, written without reading the planner; first asked at main fb59d13: 12 wrong, none the gold's fault, one arguable)
 	fixtures.Kennel:          {untouched: 0.46}, // 129/369 (branch fresh29, written without reading the planner; first asked at main b4e3543: 27 wrong, none the gold's fault, five arguable)
 	fixtures.Couriers:        {untouched: 0.44}, // 177/402 (branch fresh30, written without reading the planner; first asked at main b4e3543: 7 wrong, none the gold's fault, one arguable)
@@ -484,6 +485,12 @@ var knownWrong = map[string]string{
 	"pianotuning/pt-visit-charge-above-avg": "'visits that cost more than the average visit charge' compares a part's unit cost with the average charge",
 	"pianotuning/pt-part-big-qty":           "'part uses with a quantity of five or more' counts parts, not parts_used rows",
 	"pianotuning/pt-part-visits-without":    "'visits that used no parts' adds 'AND visit_id IN parts_used', a contradiction giving 0",
+	// icecream (branch fresh102), first asked at main 40dd521: 107/252 answerable right, 140 declined, 5 wrong, 18/18 must-decline declined.
+	"icecream/ic-stf-per-parlour-2":      "'number of staff per parlour, with the town' shows town and count but no parlour name (two parlours are called Harbour Scoop) (arguable)",
+	"icecream/ic-sale-ids-day-2":         "'sale ids dated 7 July 2024' reads 7 as sale_id = 7 and July 2024 as the whole month",
+	"icecream/ic-sale-count-per-parlour": "'how many sales has each parlour made' shows plr_id, not the parlour name",
+	"icecream/ic-sale-top-parlour":       "'which parlour has the highest sales' shows plr_id and the total, not the parlour name",
+	"icecream/ic-sale-top-flavour":       "'which flavour has sold the most scoops' ranks flavours by scoop_price, not by scoops sold",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
