@@ -143,6 +143,7 @@ var floors = map[string]floor{
 	fixtures.Dogshow:         {untouched: 0.48}, // 139/284 answerable (49%), 157/302 in all (branch fresh99, written without reading the planner, Spider-style UPPER_CASE tables, JUDGE_ID and STEWARD_ID keys from an entry to JUDGE, a typical weight stored as text; first asked at main adbf0f9: 140 declined, 5 wrong, none the gold's fault)
 	fixtures.Tailoring:       {untouched: 0.60}, // 165/272 (branch fresh100, written without reading the planner, Spider-style singular tables, cutter and finisher keys from an order to tailor, a chest size and a fabric weight stored as text; first asked at main adbf0f9: 105 declined, 2 wrong, none the gold's fault, one arguable)
 	fixtures.PianoTuning:     {untouched: 0.55}, // 162/288 answerable (56%), 180/306 in all (branch fresh101, written without reading the planner, tuner and checker keys from a visit to technicians, a string count, unit cost and pitch stored as text; first asked at main adbf0f9: 115 declined, 11 wrong, none the gold's fault (two arguable))
+	fixtures.Bookbinding:     {untouched: 0.56}, // 152/267 answerable (57%), 170/285 in all (branch fresh103, written without reading the planner, PascalCase tables, sewn-by and covered-by keys from a commission to binders, a quoted price and hourly rate stored as text; first asked at main 40dd521: 110 declined, 5 wrong, none the gold's fault, four on tied top-1 answers)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -491,6 +492,12 @@ var knownWrong = map[string]string{
 	"icecream/ic-sale-count-per-parlour": "'how many sales has each parlour made' shows plr_id, not the parlour name",
 	"icecream/ic-sale-top-parlour":       "'which parlour has the highest sales' shows plr_id and the total, not the parlour name",
 	"icecream/ic-sale-top-flavour":       "'which flavour has sold the most scoops' ranks flavours by scoop_price, not by scoops sold",
+	// bookbinding (branch fresh103), first asked at main 40dd521: 152/267 answerable right, 110 declined, 5 wrong, 18/18 must-decline declined.
+	"bookbinding/bb-bind-by-rate-2": "'show each binder's hourly rate, sorted descending' shows HourlyRate alone, without the binders' names",
+	"bookbinding/bb-pat-top-city":   "'which city has the most patrons' keeps one of the four cities tied at three (LIMIT 1)",
+	"bookbinding/bb-pat-top":        "'which patron has placed the most commissions' keeps one of the three patrons tied at 17 (LIMIT 1)",
+	"bookbinding/bb-pat-top-2":      "'the patron with the largest number of commissions' keeps one of the three patrons tied at 17 (LIMIT 1)",
+	"bookbinding/bb-cm-qty-avg-mat": "'average quantity used per commission for each material' groups by commission and material (346 rows), not by material",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
