@@ -144,6 +144,7 @@ var floors = map[string]floor{
 	fixtures.Tailoring:       {untouched: 0.60}, // 165/272 (branch fresh100, written without reading the planner, Spider-style singular tables, cutter and finisher keys from an order to tailor, a chest size and a fabric weight stored as text; first asked at main adbf0f9: 105 declined, 2 wrong, none the gold's fault, one arguable)
 	fixtures.PianoTuning:     {untouched: 0.55}, // 162/288 answerable (56%), 180/306 in all (branch fresh101, written without reading the planner, tuner and checker keys from a visit to technicians, a string count, unit cost and pitch stored as text; first asked at main adbf0f9: 115 declined, 11 wrong, none the gold's fault (two arguable))
 	fixtures.Bookbinding:     {untouched: 0.56}, // 152/267 answerable (57%), 170/285 in all (branch fresh103, written without reading the planner, PascalCase tables, sewn-by and covered-by keys from a commission to binders, a quoted price and hourly rate stored as text; first asked at main 40dd521: 110 declined, 5 wrong, none the gold's fault, four on tied top-1 answers)
+	fixtures.FerrisWheel:     {untouched: 0.36}, // 94/257 answerable (37%), 112/275 in all (branch fresh104, written without reading the planner, operator and inspector keys from a ride day to operators, a minimum height and band price stored as text; first asked at main 40dd521: 158 declined, 5 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -498,6 +499,12 @@ var knownWrong = map[string]string{
 	"bookbinding/bb-pat-top":        "'which patron has placed the most commissions' keeps one of the three patrons tied at 17 (LIMIT 1)",
 	"bookbinding/bb-pat-top-2":      "'the patron with the largest number of commissions' keeps one of the three patrons tied at 17 (LIMIT 1)",
 	"bookbinding/bb-cm-qty-avg-mat": "'average quantity used per commission for each material' groups by commission and material (346 rows), not by material",
+	// ferriswheel (branch fresh104), first asked at main 40dd521: 94/257 answerable right, 158 declined, 5 wrong, 18/18 must-decline declined.
+	"ferriswheel/fw-ride-seats-total-2":    "'total seats across rides' sums seats per ride (12 rows), not one total",
+	"ferriswheel/fw-site-most-visits-2":    "'the site with the most visits' keeps one of the four sites tied at three visits (LIMIT 1)",
+	"ferriswheel/fw-day-avg-per-ride":      "'average riders per day for each ride' groups by day and ride (1026 rows), not by ride",
+	"ferriswheel/fw-tk-top-ride-takings-2": "'the ride with the highest ticket takings' ranks rides by COUNT(*) of ticket rows, not SUM(sold * bandprice)",
+	"ferriswheel/fw-tk-family-sold-2025":   "'family tickets sold in 2025' reads 2025 as sold = 2025 and counts rows, not SUM(sold) over daydate in 2025",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
