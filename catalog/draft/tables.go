@@ -222,6 +222,14 @@ func pickLabel(t *tableDraft, cands []*colDraft) []*colDraft {
 			return []*colDraft{c}
 		}
 	}
+	for _, c := range cands {
+		if p := c.prof; len(c.toks) == 2 && (c.toks[1] == "name" || c.toks[1] == "nm") && namedAfter(c.toks, t) && p != nil && p.nonNull > 0 && float64(p.distinct) >= 0.75*float64(p.nonNull) {
+			// "ksk_name" in kiosks: the kiosk's name, said short — names
+			// the rows even where a few share one (not a name most rows
+			// repeat, as of an event held every year)
+			return []*colDraft{c}
+		}
+	}
 	// A person's first and last name name the row before any plain "Title"
 	// or "Name" beside them: in a table of people a title is a job title
 	// or an honorific.

@@ -193,16 +193,43 @@ func (m *model) bind(q *query, today time.Time) (*plan, *binder, error) {
 	return p, b, nil
 }
 
+// endsQuestion: sp is the question's last span ("which kiosks have been
+// placed?"), where a verb that is elsewhere filler is what is asked when
+// it names a column (a placing).
+func endsQuestion(q *query, sp *span) bool {
+	return len(q.spans) > 0 && q.spans[len(q.spans)-1] == sp
+}
+
+// namesColumn: the verb w is the word of a column, neither key nor date
+// ("placed" of a placing).
+func (b *binder) namesColumn(w string) bool {
+	for _, t := range b.m.tables {
+		for _, c := range t.cols {
+			if c.isKey() || c.kind == catalog.KindDate {
+				continue
+			}
+			for _, cw := range catalog.IdentifierWords(c.name) {
+				for _, base := range verbBases(w) {
+					if cw == w || cw == base+"ing" || cw == strings.TrimSuffix(base, "e")+"ing" {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
 // verbUnplaced: a date verb ("shipped", "hired") with no time range that
 // found neither its date column nor the table it ranks by: it claims
 // something of the rows counted or listed ("<things> shipped", "<things>
 // not shipped") that the query would not check. With a range, the range
 // goes to the table's date and the answer says which. A verb beside a
 // measure ("<amount> shipped") only describes it, and a verb that is also
-// filler (a stopword) says nothing more.
+// filler (a stopword) says nothing more — unless it ends the question.
 func (b *binder) verbUnplaced() bool {
 	v := b.q.dateVerb
-	if v == nil || v.kind != spKw || b.verbUsed || stopwords[v.text] {
+	if v == nil || v.kind != spKw || b.verbUsed || stopwords[v.text] && !(endsQuestion(b.q, v) && len(b.q.measures) == 0 && b.namesColumn(v.text)) {
 		return false
 	}
 	if b.q.rng != nil {

@@ -175,6 +175,13 @@ func (b *binder) bindGroups() error {
 		if err != nil {
 			return err
 		}
+		if pv := b.q.at(g.sp.idx - 1); pv != nil && pv.text == "across" && bg.ent != nil && bg.ent == b.root && !b.q.acrossAll {
+			// "total seats across kiosks" of kiosk rows: one figure over
+			// them, as "across all kiosks" — a total per kiosk is its own
+			// value ("across regions" of crates still groups)
+			b.assume = append(b.assume, fmt.Sprintf("'across %s': one figure over every %s row", g.sp.text, b.root.name))
+			continue
+		}
 		if b.q.acrossAll && bg.ent != nil && bg.ent == b.root {
 			// "total crates across all kiosks" of kiosk rows: the rows added up
 			b.assume = append(b.assume, fmt.Sprintf("'across all %s': one figure over every %s row", g.sp.text, b.root.name))

@@ -1582,9 +1582,10 @@ func (b *clauseBinder) shownOf(t *table) []*column {
 		// two rows named alike: the date tells them apart
 		out = appendUnique(out, t.date)
 	}
-	if len(out) == 1 && out[0] == t.key && !t.view {
+	if (len(out) == 1 && out[0] == t.key || t.namesRepeat) && !t.view {
 		// no name, code or date to know its rows by (a kiosk known by
-		// its maker and model): its own columns, not a bare number
+		// its maker and model), or a name two rows share: its own
+		// columns, not a bare number
 		for _, c := range t.cols {
 			if c.fk == nil {
 				out = appendUnique(out, c)

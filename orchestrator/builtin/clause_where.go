@@ -86,6 +86,12 @@ func (b *clauseBinder) bindConds(p *plan) error {
 		if err != nil {
 			return err
 		}
+		if own := b.ownMoneyBeside(cd, c, t); own != nil {
+			// "kiosks that came to over 90" over the masts' unit cost,
+			// where the kiosks have a charge of their own
+			return decline("%q compares %s, of %s rows the question does not name, and %s has money of its own (%s)", cd.src.text, c.e.col.ref(), t.name, b.root.name, own.ref()).
+				withHint("name the column, e.g. %s with %s over the amount", b.root.name, own.phrase())
+		}
 		for _, alt := range cd.or {
 			ac, at, err := b.condOf(alt)
 			if err != nil {
@@ -125,6 +131,21 @@ func (b *clauseBinder) bindConds(p *plan) error {
 		b.semi[t] = append(b.semi[t], c)
 	}
 	p.where = append(p.where, b.where...)
+	return nil
+}
+
+// ownMoneyBeside is the root's own money column when the comparison cd
+// (bound to c on t) compares money on rows of another table the question
+// does not name, reached one-to-many; nil otherwise.
+func (b *clauseBinder) ownMoneyBeside(cd *ccond, c *cond, t *table) *column {
+	if cd.kind != ccCmp && cd.kind != ccAvg || t == b.root || b.reachable(t) || b.namesTable(t) || c.e.kind != eCol || c.e.col == nil || c.e.col.unit != unitMoney {
+		return nil
+	}
+	for _, x := range b.root.cols {
+		if x.unit == unitMoney && !x.isKey() {
+			return x
+		}
+	}
 	return nil
 }
 
@@ -1226,6 +1247,31 @@ func yearCond(col *column, rng *dateRange) (*cond, *table, error) {
 	return &cond{kind: cCmp, e: e, op: "between", a: float64(rng.start.Year()), b: float64(rng.end.Year() - 1)}, col.t, nil
 }
 
+// verbBridgeNegated drops the rows of a table a verb named right before a
+// "no" ("kiosks that used no masts" over a masts_used table): the verb is
+// the link the negation goes through, not a second condition that such
+// rows exist (which with it could never hold).
+func (b *clauseBinder) verbBridgeNegated() {
+	for _, t := range sortedTables(b.exists) {
+		cd := b.exists[t]
+		if cd == nil || cd.kind != ccExists || !cd.neg || cd.rows == nil {
+			continue
+		}
+		at := b.q.cs.index(cd.rows)
+		for _, u := range sortedTables(b.exists) {
+			ud := b.exists[u]
+			if u == t || ud.kind != ccExists || ud.neg || ud.rows == nil || ud.via != nil || b.m.bridge([]*table{b.root, t}) != u {
+				continue
+			}
+			k := b.q.cs.index(ud.rows)
+			if k < 0 || k+2 != at || !b.q.cs[k+1].is(cwNeg) {
+				continue
+			}
+			delete(b.exists, u)
+		}
+	}
+}
+
 // insideNegations moves the related rows named after a negated one and
 // reached through it inside that negation ("never parked at a kiosk": the
 // kiosk is inside the "never", reached through the rows the negation
@@ -1292,6 +1338,7 @@ func (b *clauseBinder) semiJoins(p *plan) error {
 		}
 		p.where = append(p.where, c)
 	}
+	b.verbBridgeNegated()
 	inside := b.insideNegations()
 	for _, t := range sortedTables(b.exists) {
 		cd := b.exists[t]
@@ -1433,7 +1480,7 @@ func (b *clauseBinder) semiJoin(ts []*table, conds []*cond, ex *ccond) (*cond, e
 	}
 	if ex != nil && ex.kind == ccCount {
 		var err error
-		neg, err = b.countSemi(sj, ex, last.col)
+		neg, err = b.countSemi(sj, ex, last.col, b.countedOf(r, ex))
 		if err != nil {
 			return nil, err
 		}
@@ -1470,13 +1517,13 @@ func (b *clauseBinder) viaJoin(ts []*table, conds []*cond, ex *ccond) (*cond, er
 // countSemi makes the subquery group the linked rows and keep those with
 // the number of rows asked; a condition every row without links meets
 // ("fewer than 3") is written as NOT IN the complement.
-func (b *clauseBinder) countSemi(sj *semiJoin, ex *ccond, link *column) (bool, error) {
+func (b *clauseBinder) countSemi(sj *semiJoin, ex *ccond, link *column, counted expr) (bool, error) {
 	if ex.a != float64(int(ex.a)) || ex.a < 0 {
 		return false, decline("%q: a number of rows is a whole number", ex.src.text)
 	}
 	having := func(op string, a, bb float64) {
 		sj.groupBy = []expr{{kind: eCol, col: link}}
-		sj.having = []*cond{{kind: cCmp, e: expr{kind: eCountAll}, op: op, a: a, b: bb}}
+		sj.having = []*cond{{kind: cCmp, e: counted, op: op, a: a, b: bb}}
 	}
 	n := ex.a
 	switch ex.op {
@@ -1511,6 +1558,30 @@ func (b *clauseBinder) countSemi(sj *semiJoin, ex *ccond, link *column) (bool, e
 		return false, decline("%q: I can't compare how many rows that way", ex.src.text)
 	}
 	return false, nil
+}
+
+// countedOf is what a count of related rows counts in a subquery over the
+// bridge r: its rows, or — where the rows counted are ones each bridge row
+// points at ("kiosks with masts of more than one maker", counted through
+// the masts) — the distinct keys r holds for them.
+func (b *clauseBinder) countedOf(r *table, ex *ccond) expr {
+	t, err := b.condTable(ex)
+	if err != nil || t == r {
+		return expr{kind: eCountAll}
+	}
+	var key *column
+	for _, c := range r.cols {
+		if c.fk != nil && c.fk.to == t {
+			if key != nil {
+				return expr{kind: eCountAll} // two keys to t: which one is counted is not mine to say
+			}
+			key = c
+		}
+	}
+	if key == nil {
+		return expr{kind: eCountAll}
+	}
+	return expr{kind: eAgg, fn: "COUNT", distinct: true, col: key}
 }
 
 // linkNamed: a verb of the question names how the rows are linked (not a

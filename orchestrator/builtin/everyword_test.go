@@ -2236,3 +2236,91 @@ func TestUnnamedRowsShown(t *testing.T) {
 		{"List the two masts with the highest fitted year, with their fitted year.", `SELECT maker, model, fitted_year FROM masts ORDER BY fitted_year DESC LIMIT 2`, true},
 	})
 }
+
+// TestFillerVerbEndsQuestion: a verb that is filler elsewhere ("orders
+// placed in 2024") is what is asked when it ends the question and names a
+// column ("placed" of a placing): declined, not dropped.
+func TestFillerVerbEndsQuestion(t *testing.T) {
+	path := sqliteDB(t, "regatta",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL, town TEXT NOT NULL)`,
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, name TEXT NOT NULL, kiosk_id INTEGER NOT NULL REFERENCES kiosks(id))`,
+		`CREATE TABLE races (id INTEGER PRIMARY KEY, raced_on TEXT NOT NULL)`,
+		`CREATE TABLE starts (id INTEGER PRIMARY KEY, mast_id INTEGER NOT NULL REFERENCES masts(id), race_id INTEGER NOT NULL REFERENCES races(id), placing INTEGER)`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head','Harbour'),(2,'Oren','Vale')`,
+		`INSERT INTO masts VALUES (1,'Fore',1),(2,'Main',1),(3,'Mizzen',2)`,
+		`INSERT INTO races VALUES (1,'2024-05-01'),(2,'2024-06-01')`,
+		`INSERT INTO starts VALUES (1,1,1,1),(2,2,1,NULL),(3,3,2,2)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Which masts with kiosks in Harbour have been placed?",
+	})
+}
+
+// TestCountThroughBridge: "kiosks with masts of more than one maker"
+// counts the distinct makers the kiosk's masts point at, not its masts.
+func TestCountThroughBridge(t *testing.T) {
+	path := sqliteDB(t, "makers",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE makers (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, name TEXT NOT NULL, kiosk_id INTEGER NOT NULL REFERENCES kiosks(id), maker_id INTEGER NOT NULL REFERENCES makers(id))`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head'),(2,'Harbour'),(3,'Oren Vale')`,
+		`INSERT INTO makers VALUES (1,'Tall Ship'),(2,'Vale Spars')`,
+		`INSERT INTO masts VALUES (1,'Fore',1,1),(2,'Main',1,1),(3,'Mizzen',2,1),(4,'Jigger',2,2),(5,'Spanker',3,2)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which kiosks have masts of more than one maker?", `SELECT name FROM kiosks WHERE id = 2`, false},
+	})
+}
+
+// TestOwnMoneyBeside: "kiosks that cost more than 100" over the unit cost
+// of the masts they used, beside the kiosks' own charge, is declined.
+func TestOwnMoneyBeside(t *testing.T) {
+	path := sqliteDB(t, "uses",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL, charge REAL NOT NULL)`,
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, name TEXT NOT NULL, unit_cost REAL NOT NULL)`,
+		`CREATE TABLE masts_used (id INTEGER PRIMARY KEY, kiosk_id INTEGER NOT NULL REFERENCES kiosks(id), mast_id INTEGER NOT NULL REFERENCES masts(id), qty INTEGER NOT NULL)`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head',50),(2,'Harbour',150),(3,'Oren Vale',20)`,
+		`INSERT INTO masts VALUES (1,'Fore',120),(2,'Main',30)`,
+		`INSERT INTO masts_used VALUES (1,1,1,2),(2,2,2,1)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"How many kiosks cost more than 100 pounds?",
+	})
+}
+
+// TestShortNameLabel: "ksk_name" in kiosks names the kiosks though two
+// share a name (the rows are then shown with their own columns), and rows
+// the analyst reading groups by with no name at all are shown by their
+// own columns too.
+func TestShortNameLabel(t *testing.T) {
+	path := sqliteDB(t, "kiosks",
+		`CREATE TABLE kiosks (ksk_id INTEGER PRIMARY KEY, ksk_name TEXT NOT NULL, town TEXT NOT NULL, opened_on TEXT NOT NULL, seats INTEGER NOT NULL)`,
+		`CREATE TABLE sales (sale_id INTEGER PRIMARY KEY, ksk_id INTEGER NOT NULL REFERENCES kiosks(ksk_id), sale_date TEXT NOT NULL, amount REAL NOT NULL)`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head','Harbour','2019-04-01',10),(2,'Tall Ship','Oren','2020-05-01',12),(3,'Pier Head','Vale','2021-06-01',8),(4,'Mast Yard','Harbour','2022-07-01',20),(5,'Rigger Row','Oren','2023-08-01',6)`,
+		`INSERT INTO sales VALUES (1,1,'2024-01-01',5),(2,1,'2024-01-02',6),(3,2,'2024-01-03',7),(4,3,'2024-01-04',8),(5,4,'2024-01-05',9),(6,5,'2024-01-06',2),(7,3,'2024-01-07',4)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many sales has each kiosk made?", `SELECT k.ksk_name, k.town, COUNT(*) FROM sales s JOIN kiosks k ON k.ksk_id = s.ksk_id GROUP BY k.ksk_id`, false},
+		{"Which kiosk is in Vale?", `SELECT ksk_name FROM kiosks WHERE town = 'Vale'`, false},
+		{"How many sales has Tall Ship made?", `SELECT COUNT(*) FROM sales WHERE ksk_id = 2`, false},
+		{"What is the total sales amount of each kiosk?", `SELECT k.ksk_name, k.town, SUM(s.amount) FROM sales s JOIN kiosks k ON k.ksk_id = s.ksk_id GROUP BY k.ksk_id`, false},
+	})
+}
+
+// TestAcrossOwnRows: "total seats across masts" of the masts' own seats is
+// one figure over them, as "across all masts" (a total per mast would be
+// each mast's own value).
+func TestAcrossOwnRows(t *testing.T) {
+	path := sqliteDB(t, "seats",
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, name TEXT NOT NULL, seats INTEGER NOT NULL)`,
+		`INSERT INTO masts VALUES (1,'Fore',4),(2,'Main',6),(3,'Mizzen',2)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Total seats across masts.", `SELECT SUM(seats) FROM masts`, false},
+	})
+}

@@ -140,7 +140,8 @@ func salesQuestions() []question {
 		{name: "region with lowest", q: "region with the lowest sales last month", want: "SELECT region, SUM(total_amount) AS r FROM sales WHERE sale_date LIKE '2026-10-%' GROUP BY region ORDER BY r ASC LIMIT 1"},
 		{name: "top 3 categories units", q: "what are the top 3 categories by units sold this year", want: "SELECT p.category, SUM(s.quantity) AS u" + sp + " WHERE s.sale_date >= '2026-01-01' GROUP BY p.category ORDER BY u DESC LIMIT 3"},
 		{name: "top 3 customers by key", q: "top 3 customers by revenue", want: "SELECT c.customer_id, c.customer_name, SUM(s.total_amount) AS r" + soc + " GROUP BY c.customer_id ORDER BY r DESC, c.customer_id LIMIT 3"},
-		{name: "top 5 orders", q: "top 5 orders by revenue", want: "SELECT o.order_id, SUM(s.total_amount) AS r FROM orders o JOIN sales s ON s.order_id = o.order_id GROUP BY o.order_id ORDER BY r DESC, o.order_id LIMIT 5"},
+		// orders have no name: each is shown by its own columns
+		{name: "top 5 orders", q: "top 5 orders by revenue", want: "SELECT o.order_id, o.order_date, o.status, SUM(s.total_amount) AS r FROM orders o JOIN sales s ON s.order_id = o.order_id GROUP BY o.order_id ORDER BY r DESC, o.order_id LIMIT 5"},
 		{name: "top products in category", q: "top 3 audio products by qty", want: "SELECT p.product_id, p.product_name, SUM(s.quantity) AS u" + sp + " WHERE p.category = 'Audio' GROUP BY p.product_id ORDER BY u DESC, p.product_id LIMIT 3"},
 		{name: "customer with most orders", q: "which customer placed the most orders", want: "SELECT c.customer_id, c.customer_name, COUNT(*) AS n FROM orders o JOIN customers c ON c.customer_id = o.customer_id GROUP BY c.customer_id ORDER BY n DESC, c.customer_id LIMIT 1"},
 		{name: "most expensive product", q: "most expensive product", want: "SELECT * FROM products ORDER BY unit_price DESC, product_id LIMIT 1"},
