@@ -145,6 +145,7 @@ var floors = map[string]floor{
 	fixtures.PianoTuning:     {untouched: 0.55}, // 162/288 answerable (56%), 180/306 in all (branch fresh101, written without reading the planner, tuner and checker keys from a visit to technicians, a string count, unit cost and pitch stored as text; first asked at main adbf0f9: 115 declined, 11 wrong, none the gold's fault (two arguable))
 	fixtures.Bookbinding:     {untouched: 0.56}, // 152/267 answerable (57%), 170/285 in all (branch fresh103, written without reading the planner, PascalCase tables, sewn-by and covered-by keys from a commission to binders, a quoted price and hourly rate stored as text; first asked at main 40dd521: 110 declined, 5 wrong, none the gold's fault, four on tied top-1 answers)
 	fixtures.FerrisWheel:     {untouched: 0.36}, // 94/257 answerable (37%), 112/275 in all (branch fresh104, written without reading the planner, operator and inspector keys from a ride day to operators, a minimum height and band price stored as text; first asked at main 40dd521: 158 declined, 5 wrong, none the gold's fault)
+	fixtures.Lifeboats:       {untouched: 0.50}, // 136/266 answerable (51%), 154/284 in all (branch fresh105, written without reading the planner, helm and navigator keys from a launch to crew members, a boat length stored as text; first asked at main 74fb748: 129 declined, 1 wrong, not the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -491,6 +492,8 @@ var knownWrong = map[string]string{
 	"ferriswheel/fw-day-avg-per-ride":      "'average riders per day for each ride' groups by day and ride (1026 rows), not by ride",
 	"ferriswheel/fw-tk-top-ride-takings-2": "'the ride with the highest ticket takings' ranks rides by COUNT(*) of ticket rows, not SUM(sold * bandprice)",
 	"ferriswheel/fw-tk-family-sold-2025":   "'family tickets sold in 2025' reads 2025 as sold = 2025 and counts rows, not SUM(sold) over daydate in 2025",
+	// lifeboats (branch fresh105), first asked at main 74fb748: 136/266 answerable right, 129 declined, 1 wrong, 18/18 must-decline declined.
+	"lifeboats/lb2-cls-top": "'which class has the most boats' keeps one of the two classes tied at four boats (LIMIT 1)",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
