@@ -146,6 +146,7 @@ var floors = map[string]floor{
 	fixtures.Bookbinding:     {untouched: 0.56}, // 152/267 answerable (57%), 170/285 in all (branch fresh103, written without reading the planner, PascalCase tables, sewn-by and covered-by keys from a commission to binders, a quoted price and hourly rate stored as text; first asked at main 40dd521: 110 declined, 5 wrong, none the gold's fault, four on tied top-1 answers)
 	fixtures.FerrisWheel:     {untouched: 0.36}, // 94/257 answerable (37%), 112/275 in all (branch fresh104, written without reading the planner, operator and inspector keys from a ride day to operators, a minimum height and band price stored as text; first asked at main 40dd521: 158 declined, 5 wrong, none the gold's fault)
 	fixtures.Lifeboats:       {untouched: 0.50}, // 136/266 answerable (51%), 154/284 in all (branch fresh105, written without reading the planner, helm and navigator keys from a launch to crew members, a boat length stored as text; first asked at main 74fb748: 129 declined, 1 wrong, not the gold's fault)
+	fixtures.HoneyFarm:       {untouched: 0.46}, // 133/286 answerable (47%), 151/304 in all (branch fresh107, written without reading the planner, extracted-by and labelled-by keys from a harvest to keeper, a field area and a price per jar stored as text; first asked at main 74fb748: 148 declined, 5 wrong, none the gold's fault (two arguable: the gold also wants the town of a shop))
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -494,6 +495,12 @@ var knownWrong = map[string]string{
 	"ferriswheel/fw-tk-family-sold-2025":   "'family tickets sold in 2025' reads 2025 as sold = 2025 and counts rows, not SUM(sold) over daydate in 2025",
 	// lifeboats (branch fresh105), first asked at main 74fb748: 136/266 answerable right, 129 declined, 1 wrong, 18/18 must-decline declined.
 	"lifeboats/lb2-cls-top": "'which class has the most boats' keeps one of the two classes tied at four boats (LIMIT 1)",
+	// honeyfarm (branch fresh107), first asked at main 74fb748: 133/286 answerable right, 148 declined, 5 wrong, 18/18 must-decline declined.
+	"honeyfarm/hf-harvest-top-hive-2": "'the hive with the highest total harvest' ranks hives by COUNT(*) of harvests, not SUM(kilograms)",
+	"honeyfarm/hf-shop-town-most":     "'which town has the most shops' keeps one of the two towns tied at three shops (LIMIT 1)",
+	"honeyfarm/hf-del-per-shop":       "'deliveries each shop received' shows shop_id and shop_name but not the town the gold adds for the two Bee Corners (arguable)",
+	"honeyfarm/hf-del-per-shop-2":     "'number of deliveries per shop, with the town' shows the count and town without the shop's name",
+	"honeyfarm/hf-del-shop-over-20":   "'shops with more than 30 deliveries' shows shop_id and shop_name but not the town the gold adds (arguable)",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
