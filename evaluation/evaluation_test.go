@@ -499,9 +499,7 @@ var knownWrong = map[string]string{
 	// honeyfarm (branch fresh107), first asked at main 74fb748: 133/286 answerable right, 148 declined, 5 wrong, 18/18 must-decline declined.
 	"honeyfarm/hf-harvest-top-hive-2": "'the hive with the highest total harvest' ranks hives by COUNT(*) of harvests, not SUM(kilograms)",
 	"honeyfarm/hf-shop-town-most":     "'which town has the most shops' keeps one of the two towns tied at three shops (LIMIT 1)",
-	"honeyfarm/hf-del-per-shop":       "'deliveries each shop received' shows shop_id and shop_name but not the town the gold adds for the two Bee Corners (arguable)",
 	"honeyfarm/hf-del-per-shop-2":     "'number of deliveries per shop, with the town' shows the count and town without the shop's name",
-	"honeyfarm/hf-del-shop-over-20":   "'shops with more than 30 deliveries' shows shop_id and shop_name but not the town the gold adds (arguable)",
 	// choirfest (branch fresh106), first asked at main 74fb748: 140/257 answerable right, 110 declined, 7 wrong, 18/18 must-decline declined.
 	"choirfest/cfz-vt-code-male-2":     "'the type code for male voice choirs' returns the code once per male voice choir (2 rows), not once",
 	"choirfest/cfz-ch-founded-harmony": "'when founded and where from' shows foundedYear only, drops town",
