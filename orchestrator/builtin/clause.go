@@ -1034,6 +1034,14 @@ func whereAsked(toks []token) error {
 				withHint("name the column, e.g. the date and the town")
 		}
 	}
+	for i := 1; i+1 < len(toks); i++ {
+		if toks[i].w == "where" && (toks[i-1].w == "and" || toks[i-1].pause) && auxiliaries[toks[i+1].w] {
+			// "when was it opened, and where is it?": a second question,
+			// for a place, not a filler
+			return notMine("%q asks for a place, and I can't tell which column holds it", "where "+toks[i+1].w).
+				withHint("name the column, e.g. the date and the town")
+		}
+	}
 	return nil
 }
 

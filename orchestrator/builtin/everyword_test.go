@@ -2324,3 +2324,24 @@ func TestAcrossOwnRows(t *testing.T) {
 		{"Total seats across masts.", `SELECT SUM(seats) FROM masts`, false},
 	})
 }
+
+// TestDayMonthYear: "7 July 2024" and "July 7, 2024" are one day, not a
+// number beside a month; "…, and where is it?" asks for a place and is
+// declined rather than read as filler.
+func TestDayMonthYear(t *testing.T) {
+	path := sqliteDB(t, "days",
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, name TEXT NOT NULL, town TEXT NOT NULL, fitted_on TEXT NOT NULL)`,
+		`CREATE TABLE hauls (id INTEGER PRIMARY KEY, mast_id INTEGER NOT NULL REFERENCES masts(id), hauled_on TEXT NOT NULL, weight REAL NOT NULL)`,
+		`INSERT INTO masts VALUES (1,'Fore','Harbour','2019-04-01'),(2,'Main','Oren','2020-05-01')`,
+		`INSERT INTO hauls VALUES (1,1,'2024-07-07',7),(2,2,'2024-07-07',3),(3,1,'2024-07-08',7),(4,2,'2024-07-21',9)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many hauls were made on 7 July 2024?", `SELECT COUNT(*) FROM hauls WHERE hauled_on = '2024-07-07'`, false},
+		{"How many hauls were made on July 7, 2024?", `SELECT COUNT(*) FROM hauls WHERE hauled_on = '2024-07-07'`, false},
+		{"Which hauls were made between 1 July 2024 and 10 July 2024?", `SELECT id FROM hauls WHERE hauled_on BETWEEN '2024-07-01' AND '2024-07-10'`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"When was Fore fitted, and where is it?",
+	})
+}

@@ -108,6 +108,9 @@ func TestFixturesWithoutCatalog(t *testing.T) {
 // apiary ones (fresh, first asked 2026-11-26), which are in knownWrong there
 // too (but for ap-top3-harvests-2, right with the catalog).
 var noCatalogWrong = map[string]string{
+	// found when day dates were first read (11th session), the same two as with the catalog
+	"ds-tst-under-18":       "'tests taken by learners born after 1 January 2007' groups by learner (in knownWrong too)",
+	"ps-booking-after-asof": "'bookings that start after 1 October 2025' starts from 2 October over a timestamp (arguable; in knownWrong too)",
 	// choirfest (fresh106, first asked at 74fb748; entries written by the lead at de7203d from the schema-alone run): 6 wrong with the schema alone
 	"cfz-vt-code-male-2":   "'the type code for male voice choirs' returns the code once per male voice choir (in knownWrong too)",
 	"cfz-si-brenton-mvc-2": "'who sings in the Brenton Male Voice Choir' reads the choir's name as town = Brenton and voice type = Male voice, listing the choir, not its singers",
@@ -296,7 +299,6 @@ var noCatalogWrong = map[string]string{
 	"sm-line-big-qty":         "'order lines quantity 70 or more' lists the lines, the gold counts them (in knownWrong too; arguable)",
 	"sm-line-rare-products-2": "'products on fewer than fifteen order lines' keeps the product never ordered (in knownWrong too; arguable)",
 	// gardencentre (fresh55, first asked at f835308): 2 wrong with the schema alone, both in knownWrong too.
-	"gc-date-q-of":           "'which quarter is 19 August 2024 in' reads 19 as quarter = 19 and keeps all of August (in knownWrong too)",
 	"gc-prod-over-300-units": "'products that have sold more than 300 units' reads units as units_on_hand > 300, not SUM(quantity) (in knownWrong too)",
 	// farmersmarket (fresh56, first asked at f835308): 7 wrong with the schema alone, four in knownWrong too.
 	"fm-pt-fees": "'total fee paid by traders of each produce type' groups by trader too: 23 rows, want 8 (in knownWrong too)",
@@ -522,7 +524,6 @@ var noCatalogWrong = map[string]string{
 	// icecream (fresh102, first asked at 40dd521): 6 wrong with the schema alone, 4 also wrong with the catalog.
 	"ic-stf-per-parlour":   "'how many staff work at each parlour' shows plr_id and plr_name, not the town the gold adds (arguable)",
 	"ic-stf-per-parlour-2": "'number of staff per parlour, with the town' shows town and count but no parlour name (arguable)",
-	"ic-sale-ids-day-2":    "'sale ids dated 7 July 2024' reads 7 as sale_id = 7 and July 2024 as the whole month",
 	"ic-sale-per-parlour":  "'total sales amount of each parlour' shows plr_id and plr_name, not the town the gold adds (arguable)",
 	"ic-sale-top-parlour":  "'which parlour has the highest sales' ranks by COUNT(*) and shows no town (the gold ranks by SUM(amount))",
 	"ic-sale-top-flavour":  "'which flavour has sold the most scoops' ranks flavours by scoop_price, not by scoops sold",

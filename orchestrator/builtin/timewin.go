@@ -301,7 +301,35 @@ func parsePeriod(toks []token, i int, today time.Time, dated bool) (int, period)
 		}
 		return 1, period{start: d, end: d.AddDate(0, 0, 1)}
 	}
+	dayOf := func(k int) (int, bool) {
+		if k < len(toks) && toks[k].isNum && toks[k].isInt && toks[k].num >= 1 && toks[k].num <= 31 {
+			return int(toks[k].num), true
+		}
+		return 0, false
+	}
+	calendarDay := func(y int, mo time.Month, d int) (period, bool) {
+		s := time.Date(y, mo, d, 0, 0, 0, 0, time.UTC)
+		return period{start: s, end: s.AddDate(0, 0, 1)}, s.Day() == d
+	}
+	if d, ok := dayOf(i); ok && i+1 < len(toks) {
+		// "7 July 2024": one day
+		if mo, ok := monthNames[toks[i+1].w]; ok {
+			if y, ok := year(i + 2); ok {
+				if p, ok := calendarDay(y, mo, d); ok {
+					return 3, p
+				}
+			}
+		}
+	}
 	if mo, ok := monthNames[t.w]; ok {
+		if d, ok := dayOf(i + 1); ok {
+			// "July 7 2024", "July 7, 2024": one day
+			if y, ok := year(i + 2); ok {
+				if p, ok := calendarDay(y, mo, d); ok {
+					return 3, p
+				}
+			}
+		}
 		y, hasYear := year(i + 1)
 		if ambiguousMonths[t.w] && !hasYear && !dated {
 			return 0, period{}
