@@ -149,6 +149,7 @@ var floors = map[string]floor{
 	fixtures.HoneyFarm:       {untouched: 0.46}, // 133/286 answerable (47%), 151/304 in all (branch fresh107, written without reading the planner, extracted-by and labelled-by keys from a harvest to keeper, a field area and a price per jar stored as text; first asked at main 74fb748: 148 declined, 5 wrong, none the gold's fault (two arguable: the gold also wants the town of a shop))
 	fixtures.ChoirFest:       {untouched: 0.53}, // 140/257 answerable (54%), 158/275 in all (branch fresh106, written without reading the planner, adjudicator and accompanist keys from a performance to people, a duration stored as text; first asked at main 74fb748: 110 declined, 7 wrong, none the gold's fault after four golds fixed)
 	fixtures.WatchRepair:     {untouched: 0.55}, // 162/291 answerable (56%), 180/309 in all (branch fresh108, written without reading the planner, repaired-by and polished-by keys from a repair job to watchmaker, an hourly rate and a water resistance stored as text; first asked at main 495ecb2: 129 declined, 0 wrong)
+	fixtures.SalvageYard:     {untouched: 0.51}, // 158/303 answerable (52%), 176/321 in all (branch fresh110, written without reading the planner, pulled-by and checked-by worker keys on a part, a mileage stored as text; first asked at main 495ecb2: 135 declined, 10 wrong, none the gold's fault after one gold fixed)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -510,6 +511,17 @@ var knownWrong = map[string]string{
 	"choirfest/cfz-pr-round-best":      "'top score in each round' shows round id and name but not festivalYear",
 	"choirfest/cfz-pr-staldric-rounds": "'rounds sung in, with year and score' drops roundName",
 	// watchrepair (branch fresh108), first asked at main 495ecb2: 162/291 answerable right, 129 declined, 0 wrong, 18/18 must-decline declined: nothing to list.
+	// salvageyard (branch fresh110), first asked at main 495ecb2: 158/303 answerable right, 135 declined, 10 wrong, 18/18 must-decline declined.
+	"salvageyard/sy-veh-oldest-2":          "'the oldest registered vehicles' takes the earliest arrived_on, not the lowest reg_year",
+	"salvageyard/sy-veh-before-2008":       "'registered before 2008' compares arrived_on, not reg_year (0 rows)",
+	"salvageyard/sy-veh-year-between":      "'registered between 2010 and 2015' counts by arrived_on, not reg_year",
+	"salvageyard/sy-veh-2024-per-month":    "'in each month of 2024' shows the month as 'YYYY-MM', gold '01'..'12' (arguable)",
+	"salvageyard/sy-part-grade-a":          "'how many grade A parts' counts distinct grades, ignoring the A filter",
+	"salvageyard/sy-part-2025-per-month":   "'in each month of 2025' shows the month as 'YYYY-MM', gold '01'..'12' (arguable)",
+	"salvageyard/sy-part-2025-per-month-2": "'monthly count for 2025' shows the month as 'YYYY-MM', gold '01'..'12' (arguable)",
+	"salvageyard/sy-part-grade-by-make":    "'how many grade A parts from each make' counts distinct grades (1 each), not parts",
+	"salvageyard/sy-wk-team-size":          "'workers each foreman has' shows foreman_no, not the foreman's name",
+	"salvageyard/sy-sale-avg-by-part":      "'average sale price of each part' groups by pulled part (185 rows), not part name (12)",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
