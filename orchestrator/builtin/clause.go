@@ -1621,7 +1621,17 @@ func (r *creader) givesRows() bool {
 		return false
 	}
 	k++
-	if k+1 >= len(r.cs) || r.cs[k].kind != ckWord || (r.cs[k].text != "a" && r.cs[k].text != "an" && r.cs[k].text != "the") {
+	article := func(c *chunk) bool { return c.kind == ckWord && (c.text == "a" || c.text == "an" || c.text == "the") }
+	for skipped := 0; k < len(r.cs) && !article(r.cs[k]); skipped++ {
+		// "give every kiosk in Harbour a licence": the rows' condition
+		// between them and what they are given
+		c := r.cs[k]
+		if skipped >= 4 || !(c.kind == ckWord && relationPreps[c.text] || c.isValue() || c.kind == ckLit) {
+			return false
+		}
+		k++
+	}
+	if k+1 >= len(r.cs) {
 		return false
 	}
 	return r.cs[k+1].isColumn()

@@ -2345,3 +2345,16 @@ func TestDayMonthYear(t *testing.T) {
 		"When was Fore fitted, and where is it?",
 	})
 }
+
+// TestGiveRowsAColumn: "give every kiosk in Harbour a licence" is a write,
+// with the rows' condition between the rows and what they are given.
+func TestGiveRowsAColumn(t *testing.T) {
+	path := sqliteDB(t, "licences",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL, town TEXT NOT NULL, licence TEXT NOT NULL)`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head','Harbour','yes'),(2,'Tall Ship','Oren','no')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Give every kiosk in Harbour a licence.",
+	})
+}

@@ -124,7 +124,6 @@ var noCatalogWrong = map[string]string{
 	"sy-decline-10":            "'who is linked to part 17' (role left open) lists the part row instead of declining",
 	"sy-decline-14":            "'who bought the most parts, by name' (no buyer name in the schema) answers with the part of the greatest part_name",
 	// theatreschool (fresh109, first asked at 971e091): 3 wrong and one must-decline answered with the schema alone
-	"tsc-decline-4":           "'give every pupil in Camden a scholarship' (a write) is answered as a SELECT of the Camden pupils (in knownWrong too)",
 	"tsc-disc-most-classes-2": "'the discipline with the largest number of classes' keeps one of two tied disciplines (LIMIT 1) (in knownWrong too)",
 	"tsc-class-biggest":       "'the class with the most enrolments' keeps one of four tied classes (LIMIT 1) (in knownWrong too)",
 	"tsc-show-2025-tickets":   "'showcase tickets sold in 2025' counts showcases WHERE TicketsSold = 2025 instead of summing TicketsSold for ShowDate in 2025",
