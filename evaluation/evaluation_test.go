@@ -517,10 +517,8 @@ var knownWrong = map[string]string{
 	"salvageyard/sy-veh-before-2008":       "'registered before 2008' compares arrived_on, not reg_year (0 rows)",
 	"salvageyard/sy-veh-year-between":      "'registered between 2010 and 2015' counts by arrived_on, not reg_year",
 	"salvageyard/sy-veh-2024-per-month":    "'in each month of 2024' shows the month as 'YYYY-MM', gold '01'..'12' (arguable)",
-	"salvageyard/sy-part-grade-a":          "'how many grade A parts' counts distinct grades, ignoring the A filter",
 	"salvageyard/sy-part-2025-per-month":   "'in each month of 2025' shows the month as 'YYYY-MM', gold '01'..'12' (arguable)",
 	"salvageyard/sy-part-2025-per-month-2": "'monthly count for 2025' shows the month as 'YYYY-MM', gold '01'..'12' (arguable)",
-	"salvageyard/sy-part-grade-by-make":    "'how many grade A parts from each make' counts distinct grades (1 each), not parts",
 	"salvageyard/sy-wk-team-size":          "'workers each foreman has' shows foreman_no, not the foreman's name",
 	"salvageyard/sy-sale-avg-by-part":      "'average sale price of each part' groups by pulled part (185 rows), not part name (12)",
 	// theatreschool (branch fresh109), first asked at main 971e091: 185/284 answerable right, 94 declined, 6 wrong (one must-decline answered), 17/18 must-decline declined.

@@ -1095,6 +1095,12 @@ func (r *creader) countTarget(i int) cterm {
 				return cterm{err: finalDecline("%q could mean every row of %s or only those %s refers to", t.text, e.to.name, e.from.name).
 					withHint("ask for the number of %s, or the number of different %s in %s", e.to.name, e.col.name, e.from.name)}
 			}
+			if v, rows := r.at(k+1), r.at(k+2); v != nil && rows != nil && (v.isValue() && valueOfColumn(v, t) || v.kind == ckLit) && rows.isTable() {
+				// "how many grade A masts": masts of that grade, not how
+				// many grades there are
+				return cterm{err: finalDecline("%q counts the %s of that %s, not the different %s values, and I don't read it so offline", r.at(i).text+" "+t.text+" "+v.orig+" "+rows.text, rows.text, t.text, t.text).
+					withHint("ask how many %s have %s %s", rows.text, t.text, v.orig)}
+			}
 			r.use(r.at(i), "count")
 			r.use(t, "counted (distinct values)")
 			return cterm{agg: &cagg{fn: "COUNT", arg: t, distinct: true}, end: k + 1}
@@ -1105,6 +1111,12 @@ func (r *creader) countTarget(i int) cterm {
 		return r.valueCount(i, lastValue)
 	}
 	return r.valueCount(i, lastValue)
+}
+
+// valueOfColumn: v is a value of one of the column chunk t's columns.
+func valueOfColumn(v, t *chunk) bool {
+	cols := t.columns()
+	return slices.ContainsFunc(v.ms, func(m *meaning) bool { return m.kind == mValue && slices.Contains(cols, m.c) })
 }
 
 // eventOfRows is the table of a phrase "<T> <participle>" naming T's

@@ -2358,3 +2358,19 @@ func TestGiveRowsAColumn(t *testing.T) {
 		"Give every kiosk in Harbour a licence.",
 	})
 }
+
+// TestCountColumnValueRows: "how many grade A masts" counts masts of that
+// grade, never the distinct grades (declined where it was read so).
+func TestCountColumnValueRows(t *testing.T) {
+	path := sqliteDB(t, "grades",
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, name TEXT NOT NULL, grade TEXT NOT NULL)`,
+		`INSERT INTO masts VALUES (1,'Fore','A'),(2,'Main','B'),(3,'Mizzen','A'),(4,'Jigger','C')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"How many grade A masts are there?",
+	})
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many masts have grade A?", `SELECT COUNT(*) FROM masts WHERE grade = 'A'`, false},
+	})
+}
