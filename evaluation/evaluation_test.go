@@ -486,7 +486,6 @@ var knownWrong = map[string]string{
 	"pianotuning/pt-part-big-qty":         "'part uses with a quantity of five or more' counts parts, not parts_used rows",
 	// icecream (branch fresh102), first asked at main 40dd521: 107/252 answerable right, 140 declined, 5 wrong, 18/18 must-decline declined.
 	"icecream/ic-stf-per-parlour-2": "'number of staff per parlour, with the town' shows town and count but no parlour name (two parlours are called Harbour Scoop) (arguable)",
-	"icecream/ic-sale-top-flavour":  "'which flavour has sold the most scoops' ranks flavours by scoop_price, not by scoops sold",
 	// bookbinding (branch fresh103), first asked at main 40dd521: 152/267 answerable right, 110 declined, 5 wrong, 18/18 must-decline declined.
 	"bookbinding/bb-bind-by-rate-2": "'show each binder's hourly rate, sorted descending' shows HourlyRate alone, without the binders' names",
 	"bookbinding/bb-pat-top-city":   "'which city has the most patrons' keeps one of the four cities tied at three (LIMIT 1)",

@@ -40,6 +40,12 @@ func (b *clauseBinder) bindRank(p *plan) error {
 		if err != nil {
 			return err
 		}
+		if other := b.strongerElsewhere(o.col, c); other != nil {
+			// "the kiosk that sold the most crates": the crates of its
+			// sales, or its own crate rate the word only half names?
+			return decline("%q names %s, and only in part %s", o.col.text, other.ref(), c.ref()).
+				withHint("name the column, e.g. the highest %s, or the total %s", c.phrase(), other.phrase())
+		}
 		col = c
 	default:
 		t := b.subject
@@ -142,6 +148,30 @@ func (b *clauseBinder) bindRank(p *plan) error {
 		p.sels = append(front, p.sels...)
 	}
 	return nil
+}
+
+// strongerElsewhere is a column of a table whose rows link to c's that
+// the chunk names more strongly than c, the one bound ("crates" is
+// sales.crates, and only in part crate_rate); nil when c is as strong as
+// any, or the stronger one is of rows that do not link to c's (a type's
+// minimum beside the row's own count).
+func (b *clauseBinder) strongerElsewhere(ch *chunk, c *column) *column {
+	mine, best := -100, -100
+	var other *column
+	for _, m := range ch.ms {
+		if m.kind != mColumn {
+			continue
+		}
+		if m.c == c {
+			mine = max(mine, m.strength)
+		} else if _, links := b.m.reach(m.c.t, c.t); m.c.t != c.t && links && m.strength > best {
+			best, other = m.strength, m.c
+		}
+	}
+	if mine == -100 || best <= mine || mine >= 0 {
+		return nil
+	}
+	return other
 }
 
 // ordinalWord is "second" for 2, "third" for 3.
@@ -285,6 +315,12 @@ func (b *clauseBinder) orderItem(p *plan, o *corder) (orderItem, error) {
 		c, err := b.column(o.col, b.root, b.subject)
 		if err != nil {
 			return orderItem{}, err
+		}
+		if other := b.strongerElsewhere(o.col, c); other != nil {
+			// "the kiosk that sold the most crates": the crates of its
+			// sales, or its own crate rate the word only half names?
+			return orderItem{}, decline("%q names %s, and only in part %s", o.col.text, other.ref(), c.ref()).
+				withHint("name the column, e.g. the highest %s, or the total %s", c.phrase(), other.phrase())
 		}
 		if !b.need(c.t) {
 			return orderItem{}, decline("%s is not linked to %s many-to-one, so it cannot order its rows", c.t.name, b.root.name)

@@ -2374,3 +2374,19 @@ func TestCountColumnValueRows(t *testing.T) {
 		{"How many masts have grade A?", `SELECT COUNT(*) FROM masts WHERE grade = 'A'`, false},
 	})
 }
+
+// TestRankedByHalfNamed: "the kiosk that sold the most crates" where the
+// kiosks' own column only half names it (crate_rate) and the sales, which
+// link to the kiosks, have crates: declined, not ranked by the rate.
+func TestRankedByHalfNamed(t *testing.T) {
+	path := sqliteDB(t, "crates",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL, crate_rate REAL NOT NULL)`,
+		`CREATE TABLE sales (id INTEGER PRIMARY KEY, kiosk_id INTEGER NOT NULL REFERENCES kiosks(id), sold_on TEXT NOT NULL, crates INTEGER NOT NULL)`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head',2.5),(2,'Harbour',3.0)`,
+		`INSERT INTO sales VALUES (1,1,'2024-01-01',9),(2,1,'2024-01-02',4),(3,2,'2024-01-03',2)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Which kiosk has sold the most crates?",
+	})
+}
