@@ -629,8 +629,8 @@ func ordinalColumn(t *table) *column {
 // keyNumberWords say "number" between a table's noun and a key.
 var keyNumberWords = setOf("number", "no", "nr", "num", "#")
 
-// numberedColumn is a column of t, not its key, named a number ("order_no",
-// "serial_number"), numeric or not, or nil.
+// numberedColumn is a column of t, not its key, named a number ("haul_no",
+// "rig_number"), numeric or not, or nil.
 func numberedColumn(t *table) *column {
 	for _, c := range t.cols {
 		ws := catalog.IdentifierWords(c.name)
@@ -656,7 +656,7 @@ func (r *creader) readTableNames() error {
 		}
 		nx := r.at(i + 1)
 		if no := nx; free(no) && no.kind == ckWord && keyNumberWords[no.text] && len(c.tables()) == 1 && numberedColumn(c.tables()[0]) == nil {
-			// "sale number 77": the key, said with the word "number"
+			// "crate number 12": the key, said with the word "number"
 			// where no column numbers the rows another way
 			if n := r.at(i + 2); free(n) && n.kind == ckNum {
 				r.use(no, "number")
