@@ -455,8 +455,8 @@ func groupExprs(g *boundGroup) []expr {
 	if (len(out) == 1 || g.ent.namesRepeat) && g.ent.key != nil && !g.ent.view {
 		// no name, code or date to know its rows by, or a name two rows
 		// share: its own columns, as the clause reader shows it
-		for _, c := range g.ent.cols {
-			if c.fk == nil && !slices.ContainsFunc(out, func(e expr) bool {
+		for _, c := range ownColumns(g.ent) {
+			if !slices.ContainsFunc(out, func(e expr) bool {
 				return e.kind == eCol && e.col == c || e.kind == eLabel && slices.Contains(e.cols, c)
 			}) {
 				out = append(out, expr{kind: eCol, col: c})

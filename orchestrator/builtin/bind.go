@@ -203,13 +203,14 @@ func endsQuestion(q *query, sp *span) bool {
 // namesColumn: the verb w is the word of a column, neither key nor date
 // ("placed" of a placing).
 func (b *binder) namesColumn(w string) bool {
+	bases := verbBases(w)
 	for _, t := range b.m.tables {
 		for _, c := range t.cols {
 			if c.isKey() || c.kind == catalog.KindDate {
 				continue
 			}
 			for _, cw := range catalog.IdentifierWords(c.name) {
-				for _, base := range verbBases(w) {
+				for _, base := range bases {
 					if cw == w || cw == base+"ing" || cw == strings.TrimSuffix(base, "e")+"ing" {
 						return true
 					}

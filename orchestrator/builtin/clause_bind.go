@@ -1527,6 +1527,29 @@ func (b *clauseBinder) groupByCount(p *plan) error {
 	return nil
 }
 
+// keysTo are the foreign keys of from that point at to.
+func keysTo(from, to *table) []*column {
+	var keys []*column
+	for _, c := range from.cols {
+		if c.fk != nil && c.fk.to == to {
+			keys = append(keys, c)
+		}
+	}
+	return keys
+}
+
+// ownColumns are t's columns that are not keys to other rows: what a row
+// with no name to show it by is known by.
+func ownColumns(t *table) []*column {
+	var out []*column
+	for _, c := range t.cols {
+		if c.fk == nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // countByExpr is what the kept groups are compared by: how many rows, or
 // an aggregate of a column of them.
 func (b *clauseBinder) countByExpr() (expr, error) {
@@ -1534,12 +1557,7 @@ func (b *clauseBinder) countByExpr() (expr, error) {
 	if cd.fn == "" && b.countRows != nil && b.countRows != b.root {
 		// "shows at more than one venue": the venues the shows reach,
 		// each once, not the shows
-		var keys []*column
-		for _, c := range b.root.cols {
-			if c.fk != nil && c.fk.to == b.countRows {
-				keys = append(keys, c)
-			}
-		}
+		keys := keysTo(b.root, b.countRows)
 		if len(keys) != 1 {
 			return expr{}, decline("%s reaches %s through %s, and I can't tell how to count them", b.subject.name, b.countRows.name, b.root.name)
 		}
@@ -1586,10 +1604,8 @@ func (b *clauseBinder) shownOf(t *table) []*column {
 		// no name, code or date to know its rows by (a kiosk known by
 		// its maker and model), or a name two rows share: its own
 		// columns, not a bare number
-		for _, c := range t.cols {
-			if c.fk == nil {
-				out = appendUnique(out, c)
-			}
+		for _, c := range ownColumns(t) {
+			out = appendUnique(out, c)
 		}
 	}
 	return out

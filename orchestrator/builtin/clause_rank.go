@@ -40,11 +40,8 @@ func (b *clauseBinder) bindRank(p *plan) error {
 		if err != nil {
 			return err
 		}
-		if other := b.strongerElsewhere(o.col, c); other != nil {
-			// "the kiosk that sold the most crates": the crates of its
-			// sales, or its own crate rate the word only half names?
-			return decline("%q names %s, and only in part %s", o.col.text, other.ref(), c.ref()).
-				withHint("name the column, e.g. the highest %s, or the total %s", c.phrase(), other.phrase())
+		if err := b.halfNamed(o.col, c); err != nil {
+			return err
 		}
 		col = c
 	default:
@@ -148,6 +145,19 @@ func (b *clauseBinder) bindRank(p *plan) error {
 		p.sels = append(front, p.sels...)
 	}
 	return nil
+}
+
+// halfNamed declines ranking by c, bound to the chunk ch, where ch names a
+// column of the rows linking in more strongly ("the kiosk that sold the
+// most crates": the crates of its sales, or its own crate rate the word
+// only half names?).
+func (b *clauseBinder) halfNamed(ch *chunk, c *column) error {
+	other := b.strongerElsewhere(ch, c)
+	if other == nil {
+		return nil
+	}
+	return decline("%q names %s, and only in part %s", ch.text, other.ref(), c.ref()).
+		withHint("name the column, e.g. the highest %s, or the total %s", c.phrase(), other.phrase())
 }
 
 // strongerElsewhere is a column of a table whose rows link to c's that
@@ -316,11 +326,8 @@ func (b *clauseBinder) orderItem(p *plan, o *corder) (orderItem, error) {
 		if err != nil {
 			return orderItem{}, err
 		}
-		if other := b.strongerElsewhere(o.col, c); other != nil {
-			// "the kiosk that sold the most crates": the crates of its
-			// sales, or its own crate rate the word only half names?
-			return orderItem{}, decline("%q names %s, and only in part %s", o.col.text, other.ref(), c.ref()).
-				withHint("name the column, e.g. the highest %s, or the total %s", c.phrase(), other.phrase())
+		if err := b.halfNamed(o.col, c); err != nil {
+			return orderItem{}, err
 		}
 		if !b.need(c.t) {
 			return orderItem{}, decline("%s is not linked to %s many-to-one, so it cannot order its rows", c.t.name, b.root.name)

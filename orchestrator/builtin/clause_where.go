@@ -1258,9 +1258,10 @@ func (b *clauseBinder) verbBridgeNegated() {
 			continue
 		}
 		at := b.q.cs.index(cd.rows)
+		bridge := b.m.bridge([]*table{b.root, t})
 		for _, u := range sortedTables(b.exists) {
 			ud := b.exists[u]
-			if u == t || ud.kind != ccExists || ud.neg || ud.rows == nil || ud.via != nil || b.m.bridge([]*table{b.root, t}) != u {
+			if u == t || ud.kind != ccExists || ud.neg || ud.rows == nil || ud.via != nil || bridge != u {
 				continue
 			}
 			k := b.q.cs.index(ud.rows)
@@ -1569,19 +1570,11 @@ func (b *clauseBinder) countedOf(r *table, ex *ccond) expr {
 	if err != nil || t == r {
 		return expr{kind: eCountAll}
 	}
-	var key *column
-	for _, c := range r.cols {
-		if c.fk != nil && c.fk.to == t {
-			if key != nil {
-				return expr{kind: eCountAll} // two keys to t: which one is counted is not mine to say
-			}
-			key = c
-		}
+	keys := keysTo(r, t)
+	if len(keys) != 1 {
+		return expr{kind: eCountAll} // none, or two keys to t: which one is counted is not mine to say
 	}
-	if key == nil {
-		return expr{kind: eCountAll}
-	}
-	return expr{kind: eAgg, fn: "COUNT", distinct: true, col: key}
+	return expr{kind: eAgg, fn: "COUNT", distinct: true, col: keys[0]}
 }
 
 // linkNamed: a verb of the question names how the rows are linked (not a
