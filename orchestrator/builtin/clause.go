@@ -168,6 +168,9 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 	if len(toks) > maxTokens {
 		return sqlgen.Plan{}, false, decline("the question is too long for the offline generator (%d words, at most %d)", len(toks), maxTokens)
 	}
+	if re := m.unPrefixed(toks); re != nil {
+		toks = re // "unpaid" beside a paid yes/no: not paid
+	}
 	cs := imperativeName(m.chunks(toks, today))
 	if re := percentOfAll(toks, cs); re != nil {
 		toks, cs = re, imperativeName(m.chunks(re, today))
@@ -425,6 +428,14 @@ func (r *creader) readWhen() error {
 				return nil
 			}
 		}
+		if r.at(r.next(i+1)) == nil && c.info.unit != "year" {
+			if col := r.eventBefore(i); col != nil {
+				// "which crates have been shipped, and when?": the date
+				// the verb before names
+				r.q.items = append(r.q.items, &citem{when: true, date: col, pos: i})
+				return nil
+			}
+		}
 		it := &citem{when: true, year: c.info.unit == "year", pos: i}
 		r.q.items = append(r.q.items, it)
 		for k := r.next(i + 1); k < len(r.cs); k = r.next(k + 1) {
@@ -441,6 +452,23 @@ func (r *creader) readWhen() error {
 		}
 	}
 	return nil
+}
+
+// eventBefore is the date column of the one event verb before i that
+// names one ("have been shipped" beside shipped_on), or nil.
+func (r *creader) eventBefore(i int) *column {
+	var found *column
+	for k := 0; k < i; k++ {
+		if r.at(k).isColumn() {
+			if col := r.eventDate(k); col != nil {
+				if found != nil {
+					return nil
+				}
+				found = col
+			}
+		}
+	}
+	return found
 }
 
 // readWithSubject reads "the T (conditions) with their C", "T and the C of
@@ -1001,6 +1029,47 @@ func percentOfAll(toks []token, cs []*chunk) []token {
 	out = append(out, clauseTokenize("are")...)
 	out = append(out, toks[cs[lead].i:cs[k-1].i]...)
 	return append(out, toks[cs[n].j:]...)
+}
+
+// unPrefixed rewrites a word "un<w>" the schema does not know, where <w>
+// alone names a yes/no column ("unpaid" beside a paid flag), as "not
+// <w>"; nil when there is none.
+func (m *model) unPrefixed(toks []token) []token {
+	var out []token
+	changed := false
+	for i, t := range toks {
+		w := strings.TrimPrefix(t.w, "un")
+		if t.quoted || len(w) < 4 || w == t.w || !m.flagWord(w) || m.lex != nil && m.lex.longestPartial(toks, i) != nil {
+			out = append(out, t)
+			continue
+		}
+		not, stem := makeWord("not"), makeWord(w)
+		not.stop, not.pause, not.text, stem.text = t.stop, t.pause, t.text, t.text
+		out, changed = append(out, not, stem), true
+	}
+	if !changed {
+		return nil
+	}
+	return out
+}
+
+// flagWord: a yes/no column is named by w alone ("paid", "is_paid").
+func (m *model) flagWord(w string) bool {
+	for _, t := range m.tables {
+		for _, c := range t.cols {
+			if c.kind != catalog.KindFlag {
+				continue
+			}
+			ws := catalog.IdentifierWords(c.name)
+			if len(ws) == 2 && (ws[0] == "is" || ws[0] == "has" || ws[0] == "was") {
+				ws = ws[1:]
+			}
+			if len(ws) == 1 && ws[0] == w {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // bothWays declines a question asked of rows that are and are not

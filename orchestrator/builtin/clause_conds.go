@@ -890,6 +890,12 @@ func (r *creader) readExists() error {
 			if nx := r.at(k + 1); free(nx) && (nx.isValue() || nx.kind == ckLit) {
 				continue // "not in the France team": a value
 			}
+			if f := r.flagNaming(i, t); f != nil && needVerbs[r.at(i-1).textOr()] {
+				// "kiosks that need no licence" beside the licences table
+				// and a needs_licence yes/no of the kiosks: two readings
+				return finalDecline("%q: the rows with no %s rows, or by their own %s?", c.text+" "+t.text, t.text, f.ref()).
+					withHint("ask for the rows without any %s, or by their %s", t.text, f.name)
+			}
 			r.use(c, "no")
 			for _, x := range skipped {
 				r.use(x, "%s", x.text)
@@ -1355,7 +1361,7 @@ func (r *creader) negated(cd *ccond, i int) {
 		if cd.col != nil && c == cd.col {
 			continue // "outside district North": the value's column
 		}
-		if c.kind == ckWord && (c.text == "in" || c.text == "from" || c.text == "of" || c.text == "at" || c.text == "by" || c.text == "those" || c.text == "ones" || c.text == "the ones" || softWords[c.text] || c.is(cwLink) || c.is(cwHave)) && free(c) {
+		if c.kind == ckWord && (c.text == "in" || c.text == "from" || c.text == "of" || c.text == "at" || c.text == "by" || c.text == "those" || c.text == "ones" || c.text == "the ones" || c.text == "been" || softWords[c.text] || c.is(cwLink) || c.is(cwHave)) && free(c) {
 			have = have || c.is(cwHave)
 			continue
 		}
@@ -1608,6 +1614,14 @@ func (r *creader) readSelect() error {
 			cd := &ccond{kind: ccFlag, col: c, src: c}
 			r.negated(cd, i)
 			r.addCond(cd)
+		case c.isColumn() && r.eventDate(i) != nil:
+			// "crates that have been shipped" beside an empty-until-then
+			// shipped_on: the date is filled
+			r.use(c, "happened (%s is filled)", r.eventDate(i).name)
+			cd := &ccond{kind: ccNull, col: c, src: c}
+			r.negated(cd, i)
+			cd.neg = !cd.neg
+			r.addCond(cd)
 		case c.isTable() && r.andAfterSubject(i):
 			return finalDecline("%q and %q are two tables; ask for the columns of each", r.q.subject.text, c.text).
 				withHint("e.g. the date of each order and the name of its customer")
@@ -1807,6 +1821,66 @@ func sameTableColumn(c, c2 *chunk) bool {
 	return false
 }
 
+// eventDate is the column of the one-word past participle at i said of
+// the rows ("have been shipped", "not yet shipped", "shipped crates") when
+// it names only a date column that may be empty and is called after the
+// verb alone (shipped_on, date_shipped), and no time follows to read it
+// as when; nil otherwise.
+func (r *creader) eventDate(i int) *column {
+	c := r.at(i)
+	if c.j-c.i != 1 || !pastParticiple(c.text) || !r.flagAdjective(i) {
+		return nil
+	}
+	if nx := r.at(r.next(i + 1)); nx != nil && !nx.stop && !nx.is(cwAnd) && !nx.is(cwOr) && !nx.isTable() {
+		return nil // "shipped in May", "shipped by Oren Vale": the date or a link
+	}
+	var found *column
+	for _, col := range c.columns() {
+		if !col.nullable || !(col.dateType || col.kind == catalog.KindDate) {
+			return nil
+		}
+		ws := catalog.IdentifierWords(col.name)
+		if len(ws) != 2 || !(ws[0] == c.text && eventDateWords[ws[1]] || eventDateWords[ws[0]] && ws[1] == c.text) {
+			return nil
+		}
+		found = col
+	}
+	if len(c.columns()) != 1 || len(c.ms) != 1 {
+		return nil // "delivered" beside a status value delivered: two readings
+	}
+	return found
+}
+
+var eventDateWords = setOf("on", "at", "dt", "date", "time", "ts", "day")
+
+// flagNaming is a yes/no column of the rows before i whose name holds the
+// noun of table chunk t, or a column called "needs <noun>" ("needs_licence"
+// beside "no licence"), or nil.
+func (r *creader) flagNaming(i int, t *chunk) *column {
+	before := r.tableBefore(i)
+	if before == nil {
+		return nil
+	}
+	ws := strings.Fields(t.text)
+	noun := catalog.Singular(ws[len(ws)-1])
+	for _, tb := range before.tables() {
+		for _, col := range tb.cols {
+			ws := catalog.IdentifierWords(col.name)
+			if col.isKey() || col.fk != nil || !slices.Contains(ws, noun) {
+				continue
+			}
+			if col.kind == catalog.KindFlag || col.boolean || len(ws) == 2 && ws[1] == noun && (needVerbs[ws[0]] || ws[0] == "is" || ws[0] == "has") {
+				return col
+			}
+		}
+	}
+	return nil
+}
+
+// needVerbs say a row calls for something ("need no licence"), and
+// head a column that records it ("needs_licence").
+var needVerbs = setOf("needs", "need", "requires", "require", "wants", "want")
+
 // flagChunk: the chunk names only yes/no columns.
 func flagChunk(c *chunk) bool {
 	cols := c.columns()
@@ -1850,5 +1924,12 @@ func (r *creader) flagAdjective(i int) bool {
 		k-- // "who are the <flag>s": articles, whatever role the opening gave them
 	}
 	pv := r.at(k)
+	if pv != nil && pv.kind == ckWord && (pv.text == "been" || pv.text == "be") && r.at(k-1) != nil && r.at(k-1).kind == ckWord {
+		// "have been <flag>", "have not been <flag>", "will be <flag>"
+		pv = r.at(k - 1)
+		if pv.text == "will" || pv.text == "to" {
+			return false
+		}
+	}
 	return pv != nil && pv.kind == ckWord && (pv.text == "are" || pv.text == "is" || pv.text == "was" || pv.text == "were" || pv.is(cwHave) || pv.is(cwNeg))
 }

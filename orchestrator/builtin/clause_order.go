@@ -1040,6 +1040,10 @@ func (r *creader) countTarget(i int) cterm {
 			// "how many discontinued products", "how many dogs are
 			// vaccinated": a yes/no of the rows counted
 			continue
+		case t.isTable() && !t.isValue() && nx.isTable() && !nx.isValue() && r.next(k+1) == k+1 && !nx.stop && lastValue != nil && r.m.linksTo(nx.tables(), t.tables()):
+			// "how many <value> kiosk crates": the crates counted, the
+			// kiosk's value says which
+			continue
 		case t.isTable() && r.at(i).text == "how many times":
 			// "how many times were books by X borrowed": the rows linking to them
 			r.use(r.at(i), "count")

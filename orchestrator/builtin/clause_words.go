@@ -198,7 +198,9 @@ func init() {
 		"dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "havent", "hasnt", "hadnt", "non",
 		"neither", "nor", "none", "cannot", "cant", "wont", "apart from", "aside from", "do not", "does not",
 		"did not", "is not", "are not", "was not", "were not", "have not", "has not", "had not", "not any",
-		"have no", "has no", "had no", "with no", "that have no", "lack", "lacks", "lacking")
+		"have no", "has no", "had no", "with no", "that have no", "lack", "lacks", "lacking",
+		"not yet", "have not yet", "has not yet", "had not yet", "havent yet", "hasnt yet", "are not yet", "is not yet",
+		"were not yet", "was not yet", "isnt yet", "arent yet")
 	cw(cwAnd, "and", "as well as", "along with", "together with", "plus", "alongside", "and also", "with their",
 		"with its", "and their", "and its", "and the", "along with their", "along with its")
 	cw(cwOr, "or", "and or", "or else")

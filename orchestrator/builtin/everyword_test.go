@@ -647,7 +647,7 @@ func TestCostVerbs(t *testing.T) {
 func TestKindsAndPeople(t *testing.T) {
 	path := sqliteDB(t, "rowing",
 		`CREATE TABLE people (id INTEGER PRIMARY KEY, given TEXT NOT NULL, family TEXT NOT NULL, email TEXT, kind TEXT NOT NULL)`,
-		`CREATE TABLE boats (id INTEGER PRIMARY KEY, name TEXT NOT NULL, manufacture_year INTEGER NOT NULL, bought_on TEXT NOT NULL, needs_licence INTEGER NOT NULL)`,
+		`CREATE TABLE boats (id INTEGER PRIMARY KEY, name TEXT NOT NULL, manufacture_year INTEGER NOT NULL, bought_on TEXT NOT NULL, requires_licence INTEGER NOT NULL)`,
 		`CREATE TABLE trailers (id INTEGER PRIMARY KEY, label TEXT NOT NULL, YearBuilt INTEGER NOT NULL, axles INTEGER NOT NULL)`,
 		`CREATE TABLE bookings (id INTEGER PRIMARY KEY, person_id INTEGER NOT NULL REFERENCES people(id), boat_id INTEGER NOT NULL REFERENCES boats(id), day TEXT NOT NULL)`,
 		`CREATE TABLE repairs (id INTEGER PRIMARY KEY, person_id INTEGER NOT NULL REFERENCES people(id), title TEXT NOT NULL, status TEXT NOT NULL)`,
@@ -2388,5 +2388,71 @@ func TestRankedByHalfNamed(t *testing.T) {
 	e := newEnv(t, path, draftCatalog(t, path))
 	checkDeclined(t, e, New(nil), "drafted catalog", []string{
 		"Which kiosk has sold the most crates?",
+	})
+}
+
+// TestHappenedByFlagOrDate: "have been inspected", "not yet inspected",
+// "uninspected" read a yes/no named by the verb; "have been shipped" or
+// "not shipped" beside a shipped_on that stays empty until then read the
+// date filled or empty, and ", and when?" shows it; a status value of the
+// same word is a second reading, declined.
+func TestHappenedByFlagOrDate(t *testing.T) {
+	path := sqliteDB(t, "happened",
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, label TEXT NOT NULL, packed_on TEXT NOT NULL, inspected INTEGER NOT NULL, shipped_on TEXT)`,
+		`INSERT INTO crates VALUES (1,'Fore','2024-01-01',1,'2024-03-01'),(2,'Main','2024-01-02',0,NULL),(3,'Mizzen','2024-01-03',1,NULL),(4,'Jigger','2024-01-04',0,'2024-05-02')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many crates have been inspected?", `SELECT COUNT(*) FROM crates WHERE inspected = 1`, false},
+		{"Which crates haven't been inspected?", `SELECT label FROM crates WHERE inspected = 0`, false},
+		{"Number of crates not yet inspected.", `SELECT COUNT(*) FROM crates WHERE inspected = 0`, false},
+		{"How many crates are uninspected?", `SELECT COUNT(*) FROM crates WHERE inspected = 0`, false},
+		{"How many crates have been shipped?", `SELECT COUNT(*) FROM crates WHERE shipped_on IS NOT NULL`, false},
+		{"List the crates that have not been shipped.", `SELECT label FROM crates WHERE shipped_on IS NULL`, false},
+		{"What percentage of crates have been shipped?", `SELECT 50.0`, false},
+		{"Which crates have been shipped, and when?", `SELECT label, shipped_on FROM crates WHERE shipped_on IS NOT NULL`, false},
+	})
+	both := sqliteDB(t, "happened2",
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, label TEXT NOT NULL, status TEXT NOT NULL, shipped_on TEXT)`,
+		`INSERT INTO crates VALUES (1,'Fore','shipped','2024-03-01'),(2,'Main','packed',NULL),(3,'Mizzen','lost','2024-04-01')`,
+	)
+	e = newEnv(t, both, draftCatalog(t, both))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"How many crates were shipped?",
+	})
+}
+
+// TestValueNounCount: "how many Harbour kiosk crates" counts the crates,
+// the value of the kiosk they link to says which — not the kiosks.
+func TestValueNounCount(t *testing.T) {
+	path := sqliteDB(t, "kioskcrates",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL, town TEXT NOT NULL)`,
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, label TEXT NOT NULL, kiosk_id INTEGER NOT NULL REFERENCES kiosks(id))`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head','Harbour'),(2,'Tall Ship','Oren Vale')`,
+		`INSERT INTO crates VALUES (1,'Fore',1),(2,'Main',1),(3,'Mizzen',2)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many Harbour kiosk crates are there?", `SELECT COUNT(*) FROM crates WHERE kiosk_id = 1`, false},
+	})
+}
+
+// TestNoRowsOrOwnFlag: "kiosks that need no licence" beside a licences
+// table and the kiosks' own requires_licence: the rows with no licence rows,
+// or those whose own column says no — declined with the schema alone,
+// where it was read as the first.
+func TestNoRowsOrOwnFlag(t *testing.T) {
+	path := sqliteDB(t, "needs",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL, requires_licence INTEGER NOT NULL)`,
+		`CREATE TABLE licences (id INTEGER PRIMARY KEY, kiosk_id INTEGER NOT NULL REFERENCES kiosks(id), issued_on TEXT NOT NULL)`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head',1),(2,'Tall Ship',0),(3,'Harbour',1)`,
+		`INSERT INTO licences VALUES (1,1,'2024-01-01')`,
+	)
+	e := newEnv(t, path, "")
+	checkDeclined(t, e, New(nil), "schema alone", []string{
+		"List the kiosks that need no licence.",
+	})
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"List the kiosks without licences.", `SELECT name FROM kiosks WHERE id NOT IN (SELECT kiosk_id FROM licences)`, false},
 	})
 }
