@@ -531,15 +531,12 @@ var knownWrong = map[string]string{
 	"theatreschool/tsc-class-fee-over-100":  "'classes over 100 pounds, with their fee' shows Fee only, drops the class title",
 	"theatreschool/tsc-class-biggest":       "'the class with the most enrolments' keeps one of four classes tied (LIMIT 1)",
 	// puppetry (branch fresh111), first asked at main 30d6666: 158/265 answerable right, 100 declined, 7 wrong, 18/18 must-decline declined.
-	"puppetry/pup-type-list-2":      "'what types of puppet are recorded' lists only the 5 types some puppet has, not all 8 in Puppet_Type (arguable)",
-	"puppetry/pup-type-most":        "'the puppet type with the most puppets' keeps one of the two types tied at four (LIMIT 1)",
-	"puppetry/pup-type-most-2":      "'the type the largest number of puppets belong to' keeps one of the two types tied at four (LIMIT 1)",
-	"puppetry/pup-type-marionettes": "'names of the marionettes' answers the Marionette row of Puppet_Type, not the four puppets of that type",
-	"puppetry/pup-top-maker":        "'the maker who built the most puppets' keeps one of three makers tied at four (LIMIT 1)",
-	"puppetry/pup-venue-town-most":  "'the town with the most venues' keeps one of three towns tied at two (LIMIT 1)",
-	"puppetry/pup-show-2023":        "'shows performed in 2023' filters Show.Premiere_Date on 2023 (no rows), not Performance_Date",
+	"puppetry/pup-type-list-2":     "'what types of puppet are recorded' lists only the 5 types some puppet has, not all 8 in Puppet_Type (arguable)",
+	"puppetry/pup-type-most":       "'the puppet type with the most puppets' keeps one of the two types tied at four (LIMIT 1)",
+	"puppetry/pup-type-most-2":     "'the type the largest number of puppets belong to' keeps one of the two types tied at four (LIMIT 1)",
+	"puppetry/pup-top-maker":       "'the maker who built the most puppets' keeps one of three makers tied at four (LIMIT 1)",
+	"puppetry/pup-venue-town-most": "'the town with the most venues' keeps one of three towns tied at two (LIMIT 1)",
 	// foraging (branch fresh112), first asked at main 30d6666: 132/298 answerable right, 165 declined, 1 wrong, 18/18 must-decline declined.
-	"foraging/fg-at-by-level": "'attendances for each member level' groups by member id and level (21 rows), not by level (3)",
 	// bowlsclub (branch fresh113), first asked at main 30d6666: 8/228 answerable right, 220 declined, 0 wrong, 18/18 must-decline declined: nothing to list.
 }
 

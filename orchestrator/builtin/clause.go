@@ -409,8 +409,8 @@ func (r *creader) readWhen() error {
 		r.use(c, "the date asked")
 		for k := r.next(i + 1); k < len(r.cs); k = r.next(k + 1) {
 			x := r.at(k)
-			if !free(x) || !x.isColumn() || x.isTable() {
-				continue
+			if !(free(x) || x.role == "ranked by") || !x.isColumn() || x.isTable() {
+				continue // "when did the kiosk's last crate start": ranked by the start, and it asked
 			}
 			var dates []*column
 			for _, col := range x.columns() {

@@ -267,7 +267,45 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 		out = append(out, c)
 		i = c.j
 	}
+	for _, c := range out {
+		if c.kind == ckWord && c.info.cw == cwFiller && c.j-c.i == 1 && pastParticiple(c.text) && timeFollows(toks, c.j, today) {
+			if t := m.verbTable(c.text); t != nil && !chunksName(out, t) {
+				// "masts recorded in 2024" beside a recordings table the
+				// question does not otherwise name: not filler
+				c.info = cinfo{}
+			}
+		}
+	}
 	return out
+}
+
+// timeFollows: a time phrase starts at i, or after one preposition
+// ("recorded in 2024").
+func timeFollows(toks []token, i int, today time.Time) bool {
+	if i < len(toks) && (toks[i].w == "in" || toks[i].w == "on" || toks[i].w == "during" || toks[i].w == "before" || toks[i].w == "after" || toks[i].w == "since") {
+		i++
+	}
+	if i >= len(toks) {
+		return false
+	}
+	if n, _ := matchTime(toks, i, today); n > 0 {
+		return true
+	}
+	return isYearLike(toks[i])
+}
+
+// chunksName: a chunk names table t itself, one of its columns other than
+// a key, or one of its values.
+func chunksName(cs []*chunk, t *table) bool {
+	return slices.ContainsFunc(cs, func(c *chunk) bool { return meansOwn(c.ms, t) })
+}
+
+// meansOwn: one of the meanings is table t, a column of t other than a
+// key, or a value of t.
+func meansOwn(ms []*meaning, t *table) bool {
+	return slices.ContainsFunc(ms, func(x *meaning) bool {
+		return x.kind == mTable && x.t == t || x.c != nil && x.c.t == t && !x.c.isKey()
+	})
 }
 
 func (m *model) chunkAt(toks []token, i int, today time.Time) *chunk {

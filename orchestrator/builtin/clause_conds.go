@@ -1123,6 +1123,12 @@ func (r *creader) readValues() error {
 			// ticket": that one row, or a kind its rows have?
 			return finalDecline("%q is the plural of the name of one row; I can't tell which rows it means", c.text).
 				withHint("ask for the row by its name, or name the column that says it")
+		case c.onlyValue() && pluralName(c) && r.ownColumnAsked(i):
+			// "the names of the Tall Ships" beside a kind named "Tall
+			// Ship": the kind's name is the word itself; the rows of that
+			// kind were meant
+			return finalDecline("%q is the plural of the name of one row, whose %s is asked; I can't tell which rows it means", c.text, r.colBefore(i).text).
+				withHint("name the rows, e.g. the names of the <rows> of that kind")
 		case c.isValue() && !c.onlyValue() && flagChunk(c) && r.tableBefore(i) != nil && slices.ContainsFunc(c.columns(), func(col *column) bool { return slices.Contains(r.tableBefore(i).tables(), col.t) }):
 			// "which riggers are climbers" beside a riggers.climber flag
 			// and a climbs.role value 'climber': the rows' own flag
@@ -1674,6 +1680,13 @@ func pluralName(c *chunk) bool {
 		}
 	}
 	return len(c.ms) > 0
+}
+
+// ownColumnAsked: the column the value at i is of comes before it, with
+// words between ("the names of the …").
+func (r *creader) ownColumnAsked(i int) bool {
+	col := r.colBefore(i)
+	return col != nil && valueOf(r.at(i), col) && r.cs.index(col) < i-1
 }
 
 // namesTableOf: the question names, as a table, the table whose row the

@@ -71,10 +71,30 @@ func (r *creader) term(i int) cterm {
 			return cterm{col: nx, end: j + 1}
 		}
 		return cterm{rows: c, end: i + 1}
+	case c.isTable() && r.ownAttributeAfter(i) != nil:
+		// "for each kiosk town": the town, a column of the kiosk, not
+		// each kiosk
+		return cterm{col: r.ownAttributeAfter(i), end: i + 2}
 	case c.isTable():
 		return cterm{rows: c, end: i + 1}
 	}
 	return cterm{}
+}
+
+// ownAttributeAfter is the chunk right after the table chunk at i when it
+// names only columns of that table that are neither keys nor labels
+// ("kiosk town"), or nil.
+func (r *creader) ownAttributeAfter(i int) *chunk {
+	c, nx := r.at(i), r.at(i+1)
+	if !free(nx) || nx.stop || !nx.isColumn() || nx.isTable() || nx.isValue() || len(c.tables()) != 1 {
+		return nil
+	}
+	for _, col := range nx.columns() {
+		if col.t != c.tables()[0] || col.isKey() || col.kind == catalog.KindLabel {
+			return nil
+		}
+	}
+	return nx
 }
 
 // possessive: the chunk was typed with an 's ("the crate's").
@@ -418,6 +438,11 @@ func (r *creader) rankByTerm(i, j int, c *chunk, o *corder) (matched, aggregate 
 		}
 		if !orderable(t.col) {
 			return false, false, notMine("%q ranks %q, which is not a number or a date", c.text, t.col.text)
+		}
+		if ws := strings.Fields(c.text); c.info.unit == "" && (slices.Contains(ws, "most") || slices.Contains(ws, "fewest") || slices.Contains(ws, "least")) && !slices.ContainsFunc(t.col.columns(), func(col *column) bool { return !dateOrYear(col) }) {
+			// "the crate with the most starts" beside a start date: how many,
+			// not the latest date
+			return false, false, notMine("%q %q: a date counted, or the latest one?", c.text, t.col.text)
 		}
 		if r.q.whichCol != nil {
 			return false, false, notMine("%q ranks values of %q by a column of their rows", c.text, r.q.whichCol.text)

@@ -2456,3 +2456,63 @@ func TestNoRowsOrOwnFlag(t *testing.T) {
 		{"List the kiosks without licences.", `SELECT name FROM kiosks WHERE id NOT IN (SELECT kiosk_id FROM licences)`, false},
 	})
 }
+
+// TestTableOwnAttribute: "for each kiosk town" groups by the town, a
+// column of the kiosks, not by each kiosk; "the most recent crate start"
+// ranks by the crate's start, which "when" then asks; "the crate with the
+// most starts" beside a start date is a count or the latest: declined.
+func TestTableOwnAttribute(t *testing.T) {
+	path := sqliteDB(t, "ownattr",
+		`CREATE TABLE kiosk_info (id INTEGER PRIMARY KEY, name TEXT NOT NULL, town TEXT NOT NULL)`,
+		`CREATE TABLE crate_log (id INTEGER PRIMARY KEY, label TEXT NOT NULL, kiosk_id INTEGER NOT NULL REFERENCES kiosk_info(id), start_date TEXT NOT NULL, end_date TEXT, size INTEGER NOT NULL)`,
+		`INSERT INTO kiosk_info VALUES (1,'Pier Head','Harbour'),(2,'Tall Ship','Harbour'),(3,'Oren Vale','Upland')`,
+		`INSERT INTO crate_log VALUES (1,'Fore',1,'2024-01-01','2024-01-09',3),(2,'Main',2,'2024-02-01',NULL,4),(3,'Mizzen',3,'2024-03-01',NULL,5),(4,'Jigger',1,'2024-04-01',NULL,6)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many crates are there for each kiosk town?", `SELECT k.town, COUNT(*) FROM crate_log c JOIN kiosk_info k ON k.id = c.kiosk_id GROUP BY k.town`, false},
+		{"When did Pier Head's most recent crate start?", `SELECT '2024-04-01'`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Which crate has the most starts?",
+	})
+}
+
+// TestVerbOfUnjoinedTable: "which masts were recorded in 2024" beside a
+// recordings table (and "performed" beside performances): the verb names
+// rows neither reading joins; it was dropped as filler and the masts' own
+// date taken.
+func TestVerbOfUnjoinedTable(t *testing.T) {
+	path := sqliteDB(t, "recordings",
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, name TEXT NOT NULL, raised_on TEXT NOT NULL)`,
+		`CREATE TABLE recordings (id INTEGER PRIMARY KEY, mast_id INTEGER NOT NULL REFERENCES masts(id), made_on TEXT NOT NULL, place TEXT NOT NULL)`,
+		`CREATE TABLE performances (id INTEGER PRIMARY KEY, mast_id INTEGER NOT NULL REFERENCES masts(id), held_on TEXT NOT NULL)`,
+		`INSERT INTO masts VALUES (1,'Fore','2024-01-05'),(2,'Main','2023-02-01')`,
+		`INSERT INTO recordings VALUES (1,2,'2024-03-01','Harbour'),(2,1,'2023-04-01','Pier Head')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Which masts were recorded in 2024?",
+		"Which masts were performed in 2024?",
+	})
+}
+
+// TestPluralKindNameAsked: "the names of the schooners" where Schooner is
+// the name of one row of a kinds table: the name of that kind is the word
+// itself — the vessels of that kind were meant; declined, not the kind's
+// row shown.
+func TestPluralKindNameAsked(t *testing.T) {
+	path := sqliteDB(t, "kinds",
+		`CREATE TABLE vessel_kind (code TEXT PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE vessels (id INTEGER PRIMARY KEY, name TEXT NOT NULL, kind_code TEXT NOT NULL REFERENCES vessel_kind(code))`,
+		`INSERT INTO vessel_kind VALUES ('SCH','Schooner'),('KET','Ketch'),('YWL','Yawl')`,
+		`INSERT INTO vessels VALUES (1,'Tall Ship','SCH'),(2,'Oren Vale','SCH'),(3,'Pier Head','KET')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"List the names of the schooners.",
+	})
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"What are the names of all schooner vessels?", `SELECT name FROM vessels WHERE kind_code = 'SCH'`, false},
+	})
+}

@@ -122,13 +122,11 @@ var noCatalogWrong = map[string]string{
 	"sy-decline-10":            "'who is linked to part 17' (role left open) lists the part row instead of declining",
 	"sy-decline-14":            "'who bought the most parts, by name' (no buyer name in the schema) answers with the part of the greatest part_name",
 	// puppetry (fresh111, first asked at 30d6666): 7 wrong with the schema alone, the same 7 as with the catalog
-	"pup-type-list-2":      "'what types of puppet are recorded' lists only the 5 types some puppet has, not all 8 (in knownWrong too)",
-	"pup-type-most":        "'the puppet type with the most puppets' keeps one of two tied types (LIMIT 1) (in knownWrong too)",
-	"pup-type-most-2":      "'the type the largest number of puppets belong to' keeps one of two tied types (LIMIT 1) (in knownWrong too)",
-	"pup-type-marionettes": "'names of the marionettes' answers the Marionette row of Puppet_Type, not its puppets (in knownWrong too)",
-	"pup-top-maker":        "'the maker who built the most puppets' keeps one of three tied makers (LIMIT 1) (in knownWrong too)",
-	"pup-venue-town-most":  "'the town with the most venues' keeps one of three tied towns (LIMIT 1) (in knownWrong too)",
-	"pup-show-2023":        "'shows performed in 2023' filters Show.Premiere_Date, not Performance_Date (in knownWrong too)",
+	"pup-type-list-2":     "'what types of puppet are recorded' lists only the 5 types some puppet has, not all 8 (in knownWrong too)",
+	"pup-type-most":       "'the puppet type with the most puppets' keeps one of two tied types (LIMIT 1) (in knownWrong too)",
+	"pup-type-most-2":     "'the type the largest number of puppets belong to' keeps one of two tied types (LIMIT 1) (in knownWrong too)",
+	"pup-top-maker":       "'the maker who built the most puppets' keeps one of three tied makers (LIMIT 1) (in knownWrong too)",
+	"pup-venue-town-most": "'the town with the most venues' keeps one of three tied towns (LIMIT 1) (in knownWrong too)",
 	// foraging (fresh112, first asked at 30d6666): 4 wrong with the schema alone
 	"fg-fi-top5":         "'the five heaviest finds with their species' ranks species by typical_weight_grams, not finds by weight_grams",
 	"fg-fi-deadly-count": "'finds of deadly species' counts deadly species (2), not their finds (8)",

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -97,6 +98,7 @@ func (m *model) scan(question string, today time.Time) scanned {
 	toks, sc.rewrites = m.applySynonyms(toks)
 	sc.toks = toks
 	have := false
+	var verbs []int
 	for i := 0; i < len(toks); {
 		n, sp := m.spanAt(toks, i, today)
 		if sp != nil && sp.kind == spWord {
@@ -114,12 +116,21 @@ func (m *model) scan(question string, today time.Time) scanned {
 			have = false
 		case n == 1 && !stopwords[toks[i].w]:
 			sc.unknown = append(sc.unknown, toks[i].text)
+		case n == 1 && m.verbTable(toks[i].w) != nil && pastParticiple(toks[i].w) && timeFollows(toks, i+1, today):
+			verbs = append(verbs, i)
 		case haveWords[toks[i].w]:
 			have = true
 		case !articles[toks[i].w]:
 			have = false
 		}
 		i += n
+	}
+	for _, i := range verbs {
+		if !namedBy(m.verbTable(toks[i].w), sc.spans) {
+			// "shows performed in 2023" beside a performances table: the
+			// verb names rows this reading does not join, not filler
+			sc.unknown = append(sc.unknown, toks[i].text)
+		}
 	}
 	sc.spans = foldPostfixComparisons(sc.spans)
 	return sc
@@ -357,4 +368,11 @@ func (m *model) applySynonyms(toks []token) ([]token, []string) {
 		}
 	}
 	return out, notes
+}
+
+// namedBy: a span names table t itself, one of its columns other than a
+// key, or one of its values ("kiosks based at Harbour", Harbour a base's
+// name).
+func namedBy(t *table, spans []*span) bool {
+	return slices.ContainsFunc(spans, func(sp *span) bool { return meansOwn(sp.ms, t) })
 }
