@@ -127,7 +127,7 @@ func (m *model) scan(question string, today time.Time) scanned {
 	}
 	for _, i := range verbs {
 		if !namedBy(m.verbTable(toks[i].w), sc.spans) {
-			// "shows performed in 2023" beside a performances table: the
+			// "masts performed in 2024" beside a performances table: the
 			// verb names rows this reading does not join, not filler
 			sc.unknown = append(sc.unknown, toks[i].text)
 		}
