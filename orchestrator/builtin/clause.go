@@ -168,6 +168,9 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 	if len(toks) > maxTokens {
 		return sqlgen.Plan{}, false, decline("the question is too long for the offline generator (%d words, at most %d)", len(toks), maxTokens)
 	}
+	if re := m.unabbreviated(toks); re != nil {
+		toks = re // "riggers" where the table is rggr
+	}
 	if re := m.unPrefixed(toks); re != nil {
 		toks = re // "unpaid" beside a paid yes/no: not paid
 	}

@@ -32,6 +32,13 @@ func (b *clauseBinder) bindConds(p *plan) error {
 					// go somewhere, never be dropped with the repeat
 					return notMine("%q after a negation names the rows asked about again", cd.rows.text)
 				}
+				if selfReferencing(t) {
+					// "riggers coached by rigger 2" beside a coach key
+					// of the riggers: one rigger linked to others, not
+					// the subject named twice
+					return finalDecline("how rows relate to one another (%q) is not answered offline", cd.src.text).
+						withHint("ask about one row's own details, or name the related row, e.g. coached by <name>")
+				}
 				continue // the subject named twice
 			}
 			if cd.kind == ccExists && cd.via == nil && b.reachable(t) {

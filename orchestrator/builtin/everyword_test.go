@@ -2516,3 +2516,44 @@ func TestPluralKindNameAsked(t *testing.T) {
 		{"What are the names of all schooner vessels?", `SELECT name FROM vessels WHERE kind_code = 'SCH'`, false},
 	})
 }
+
+// TestShortIdentifiers: a schema written short ("rggr", "rggr_nm", "hl",
+// "wght") is read from the words it shortens ("riggers", "rigger names",
+// "weight"); a name, a verb, a word the schema or the grammar knows is
+// never rewritten, nor a word two short identifiers could write.
+func TestShortIdentifiers(t *testing.T) {
+	path := sqliteDB(t, "short",
+		`CREATE TABLE rggr (rggr_id INTEGER PRIMARY KEY, rggr_nm TEXT NOT NULL, hcp TEXT NOT NULL, jnd_yr INTEGER NOT NULL)`,
+		`CREATE TABLE hl (hl_id INTEGER PRIMARY KEY, rggr_id INTEGER NOT NULL REFERENCES rggr(rggr_id), hl_dt TEXT NOT NULL, wght INTEGER NOT NULL, mrgn INTEGER NOT NULL)`,
+		`INSERT INTO rggr VALUES (1,'Oren Vale','12',2019),(2,'Tall Ship','8',2021),(3,'Pier Head','15',2019)`,
+		`INSERT INTO hl VALUES (1,1,'2024-01-02',40,3),(2,1,'2024-02-03',25,4),(3,2,'2024-03-04',30,5)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many riggers are there?", `SELECT COUNT(*) FROM rggr`, false},
+		{"List the rigger names.", `SELECT rggr_nm FROM rggr`, false},
+		{"What is the total weight of all hauls?", `SELECT SUM(wght) FROM hl`, false},
+		{"What is the handicap of Oren Vale?", `SELECT hcp FROM rggr WHERE rggr_id = 1`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"How many hauls did Rodger Hale make?",
+		"Show the hauls of Morgan.",
+	})
+	if !abbrevOf("qty", "quantity") || !abbrevOf("hrbr", "harbour") || !abbrevOf("rgst", "register") || abbrevOf("hrs", "headquarters") || abbrevOf("nm", "number") {
+		t.Errorf("abbrevOf: quantity, harbour, register written short; headquarters and number not")
+	}
+}
+
+// TestSelfLinkByKey: "riggers coached by rigger 2" beside the riggers'
+// coach key: one rigger linked to others, declined — it was rigger 2
+// itself.
+func TestSelfLinkByKey(t *testing.T) {
+	path := sqliteDB(t, "coaches",
+		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, coach_id INTEGER REFERENCES riggers(id))`,
+		`INSERT INTO riggers VALUES (1,'Oren Vale',NULL),(2,'Tall Ship',1),(3,'Pier Head',2),(4,'Harbour',2)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Which riggers are coached by rigger 2?",
+	})
+}

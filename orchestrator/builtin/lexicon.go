@@ -283,6 +283,12 @@ func (l *lexicon) typo(toks []token, i int) ([]*lexEntry, int) {
 	return hits, bestLen
 }
 
+// typoHits is typo's phrases alone.
+func (l *lexicon) typoHits(toks []token, i int) []*lexEntry {
+	hits, _ := l.typo(toks, i)
+	return hits
+}
+
 // typoIn is typo over one bucket of candidates, carrying the best so far.
 func (l *lexicon) typoIn(cands []*lexEntry, toks []token, i int, hits []*lexEntry, best, bestLen int) ([]*lexEntry, int, int) {
 	for _, e := range cands {

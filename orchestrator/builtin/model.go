@@ -32,6 +32,7 @@ type model struct {
 	notes      []string
 	hasSchema  bool
 	maxSynonym int
+	abbrevs    []string             // identifier words written short ("plyr")
 	reachable  map[*table]reachInfo // by computePaths
 	// tablesOnly is the same database without the views named like a
 	// grouped question, compiled when it has some: questions are planned
@@ -255,6 +256,7 @@ func compile(src sources) *model {
 	}
 	m.addModifiedTableWords()
 	m.lex.finish()
+	m.abbrevs = m.abbreviations()
 	m.computePaths()
 	if base, ok := withoutViews(src); ok {
 		m.tablesOnly = compile(base)

@@ -96,6 +96,9 @@ func (m *model) scan(question string, today time.Time) scanned {
 	toks := hasteExpanded(tokenize(question))
 	var sc scanned
 	toks, sc.rewrites = m.applySynonyms(toks)
+	if re := m.unabbreviated(toks); re != nil {
+		toks = re // "riggers" where the table is rggr
+	}
 	sc.toks = toks
 	have := false
 	var verbs []int
