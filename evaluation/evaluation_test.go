@@ -431,6 +431,7 @@ var knownWrong = map[string]string{
 	"ferrytickets/ft-tk-skipper-angus":     "'how many passengers travelled on crossings skippered by Angus Drummond' counts distinct passengers, the gold counts tickets (arguable)",
 	// cateringhire (branch fresh83), first asked at main 9c04bf3: 5/302 answerable right, 297 declined, 0 wrong, 18/18 must-decline declined: nothing to list.
 	// potteryclass (branch fresh82), first asked at main 9c04bf3: 160/351 answerable right, 187 declined, 4 wrong, 18/18 must-decline declined.
+	"potteryclass/pc-pi-heaviest":       "'the id and weight of the heaviest piece' keeps one of two pieces tied (LIMIT 1); answered once weight_grams was named by 'weight'",
 	"potteryclass/pc-buddy-of-2":        "'the buddy of Yuki Tanbe' matches the misspelled name literally and finds no student (0 rows, want 1)",
 	"potteryclass/pc-en-per-course-2":   "'number of enrolements per course, with the term' groups by course but shows only the term, dropping the title (three courses share each term)",
 	"potteryclass/pc-en-per-student":    "'how many courses has each student enrolled on' reads 'enrolled on' as the students.enrolled_on column and groups by that date, not by student",

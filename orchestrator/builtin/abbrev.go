@@ -12,9 +12,9 @@ import (
 // without its vowels ("riggers" → rggr, "quantity" → qty), so the phrase
 // matching that follows finds "rggr nm" for "rigger name".
 
-// abbreviations collects the schema's identifier words that look written
+// shortWords collects the schema's identifier words that look written
 // short: two to five letters, no vowel after the first letter.
-func (m *model) abbreviations() []string {
+func (m *model) shortWords() []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(name string) {

@@ -186,6 +186,10 @@ func (r *creader) readOrder() error {
 				if by := r.at(r.next(t.end)); free(by) && by.is(cwBy) {
 					r.use(by, "order by")
 					j = r.next(r.next(t.end) + 1)
+				} else if d := r.at(r.next(t.end)); free(d) && d.is(cwDir) && strings.HasPrefix(d.text, "from ") && r.term(r.next(r.next(t.end)+1)).col != nil {
+					// "sort the kiosks from largest to smallest area": the
+					// rows, then the direction and what they are sorted by
+					j = r.next(t.end)
 				}
 			}
 			if d := r.at(j); free(d) && d.is(cwDir) {

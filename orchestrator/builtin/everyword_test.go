@@ -2557,3 +2557,22 @@ func TestSelfLinkByKey(t *testing.T) {
 		"Which riggers are coached by rigger 2?",
 	})
 }
+
+// TestUnitWordSuffix: "the total weight of all hauls" beside weight_grams,
+// "the length of each mast" beside length_metres: the column named without
+// the unit its name ends with; "sort the masts from tallest to shortest
+// height" sorts by the column after the direction, not by the masts.
+func TestUnitWordSuffix(t *testing.T) {
+	path := sqliteDB(t, "units",
+		`CREATE TABLE masts (id INTEGER PRIMARY KEY, name TEXT NOT NULL, length_metres REAL NOT NULL)`,
+		`CREATE TABLE hauls (id INTEGER PRIMARY KEY, mast_id INTEGER NOT NULL REFERENCES masts(id), weight_grams INTEGER NOT NULL)`,
+		`INSERT INTO masts VALUES (1,'Fore',12.5),(2,'Main',20.0),(3,'Mizzen',9.0)`,
+		`INSERT INTO hauls VALUES (1,1,400),(2,1,250),(3,2,300)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"What is the total weight of all hauls?", `SELECT SUM(weight_grams) FROM hauls`, false},
+		{"What is the length of each mast?", `SELECT name, length_metres FROM masts`, false},
+		{"Sort the masts from largest to smallest length and show their names.", `SELECT name FROM masts ORDER BY length_metres DESC`, true},
+	})
+}

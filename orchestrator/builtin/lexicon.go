@@ -508,6 +508,12 @@ func (m *model) otherTableSays(t *table, w string) bool {
 var unitWords = setOf("kg", "g", "lbs", "lb", "pct", "percent", "usd", "eur", "gbp", "ms", "sec", "secs", "hours", "hrs", "mins", "km", "cm", "mm", "m", "mi", "amt", "num", "cnt",
 	"sqm", "sqft", "m2", "ft", "yrs", "kph", "mph", "ml", "kwh")
 
+// unitNames are units written in full that end identifiers ("haul_grams"):
+// the phrase without them names the column too, and the unit word alone
+// still does ("how many tonnes" beside hl_tonnes).
+var unitNames = setOf("grams", "kilograms", "kilos", "metres", "meters", "minutes", "seconds", "litres", "liters",
+	"tonnes", "pounds", "miles", "feet", "inches", "hectares", "euros", "celsius")
+
 // expansions are how people say some column identifiers in full.
 var expansions = map[string][]string{
 	"email": {"email address", "e mail", "mail address"},
@@ -670,7 +676,7 @@ func (m *model) addColumnWords() {
 					m.lex.addColumn(catalog.Plural(x), c, idStrength)
 				}
 			}
-			if len(ws) > 1 && (unitWords[ws[len(ws)-1]] || c.fk != nil && ws[len(ws)-1] == "id") {
+			if len(ws) > 1 && (unitWords[ws[len(ws)-1]] || unitNames[ws[len(ws)-1]] || c.fk != nil && ws[len(ws)-1] == "id") {
 				// "hops" for hops_kg, "head brewer" for HeadBrewerId
 				short := strings.Join(ws[:len(ws)-1], " ")
 				if catalog.Singular(short) != tw {

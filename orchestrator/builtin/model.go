@@ -256,7 +256,7 @@ func compile(src sources) *model {
 	}
 	m.addModifiedTableWords()
 	m.lex.finish()
-	m.abbrevs = m.abbreviations()
+	m.abbrevs = m.shortWords()
 	m.computePaths()
 	if base, ok := withoutViews(src); ok {
 		m.tablesOnly = compile(base)
