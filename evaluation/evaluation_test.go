@@ -153,6 +153,7 @@ var floors = map[string]floor{
 	fixtures.Theatreschool:   {untouched: 0.64}, // 185/284 answerable (65%), 202/302 in all (branch fresh109, written without reading the planner, PascalCase singular tables, lead and assistant tutor keys from a class, fee and attendance stored as text; first asked at main 971e091: 94 declined, 6 wrong, none the gold's fault after two golds fixed)
 	fixtures.Puppetry:        {untouched: 0.59}, // 158/265 answerable (60%), 176/283 in all (branch fresh111, written without reading the planner, Spider-like singular tables, lead and voice puppeteer keys from a performance, a weight and a capacity stored as text; first asked at main 30d6666: 100 declined, 7 wrong, none the gold's fault after two golds fixed)
 	fixtures.Foraging:        {untouched: 0.43}, // 132/298 answerable (44%), 150/316 in all (branch fresh112, written without reading the planner, leader and recorder keys from a foray to member_info, a woodland area stored as text; first asked at main 30d6666: 165 declined, 1 wrong, not the gold's fault)
+	fixtures.Lockkeeping:     {untouched: 0.57}, // 151/262 answerable (58%), 169/280 in all (branch fresh114, written without reading the planner, Hungarian tbl-prefixed tables with camelCase columns, operator and assistant keeper keys on a passage, a lock rise stored as text; first asked at main 7430d04: 107 declined, 4 wrong, one arguably the gold's)
 	fixtures.BowlsClub:       {untouched: 0.31}, // 8/228 answerable (3.5%), 26/246 in all (branch fresh113, written without reading the planner, short abbreviated names plyr/team/tm_mbr/fxtr/grn/ump, home and away team keys on a fixture, a handicap stored as text; first asked at main 30d6666: 220 declined, 0 wrong)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
@@ -540,6 +541,11 @@ var knownWrong = map[string]string{
 	// foraging (branch fresh112), first asked at main 30d6666: 132/298 answerable right, 165 declined, 1 wrong, 18/18 must-decline declined.
 	// bowlsclub (branch fresh113), first asked at main 30d6666: 8/228 answerable right, 220 declined, 0 wrong, 18/18 must-decline declined; listed later (after short identifiers were read):
 	"bowlsclub/bwc-team-biggest": "'which team has the most members' keeps one of three teams tied (LIMIT 1)",
+	// lockkeeping (branch fresh114), first asked at main 7430d04: 151/262 answerable right, 107 declined, 4 wrong, 18/18 must-decline declined.
+	"lockkeeping/lk-lock-second-rise-2":  "'name the lock with the second-largest rise in metres' shows riseMetres, not the lock's name",
+	"lockkeeping/lk-boat-kettle-locks-2": "'the distinct locks used by Brass Kettle' lists 12 lock rows (both Hemble Locks); the gold's DISTINCT lockName gives 11 (arguable: the gold's own one-row-per-lock convention favours the planner)",
+	"lockkeeping/lk-pass-per-month-2025": "'passages in each month of 2025' groups by '2025-01' year-month text, the gold by month number '01' (arguable, same counts)",
+	"lockkeeping/lk-pass-quietest-lock":  "'which lock that has been used had the fewest passages' returns Quarrel Top Lock, never used (ignores 'that has been used')",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
