@@ -155,6 +155,7 @@ var floors = map[string]floor{
 	fixtures.Foraging:        {untouched: 0.43}, // 132/298 answerable (44%), 150/316 in all (branch fresh112, written without reading the planner, leader and recorder keys from a foray to member_info, a woodland area stored as text; first asked at main 30d6666: 165 declined, 1 wrong, not the gold's fault)
 	fixtures.Lockkeeping:     {untouched: 0.57}, // 151/262 answerable (58%), 169/280 in all (branch fresh114, written without reading the planner, Hungarian tbl-prefixed tables with camelCase columns, operator and assistant keeper keys on a passage, a lock rise stored as text; first asked at main 7430d04: 107 declined, 4 wrong, one arguably the gold's)
 	fixtures.BowlsClub:       {untouched: 0.31}, // 8/228 answerable (3.5%), 26/246 in all (branch fresh113, written without reading the planner, short abbreviated names plyr/team/tm_mbr/fxtr/grn/ump, home and away team keys on a fixture, a handicap stored as text; first asked at main 30d6666: 220 declined, 0 wrong)
+	fixtures.VintageCars:     {untouched: 0.47}, // 127/266 answerable (48%), 145/284 in all (branch fresh116, written without reading the planner, Title Case names with spaces, driver and navigator keys from a rally entry to "Club Member", an engine size stored as text; first asked at main 7430d04: 136 declined, 3 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -546,6 +547,10 @@ var knownWrong = map[string]string{
 	"lockkeeping/lk-boat-kettle-locks-2": "'the distinct locks used by Brass Kettle' lists 12 lock rows (both Hemble Locks); the gold's DISTINCT lockName gives 11 (arguable: the gold's own one-row-per-lock convention favours the planner)",
 	"lockkeeping/lk-pass-per-month-2025": "'passages in each month of 2025' groups by '2025-01' year-month text, the gold by month number '01' (arguable, same counts)",
 	"lockkeeping/lk-pass-quietest-lock":  "'which lock that has been used had the fewest passages' returns Quarrel Top Lock, never used (ignores 'that has been used')",
+	// vintagecars (branch fresh116), first asked at main 7430d04: 127/266 answerable right, 136 declined, 3 wrong (all ties cut by LIMIT 1), 18/18 must-decline declined.
+	"vintagecars/vc-mq-top":              "'which marque has the most cars' keeps one of the two marques tied at four (LIMIT 1)",
+	"vintagecars/vc-mem-top-region":      "'which region has the most members' keeps one of the four regions tied at five (LIMIT 1)",
+	"vintagecars/vc-car-smallest-engine": "'which car has the smallest engine' keeps one of the two Austin Sevens tied at 747 cc (LIMIT 1)",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
