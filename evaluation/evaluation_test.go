@@ -156,6 +156,7 @@ var floors = map[string]floor{
 	fixtures.Lockkeeping:     {untouched: 0.57}, // 151/262 answerable (58%), 169/280 in all (branch fresh114, written without reading the planner, Hungarian tbl-prefixed tables with camelCase columns, operator and assistant keeper keys on a passage, a lock rise stored as text; first asked at main 7430d04: 107 declined, 4 wrong, one arguably the gold's)
 	fixtures.BowlsClub:       {untouched: 0.31}, // 8/228 answerable (3.5%), 26/246 in all (branch fresh113, written without reading the planner, short abbreviated names plyr/team/tm_mbr/fxtr/grn/ump, home and away team keys on a fixture, a handicap stored as text; first asked at main 30d6666: 220 declined, 0 wrong)
 	fixtures.VintageCars:     {untouched: 0.47}, // 127/266 answerable (48%), 145/284 in all (branch fresh116, written without reading the planner, Title Case names with spaces, driver and navigator keys from a rally entry to "Club Member", an engine size stored as text; first asked at main 7430d04: 136 declined, 3 wrong, none the gold's fault)
+	fixtures.Marathon:        {untouched: 0.43}, // 100/226 answerable (44%), 118/244 in all (branch fresh115, written without reading the planner, race_date an INTEGER yyyymmdd, distance_km and finish_time stored as text, pacer self-reference, marshal and timekeeper keys on a race volunteer row; first asked at main 7430d04: 123 declined, 3 wrong)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -551,6 +552,10 @@ var knownWrong = map[string]string{
 	"vintagecars/vc-mq-top":              "'which marque has the most cars' keeps one of the two marques tied at four (LIMIT 1)",
 	"vintagecars/vc-mem-top-region":      "'which region has the most members' keeps one of the four regions tied at five (LIMIT 1)",
 	"vintagecars/vc-car-smallest-engine": "'which car has the smallest engine' keeps one of the two Austin Sevens tied at 747 cc (LIMIT 1)",
+	// marathon (branch fresh115), first asked at main 7430d04: 100/226 answerable right, 123 declined, 3 wrong, none the gold's fault, 18/18 must-decline declined.
+	"marathon/mrt-cat-count":           "'how many race categories are there' counts races with a category_code (14), not the category table's rows (6)",
+	"marathon/mrt-res-winners":         "'who won each race' lists every race row, with no position = 1 filter and no runner names",
+	"marathon/mrt-res-no-club-entries": "'results belong to runners with no club' reads 'no club' as runner_id IS NULL (0), not a join to runner.club_id IS NULL (14)",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
