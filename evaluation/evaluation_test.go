@@ -371,7 +371,6 @@ var knownWrong = map[string]string{
 	"orienteering/or-res-class-avg":   "'average ok time for each age class' drops the status = 'ok' filter and averages every time",
 	// vegbox (branch fresh67), first asked at main 6d3e381: 105/310 answerable right, 200 declined, 5 wrong, 18/18 must-decline declined, none the gold's fault, two arguable ('delivered' as the plain verb or as delivered = 'yes').
 	"vegbox/vb-del-last-week":    "'what is the last week which has deliveries' lists the 14 deliveries of the week 2025-10-20 (not even the last week, 2025-10-27), not MAX(week_date)",
-	"vegbox/vb-dc-total-grams":   "'how many grams of produce was delivered in total' sums only deliveries with delivered = 'yes'; the gold sums every box (arguable: the fixture's own convention reads 'delivered' as delivered = 'yes')",
 	"vegbox/vb-dc-grams-per-cat": "'how many grams were delivered of each category' sums only deliveries with delivered = 'yes'; the gold sums every box (arguable: the fixture's own convention reads 'delivered' as delivered = 'yes')",
 	"vegbox/vb-dc-delivery-50-2": "'the produce names and grams of the delivery with id 50' shows the box size's name, not the produce items' names",
 	// quarry (branch fresh68), first asked at main 6d3e381: 92/304 answerable right, 206 declined, 6 wrong, 18/18 must-decline declined, none the gold's fault; five are a threshold in tonnes compared with a _kg column unconverted.
@@ -490,7 +489,6 @@ var knownWrong = map[string]string{
 	"pianotuning/pt-tech-earliest-2":      "'who has been a technician the longest, by start year' orders tech_start_year DESC (the newest) and returns every column",
 	"pianotuning/pt-piano-yamaha":         "'what models of Yamaha piano are there' answers DISTINCT models (6), gold lists one per piano incl. both U1s (7) (arguable)",
 	"pianotuning/pt-visit-per-month-2025": "'visits in each month of 2025' groups by the year-month '2025-01', gold by the month '01' (arguable, same counts)",
-	"pianotuning/pt-part-big-qty":         "'part uses with a quantity of five or more' counts parts, not parts_used rows",
 	// icecream (branch fresh102), first asked at main 40dd521: 107/252 answerable right, 140 declined, 5 wrong, 18/18 must-decline declined.
 	"icecream/ic-stf-per-parlour-2": "'number of staff per parlour, with the town' shows town and count but no parlour name (two parlours are called Harbour Scoop) (arguable)",
 	// bookbinding (branch fresh103), first asked at main 40dd521: 152/267 answerable right, 110 declined, 5 wrong, 18/18 must-decline declined.
@@ -544,18 +542,14 @@ var knownWrong = map[string]string{
 	// bowlsclub (branch fresh113), first asked at main 30d6666: 8/228 answerable right, 220 declined, 0 wrong, 18/18 must-decline declined; listed later (after short identifiers were read):
 	"bowlsclub/bwc-team-biggest": "'which team has the most members' keeps one of three teams tied (LIMIT 1)",
 	// lockkeeping (branch fresh114), first asked at main 7430d04: 151/262 answerable right, 107 declined, 4 wrong, 18/18 must-decline declined.
-	"lockkeeping/lk-lock-second-rise-2":  "'name the lock with the second-largest rise in metres' shows riseMetres, not the lock's name",
 	"lockkeeping/lk-boat-kettle-locks-2": "'the distinct locks used by Brass Kettle' lists 12 lock rows (both Hemble Locks); the gold's DISTINCT lockName gives 11 (arguable: the gold's own one-row-per-lock convention favours the planner)",
 	"lockkeeping/lk-pass-per-month-2025": "'passages in each month of 2025' groups by '2025-01' year-month text, the gold by month number '01' (arguable, same counts)",
-	"lockkeeping/lk-pass-quietest-lock":  "'which lock that has been used had the fewest passages' returns Quarrel Top Lock, never used (ignores 'that has been used')",
 	// vintagecars (branch fresh116), first asked at main 7430d04: 127/266 answerable right, 136 declined, 3 wrong (all ties cut by LIMIT 1), 18/18 must-decline declined.
 	"vintagecars/vc-mq-top":              "'which marque has the most cars' keeps one of the two marques tied at four (LIMIT 1)",
 	"vintagecars/vc-mem-top-region":      "'which region has the most members' keeps one of the four regions tied at five (LIMIT 1)",
 	"vintagecars/vc-car-smallest-engine": "'which car has the smallest engine' keeps one of the two Austin Sevens tied at 747 cc (LIMIT 1)",
 	// marathon (branch fresh115), first asked at main 7430d04: 100/226 answerable right, 123 declined, 3 wrong, none the gold's fault, 18/18 must-decline declined.
-	"marathon/mrt-cat-count":           "'how many race categories are there' counts races with a category_code (14), not the category table's rows (6)",
-	"marathon/mrt-res-winners":         "'who won each race' lists every race row, with no position = 1 filter and no runner names",
-	"marathon/mrt-res-no-club-entries": "'results belong to runners with no club' reads 'no club' as runner_id IS NULL (0), not a join to runner.club_id IS NULL (14)",
+	"marathon/mrt-res-winners": "'who won each race' lists every race row, with no position = 1 filter and no runner names",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

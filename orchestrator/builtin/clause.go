@@ -378,13 +378,35 @@ func (r *creader) answersEveryWord(b *clauseBinder, p *plan, toks []token) error
 // parse runs the clause steps in order; each consumes the chunks it uses.
 func (r *creader) parse() error {
 	for _, step := range []func() error{
-		r.readUnsupported, r.readLead, r.readEverything, r.readOrder, r.readSuperlatives, r.readComparisons,
+		r.readUnsupported, r.readUnits, r.readLead, r.readEverything, r.readOrder, r.readSuperlatives, r.readComparisons,
 		r.readAggregates, r.readGroups, r.readNamed, r.readTableNames, r.readLike, r.readRoleVerbs, r.readExists, r.readValues, r.readTime,
 		r.readWhen, r.readSelect, r.readWithSubject, r.readOr, r.sortItems,
 	} {
 		if err := step(); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// readUnits reads "in <unit>" right after a column whose name ends with
+// that unit ("the rise in metres" beside rise_metres): said of the column,
+// not another one to show.
+func (r *creader) readUnits() error {
+	for i, c := range r.cs {
+		u, pv := r.at(i+1), r.at(i-1)
+		if !free(c) || c.kind != ckWord || c.text != "in" || !free(u) || u.j-u.i != 1 || pv == nil || !pv.isColumn() {
+			continue
+		}
+		ws := strings.Fields(u.text)
+		if !unitNames[ws[0]] && !unitWords[ws[0]] || len(u.columns()) == 0 {
+			continue
+		}
+		if !slices.ContainsFunc(pv.columns(), func(col *column) bool { return slices.Contains(u.columns(), col) }) {
+			continue
+		}
+		r.use(c, "unit")
+		r.use(u, "unit of %s", pv.text)
 	}
 	return nil
 }

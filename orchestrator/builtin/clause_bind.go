@@ -85,7 +85,33 @@ func (b *clauseBinder) plan() (*plan, error) {
 			return nil, err
 		}
 	}
+	if c := contradicted(p.where); c != nil {
+		// "crates of kiosks with no licence" read as the crates' own
+		// key both filled and empty: a misreading, never an answer
+		return nil, decline("two conditions on %s contradict each other: I misread the question", c.name).
+			withHint("ask in two steps, or name the table each condition is about")
+	}
 	return p, nil
+}
+
+// contradicted is a column the conditions require both empty and filled,
+// or nil.
+func contradicted(where []*cond) *column {
+	empty, filled := map[*column]bool{}, map[*column]bool{}
+	for _, c := range where {
+		if c.kind != cNotNull || c.e.kind != eCol || c.e.col == nil {
+			continue
+		}
+		if c.neg {
+			empty[c.e.col] = true
+		} else {
+			filled[c.e.col] = true
+		}
+		if empty[c.e.col] && filled[c.e.col] {
+			return c.e.col
+		}
+	}
+	return nil
 }
 
 // tableOf picks the table a table chunk names: the subject's when it is

@@ -268,6 +268,11 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 		i = c.j
 	}
 	for _, c := range out {
+		if c.info.cw == cwFiller && c.j-c.i == 1 && (c.kind == ckSchema && flagChunk(c) || m.flagNamed(c.text) != nil) {
+			// "which kiosks are listed" beside an is_listed yes/no: the
+			// column, not the filler "listed"
+			c.info = cinfo{}
+		}
 		if c.kind == ckWord && c.info.cw == cwFiller && c.j-c.i == 1 && pastParticiple(c.text) && timeFollows(toks, c.j, today) {
 			if t := m.verbTable(c.text); t != nil && !chunksName(out, t) {
 				// "masts recorded in 2024" beside a recordings table the

@@ -534,6 +534,10 @@ func (r *creader) leftovers(b *clauseBinder) error {
 				// "what rope stays held it": right after "what" or beside
 				// another such word, a noun I do not know, not a verb
 				unused = append(unused, c.text)
+			} else if nx := r.at(i + 1); b != nil && nx != nil && nx.kind == ckWord && auxiliaries[nx.text] && !r.lastWord(i) {
+				// "which kiosk that has been used had the fewest crates":
+				// the verb ends its clause with nothing it is done to
+				unused = append(unused, c.text)
 			} else if b != nil && (outcomeVerbs[c.text] || placeVerbs[c.text]) && b.recordsOutcome() {
 				// "swimmers who won a race" where the entries have a
 				// placement: winning is a value of it, not any entry

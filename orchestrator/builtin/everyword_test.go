@@ -2576,3 +2576,36 @@ func TestUnitWordSuffix(t *testing.T) {
 		{"Sort the masts from largest to smallest length and show their names.", `SELECT name FROM masts ORDER BY length_metres DESC`, true},
 	})
 }
+
+// TestClauseEnds: "the rise in metres" beside rise_metres is a unit, not a
+// column to show; "the kiosk that has been used had the fewest crates"
+// (a verb ending its clause with nothing it is done to), "how many kiosk
+// zones" (the zones, of the kiosks?) and "crates of kiosks with no
+// licence" (read as the crates' key filled and empty) are declined; with
+// the schema alone, "which kiosks are listed" beside is_listed is the
+// column's word, not filler.
+func TestClauseEnds(t *testing.T) {
+	path := sqliteDB(t, "clauseends",
+		`CREATE TABLE zones (code TEXT PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE licences (id INTEGER PRIMARY KEY, issued_on TEXT NOT NULL)`,
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL, zone_code TEXT REFERENCES zones(code), licence_id INTEGER REFERENCES licences(id), is_listed TEXT NOT NULL, rise_metres TEXT NOT NULL)`,
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, kiosk_id INTEGER REFERENCES kiosks(id), packed_on TEXT NOT NULL)`,
+		`INSERT INTO zones VALUES ('A','Stall'),('B','Cart'),('C','Booth')`,
+		`INSERT INTO licences VALUES (1,'2024-01-01')`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head','A',1,'Y','12'),(2,'Tall Ship','B',NULL,'N','9'),(3,'Harbour','A',NULL,'Y','15'),(4,'Oren Vale','B',NULL,'N','3')`,
+		`INSERT INTO crates VALUES (1,1,'2024-01-01'),(2,1,'2024-01-02'),(3,2,'2024-01-03'),(4,3,'2024-02-01')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Name the kiosk with the second-largest rise in metres.", `SELECT name FROM kiosks WHERE id = 1`, false},
+	})
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Which kiosk that has been used had the fewest crates?",
+		"How many kiosk zones are there?",
+		"How many crates belong to kiosks with no licence?",
+	})
+	bare := newEnv(t, path, "")
+	checkDeclined(t, bare, New(nil), "schema alone", []string{
+		"Which kiosks are listed?",
+	})
+}
