@@ -276,7 +276,6 @@ var knownWrong = map[string]string{
 	"icerink/ir-tk-half-full-2":       "'tickets sold over 50% of the capacity' becomes tickets.sold > 50 on single ticket rows and shows only capacity",
 	"icerink/ir-tk-no-senior":         "'session titles with no senior tickets' becomes age_band <> 'senior' on rows, not an anti-join (3 titles, want Friday Disco)",
 	"icerink/ir-tk-avg-per-title-2":   "'average tickets sold per session, for each session title' groups by session, not by title (131 rows, want 3)",
-	"icerink/ir-rs-winners":           "'who won each competition' lists the competitions rows, with no skater and no placement = 1",
 	"icerink/ir-rs-per-level":         "'how many competition results for each level' counts DISTINCT competitions, not result rows",
 	// helpdesk (branch fresh48), first asked at main 9eff0f1: 128/328 right, 189 declined, 11 wrong, none the gold's fault, two arguable.
 	"helpdesk/hd-cust-contract-between":       "'companies with a contract value between 5000 and 12000, with the value' drops the value column it was asked for",
@@ -549,7 +548,6 @@ var knownWrong = map[string]string{
 	"vintagecars/vc-mem-top-region":      "'which region has the most members' keeps one of the four regions tied at five (LIMIT 1)",
 	"vintagecars/vc-car-smallest-engine": "'which car has the smallest engine' keeps one of the two Austin Sevens tied at 747 cc (LIMIT 1)",
 	// marathon (branch fresh115), first asked at main 7430d04: 100/226 answerable right, 123 declined, 3 wrong, none the gold's fault, 18/18 must-decline declined.
-	"marathon/mrt-res-winners": "'who won each race' lists every race row, with no position = 1 filter and no runner names",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:

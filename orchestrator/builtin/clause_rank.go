@@ -538,7 +538,7 @@ func (r *creader) leftovers(b *clauseBinder) error {
 				// "which kiosk that has been used had the fewest crates":
 				// the verb ends its clause with nothing it is done to
 				unused = append(unused, c.text)
-			} else if b != nil && (outcomeVerbs[c.text] || placeVerbs[c.text]) && b.recordsOutcome() {
+			} else if b != nil && (outcomeVerbs[c.text] || placeVerbs[c.text]) && b.recordsOutcome() || b != nil && outcomeVerbs[c.text] && b.outcomeReferring() {
 				// "swimmers who won a race" where the entries have a
 				// placement: winning is a value of it, not any entry
 				unused = append(unused, c.text)
@@ -577,6 +577,22 @@ func (b *clauseBinder) recordsOutcome() bool {
 		ts = append(ts, t)
 	}
 	return b.m.recordsOutcome(b.subject, ts)
+}
+
+// outcomeReferring: the plan reads the rows asked about alone, and a table
+// referring to them records how a contest ended ("who won each heat"
+// beside the heats' results and their placings).
+func (b *clauseBinder) outcomeReferring() bool {
+	if b.subject == nil || len(b.tables) != 1 || !b.tables[b.subject] {
+		return false
+	}
+	var refs []*table
+	for _, u := range b.m.tables {
+		if refersTo(u, b.subject) {
+			refs = append(refs, u)
+		}
+	}
+	return len(refs) > 0 && b.m.recordsOutcome(nil, refs)
 }
 
 // recordsOutcome: one of ts, or a table bridging subject to one of them

@@ -2609,3 +2609,21 @@ func TestClauseEnds(t *testing.T) {
 		"Which kiosks are listed?",
 	})
 }
+
+// TestWonEachHeat: "who won each heat?" where only the heats are named and
+// the results referring to them hold the placing: declined — it listed
+// the heats.
+func TestWonEachHeat(t *testing.T) {
+	path := sqliteDB(t, "heats",
+		`CREATE TABLE riggers (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE heats (id INTEGER PRIMARY KEY, name TEXT NOT NULL, held_on TEXT NOT NULL)`,
+		`CREATE TABLE results (id INTEGER PRIMARY KEY, heat_id INTEGER NOT NULL REFERENCES heats(id), rigger_id INTEGER NOT NULL REFERENCES riggers(id), placing INTEGER NOT NULL)`,
+		`INSERT INTO riggers VALUES (1,'Oren Vale'),(2,'Tall Ship')`,
+		`INSERT INTO heats VALUES (1,'Pier Head','2024-01-01'),(2,'Harbour','2024-02-01')`,
+		`INSERT INTO results VALUES (1,1,1,1),(2,1,2,2),(3,2,2,1),(4,2,1,2)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkDeclined(t, e, New(nil), "drafted catalog", []string{
+		"Who won each heat?",
+	})
+}

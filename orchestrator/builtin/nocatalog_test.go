@@ -137,7 +137,6 @@ var noCatalogWrong = map[string]string{
 	"fg-fi-rainy":        "'finds made on forays with heavy rain' counts the forays (3), not their finds (39)",
 	// marathon (fresh115, first asked at 7430d04): 90 of 226 answerable right with the schema alone, 129 declined, 7 wrong
 	"mrt-res-per-race-2":   "'number of results per race' gives race id and name, not the race_date the gold shows beside the name (arguable)",
-	"mrt-res-winners":      "'who won each race' lists every race row, no position = 1 filter and no runner",
 	"mrt-res-dnf-per-race": "'DNFs in each race' gives race id and name, not the race_date the gold shows beside the name (arguable)",
 	"mrt-res-per-year":     "'results in each year' groups by the first four characters of finish_time 'hh:mm:ss', not the race's year",
 	"mrt-vol-per-race":     "'volunteer rows each race has' gives race id and name, not the race_date the gold shows beside the name (arguable)",
@@ -313,7 +312,6 @@ var noCatalogWrong = map[string]string{
 	"ir-rn-sizes-sorted-2":    "'rented boot sizes in ascending order of size' orders the text boot_size, no CAST (right with the catalog)",
 	"ir-cp-entries-2":         "'number of results per competition' shows competitions.id, not comp_date (arguable: names repeat across years; right with the catalog)",
 	"ir-cp-most-entries-2":    "'competition with the largest number of results' shows id, not comp_date (arguable; in knownWrong too)",
-	"ir-rs-winners":           "'who won each competition' lists the competitions rows, no skater, no placement = 1 (in knownWrong too)",
 	"ir-rs-per-level":         "'competition results for each level' counts DISTINCT competitions, not results (in knownWrong too)",
 	"ir-rs-avg-j1-comp":       "'average judge 1 score at each competition' shows competitions.id, not comp_date (arguable; right with the catalog)",
 	// helpdesk (fresh48, first asked at 9eff0f1): 6 wrong with the schema alone, all in knownWrong too.
