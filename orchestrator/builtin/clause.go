@@ -1082,14 +1082,7 @@ func (m *model) unPrefixed(toks []token) []token {
 func (m *model) flagWord(w string) bool {
 	for _, t := range m.tables {
 		for _, c := range t.cols {
-			if c.kind != catalog.KindFlag {
-				continue
-			}
-			ws := catalog.IdentifierWords(c.name)
-			if len(ws) == 2 && (ws[0] == "is" || ws[0] == "has" || ws[0] == "was") {
-				ws = ws[1:]
-			}
-			if len(ws) == 1 && ws[0] == w {
+			if c.kind == catalog.KindFlag && namedAlone(c, w) {
 				return true
 			}
 		}

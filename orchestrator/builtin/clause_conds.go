@@ -971,16 +971,22 @@ func (m *model) flagNamed(w string) *column {
 			if c.isKey() || c.numeric && c.kind == catalog.KindMeasure || c.dateType || c.kind == catalog.KindDate || yearColumn(c) {
 				continue // a date is the event of the row itself ("released")
 			}
-			ws := catalog.IdentifierWords(c.name)
-			if len(ws) == 2 && (ws[0] == "is" || ws[0] == "has" || ws[0] == "was") {
-				ws = ws[1:]
-			}
-			if len(ws) == 1 && ws[0] == w {
+			if namedAlone(c, w) {
 				return c
 			}
 		}
 	}
 	return nil
+}
+
+// namedAlone: the column's name is the word w, maybe after "is", "has" or
+// "was" ("passed", "is_passed").
+func namedAlone(c *column, w string) bool {
+	ws := catalog.IdentifierWords(c.name)
+	if len(ws) == 2 && (ws[0] == "is" || ws[0] == "has" || ws[0] == "was") {
+		ws = ws[1:]
+	}
+	return len(ws) == 1 && ws[0] == w
 }
 
 // filledColumn is the column right after "with"/"have" (a text column, not
