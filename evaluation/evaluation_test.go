@@ -157,6 +157,7 @@ var floors = map[string]floor{
 	fixtures.BowlsClub:       {untouched: 0.31}, // 8/228 answerable (3.5%), 26/246 in all (branch fresh113, written without reading the planner, short abbreviated names plyr/team/tm_mbr/fxtr/grn/ump, home and away team keys on a fixture, a handicap stored as text; first asked at main 30d6666: 220 declined, 0 wrong)
 	fixtures.VintageCars:     {untouched: 0.47}, // 127/266 answerable (48%), 145/284 in all (branch fresh116, written without reading the planner, Title Case names with spaces, driver and navigator keys from a rally entry to "Club Member", an engine size stored as text; first asked at main 7430d04: 136 declined, 3 wrong, none the gold's fault)
 	fixtures.Marathon:        {untouched: 0.43}, // 100/226 answerable (44%), 118/244 in all (branch fresh115, written without reading the planner, race_date an INTEGER yyyymmdd, distance_km and finish_time stored as text, pacer self-reference, marshal and timekeeper keys on a race volunteer row; first asked at main 7430d04: 123 declined, 3 wrong)
+	fixtures.Almshouses:      {untouched: 0.36}, // 80/220 answerable (36%), 98/238 in all (branch fresh119, written without reading the planner, long descriptive snake_case columns, text parish codes, weekly rent and payment amounts stored as text, next-of-kin self-reference, reporting and approving trustee keys on a repair; first asked at main a1a5dc6: 137 declined, 3 wrong, none the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -548,6 +549,10 @@ var knownWrong = map[string]string{
 	"vintagecars/vc-mem-top-region":      "'which region has the most members' keeps one of the four regions tied at five (LIMIT 1)",
 	"vintagecars/vc-car-smallest-engine": "'which car has the smallest engine' keeps one of the two Austin Sevens tied at 747 cc (LIMIT 1)",
 	// marathon (branch fresh115), first asked at main 7430d04: 100/226 answerable right, 123 declined, 3 wrong, none the gold's fault, 18/18 must-decline declined.
+	// almshouses (branch fresh119), first asked at main a1a5dc6: 80/220 answerable right, 137 declined, 3 wrong, none the gold's fault, 18/18 must-decline declined.
+	"almshouses/alm-co-oldest":   "'which cottage is the oldest' orders year_cottage_built DESC (the newest) and shows every column",
+	"almshouses/alm-re-first-in": "'which resident moved in first, and when' shows the date twice and drops the resident's name",
+	"almshouses/alm-pay-part":    "'made a payment of exactly 200 pounds' compares each resident's SUM of payments with 200, not a single payment",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
