@@ -81,8 +81,8 @@ func (b *clauseBinder) bindRank(p *plan) error {
 	}
 	b.resolve(o.src(), "column", col.ref())
 	desc := o.dir > 0
-	if o.unit == unitAge && birthLike(col) {
-		desc = !desc // the oldest was born first
+	if o.unit == unitAge && dateOrYear(col) {
+		desc = !desc // the oldest was born first, or built first (year_built)
 	}
 	if u, _, ok := columnUnit(col); o.unit == unitDuration && dateOrYear(col) && !(ok && u.kind == "time") {
 		// "the longest-serving keeper" ranked by a date or a year: the

@@ -2627,3 +2627,16 @@ func TestWonEachHeat(t *testing.T) {
 		"Who won each heat?",
 	})
 }
+
+// TestOldestByYearBuilt: "the oldest kiosk" beside a year_kiosk_built
+// column is the one built first — it was the one built last.
+func TestOldestByYearBuilt(t *testing.T) {
+	path := sqliteDB(t, "oldest",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, kiosk_name TEXT NOT NULL, year_kiosk_built INTEGER NOT NULL)`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head',1990),(2,'Tall Ship',1852),(3,'Harbour',2019)`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Which kiosk is the oldest?", `SELECT kiosk_name FROM kiosks WHERE id = 2`, false},
+	})
+}
