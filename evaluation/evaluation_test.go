@@ -158,6 +158,7 @@ var floors = map[string]floor{
 	fixtures.VintageCars:     {untouched: 0.47}, // 127/266 answerable (48%), 145/284 in all (branch fresh116, written without reading the planner, Title Case names with spaces, driver and navigator keys from a rally entry to "Club Member", an engine size stored as text; first asked at main 7430d04: 136 declined, 3 wrong, none the gold's fault)
 	fixtures.Marathon:        {untouched: 0.43}, // 100/226 answerable (44%), 118/244 in all (branch fresh115, written without reading the planner, race_date an INTEGER yyyymmdd, distance_km and finish_time stored as text, pacer self-reference, marshal and timekeeper keys on a race volunteer row; first asked at main 7430d04: 123 declined, 3 wrong)
 	fixtures.Almshouses:      {untouched: 0.36}, // 80/220 answerable (36%), 98/238 in all (branch fresh119, written without reading the planner, long descriptive snake_case columns, text parish codes, weekly rent and payment amounts stored as text, next-of-kin self-reference, reporting and approving trustee keys on a repair; first asked at main a1a5dc6: 137 declined, 3 wrong, none the gold's fault)
+	fixtures.Cheesemakers:    {untouched: 0.57}, // 121/209 answerable (58%), 139/227 in all (branch fresh117, written without reading the planner, pk keys and fk_<noun> foreign keys, aging_months and weight_kg stored as text, trainer self-reference, maker and checker keys on a batch; first asked at main a1a5dc6: 83 declined, 5 wrong, none provably the gold's fault)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -553,6 +554,12 @@ var knownWrong = map[string]string{
 	"almshouses/alm-co-oldest":   "'which cottage is the oldest' orders year_cottage_built DESC (the newest) and shows every column",
 	"almshouses/alm-re-first-in": "'which resident moved in first, and when' shows the date twice and drops the resident's name",
 	"almshouses/alm-pay-part":    "'made a payment of exactly 200 pounds' compares each resident's SUM of payments with 200, not a single payment",
+	// cheesemakers (branch fresh117), first asked at main a1a5dc6: 121/209 answerable right, 83 declined, 5 wrong, none provably the gold's fault (one arguable), 18/18 must-decline declined.
+	"cheesemakers/chz-milk-goat":      "'which cheeses are made from goat milk' lists batches.milk_litres of goat cheese batches, not the cheese names ('milk' read as the litres column)",
+	"cheesemakers/chz-milk-oldbeck":   "'what milk is Old Beck made from' lists the litres of milk of its batches, not the milk type",
+	"cheesemakers/chz-batch-few":      "'cheeses with fewer than ten batches' also counts Quarry Smoked, never made (NOT IN over HAVING >= 10; arguable, zero is fewer than ten)",
+	"cheesemakers/chz-batch-few-2":    "'cheeses made fewer than 10 times' also counts Quarry Smoked, never made (arguable, as chz-batch-few)",
+	"cheesemakers/chz-wheel-veg-sold": "'how many vegetarian cheese wheels have been sold' counts vegetarian cheeses with a sold wheel (4), not the sold wheels (220)",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
