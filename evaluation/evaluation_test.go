@@ -159,6 +159,7 @@ var floors = map[string]floor{
 	fixtures.Marathon:        {untouched: 0.43}, // 100/226 answerable (44%), 118/244 in all (branch fresh115, written without reading the planner, race_date an INTEGER yyyymmdd, distance_km and finish_time stored as text, pacer self-reference, marshal and timekeeper keys on a race volunteer row; first asked at main 7430d04: 123 declined, 3 wrong)
 	fixtures.Almshouses:      {untouched: 0.36}, // 80/220 answerable (36%), 98/238 in all (branch fresh119, written without reading the planner, long descriptive snake_case columns, text parish codes, weekly rent and payment amounts stored as text, next-of-kin self-reference, reporting and approving trustee keys on a repair; first asked at main a1a5dc6: 137 declined, 3 wrong, none the gold's fault)
 	fixtures.Cheesemakers:    {untouched: 0.57}, // 121/209 answerable (58%), 139/227 in all (branch fresh117, written without reading the planner, pk keys and fk_<noun> foreign keys, aging_months and weight_kg stored as text, trainer self-reference, maker and checker keys on a batch; first asked at main a1a5dc6: 83 declined, 5 wrong, none provably the gold's fault)
+	fixtures.Signalbox:       {untouched: 0.27}, // 65/234 answerable (28%), 83/252 in all (branch fresh118, written without reading the planner, Oracle-style UPPER_CASE abbreviated names, LEVER_CNT and HRS stored as text, mentor self-reference, offering and accepting signaller keys on a train movement; first asked at main a1a5dc6: 166 declined, 3 wrong)
 	// Held out from the planner's development: the "never seen" figure.
 	fixtures.Hotels: {untouched: 0.60, edited: 0.65}, // 68% / 70%
 	// Benchmark-style questions, at what the planner on main answers
@@ -560,6 +561,10 @@ var knownWrong = map[string]string{
 	"cheesemakers/chz-batch-few":      "'cheeses with fewer than ten batches' also counts Quarry Smoked, never made (NOT IN over HAVING >= 10; arguable, zero is fewer than ten)",
 	"cheesemakers/chz-batch-few-2":    "'cheeses made fewer than 10 times' also counts Quarry Smoked, never made (arguable, as chz-batch-few)",
 	"cheesemakers/chz-wheel-veg-sold": "'how many vegetarian cheese wheels have been sold' counts vegetarian cheeses with a sold wheel (4), not the sold wheels (220)",
+	// signalbox (branch fresh118), first asked at main a1a5dc6: 65/234 answerable right, 166 declined, 3 wrong, none the gold's fault (two DISTINCT-name golds fixed before the final run), 18/18 must-decline declined.
+	"signalbox/sbx-shift-sig-none-2":     "'signallers without any shift in the log' drops the negation: IN (SELECT SIGNALLER_NO FROM SHIFT_LOG) instead of NOT IN",
+	"signalbox/sbx-shift-per-month-2026": "'shifts started in each month of 2026' shows the month as '2026-01', the gold as '01' (arguable: the same months)",
+	"signalbox/sbx-mv-per-month-2026":    "'movements in each month of 2026' shows the month as '2026-01', the gold as '01' (arguable: the same months)",
 }
 
 // heldOutWrong is how many wrong answers each held-out fixture may have:
