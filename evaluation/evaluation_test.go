@@ -363,7 +363,6 @@ var knownWrong = map[string]string{
 	"seedvault/sv-acc-soil-list":         "'what soil types are recorded' lists every accession row (420) with all sixty columns, not the 6 distinct soil types",
 	"seedvault/sv-acc-cleaned-on-2":      "'a cleaned_on date in May 2025' shows cleaned_on but filters collected_on",
 	"seedvault/sv-packets-max":           "'which accessions in Cold Room 1 have the maximum packet count' returns MAX(packet_count), not the accessions",
-	"seedvault/sv-j-protected-room-2":    "'count the protected-species accessions per storage room' counts distinct species, not accessions",
 	// orienteering (branch fresh66), first asked at main 6d3e381: 121/342 answerable right, 213 declined, 8 wrong, 18/18 must-decline declined; one gold fixed before these were listed.
 	"orienteering/or-co-longest":      "'which course is the longest' takes LIMIT 1 where two courses tie at 12.3 km",
 	"orienteering/or-co-no-black-2":   "'events without a Black course' lists every course row whose code is not Black (71 rows), not the events lacking one",
@@ -414,7 +413,6 @@ var knownWrong = map[string]string{
 	"yogastudio/ys-x-dec-2024":                "'beginner classes in December 2024' filters booked_on in December, not classes.starts_at: bookings made in November for December classes are lost",
 	// rowingclub (branch fresh75), first asked at main 3fe4fd9: 167/335 answerable right, 160 declined, 8 wrong, 18/18 must-decline declined, none the gold's fault after two DISTINCT-name golds were fixed to one row per row.
 	"rowingclub/rc-rower-captains-2": "'the names of the club captains' lists every rower with Club.Name and the Captain column (36 rows), no Captain = 'yes' filter",
-	"rowingclub/rc-entry-count-2":    "'count the race entries' counts races having an entry, not the entries",
 	// modelrail (branch fresh77), first asked at main 3fe4fd9: 117/306 answerable right, 188 declined, 1 wrong, 18/18 must-decline declined, none the gold's fault.
 	"modelrail/mo-sh-operated-by": "'which layouts did Trevor Wainhouse operate, and when' reads 'operate' as the layout's builder_id (1 layout and its started_year), not showings.operator_id with the exhibition dates (3 showings)",
 	// glasshouse (branch fresh79), first asked at main 6078cb0: 108/300 answerable right, 183 declined, 9 wrong, 18/18 must-decline declined, none the gold's fault.
@@ -552,17 +550,14 @@ var knownWrong = map[string]string{
 	"vintagecars/vc-car-smallest-engine": "'which car has the smallest engine' keeps one of the two Austin Sevens tied at 747 cc (LIMIT 1)",
 	// marathon (branch fresh115), first asked at main 7430d04: 100/226 answerable right, 123 declined, 3 wrong, none the gold's fault, 18/18 must-decline declined.
 	// almshouses (branch fresh119), first asked at main a1a5dc6: 80/220 answerable right, 137 declined, 3 wrong, none the gold's fault, 18/18 must-decline declined.
-	"almshouses/alm-co-oldest":   "'which cottage is the oldest' orders year_cottage_built DESC (the newest) and shows every column",
 	"almshouses/alm-re-first-in": "'which resident moved in first, and when' shows the date twice and drops the resident's name",
 	"almshouses/alm-pay-part":    "'made a payment of exactly 200 pounds' compares each resident's SUM of payments with 200, not a single payment",
 	// cheesemakers (branch fresh117), first asked at main a1a5dc6: 121/209 answerable right, 83 declined, 5 wrong, none provably the gold's fault (one arguable), 18/18 must-decline declined.
-	"cheesemakers/chz-milk-goat":      "'which cheeses are made from goat milk' lists batches.milk_litres of goat cheese batches, not the cheese names ('milk' read as the litres column)",
-	"cheesemakers/chz-milk-oldbeck":   "'what milk is Old Beck made from' lists the litres of milk of its batches, not the milk type",
-	"cheesemakers/chz-batch-few":      "'cheeses with fewer than ten batches' also counts Quarry Smoked, never made (NOT IN over HAVING >= 10; arguable, zero is fewer than ten)",
-	"cheesemakers/chz-batch-few-2":    "'cheeses made fewer than 10 times' also counts Quarry Smoked, never made (arguable, as chz-batch-few)",
-	"cheesemakers/chz-wheel-veg-sold": "'how many vegetarian cheese wheels have been sold' counts vegetarian cheeses with a sold wheel (4), not the sold wheels (220)",
+	"cheesemakers/chz-milk-goat":    "'which cheeses are made from goat milk' lists batches.milk_litres of goat cheese batches, not the cheese names ('milk' read as the litres column)",
+	"cheesemakers/chz-milk-oldbeck": "'what milk is Old Beck made from' lists the litres of milk of its batches, not the milk type",
+	"cheesemakers/chz-batch-few":    "'cheeses with fewer than ten batches' also counts Quarry Smoked, never made (NOT IN over HAVING >= 10; arguable, zero is fewer than ten)",
+	"cheesemakers/chz-batch-few-2":  "'cheeses made fewer than 10 times' also counts Quarry Smoked, never made (arguable, as chz-batch-few)",
 	// signalbox (branch fresh118), first asked at main a1a5dc6: 65/234 answerable right, 166 declined, 3 wrong, none the gold's fault (two DISTINCT-name golds fixed before the final run), 18/18 must-decline declined.
-	"signalbox/sbx-shift-sig-none-2":     "'signallers without any shift in the log' drops the negation: IN (SELECT SIGNALLER_NO FROM SHIFT_LOG) instead of NOT IN",
 	"signalbox/sbx-shift-per-month-2026": "'shifts started in each month of 2026' shows the month as '2026-01', the gold as '01' (arguable: the same months)",
 	"signalbox/sbx-mv-per-month-2026":    "'movements in each month of 2026' shows the month as '2026-01', the gold as '01' (arguable: the same months)",
 }

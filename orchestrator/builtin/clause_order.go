@@ -1069,9 +1069,10 @@ func (r *creader) countTarget(i int) cterm {
 			// "how many discontinued products", "how many dogs are
 			// vaccinated": a yes/no of the rows counted
 			continue
-		case t.isTable() && !t.isValue() && nx.isTable() && !nx.isValue() && !nx.isColumn() && !nx.verb && r.next(k+1) == k+1 && !nx.stop && (lastValue != nil && r.m.linksTo(nx.tables(), t.tables()) || lastValue == nil && r.m.linksTo(t.tables(), nx.tables())):
-			// "how many <value> kiosk crates": the crates counted, the
-			// kiosk's value says which; "how many crate kinds": the kinds
+		case t.isTable() && !t.isValue() && nx.isTable() && !nx.isValue() && !nx.isColumn() && !nx.verb && !pastParticiple(nx.text) && !strings.HasSuffix(nx.text, "ed") && r.next(k+1) == k+1 && !nx.stop && (r.m.reachesAny(nx.tables(), t.tables()) || lastValue == nil && r.m.linksTo(t.tables(), nx.tables())):
+			// "how many <value> kiosk crates", "how many shaded kiosk
+			// crates": the crates counted (the last noun), the kiosk's
+			// value or yes/no says which; "how many crate kinds": the kinds
 			continue
 		case t.isTable() && r.at(i).text == "how many times":
 			// "how many times were books by X borrowed": the rows linking to them

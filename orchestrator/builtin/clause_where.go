@@ -61,6 +61,12 @@ func (b *clauseBinder) bindConds(p *plan) error {
 				// condition, neither one dropped for the other
 				b.viaAlso = append(b.viaAlso, prev)
 			}
+			if prev, ok := b.exists[t]; ok && prev.kind == ccExists && cd.kind == ccExists && prev.neg != cd.neg && prev.via == nil && cd.via == nil {
+				// "kiosks without any crate in the crate log": the rows
+				// with none and with some, one reading dropping the other
+				return decline("%s rows named twice, once with a negation: with them, or without?", t.name).
+					withHint("name the %s rows once, e.g. without any %s", t.name, cd.rows.text)
+			}
 			if prev, ok := b.exists[t]; ok && prev.kind != cd.kind {
 				switch {
 				case prev.kind == ccExists && !prev.neg && cd.kind == ccCount:

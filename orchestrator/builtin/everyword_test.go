@@ -2640,3 +2640,35 @@ func TestOldestByYearBuilt(t *testing.T) {
 		{"Which kiosk is the oldest?", `SELECT kiosk_name FROM kiosks WHERE id = 2`, false},
 	})
 }
+
+// TestCompoundLastNoun: "how many shaded kiosk crates have been sold?"
+// counts the crates (the last noun), the kiosks' yes/no saying which, two
+// links away; "kiosks without any visit in the log" beside a visit_log
+// table is the kiosks with none (where "log" reads as a second, positive
+// mention of the table, the question is declined: held by a fixture).
+func TestCompoundLastNoun(t *testing.T) {
+	path := sqliteDB(t, "compound",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL, shaded TEXT NOT NULL)`,
+		`CREATE TABLE loads (id INTEGER PRIMARY KEY, kiosk_id INTEGER NOT NULL REFERENCES kiosks(id), loaded_on TEXT NOT NULL)`,
+		`CREATE TABLE crates (id INTEGER PRIMARY KEY, load_id INTEGER NOT NULL REFERENCES loads(id), sold TEXT NOT NULL)`,
+		`CREATE TABLE crate_log (id INTEGER PRIMARY KEY, kiosk_id INTEGER NOT NULL REFERENCES kiosks(id), logged_on TEXT NOT NULL)`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head','yes'),(2,'Tall Ship','no'),(3,'Harbour','yes')`,
+		`INSERT INTO loads VALUES (1,1,'2024-01-01'),(2,2,'2024-01-02'),(3,3,'2024-01-03')`,
+		`INSERT INTO crates VALUES (1,1,'yes'),(2,1,'no'),(3,2,'yes'),(4,3,'yes'),(5,3,'yes')`,
+		`INSERT INTO crate_log VALUES (1,1,'2024-02-01'),(2,2,'2024-02-02')`,
+	)
+	e := newEnv(t, path, draftCatalog(t, path))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"How many shaded kiosk crates have been sold?", `SELECT 3`, false},
+	})
+	logged := sqliteDB(t, "visitlog",
+		`CREATE TABLE kiosks (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+		`CREATE TABLE visit_log (id INTEGER PRIMARY KEY, kiosk_id INTEGER NOT NULL REFERENCES kiosks(id), visited_on TEXT NOT NULL)`,
+		`INSERT INTO kiosks VALUES (1,'Pier Head'),(2,'Tall Ship'),(3,'Harbour')`,
+		`INSERT INTO visit_log VALUES (1,1,'2024-02-01'),(2,2,'2024-02-02')`,
+	)
+	e = newEnv(t, logged, draftCatalog(t, logged))
+	checkAnswered(t, e, New(nil), []ruleCase{
+		{"Find kiosks without any visit in the log.", `SELECT name FROM kiosks WHERE id = 3`, false},
+	})
+}

@@ -329,3 +329,16 @@ func (m *model) linksTo(from, to []*table) bool {
 	}
 	return false
 }
+
+// reachesAny: one of the tables from reaches one of the tables to through
+// many-to-one keys, one hop or more, without ambiguity.
+func (m *model) reachesAny(from, to []*table) bool {
+	for _, f := range from {
+		for _, t := range to {
+			if n, ok := m.reach(f, t); ok && n >= 1 {
+				return true
+			}
+		}
+	}
+	return false
+}
