@@ -1080,14 +1080,7 @@ func (m *model) unPrefixed(toks []token) []token {
 
 // flagWord: a yes/no column is named by w alone ("paid", "is_paid").
 func (m *model) flagWord(w string) bool {
-	for _, t := range m.tables {
-		for _, c := range t.cols {
-			if c.kind == catalog.KindFlag && namedAlone(c, w) {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(m.alone[w], func(c *column) bool { return c.kind == catalog.KindFlag })
 }
 
 // bothWays declines a question asked of rows that are and are not

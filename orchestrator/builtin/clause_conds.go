@@ -966,27 +966,31 @@ var placeVerbs = setOf("open", "opens", "opened", "opening", "close", "closes", 
 // alone ("passed", "is_passed"): a yes/no or a state the verb names; nil
 // when none.
 func (m *model) flagNamed(w string) *column {
-	for _, t := range m.tables {
-		for _, c := range t.cols {
-			if c.isKey() || c.numeric && c.kind == catalog.KindMeasure || c.dateType || c.kind == catalog.KindDate || yearColumn(c) {
-				continue // a date is the event of the row itself ("released")
-			}
-			if namedAlone(c, w) {
-				return c
-			}
+	for _, c := range m.alone[w] {
+		if c.isKey() || c.numeric && c.kind == catalog.KindMeasure || c.dateType || c.kind == catalog.KindDate || yearColumn(c) {
+			continue // a date is the event of the row itself ("released")
 		}
+		return c
 	}
 	return nil
 }
 
-// namedAlone: the column's name is the word w, maybe after "is", "has" or
-// "was" ("passed", "is_passed").
-func namedAlone(c *column, w string) bool {
-	ws := catalog.IdentifierWords(c.name)
-	if len(ws) == 2 && (ws[0] == "is" || ws[0] == "has" || ws[0] == "was") {
-		ws = ws[1:]
+// aloneNames indexes the columns called by one word, maybe after "is",
+// "has" or "was" ("passed", "is_passed"), by that word.
+func aloneNames(ts []*table) map[string][]*column {
+	out := map[string][]*column{}
+	for _, t := range ts {
+		for _, c := range t.cols {
+			ws := catalog.IdentifierWords(c.name)
+			if len(ws) == 2 && (ws[0] == "is" || ws[0] == "has" || ws[0] == "was") {
+				ws = ws[1:]
+			}
+			if len(ws) == 1 {
+				out[ws[0]] = append(out[ws[0]], c)
+			}
+		}
 	}
-	return len(ws) == 1 && ws[0] == w
+	return out
 }
 
 // filledColumn is the column right after "with"/"have" (a text column, not

@@ -32,7 +32,8 @@ type model struct {
 	notes      []string
 	hasSchema  bool
 	maxSynonym int
-	abbrevs    []string             // identifier words written short ("plyr")
+	abbrevs    []string             // identifier words written short ("rggr")
+	alone      map[string][]*column // columns called by one word ("passed", "is_passed")
 	reachable  map[*table]reachInfo // by computePaths
 	// tablesOnly is the same database without the views named like a
 	// grouped question, compiled when it has some: questions are planned
@@ -257,6 +258,7 @@ func compile(src sources) *model {
 	m.addModifiedTableWords()
 	m.lex.finish()
 	m.abbrevs = m.shortWords()
+	m.alone = aloneNames(m.tables)
 	m.computePaths()
 	if base, ok := withoutViews(src); ok {
 		m.tablesOnly = compile(base)
