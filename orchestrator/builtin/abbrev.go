@@ -99,7 +99,7 @@ func (m *model) unabbreviated(toks []token) []token {
 			continue
 		}
 		if i > 0 && startsUpper(t.orig) || pastParticiple(t.w) || strings.HasSuffix(t.w, "ing") {
-			continue // a name ("Margaret"), a verb ("umpired"): not written short
+			continue // a name ("Oren"), a verb ("rigged"): not written short
 		}
 		if m.verbTable(t.w) != nil || m.synonymEntry(toks, i) != nil || len(t.w) >= 5 && len(m.lex.typoHits(toks, i)) > 0 {
 			continue // a verb of a table, a synonym, a typo: read as those

@@ -172,7 +172,7 @@ func (m *model) clauseAnswer(question string, today time.Time, dialect string) (
 		toks = re // "riggers" where the table is rggr
 	}
 	if re := m.unPrefixed(toks); re != nil {
-		toks = re // "unpaid" beside a paid yes/no: not paid
+		toks = re // "unstowed" beside a stowed yes/no: not stowed
 	}
 	cs := imperativeName(m.chunks(toks, today))
 	if re := percentOfAll(toks, cs); re != nil {
@@ -390,7 +390,7 @@ func (r *creader) parse() error {
 }
 
 // readUnits reads "in <unit>" right after a column whose name ends with
-// that unit ("the rise in metres" beside rise_metres): said of the column,
+// that unit ("the height in metres" beside height_metres): said of the column,
 // not another one to show.
 func (r *creader) readUnits() error {
 	for i, c := range r.cs {
@@ -1057,7 +1057,7 @@ func percentOfAll(toks []token, cs []*chunk) []token {
 }
 
 // unPrefixed rewrites a word "un<w>" the schema does not know, where <w>
-// alone names a yes/no column ("unpaid" beside a paid flag), as "not
+// alone names a yes/no column ("unstowed" beside a stowed flag), as "not
 // <w>"; nil when there is none.
 func (m *model) unPrefixed(toks []token) []token {
 	var out []token
@@ -1078,7 +1078,7 @@ func (m *model) unPrefixed(toks []token) []token {
 	return out
 }
 
-// flagWord: a yes/no column is named by w alone ("paid", "is_paid").
+// flagWord: a yes/no column is named by w alone ("stowed", "is_stowed").
 func (m *model) flagWord(w string) bool {
 	return slices.ContainsFunc(m.alone[w], func(c *column) bool { return c.kind == catalog.KindFlag })
 }

@@ -269,8 +269,8 @@ func (m *model) chunks(toks []token, today time.Time) []*chunk {
 	}
 	for _, c := range out {
 		if c.info.cw == cwFiller && c.j-c.i == 1 && (c.kind == ckSchema && flagChunk(c) || m.flagNamed(c.text) != nil) {
-			// "which kiosks are listed" beside an is_listed yes/no: the
-			// column, not the filler "listed"
+			// "which kiosks are recorded" beside an is_recorded yes/no: the
+			// column, not a filler word
 			c.info = cinfo{}
 		}
 		if c.kind == ckWord && c.info.cw == cwFiller && c.j-c.i == 1 && pastParticiple(c.text) && timeFollows(toks, c.j, today) {

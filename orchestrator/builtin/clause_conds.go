@@ -1869,7 +1869,7 @@ func (r *creader) eventDate(i int) *column {
 		found = col
 	}
 	if len(c.columns()) != 1 || len(c.ms) != 1 {
-		return nil // "delivered" beside a status value delivered: two readings
+		return nil // "stowed" beside a status value stowed: two readings
 	}
 	return found
 }

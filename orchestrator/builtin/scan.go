@@ -122,7 +122,7 @@ func (m *model) scan(question string, today time.Time) scanned {
 		case n == 1 && m.verbTable(toks[i].w) != nil && pastParticiple(toks[i].w) && timeFollows(toks, i+1, today):
 			verbs = append(verbs, i)
 		case n == 1 && m.flagNamed(toks[i].w) != nil:
-			// "which kiosks are listed" beside an is_listed column: the
+			// "which kiosks are recorded" beside an is_recorded column: the
 			// column's own word, never filler
 			sc.unknown = append(sc.unknown, toks[i].text)
 		case haveWords[toks[i].w]:
