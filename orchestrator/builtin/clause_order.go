@@ -1069,7 +1069,7 @@ func (r *creader) countTarget(i int) cterm {
 			// "how many discontinued products", "how many dogs are
 			// vaccinated": a yes/no of the rows counted
 			continue
-		case t.isTable() && !t.isValue() && nx.isTable() && !nx.isValue() && !nx.isColumn() && !nx.verb && !pastParticiple(nx.text) && !strings.HasSuffix(nx.text, "ed") && r.next(k+1) == k+1 && !nx.stop && (r.m.reachesAny(nx.tables(), t.tables()) || lastValue == nil && r.m.linksTo(t.tables(), nx.tables())):
+		case t.isTable() && !t.isValue() && nx.isTable() && !nx.isValue() && !nx.isColumn() && !nx.verb && !pastParticiple(nx.text) && !strings.HasSuffix(nx.text, "ed") && r.next(k+1) == k+1 && !nx.stop && (r.m.reachesWithin(nx.tables(), t.tables(), len(r.m.tables)) || lastValue == nil && r.m.reachesWithin(t.tables(), nx.tables(), 1)):
 			// "how many <value> kiosk crates", "how many shaded kiosk
 			// crates": the crates counted (the last noun), the kiosk's
 			// value or yes/no says which; "how many crate kinds": the kinds

@@ -316,26 +316,13 @@ func tableNames(ts []*table) string {
 	return strings.Join(names, " and ")
 }
 
-// linksTo: one of the tables from reaches one of the tables to through
-// many-to-one keys, one hop, without ambiguity ("kiosk crates": each crate
-// has its kiosk).
-func (m *model) linksTo(from, to []*table) bool {
+// reachesWithin: one of the tables from reaches one of the tables to
+// through many-to-one keys, in one to most hops, without ambiguity
+// ("kiosk crates": each crate has its kiosk).
+func (m *model) reachesWithin(from, to []*table, most int) bool {
 	for _, f := range from {
 		for _, t := range to {
-			if n, ok := m.reach(f, t); ok && n == 1 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// reachesAny: one of the tables from reaches one of the tables to through
-// many-to-one keys, one hop or more, without ambiguity.
-func (m *model) reachesAny(from, to []*table) bool {
-	for _, f := range from {
-		for _, t := range to {
-			if n, ok := m.reach(f, t); ok && n >= 1 {
+			if n, ok := m.reach(f, t); ok && n >= 1 && n <= most {
 				return true
 			}
 		}
