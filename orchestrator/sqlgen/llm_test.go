@@ -425,9 +425,13 @@ func TestLLMKeepsConnectionsAlive(t *testing.T) {
 		t.Fatalf("first wave opened %d connections, want several (calls did not overlap)", first)
 	}
 	wave()
-	if got := s.Conns() - first; got > n/4 {
+	// The second wave may overlap more than the first did on a busy
+	// machine: the connections the first never needed are new by right;
+	// beyond those, at most a quarter may be, or the idle pool dropped
+	// connections the first wave left.
+	if got, allowed := s.Conns()-first, max(n-first, 0)+n/4; got > allowed {
 		t.Errorf("second wave opened %d new connections after the first opened %d, want <= %d (idle pool too small)",
-			got, first, n/4)
+			got, first, allowed)
 	}
 	before := s.Conns()
 	l.CloseIdleConnections()
