@@ -50,14 +50,13 @@ func shortIdentifier(w string) bool {
 // letters once ("rigger" → rgr, "harbour" → hrbr).
 func skeleton(w string) string {
 	var b strings.Builder
+	var last rune
 	for i, r := range w {
-		if i > 0 && strings.ContainsRune("aeiou", r) {
-			continue
-		}
-		if s := b.String(); len(s) > 0 && rune(s[len(s)-1]) == r {
+		if i > 0 && strings.ContainsRune("aeiou", r) || r == last {
 			continue
 		}
 		b.WriteRune(r)
+		last = r
 	}
 	return b.String()
 }
@@ -101,9 +100,6 @@ func (m *model) unabbreviated(toks []token) []token {
 		if i > 0 && startsUpper(t.orig) || pastParticiple(t.w) || strings.HasSuffix(t.w, "ing") {
 			continue // a name ("Oren"), a verb ("rigged"): not written short
 		}
-		if m.verbTable(t.w) != nil || m.synonymEntry(toks, i) != nil || len(t.w) >= 5 && len(m.lex.typoHits(toks, i)) > 0 {
-			continue // a verb of a table, a synonym, a typo: read as those
-		}
 		found := ""
 		for _, a := range m.abbrevs {
 			if inflected(t.w, a) {
@@ -120,6 +116,9 @@ func (m *model) unabbreviated(toks []token) []token {
 		}
 		if found == "" {
 			continue
+		}
+		if m.verbTable(t.w) != nil || m.synonymEntry(toks, i) != nil || len(t.w) >= 5 && len(m.lex.typoHits(toks, i)) > 0 {
+			continue // a verb of a table, a synonym, a typo: read as those
 		}
 		if out == nil {
 			out = append([]token(nil), toks...)
