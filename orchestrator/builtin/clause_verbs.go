@@ -45,8 +45,8 @@ func (r *creader) readRoleVerbs() error {
 		if col == nil || v.verb && !slices.Contains(catalog.IdentifierWords(col.name), v.text) && !slices.Contains(v.tables(), s.tables()[0]) {
 			// a verb made of a table's name ("coated" of coats) is that
 			// table's rows, unless a key is named by the very word, or the
-			// table is the rows asked about ("umpires who umpired a
-			// match": what they do, by the key naming them)
+			// table is the rows asked about ("riggers who rigged a
+			// mast": what they do, by the key naming them)
 			continue
 		}
 		cd := &ccond{kind: ccExists, rows: t, src: v, via: col}
@@ -205,7 +205,7 @@ func (m *model) verbKey(w string, s *table, in func(*table) bool) *column {
 
 // verbNames: the identifier word cw is the verb of base b as typed (w), its
 // participle or its doer ("painted", "rigger", "setter", "instructor",
-// "driver", "supervisor"; "umpire" of "umpired", a doer named as its verb).
+// "driver", "supervisor"; "rigger" of "rigged", a doer named as its verb).
 func verbNames(b, w, cw string) bool {
 	if cw == w && len(w) >= 5 || cw == b+"ed" || cw == b+"d" && strings.HasSuffix(b, "e") || cw == b && len(b) >= 4 && pastForm(w) {
 		return true
